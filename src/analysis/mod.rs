@@ -1,0 +1,101 @@
+//! Answers to a user's questions, as data that renders to text or JSON: `solve` (one position)
+//! and `table` (every small position).
+
+mod table;
+
+pub use table::{table, Table, TableShape};
+
+use serde::Serialize;
+
+use crate::rules::{Game, Position};
+use crate::solve::{Outcome, SolveError, Solver};
+
+/// Everything `solve` says about one position.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolveReport {
+    pub game: String,
+    pub position: Vec<u64>,
+    /// The previous move's size, for games whose rules read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<u64>,
+    pub outcome: Outcome,
+    pub grundy: Option<u64>,
+    pub winning_moves: Vec<WinningMove>,
+    /// Why the Grundy value is missing, when it is.
+    #[serde(skip)]
+    pub grundy_note: Option<String>,
+    #[serde(skip)]
+    pub method: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WinningMove {
+    #[serde(rename = "move")]
+    pub description: String,
+    pub to: Vec<u64>,
+}
+
+pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveError> {
+    let game: &Game = solver.game();
+    let name = game.name.clone();
+    let convention = game.convention;
+    let value = solver.value(pos)?;
+    let winning_moves = if value.outcome == Outcome::N {
+        solver
+            .winning_moves(pos)?
+            .into_iter()
+            .map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let grundy_note = match (value.grundy, convention) {
+        (Some(_), _) => None,
+        (None, crate::ast::Convention::Misere) => {
+            Some("not defined under misère play (only outcomes are)".to_string())
+        }
+        (None, _) => Some("not computed: this position is too large to search for it".to_string()),
+    };
+    Ok(SolveReport {
+        game: name,
+        position: pos.piles.clone(),
+        last: pos.last,
+        outcome: value.outcome,
+        grundy: value.grundy,
+        winning_moves,
+        grundy_note,
+        method: solver.method().describe(),
+    })
+}
+
+impl SolveReport {
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let pos = Position { piles: self.position.clone(), last: self.last };
+        out.push_str(&format!("{}, position {}", self.game, pos.piles_text()));
+        if let Some(l) = self.last {
+            out.push_str(&format!(" (the previous move took {l})"));
+        }
+        out.push('\n');
+        out.push_str(match self.outcome {
+            Outcome::N => "outcome: N (the player to move wins)\n",
+            Outcome::P => "outcome: P (the player to move loses against best play)\n",
+        });
+        match (self.grundy, &self.grundy_note) {
+            (Some(g), _) => out.push_str(&format!("Grundy value: {g}\n")),
+            (None, Some(note)) => out.push_str(&format!("Grundy value: {note}\n")),
+            (None, None) => {}
+        }
+        if self.outcome == Outcome::P {
+            out.push_str("winning moves: none; every move leads to an N-position\n");
+        } else {
+            let heading = if self.winning_moves.len() == 1 { "winning move" } else { "winning moves" };
+            out.push_str(&format!("{heading}:\n"));
+            for m in &self.winning_moves {
+                let to = Position::new(m.to.clone()).piles_text();
+                out.push_str(&format!("  {}, to {}\n", m.description, if m.to.is_empty() { "nothing".into() } else { to }));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,215 @@
+//! The syntax tree of a game file, exactly as written, with byte spans into the source.
+//!
+//! Nothing here is checked: names may be unknown and types wrong. `check` gives it meaning.
+
+use std::fmt;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        miette::SourceSpan::new(span.start.into(), span.len())
+    }
+}
+
+/// A value with the span of the text it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFile {
+    pub statements: Vec<Spanned<Statement>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `game "Name"`
+    Game(Spanned<String>),
+    /// `param k = 3`, or `param k` with no default.
+    Param { name: Spanned<String>, default: Option<Expr> },
+    /// `pile`, `piles`, `piles 2`, `rows`
+    Board(Board),
+    /// `move: …` or `first move: …`
+    Move(MoveDecl),
+    /// `play misère` / `play normal`
+    Play(Convention),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Board {
+    OnePile,
+    AnyPiles,
+    FixedPiles(Spanned<u64>),
+    Rows,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convention {
+    Normal,
+    Misere,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveDecl {
+    pub first: bool,
+    pub action: Spanned<Action>,
+    pub condition: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Take(Take),
+    Split(Split),
+    /// An octal (take-and-break) code such as `0.77`, as written.
+    Octal(Spanned<String>),
+    /// `bite any square`, optionally `but (x, y)`.
+    Bite { except: Option<Spanned<(u64, u64)>> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Take {
+    pub amount: Spanned<Amount>,
+    pub from: Option<Spanned<PileChoice>>,
+    pub then_split: Option<Spanned<Split>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Amount {
+    /// `any`: 1 up to the whole pile.
+    Any,
+    /// `any except 2, 3`
+    AnyExcept(Vec<Choice>),
+    /// `≤ 2·last`, `< 5`, `≥ 2`, `> n/2`
+    Bound(Spanned<CmpOp>, Expr),
+    /// `1..3`, `1 or 3`, `{1, 3, 4}`, `t`
+    Choices(Vec<Choice>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    Value(Expr),
+    Range(Expr, Expr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PileChoice {
+    /// `from one pile` (the default)
+    One,
+    /// `from both piles`, `from 2 piles`, `from up to k piles`, with `each of` for independent amounts
+    Several { count: Option<Expr>, up_to: bool, independent: bool },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Split {
+    pub parts: Option<Expr>,
+    pub shape: Option<SplitShape>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitShape {
+    /// all parts pairwise different
+    Unequal,
+    /// all parts the same size
+    Equal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Cmp(CmpOp),
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+pub type Expr = Spanned<ExprKind>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// The literal as written; it may not fit in 64 bits, which `check` reports.
+    Int(String),
+    Name(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Call(Spanned<String>, Vec<Expr>),
+}
+
+impl fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "≤",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => "≥",
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "≠",
+        })
+    }
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BinOp::Add => f.write_str("+"),
+            BinOp::Sub => f.write_str("-"),
+            BinOp::Mul => f.write_str("×"),
+            BinOp::Div => f.write_str("/"),
+            BinOp::Rem => f.write_str("%"),
+            BinOp::Cmp(op) => op.fmt(f),
+            BinOp::And => f.write_str("and"),
+            BinOp::Or => f.write_str("or"),
+        }
+    }
+}

@@ -1,0 +1,850 @@
+//! Meaning: names, types and rules that make sense together. Turns an `ast::GameFile` into a
+//! `rules::Game`, or gives every semantic mistake it finds as a diagnostic.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::ast::{self, BinOp, Span, Spanned, Statement, UnOp};
+use crate::rules::expr::{Expr, ExprKind, Func, Var};
+use crate::rules::{self, Amount, Board, Choice, Game, Param, PileSelection, Rule, RuleKind, SplitSpec};
+
+/// The most parts a split may make, so that splitting stays a human-sized rule.
+pub const MAX_SPLIT_PARTS: i64 = 16;
+
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum CheckError {
+    #[error("unknown name `{name}`")]
+    #[diagnostic(code(takeaway::check::unknown_name), help("{help}"))]
+    UnknownName {
+        #[label("not a parameter or a word of the game")]
+        span: Span,
+        name: String,
+        help: String,
+    },
+
+    #[error("`{word}` has no meaning here")]
+    #[diagnostic(code(takeaway::check::word_not_here), help("{help}"))]
+    WordNotHere {
+        #[label("{reason}")]
+        span: Span,
+        word: &'static str,
+        reason: String,
+        help: String,
+    },
+
+    #[error("`last` is used, but the first move has no previous move")]
+    #[diagnostic(
+        code(takeaway::check::last_without_first_move),
+        help("add a rule for the first move, for example `first move: take 1..n-1`")
+    )]
+    LastWithoutFirstMove {
+        #[label("`last` is the size of the previous move")]
+        span: Span,
+    },
+
+    #[error("unknown function `{name}`")]
+    #[diagnostic(code(takeaway::check::unknown_function), help("{help}"))]
+    UnknownFunction {
+        #[label("no function of this name")]
+        span: Span,
+        name: String,
+        help: String,
+    },
+
+    #[error("`{name}` takes {expected}, not {found}")]
+    #[diagnostic(code(takeaway::check::wrong_arity), help("for example: {example}"))]
+    WrongArity {
+        #[label("called with {found}")]
+        span: Span,
+        name: String,
+        expected: &'static str,
+        found: String,
+        example: &'static str,
+    },
+
+    #[error("a number where a condition is expected")]
+    #[diagnostic(
+        code(takeaway::check::expected_condition),
+        help("a condition is true or false: compare with = ≠ < ≤ > ≥, or use prime(t), even(t), odd(t), square(t)")
+    )]
+    ExpectedCondition {
+        #[label("this is a number")]
+        span: Span,
+    },
+
+    #[error("a condition where a number is expected")]
+    #[diagnostic(
+        code(takeaway::check::expected_number),
+        help("conditions (comparisons, and, or, not) go after `where`; here a number or an arithmetic expression is needed")
+    )]
+    ExpectedNumber {
+        #[label("this is true or false, not a number")]
+        span: Span,
+    },
+
+    #[error("the number {text} is too large")]
+    #[diagnostic(
+        code(takeaway::check::number_too_large),
+        help("numbers in rules go up to 9223372036854775807 (2^63 - 1)")
+    )]
+    NumberTooLarge {
+        #[label("does not fit in 64 bits")]
+        span: Span,
+        text: String,
+    },
+
+    #[error("{what} can never be taken")]
+    #[diagnostic(code(takeaway::check::impossible_amount), help("{help}"))]
+    ImpossibleAmount {
+        #[label("{what}")]
+        span: Span,
+        what: String,
+        help: String,
+    },
+
+    #[error("this rule allows taking 0, which leaves the position as it was: play could go on forever")]
+    #[diagnostic(
+        code(takeaway::check::takes_nothing),
+        help("amounts start at 1: write `1..3`, not `0..3`")
+    )]
+    TakesNothing {
+        #[label("includes 0")]
+        span: Span,
+    },
+
+    #[error("{what} must be a fixed number")]
+    #[diagnostic(
+        code(takeaway::check::not_constant),
+        help("it may use numbers and parameters, but not n, t or last, which change during play")
+    )]
+    NotConstant {
+        #[label("this changes during play")]
+        span: Span,
+        what: &'static str,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(takeaway::check::bad_count), help("{help}"))]
+    BadCount {
+        #[label("{label}")]
+        span: Span,
+        message: String,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(takeaway::check::board_mismatch), help("{help}"))]
+    BoardMismatch {
+        #[label("{label}")]
+        span: Span,
+        message: String,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(
+        code(takeaway::check::bad_octal),
+        help("an octal code is one digit, a point and digits 0-7, as in 0.77 (Kayles), 0.07 (Dawson's Kayles) or 4.07; digit t says what taking t may leave: 1 = nothing, 2 = one heap, 4 = two heaps, added together")
+    )]
+    BadOctal {
+        #[label("{label}")]
+        span: Span,
+        message: String,
+        label: String,
+    },
+
+    #[error("a bite has no condition")]
+    #[diagnostic(
+        code(takeaway::check::condition_on_bite),
+        help("to forbid a square, write `bite any square but (x, y)`")
+    )]
+    ConditionOnBite {
+        #[label("not allowed here")]
+        span: Span,
+    },
+
+    #[error("this game has no moves")]
+    #[diagnostic(
+        code(takeaway::check::no_moves),
+        help("add a rule such as `move: take 1..3`")
+    )]
+    NoMoves {
+        #[label("no `move:` line in this game")]
+        span: Span,
+    },
+
+    #[error("the game does not say what it is played on")]
+    #[diagnostic(
+        code(takeaway::check::missing_board),
+        help("add a line `pile` (one pile), `piles` (any number), `piles 2` (exactly two) or `rows` (a Chomp board)")
+    )]
+    MissingBoard {
+        #[label("in this game")]
+        span: Span,
+    },
+
+    #[error("{what} is given twice")]
+    #[diagnostic(code(takeaway::check::duplicate), help("keep one of the two lines"))]
+    Duplicate {
+        #[label("again here")]
+        span: Span,
+        #[label("first here")]
+        first: Span,
+        what: String,
+    },
+
+    #[error("parameter `{name}` has no value")]
+    #[diagnostic(
+        code(takeaway::check::param_without_value),
+        help("give it a default, `param {name} = 3`, or a value on the command line: --set {name}=3")
+    )]
+    ParamWithoutValue {
+        #[label("declared without a value")]
+        span: Span,
+        name: String,
+    },
+
+    #[error("--set {name}: the game has no parameter `{name}`")]
+    #[diagnostic(code(takeaway::check::unknown_set), help("{help}"))]
+    UnknownSet { name: String, help: String },
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Eval(#[from] rules::expr::EvalError),
+}
+
+/// Checks a parsed game. `default_name` names it when it has no `game` line;
+/// `settings` are `--set NAME=VALUE` overrides of its parameters.
+pub fn check(file: &ast::GameFile, default_name: &str, settings: &[(String, i64)]) -> Result<Game, Vec<CheckError>> {
+    let mut c = Checker { errors: Vec::new(), params: Vec::new() };
+    let game = c.game(file, default_name, settings);
+    if c.errors.is_empty() {
+        Ok(game)
+    } else {
+        Err(c.errors)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ty {
+    Int,
+    Bool,
+}
+
+/// Whether a word may be read in an expression, and if not, why.
+#[derive(Clone, Copy)]
+enum Access {
+    Yes,
+    No(&'static str, &'static str),
+    /// `last` in a game with no first-move rule
+    LastUndefined,
+}
+
+#[derive(Clone, Copy)]
+struct Scope {
+    n: Access,
+    t: Access,
+    last: Access,
+}
+
+const FIXED: Access = Access::No(
+    "only numbers and parameters can be used here",
+    "write a fixed number or a parameter",
+);
+
+impl Scope {
+    const CONSTANT: Scope = Scope { n: FIXED, t: FIXED, last: FIXED };
+}
+
+struct Checker {
+    errors: Vec<CheckError>,
+    /// Parameters in order; `None` for one whose value failed (already reported), so that its
+    /// uses fail quietly instead of causing more errors.
+    params: Vec<(String, Option<i64>)>,
+}
+
+impl Checker {
+    fn game(&mut self, file: &ast::GameFile, default_name: &str, settings: &[(String, i64)]) -> Game {
+        let mut name: Option<&Spanned<String>> = None;
+        let mut board: Option<(Board, Span)> = None;
+        let mut convention: Option<(ast::Convention, Span)> = None;
+        let mut declared: Vec<(String, Span)> = Vec::new();
+
+        for st in &file.statements {
+            match &st.node {
+                Statement::Game(n) => match name {
+                    Some(first) => self.duplicate("the game's name", st.span, first.span),
+                    None => name = Some(n),
+                },
+                Statement::Board(b) => {
+                    if let Some((_, first)) = board {
+                        self.duplicate("what the game is played on", st.span, first);
+                        continue;
+                    }
+                    let b = match b {
+                        ast::Board::OnePile => Board::OnePile,
+                        ast::Board::AnyPiles => Board::AnyPiles,
+                        ast::Board::Rows => Board::Rows,
+                        ast::Board::FixedPiles(k) => {
+                            if k.node == 0 || k.node > 64 {
+                                self.errors.push(CheckError::BadCount {
+                                    span: k.span,
+                                    message: format!("a game on {} piles", k.node),
+                                    label: "must be 1 to 64".into(),
+                                    help: "write `piles` for any number of piles".into(),
+                                });
+                                Board::AnyPiles
+                            } else if k.node == 1 {
+                                Board::OnePile
+                            } else {
+                                Board::FixedPiles(k.node as usize)
+                            }
+                        }
+                    };
+                    board = Some((b, st.span));
+                }
+                Statement::Play(conv) => match convention {
+                    Some((_, first)) => self.duplicate("the play convention", st.span, first),
+                    None => convention = Some((*conv, st.span)),
+                },
+                Statement::Param { name: pname, default } => {
+                    if let Some((_, first)) = declared.iter().find(|(n, _)| *n == pname.node) {
+                        self.duplicate(&format!("parameter `{}`", pname.node), pname.span, *first);
+                        continue;
+                    }
+                    declared.push((pname.node.clone(), pname.span));
+                    let set = settings.iter().find(|(n, _)| *n == pname.node).map(|(_, v)| *v);
+                    let value = match (set, default) {
+                        (Some(v), _) => Some(v),
+                        (None, Some(e)) => self.constant(e, "a parameter's value"),
+                        (None, None) => {
+                            self.errors.push(CheckError::ParamWithoutValue {
+                                span: pname.span,
+                                name: pname.node.clone(),
+                            });
+                            None
+                        }
+                    };
+                    self.params.push((pname.node.clone(), value));
+                }
+                Statement::Move(_) => {}
+            }
+        }
+        for (set_name, _) in settings {
+            if !declared.iter().any(|(n, _)| n == set_name) {
+                let known: Vec<String> = declared.iter().map(|(n, _)| format!("`{n}`")).collect();
+                let help = if known.is_empty() {
+                    "this game declares no parameters".into()
+                } else {
+                    format!("its parameters are {}", known.join(", "))
+                };
+                self.errors.push(CheckError::UnknownSet { name: set_name.clone(), help });
+            }
+        }
+
+        let whole = Span::new(0, 0);
+        let first_statement = file.statements.first().map(|s| s.span).unwrap_or(whole);
+        let board = match board {
+            Some((b, _)) => b,
+            None => {
+                self.errors.push(CheckError::MissingBoard { span: name.map(|n| n.span).unwrap_or(first_statement) });
+                Board::AnyPiles
+            }
+        };
+        let has_first_rule = file.statements.iter().any(|s| matches!(&s.node, Statement::Move(m) if m.first));
+
+        let mut first_moves = Vec::new();
+        let mut moves = Vec::new();
+        let mut uses_last = false;
+        for st in &file.statements {
+            if let Statement::Move(decl) = &st.node {
+                let last = if decl.first {
+                    Access::No(
+                        "there is no previous move before the first move",
+                        "the first move's rule cannot depend on `last`; give it a fixed bound such as `take 1..n-1`",
+                    )
+                } else if has_first_rule {
+                    Access::Yes
+                } else {
+                    Access::LastUndefined
+                };
+                if let Some(rule) = self.rule(decl, st.span, board, last) {
+                    uses_last |= rule_reads_last(&rule);
+                    if decl.first {
+                        first_moves.push(rule);
+                    } else {
+                        moves.push(rule);
+                    }
+                }
+            }
+        }
+        let any_move = file.statements.iter().any(|s| matches!(&s.node, Statement::Move(_)));
+        if !any_move {
+            self.errors.push(CheckError::NoMoves { span: name.map(|n| n.span).unwrap_or(first_statement) });
+        }
+
+        Game {
+            name: name.map(|n| n.node.clone()).unwrap_or_else(|| default_name.to_string()),
+            params: self
+                .params
+                .iter()
+                .map(|(n, v)| Param { name: n.clone(), value: v.unwrap_or_default() })
+                .collect(),
+            board,
+            first_moves,
+            moves,
+            convention: convention.map(|(c, _)| c).unwrap_or(ast::Convention::Normal),
+            uses_last,
+        }
+    }
+
+    fn duplicate(&mut self, what: &str, span: Span, first: Span) {
+        self.errors.push(CheckError::Duplicate { span, first, what: what.to_string() });
+    }
+
+    fn rule(&mut self, decl: &ast::MoveDecl, span: Span, board: Board, last: Access) -> Option<Rule> {
+        let errors_before = self.errors.len();
+        let action_span = decl.action.span;
+        let (kind, cond_scope) = match &decl.action.node {
+            ast::Action::Take(take) => {
+                let piles = self.pile_selection(take.from.as_ref(), board, action_span);
+                let several_same = !piles.is_one() && !piles.independent;
+                let n = if several_same {
+                    Access::No(
+                        "`n` is the size of one pile, but this move takes the same amount from several",
+                        "use `from each of …` to give each pile its own amount, or bound the amount without `n`",
+                    )
+                } else {
+                    Access::Yes
+                };
+                let amount_scope = Scope {
+                    n,
+                    t: Access::No(
+                        "`t` is the amount being chosen",
+                        "use `t` after `where`, as in `take t where prime(t)`",
+                    ),
+                    last,
+                };
+                let amount = self.amount(&take.amount, amount_scope);
+                let then_split = take.then_split.as_ref().map(|s| {
+                    self.board_allows_split(board, s.span);
+                    self.split_spec(&s.node, true)
+                });
+                (RuleKind::Take { amount, piles, then_split }, Scope { n, t: Access::Yes, last })
+            }
+            ast::Action::Split(split) => {
+                self.board_allows_split(board, action_span);
+                let spec = self.split_spec(split, false);
+                let no_t = Access::No("a split takes nothing, so there is no `t`", "use `n`, the size of the pile");
+                (RuleKind::Split(spec), Scope { n: Access::Yes, t: no_t, last })
+            }
+            ast::Action::Octal(code) => {
+                let digits = self.octal(code);
+                if digits.iter().any(|d| d & 4 != 0) {
+                    self.board_allows_split(board, action_span);
+                }
+                (RuleKind::Octal { digits }, Scope { n: Access::Yes, t: Access::Yes, last })
+            }
+            ast::Action::Bite { except } => {
+                if board != Board::Rows {
+                    self.errors.push(CheckError::BoardMismatch {
+                        span: action_span,
+                        message: "`bite` is a move on a Chomp board".into(),
+                        label: "needs `rows`".into(),
+                        help: "declare the board with `rows`; the position is then the row lengths, bottom row first".into(),
+                    });
+                }
+                if let Some(c) = &decl.condition {
+                    self.errors.push(CheckError::ConditionOnBite { span: c.span });
+                }
+                (RuleKind::Bite { except: except.as_ref().map(|e| e.node) }, Scope::CONSTANT)
+            }
+        };
+        if board == Board::Rows && !matches!(kind, RuleKind::Bite { .. }) {
+            self.errors.push(CheckError::BoardMismatch {
+                span: action_span,
+                message: "a game on `rows` is played by biting squares".into(),
+                label: "not a move on a Chomp board".into(),
+                help: "write `move: bite any square but (1, 1)`, or declare `piles` for a game on piles".into(),
+            });
+        }
+        let condition = match (&decl.condition, &kind) {
+            (Some(c), RuleKind::Bite { .. }) => {
+                let _ = c;
+                None
+            }
+            (Some(c), _) => self.expr(c, cond_scope, Ty::Bool),
+            (None, _) => None,
+        };
+        if self.errors.len() > errors_before {
+            return None;
+        }
+        Some(Rule { span, kind, condition })
+    }
+
+    fn board_allows_split(&mut self, board: Board, span: Span) {
+        let problem = match board {
+            Board::OnePile => Some("a game on one `pile`"),
+            Board::FixedPiles(_) => Some("a game on a fixed number of piles"),
+            _ => None,
+        };
+        if let Some(what) = problem {
+            self.errors.push(CheckError::BoardMismatch {
+                span,
+                message: format!("splitting makes more piles, which {what} cannot have"),
+                label: "this move splits a pile".into(),
+                help: "declare the board as `piles` (any number of piles)".into(),
+            });
+        }
+    }
+
+    fn pile_selection(&mut self, from: Option<&Spanned<ast::PileChoice>>, board: Board, span: Span) -> PileSelection {
+        let Some(from) = from else { return PileSelection::ONE };
+        let (min, max, independent) = match &from.node {
+            ast::PileChoice::One => return PileSelection::ONE,
+            ast::PileChoice::Several { count: None, independent, .. } => (2, 2, *independent),
+            ast::PileChoice::Several { count: Some(e), up_to, independent } => {
+                let k = self.constant(e, "the number of piles").unwrap_or(1);
+                if k < 1 || k > 64 {
+                    self.errors.push(CheckError::BadCount {
+                        span: e.span,
+                        message: format!("a move on {k} piles"),
+                        label: "must be 1 to 64".into(),
+                        help: "a move takes from at least one pile".into(),
+                    });
+                    return PileSelection::ONE;
+                }
+                let k = k as usize;
+                (if *up_to { 1 } else { k }, k, *independent)
+            }
+        };
+        let available = match board {
+            Board::OnePile => Some(1),
+            Board::FixedPiles(k) => Some(k),
+            _ => None,
+        };
+        if let Some(have) = available {
+            if min > have {
+                self.errors.push(CheckError::BoardMismatch {
+                    span: from.span,
+                    message: format!("this move needs {min} piles, but the game has {have}"),
+                    label: format!("takes from {min} piles"),
+                    help: "declare more piles (`piles` for any number), or take from fewer".into(),
+                });
+            }
+        }
+        if board == Board::Rows {
+            return PileSelection::ONE;
+        }
+        let _ = span;
+        PileSelection { min, max, independent }
+    }
+
+    fn split_spec(&mut self, split: &ast::Split, optional: bool) -> SplitSpec {
+        let parts = match &split.parts {
+            None => 2,
+            Some(e) => {
+                let k = self.constant(e, "the number of parts").unwrap_or(2);
+                if !(2..=MAX_SPLIT_PARTS).contains(&k) {
+                    self.errors.push(CheckError::BadCount {
+                        span: e.span,
+                        message: format!("a split into {k} parts"),
+                        label: format!("must be 2 to {MAX_SPLIT_PARTS}"),
+                        help: "a split makes at least two piles".into(),
+                    });
+                    2
+                } else {
+                    k as usize
+                }
+            }
+        };
+        SplitSpec { parts, shape: split.shape, optional }
+    }
+
+    fn octal(&mut self, code: &Spanned<String>) -> Vec<u8> {
+        let text = &code.node;
+        let (before, after) = match text.split_once('.') {
+            Some((b, a)) => (b, a),
+            None => (text.as_str(), ""),
+        };
+        let bad = |this: &mut Self, offset: usize, len: usize, message: String, label: &str| {
+            this.errors.push(CheckError::BadOctal {
+                span: Span::new(code.span.start + offset, code.span.start + offset + len),
+                message,
+                label: label.to_string(),
+            });
+        };
+        if before.len() != 1 {
+            bad(self, 0, before.len(), format!("octal code `{text}` has {} digits before the point", before.len()), "expected one digit");
+            return Vec::new();
+        }
+        let mut digits = Vec::new();
+        for (i, ch) in before.chars().chain(after.chars()).enumerate() {
+            let offset = if i == 0 { 0 } else { i + 1 };
+            match ch.to_digit(10) {
+                Some(d) if d <= 7 => digits.push(d as u8),
+                _ => {
+                    bad(self, offset, ch.len_utf8(), format!("`{ch}` is not an octal digit"), "expected a digit from 0 to 7");
+                    return Vec::new();
+                }
+            }
+        }
+        if digits[0] & 3 != 0 {
+            bad(
+                self,
+                0,
+                1,
+                format!("the digit before the point is {}, but taking nothing can only split a heap", digits[0]),
+                "only 0 or 4 can stand here",
+            );
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        digits
+    }
+
+    fn amount(&mut self, amount: &Spanned<ast::Amount>, scope: Scope) -> Amount {
+        match &amount.node {
+            ast::Amount::Any => Amount::Any,
+            ast::Amount::AnyExcept(list) => Amount::AnyExcept(self.choices(list, scope, false)),
+            ast::Amount::Bound(op, e) => {
+                let bound = self.expr(e, scope, Ty::Int);
+                match bound {
+                    Some(b) => Amount::Bound(op.node, b),
+                    None => Amount::Any,
+                }
+            }
+            ast::Amount::Choices(list) => {
+                // `take t where …` names the amount instead of bounding it.
+                if let [ast::Choice::Value(e)] = list.as_slice() {
+                    if matches!(&e.node, ast::ExprKind::Name(n) if n == "t") {
+                        return Amount::Any;
+                    }
+                }
+                Amount::Choices(self.choices(list, scope, true))
+            }
+        }
+    }
+
+    fn choices(&mut self, list: &[ast::Choice], scope: Scope, taken: bool) -> Vec<Choice> {
+        let mut out = Vec::new();
+        for c in list {
+            match c {
+                ast::Choice::Value(e) => {
+                    if let Some(v) = self.expr(e, scope, Ty::Int) {
+                        if taken {
+                            self.check_taken_constant(&v, &v, e.span);
+                        }
+                        out.push(Choice::Value(v));
+                    }
+                }
+                ast::Choice::Range(a, b) => {
+                    let (lo, hi) = (self.expr(a, scope, Ty::Int), self.expr(b, scope, Ty::Int));
+                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                        if taken {
+                            self.check_taken_constant(&lo, &hi, a.span.to(b.span));
+                        }
+                        out.push(Choice::Range(lo, hi));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Amounts known before play: an empty range, a negative amount or 0 is a mistake.
+    fn check_taken_constant(&mut self, lo: &Expr, hi: &Expr, span: Span) {
+        let (Some(a), Some(b)) = (lo.constant(), hi.constant()) else {
+            if let Some(a) = lo.constant() {
+                if a == 0 {
+                    self.errors.push(CheckError::TakesNothing { span: lo.span });
+                }
+            }
+            return;
+        };
+        if a > b {
+            self.errors.push(CheckError::ImpossibleAmount {
+                span,
+                what: format!("the range {a}..{b}"),
+                help: format!("a range goes from the smaller number to the larger: {b}..{a}"),
+            });
+        } else if b < 0 {
+            self.errors.push(CheckError::ImpossibleAmount {
+                span,
+                what: if a == b { format!("the amount {a}") } else { format!("the range {a}..{b}") },
+                help: "amounts are positive numbers of counters".into(),
+            });
+        } else if a <= 0 {
+            self.errors.push(CheckError::TakesNothing { span });
+        }
+    }
+
+    fn constant(&mut self, e: &ast::Expr, what: &'static str) -> Option<i64> {
+        let before = self.errors.len();
+        let checked = self.expr(e, Scope::CONSTANT, Ty::Int)?;
+        if self.errors.len() > before {
+            return None;
+        }
+        match checked.int(&Default::default()) {
+            Ok(v) => Some(v),
+            Err(rules::expr::EvalError::Unbound { .. }) => {
+                self.errors.push(CheckError::NotConstant { span: e.span, what });
+                None
+            }
+            Err(err) => {
+                self.errors.push(err.into());
+                None
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &ast::Expr, scope: Scope, want: Ty) -> Option<Expr> {
+        let (checked, ty) = self.infer(e, scope)?;
+        if ty != want {
+            self.errors.push(match want {
+                Ty::Bool => CheckError::ExpectedCondition { span: e.span },
+                Ty::Int => CheckError::ExpectedNumber { span: e.span },
+            });
+            return None;
+        }
+        Some(checked)
+    }
+
+    fn infer(&mut self, e: &ast::Expr, scope: Scope) -> Option<(Expr, Ty)> {
+        let span = e.span;
+        match &e.node {
+            ast::ExprKind::Int(text) => match text.parse::<i64>() {
+                Ok(v) => Some((Expr::new(ExprKind::Int(v), span), Ty::Int)),
+                Err(_) => {
+                    self.errors.push(CheckError::NumberTooLarge { span, text: text.clone() });
+                    None
+                }
+            },
+            ast::ExprKind::Name(name) => self.name(name, span, scope),
+            ast::ExprKind::Unary(op, a) => {
+                let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
+                let a = self.expr(a, scope, want)?;
+                Some((Expr::new(ExprKind::Unary(*op, Box::new(a)), span), want))
+            }
+            ast::ExprKind::Binary(op, a, b) => {
+                let (operand, result) = match op {
+                    BinOp::And | BinOp::Or => (Ty::Bool, Ty::Bool),
+                    BinOp::Cmp(_) => (Ty::Int, Ty::Bool),
+                    _ => (Ty::Int, Ty::Int),
+                };
+                let a = self.expr(a, scope, operand);
+                let b = self.expr(b, scope, operand);
+                Some((Expr::new(ExprKind::Binary(*op, Box::new(a?), Box::new(b?)), span), result))
+            }
+            ast::ExprKind::Call(name, args) => {
+                let Some(func) = Func::lookup(&name.node) else {
+                    let names: Vec<&str> = Func::ALL.iter().map(|(n, _)| *n).collect();
+                    self.errors.push(CheckError::UnknownFunction {
+                        span: name.span,
+                        name: name.node.clone(),
+                        help: suggest(&name.node, &names, "the functions are"),
+                    });
+                    return None;
+                };
+                let (ok, expected, example) = match func {
+                    Func::Min | Func::Max => (!args.is_empty(), "one or more numbers", "min(3, n)"),
+                    _ if func.is_predicate() => (args.len() == 1, "one number", "prime(t)"),
+                    _ => (args.len() == 1, "one number", "abs(n - last)"),
+                };
+                if !ok {
+                    self.errors.push(CheckError::WrongArity {
+                        span,
+                        name: name.node.clone(),
+                        expected,
+                        found: match args.len() {
+                            0 => "nothing".into(),
+                            1 => "one argument".into(),
+                            k => format!("{k} arguments"),
+                        },
+                        example,
+                    });
+                    return None;
+                }
+                let checked: Vec<Option<Expr>> = args.iter().map(|a| self.expr(a, scope, Ty::Int)).collect();
+                let checked: Option<Vec<Expr>> = checked.into_iter().collect();
+                let ty = if func.is_predicate() { Ty::Bool } else { Ty::Int };
+                Some((Expr::new(ExprKind::Call(func, checked?), span), ty))
+            }
+        }
+    }
+
+    fn name(&mut self, name: &str, span: Span, scope: Scope) -> Option<(Expr, Ty)> {
+        let var = match name {
+            "n" => Some((Var::N, scope.n)),
+            "t" => Some((Var::T, scope.t)),
+            "last" => Some((Var::Last, scope.last)),
+            _ => None,
+        };
+        if let Some((var, access)) = var {
+            return match access {
+                Access::Yes => Some((Expr::new(ExprKind::Var(var), span), Ty::Int)),
+                Access::No(reason, help) => {
+                    self.errors.push(CheckError::WordNotHere {
+                        span,
+                        word: var.word(),
+                        reason: reason.into(),
+                        help: help.into(),
+                    });
+                    None
+                }
+                Access::LastUndefined => {
+                    self.errors.push(CheckError::LastWithoutFirstMove { span });
+                    None
+                }
+            };
+        }
+        if let Some((_, v)) = self.params.iter().find(|(n, _)| n == name) {
+            return v.map(|v| (Expr::new(ExprKind::Int(v), span), Ty::Int));
+        }
+        let mut known: Vec<&str> = vec!["n", "t", "last"];
+        known.extend(self.params.iter().map(|(n, _)| n.as_str()));
+        self.errors.push(CheckError::UnknownName {
+            span,
+            name: name.to_string(),
+            help: suggest(name, &known, "the names here are"),
+        });
+        None
+    }
+}
+
+fn rule_reads_last(rule: &Rule) -> bool {
+    let in_choices = |list: &[Choice]| {
+        list.iter().any(|c| match c {
+            Choice::Value(e) => e.reads(Var::Last),
+            Choice::Range(a, b) => a.reads(Var::Last) || b.reads(Var::Last),
+        })
+    };
+    let in_amount = match &rule.kind {
+        RuleKind::Take { amount, .. } => match amount {
+            Amount::Any => false,
+            Amount::AnyExcept(list) | Amount::Choices(list) => in_choices(list),
+            Amount::Bound(_, e) => e.reads(Var::Last),
+        },
+        _ => false,
+    };
+    in_amount || rule.condition.as_ref().is_some_and(|c| c.reads(Var::Last))
+}
+
+/// "did you mean `x`?" when a known word is close, else the list of known words.
+fn suggest(word: &str, known: &[&str], intro: &str) -> String {
+    let close = known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|(d, k)| *d <= 2 && *d < k.len().max(word.len()))
+        .min();
+    match close {
+        Some((_, k)) => format!("did you mean `{k}`?"),
+        None => {
+            let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("{intro} {}", list.join(", "))
+        }
+    }
+}

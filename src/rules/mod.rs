@@ -1,0 +1,193 @@
+//! The checked, compiled game: what a position is and which moves it has.
+//!
+//! `check` builds a `Game`; the solvers only ask it for moves. Positions keep the user's
+//! pile order so that moves can be shown against what was typed; `Position::canonical`
+//! forgets the order where the piles are interchangeable.
+
+pub mod expr;
+mod moves;
+mod position;
+
+pub use moves::{Move, MoveError, MoveKind};
+pub use position::{parse_position, PositionError};
+
+use crate::ast::{CmpOp, Span, SplitShape};
+pub use crate::ast::Convention;
+use expr::Expr;
+
+/// What the game is played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    /// exactly one pile
+    OnePile,
+    /// any number of piles
+    AnyPiles,
+    /// exactly this many piles
+    FixedPiles(usize),
+    /// a Chomp board: row lengths, bottom row first
+    Rows,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub value: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub board: Board,
+    /// Rules for the first move of the game; when empty, `moves` apply to it too.
+    pub first_moves: Vec<Rule>,
+    pub moves: Vec<Rule>,
+    pub convention: Convention,
+    /// Some rule reads `last`, so positions carry the previous move's size.
+    pub uses_last: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The whole `move: …` statement, for diagnostics.
+    pub span: Span,
+    pub kind: RuleKind,
+    pub condition: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub enum RuleKind {
+    /// Take an amount from one or several piles; optionally the rest of the pile may fall apart.
+    Take { amount: Amount, piles: PileSelection, then_split: Option<SplitSpec> },
+    /// Split one pile without taking anything.
+    Split(SplitSpec),
+    /// A take-and-break code: `digits[t]` says how many heaps may be left after taking t.
+    Octal { digits: Vec<u8> },
+    /// Chomp: choose a square; it and every square above and to the right go.
+    Bite { except: Option<(u64, u64)> },
+}
+
+#[derive(Clone, Debug)]
+pub enum Amount {
+    /// 1 up to the whole pile
+    Any,
+    /// any amount except these
+    AnyExcept(Vec<Choice>),
+    /// an amount compared with a bound: `≤ 2·last`
+    Bound(CmpOp, Expr),
+    Choices(Vec<Choice>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Choice {
+    Value(Expr),
+    Range(Expr, Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PileSelection {
+    /// fewest and most piles a move acts on
+    pub min: usize,
+    pub max: usize,
+    /// each pile gets its own amount (otherwise the same amount comes from each)
+    pub independent: bool,
+}
+
+impl PileSelection {
+    pub const ONE: PileSelection = PileSelection { min: 1, max: 1, independent: false };
+
+    pub fn is_one(&self) -> bool {
+        self.max == 1
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitSpec {
+    pub parts: usize,
+    pub shape: Option<SplitShape>,
+    /// the pile may also stay whole (take-and-break), rather than having to fall apart
+    pub optional: bool,
+}
+
+/// A position: the piles as the user wrote them and, where the rules read it, the last move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    pub piles: Vec<u64>,
+    /// The size of the previous move; `None` before the first move.
+    pub last: Option<u64>,
+}
+
+impl Position {
+    pub fn new(piles: Vec<u64>) -> Self {
+        Position { piles, last: None }
+    }
+
+    /// The piles, written as a user types them.
+    pub fn piles_text(&self) -> String {
+        if self.piles.is_empty() {
+            return "(no piles)".into();
+        }
+        self.piles.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl Game {
+    /// True when the rules need to know whether a move is the first, or how big the last one was.
+    pub fn tracks_history(&self) -> bool {
+        self.uses_last || !self.first_moves.is_empty()
+    }
+
+    /// The rules that apply in this position.
+    pub fn rules_for(&self, pos: &Position) -> &[Rule] {
+        if pos.last.is_none() && !self.first_moves.is_empty() {
+            &self.first_moves
+        } else {
+            &self.moves
+        }
+    }
+
+    /// The form under which two positions are the same game: piles sorted where they are
+    /// interchangeable, empty piles dropped where their number does not matter, and the
+    /// history reduced to what the rules read.
+    pub fn canonical(&self, pos: &Position) -> Position {
+        let mut piles = pos.piles.clone();
+        match self.board {
+            Board::AnyPiles => {
+                piles.retain(|&p| p > 0);
+                piles.sort_unstable();
+            }
+            Board::FixedPiles(_) => piles.sort_unstable(),
+            Board::OnePile => {}
+            Board::Rows => {
+                while piles.last() == Some(&0) {
+                    piles.pop();
+                }
+            }
+        }
+        let last = match pos.last {
+            Some(l) if self.uses_last => Some(l),
+            // Only "is this the first move?" matters: keep one marker value.
+            Some(_) if !self.first_moves.is_empty() => Some(0),
+            _ => None,
+        };
+        Position { piles, last }
+    }
+
+    /// True when every rule acts on one pile alone and play is normal with no history, so that
+    /// a position is the sum of its piles and Sprague–Grundy values add by XOR.
+    pub fn is_pile_sum(&self) -> bool {
+        self.convention == Convention::Normal
+            && !self.tracks_history()
+            && self.board != Board::Rows
+            && self.moves.iter().all(|r| match &r.kind {
+                RuleKind::Take { piles, .. } => piles.is_one(),
+                RuleKind::Split(_) | RuleKind::Octal { .. } => true,
+                RuleKind::Bite { .. } => false,
+            })
+    }
+
+    /// The value of a parameter, by name.
+    pub fn param(&self, name: &str) -> Option<i64> {
+        self.params.iter().find(|p| p.name == name).map(|p| p.value)
+    }
+}

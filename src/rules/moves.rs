@@ -1,0 +1,503 @@
+//! Move generation: every move a position has under the game's rules, with its description.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use super::expr::{Env, EvalError};
+use super::{Amount, Board, Choice, Game, PileSelection, Position, Rule, RuleKind, SplitSpec};
+use crate::ast::{CmpOp, Span, SplitShape};
+
+/// One move: which rule allowed it, what it does, and where it leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub rule: Span,
+    pub kind: MoveKind,
+    pub to: Position,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// `amount` from the pile at index `pile` (which held `from`); what is left of it is `left`.
+    Take { pile: usize, from: u64, amount: u64, left: Vec<u64> },
+    /// from several piles at once: (index, size before, amount)
+    TakeSeveral { takes: Vec<(usize, u64, u64)> },
+    Split { pile: usize, from: u64, parts: Vec<u64> },
+    /// column and row of the chosen square, from (1, 1) at the bottom left
+    Bite { column: u64, row: u64 },
+}
+
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum MoveError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Eval(#[from] EvalError),
+
+    #[error("this move can take nothing, so play could go on forever")]
+    #[diagnostic(
+        code(takeaway::rules::takes_nothing),
+        help("every move must change the position; make the amount at least 1, for example with `where t > 0`")
+    )]
+    TakesNothing {
+        #[label("in position {position} this rule allows taking 0, which leaves the position as it was")]
+        span: Span,
+        position: String,
+    },
+
+    #[error("position {position} has more than {limit} moves")]
+    #[diagnostic(
+        code(takeaway::rules::too_many_moves),
+        help("raise the limit with --max-states, or ask about a smaller position")
+    )]
+    TooManyMoves {
+        #[label("this rule allows too many moves there")]
+        span: Span,
+        position: String,
+        limit: usize,
+    },
+}
+
+impl MoveKind {
+    /// The move in words, as a teacher would say it.
+    pub fn describe(&self) -> String {
+        match self {
+            MoveKind::Take { from, amount, left, .. } => {
+                let base = format!("take {amount} from the pile of {from}");
+                if left.len() >= 2 {
+                    format!("{base}, leaving {}", and_list(left))
+                } else {
+                    base
+                }
+            }
+            MoveKind::TakeSeveral { takes } => {
+                let same = takes.windows(2).all(|w| w[0].2 == w[1].2);
+                if same {
+                    let froms: Vec<u64> = takes.iter().map(|t| t.1).collect();
+                    format!("take {} from each of the piles of {}", takes[0].2, and_list(&froms))
+                } else {
+                    let parts: Vec<String> =
+                        takes.iter().map(|(_, from, a)| format!("{a} from the pile of {from}")).collect();
+                    format!("take {}", join_and(&parts))
+                }
+            }
+            MoveKind::Split { from, parts, .. } => {
+                format!("split the pile of {from} into {}", and_list(parts))
+            }
+            MoveKind::Bite { column, row } => format!("bite the square ({column}, {row})"),
+        }
+    }
+}
+
+fn and_list(values: &[u64]) -> String {
+    join_and(&values.iter().map(|v| v.to_string()).collect::<Vec<_>>())
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {}", init.join(", "), last),
+    }
+}
+
+/// Collects moves and enforces the per-position limit.
+struct Sink<'a> {
+    out: Vec<Move>,
+    limit: usize,
+    pos: &'a Position,
+    history: bool,
+}
+
+impl Sink<'_> {
+    fn push(&mut self, rule: &Rule, kind: MoveKind, piles: Vec<u64>, removed: u64) -> Result<(), MoveError> {
+        if self.out.len() >= self.limit {
+            return Err(MoveError::TooManyMoves {
+                span: rule.span,
+                position: self.pos.piles_text(),
+                limit: self.limit,
+            });
+        }
+        let last = if self.history { Some(removed) } else { None };
+        self.out.push(Move { rule: rule.span, kind, to: Position { piles, last } });
+        Ok(())
+    }
+
+    fn too_many(&self, rule: &Rule) -> MoveError {
+        MoveError::TooManyMoves { span: rule.span, position: self.pos.piles_text(), limit: self.limit }
+    }
+}
+
+impl Game {
+    /// Every move from `pos`. More than `limit` moves is an error rather than a huge allocation.
+    pub fn moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+        let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history() };
+        let last = pos.last.map(|l| l as i64);
+        for rule in self.rules_for(pos) {
+            match &rule.kind {
+                RuleKind::Bite { except } => self.bites(rule, *except, &mut sink)?,
+                RuleKind::Take { piles, .. } if !piles.is_one() => {
+                    self.take_several(rule, *piles, last, &mut sink)?
+                }
+                _ => {
+                    for (index, n) in distinct_piles(&pos.piles, self.board) {
+                        self.one_pile_moves(rule, index, n, last, &mut sink)?;
+                    }
+                }
+            }
+        }
+        Ok(sink.out)
+    }
+
+    fn one_pile_moves(
+        &self,
+        rule: &Rule,
+        index: usize,
+        n: u64,
+        last: Option<i64>,
+        sink: &mut Sink,
+    ) -> Result<(), MoveError> {
+        let base = Env { n: Some(n as i64), t: None, last };
+        let replace = |left: &[u64]| -> Vec<u64> {
+            let mut piles = sink.pos.piles.clone();
+            if left.is_empty() {
+                piles[index] = 0;
+            } else {
+                piles.splice(index..=index, left.iter().copied());
+            }
+            piles
+        };
+        match &rule.kind {
+            RuleKind::Take { amount, then_split, .. } => {
+                for t in amounts(amount, rule, &base, n, sink)? {
+                    let rest = n - t;
+                    let mut lefts: Vec<Vec<u64>> = Vec::new();
+                    lefts.push(if rest == 0 { vec![] } else { vec![rest] });
+                    if let Some(spec) = then_split {
+                        partitions(rest, spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                    }
+                    for left in lefts {
+                        let piles = replace(&left);
+                        let kind = MoveKind::Take { pile: index, from: n, amount: t, left };
+                        sink.push(rule, kind, piles, t)?;
+                    }
+                }
+            }
+            RuleKind::Split(spec) => {
+                if let Some(c) = &rule.condition {
+                    if !c.truth(&base)? {
+                        return Ok(());
+                    }
+                }
+                let mut all = Vec::new();
+                partitions(n, spec, &mut all, sink.limit).map_err(|_| sink.too_many(rule))?;
+                for parts in all {
+                    let piles = replace(&parts);
+                    sink.push(rule, MoveKind::Split { pile: index, from: n, parts }, piles, 0)?;
+                }
+            }
+            RuleKind::Octal { digits } => {
+                for (t, &d) in digits.iter().enumerate() {
+                    let t = t as u64;
+                    if t > n {
+                        break;
+                    }
+                    if let Some(c) = &rule.condition {
+                        if !c.truth(&Env { t: Some(t as i64), ..base })? {
+                            continue;
+                        }
+                    }
+                    let rest = n - t;
+                    let mut lefts: Vec<Vec<u64>> = Vec::new();
+                    if t > 0 && d & 1 != 0 && rest == 0 {
+                        lefts.push(vec![]);
+                    }
+                    if t > 0 && d & 2 != 0 && rest >= 1 {
+                        lefts.push(vec![rest]);
+                    }
+                    if d & 4 != 0 {
+                        let spec = SplitSpec { parts: 2, shape: None, optional: false };
+                        partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                    }
+                    for left in lefts {
+                        let piles = replace(&left);
+                        let kind = if t == 0 {
+                            MoveKind::Split { pile: index, from: n, parts: left }
+                        } else {
+                            MoveKind::Take { pile: index, from: n, amount: t, left }
+                        };
+                        sink.push(rule, kind, piles, t)?;
+                    }
+                }
+            }
+            RuleKind::Bite { .. } => unreachable!("bites are generated on rows"),
+        }
+        Ok(())
+    }
+
+    fn take_several(
+        &self,
+        rule: &Rule,
+        sel: PileSelection,
+        last: Option<i64>,
+        sink: &mut Sink,
+    ) -> Result<(), MoveError> {
+        let RuleKind::Take { amount, .. } = &rule.kind else { unreachable!("take_several on a take") };
+        let nonempty: Vec<usize> = (0..sink.pos.piles.len()).filter(|&i| sink.pos.piles[i] > 0).collect();
+        let mut seen_sizes: Vec<Vec<u64>> = Vec::new();
+        for size in sel.min..=sel.max.min(nonempty.len()) {
+            for combo in combinations(&nonempty, size) {
+                // Choosing piles of the same sizes again gives the same moves up to order.
+                let mut sizes: Vec<u64> = combo.iter().map(|&i| sink.pos.piles[i]).collect();
+                sizes.sort_unstable();
+                if self.board != Board::Rows && seen_sizes.contains(&sizes) {
+                    continue;
+                }
+                seen_sizes.push(sizes);
+                if sel.independent {
+                    let mut options: Vec<Vec<u64>> = Vec::new();
+                    for &i in &combo {
+                        let n = sink.pos.piles[i];
+                        let env = Env { n: Some(n as i64), t: None, last };
+                        options.push(amounts(amount, rule, &env, n, sink)?);
+                    }
+                    if options.iter().any(|o| o.is_empty()) {
+                        continue;
+                    }
+                    // Every combination of one amount per pile, counted like an odometer.
+                    let mut choice = vec![0usize; combo.len()];
+                    'combinations: loop {
+                        let takes: Vec<(usize, u64, u64)> = combo
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &i)| (i, sink.pos.piles[i], options[k][choice[k]]))
+                            .collect();
+                        let mut piles = sink.pos.piles.clone();
+                        let mut removed = 0u64;
+                        for &(i, _, a) in &takes {
+                            piles[i] -= a;
+                            removed += a;
+                        }
+                        sink.push(rule, MoveKind::TakeSeveral { takes }, piles, removed)?;
+                        let mut k = 0;
+                        loop {
+                            if k == choice.len() {
+                                break 'combinations;
+                            }
+                            choice[k] += 1;
+                            if choice[k] < options[k].len() {
+                                break;
+                            }
+                            choice[k] = 0;
+                            k += 1;
+                        }
+                    }
+                } else {
+                    let cap = combo.iter().map(|&i| sink.pos.piles[i]).min().unwrap_or(0);
+                    let env = Env { n: None, t: None, last };
+                    for t in amounts(amount, rule, &env, cap, sink)? {
+                        let mut piles = sink.pos.piles.clone();
+                        let takes: Vec<(usize, u64, u64)> =
+                            combo.iter().map(|&i| (i, sink.pos.piles[i], t)).collect();
+                        for &i in &combo {
+                            piles[i] -= t;
+                        }
+                        let removed = t * combo.len() as u64;
+                        sink.push(rule, MoveKind::TakeSeveral { takes }, piles, removed)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn bites(&self, rule: &Rule, except: Option<(u64, u64)>, sink: &mut Sink) -> Result<(), MoveError> {
+        let rows = &sink.pos.piles;
+        for (r, &len) in rows.iter().enumerate() {
+            let row = r as u64 + 1;
+            for column in 1..=len {
+                if except == Some((column, row)) {
+                    continue;
+                }
+                let mut next = rows.clone();
+                let mut removed = 0;
+                for cell in next.iter_mut().skip(r) {
+                    let keep = (*cell).min(column - 1);
+                    removed += *cell - keep;
+                    *cell = keep;
+                }
+                while next.last() == Some(&0) {
+                    next.pop();
+                }
+                sink.push(rule, MoveKind::Bite { column, row }, next, removed)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Indices of the piles worth moving on: for interchangeable piles, one of each size.
+fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {
+    let mut seen: Vec<u64> = Vec::new();
+    let mut out = Vec::new();
+    for (i, &n) in piles.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        if board != Board::Rows {
+            if seen.contains(&n) {
+                continue;
+            }
+            seen.push(n);
+        }
+        out.push((i, n));
+    }
+    out
+}
+
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(k);
+    fn go(items: &[usize], k: usize, start: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in start..items.len() {
+            current.push(items[i]);
+            go(items, k, i + 1, current, out);
+            current.pop();
+        }
+    }
+    if k > 0 {
+        go(items, k, 0, &mut current, &mut out);
+    }
+    out
+}
+
+/// The amounts a rule allows from a pile of `cap`, in increasing order, after its condition.
+fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Result<Vec<u64>, MoveError> {
+    let cap_i = cap as i64;
+    // Candidates may include 0 (a rule taking nothing) but never more than the pile.
+    let mut candidates: Vec<i64> = Vec::new();
+    let add_range = |lo: i64, hi: i64, out: &mut Vec<i64>| -> Result<(), MoveError> {
+        let (lo, hi) = (lo.max(0), hi.min(cap_i));
+        if lo > hi {
+            return Ok(());
+        }
+        if (hi - lo) as u128 + out.len() as u128 > sink.limit as u128 {
+            return Err(sink.too_many(rule));
+        }
+        out.extend(lo..=hi);
+        Ok(())
+    };
+    match amount {
+        Amount::Any => add_range(1, cap_i, &mut candidates)?,
+        Amount::AnyExcept(list) => {
+            let mut excluded = Vec::new();
+            for c in list {
+                match c {
+                    Choice::Value(e) => excluded.push((e.int(env)?, e.int(env)?)),
+                    Choice::Range(a, b) => excluded.push((a.int(env)?, b.int(env)?)),
+                }
+            }
+            add_range(1, cap_i, &mut candidates)?;
+            candidates.retain(|t| !excluded.iter().any(|(a, b)| a <= t && t <= b));
+        }
+        Amount::Bound(op, e) => {
+            let v = e.int(env)?;
+            match op {
+                CmpOp::Le => add_range(1, v, &mut candidates)?,
+                CmpOp::Lt => add_range(1, v.saturating_sub(1), &mut candidates)?,
+                CmpOp::Ge => add_range(v.max(1), cap_i, &mut candidates)?,
+                CmpOp::Gt => add_range(v.saturating_add(1).max(1), cap_i, &mut candidates)?,
+                CmpOp::Eq => add_range(v, v, &mut candidates)?,
+                CmpOp::Ne => {
+                    add_range(1, cap_i, &mut candidates)?;
+                    candidates.retain(|&t| t != v);
+                }
+            }
+        }
+        Amount::Choices(list) => {
+            for c in list {
+                match c {
+                    Choice::Value(e) => {
+                        let v = e.int(env)?;
+                        add_range(v, v, &mut candidates)?;
+                    }
+                    Choice::Range(a, b) => {
+                        let (lo, hi) = (a.int(env)?, b.int(env)?);
+                        add_range(lo, hi, &mut candidates)?;
+                    }
+                }
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+        }
+    }
+    let mut out = Vec::with_capacity(candidates.len());
+    for t in candidates {
+        if let Some(c) = &rule.condition {
+            if !c.truth(&Env { t: Some(t), ..*env })? {
+                continue;
+            }
+        }
+        if t == 0 {
+            return Err(MoveError::TakesNothing { span: rule.span, position: sink.pos.piles_text() });
+        }
+        out.push(t as u64);
+    }
+    Ok(out)
+}
+
+/// Appends every way to split `total` into `spec.parts` non-empty piles (as multisets,
+/// smallest first) that fits the shape. Fails when there would be more than `limit`.
+fn partitions(total: u64, spec: &SplitSpec, out: &mut Vec<Vec<u64>>, limit: usize) -> Result<(), ()> {
+    let k = spec.parts as u64;
+    if total < k {
+        return Ok(());
+    }
+    match spec.shape {
+        Some(SplitShape::Equal) => {
+            if total % k == 0 {
+                out.push(vec![total / k; spec.parts]);
+            }
+            Ok(())
+        }
+        shape => {
+            let strict = shape == Some(SplitShape::Unequal);
+            let mut current = Vec::with_capacity(spec.parts);
+            fill(total, spec.parts, 1, strict, &mut current, out, limit)
+        }
+    }
+}
+
+fn fill(
+    remaining: u64,
+    parts_left: usize,
+    min: u64,
+    strict: bool,
+    current: &mut Vec<u64>,
+    out: &mut Vec<Vec<u64>>,
+    limit: usize,
+) -> Result<(), ()> {
+    if parts_left == 1 {
+        if remaining >= min {
+            if out.len() >= limit {
+                return Err(());
+            }
+            current.push(remaining);
+            out.push(current.clone());
+            current.pop();
+        }
+        return Ok(());
+    }
+    // The smallest part is at most remaining / parts_left, or the rest could not be at least as big.
+    let mut part = min;
+    while part.saturating_mul(parts_left as u64) <= remaining {
+        current.push(part);
+        let next_min = if strict { part + 1 } else { part };
+        fill(remaining - part, parts_left - 1, next_min, strict, current, out, limit)?;
+        current.pop();
+        part += 1;
+    }
+    Ok(())
+}

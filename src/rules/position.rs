@@ -1,0 +1,138 @@
+//! Reading a position as a user types it: pile sizes separated by spaces or commas.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use super::{Board, Game, Position};
+use crate::ast::Span;
+
+/// Pile sizes go up to this, so that rule arithmetic on them (in 64-bit signed integers) is exact.
+pub const MAX_PILE: u64 = i64::MAX as u64;
+
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum PositionError {
+    #[error("no position given")]
+    #[diagnostic(
+        code(takeaway::position::empty),
+        help("write the pile sizes as numbers separated by spaces or commas, for example: 41 163 13")
+    )]
+    Empty,
+
+    #[error("`{text}` is not a pile size")]
+    #[diagnostic(
+        code(takeaway::position::not_a_number),
+        help("a position is whole numbers separated by spaces or commas, for example: 41 163 13")
+    )]
+    NotANumber {
+        #[label("expected a whole number")]
+        span: Span,
+        text: String,
+    },
+
+    #[error("pile size {text} is too large")]
+    #[diagnostic(
+        code(takeaway::position::too_large),
+        help("pile sizes go up to 9223372036854775807 (2^63 - 1)")
+    )]
+    TooLarge {
+        #[label("larger than the largest pile size")]
+        span: Span,
+        text: String,
+    },
+
+    #[error("{game} is played on exactly {expected}, but the position has {found}")]
+    #[diagnostic(code(takeaway::position::wrong_count), help("{help}"))]
+    WrongCount {
+        #[label("{found} given here")]
+        span: Span,
+        game: String,
+        expected: String,
+        found: usize,
+        help: String,
+    },
+
+    #[error("row {row} (length {len}) is longer than the row below it (length {below})")]
+    #[diagnostic(
+        code(takeaway::position::rows_grow),
+        help("a board is its row lengths from the bottom row up, each no longer than the one below: 5 5 3")
+    )]
+    RowsGrow {
+        #[label("this row overhangs the row below")]
+        span: Span,
+        row: usize,
+        len: u64,
+        below: u64,
+    },
+}
+
+/// Reads `text` as a position of `game`.
+pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError> {
+    let mut piles = Vec::new();
+    let mut spans = Vec::new();
+    for (start, word) in words(text) {
+        let span = Span::new(start, start + word.len());
+        if !word.chars().all(|c| c.is_ascii_digit()) {
+            return Err(PositionError::NotANumber { span, text: word.to_string() });
+        }
+        let value = match word.parse::<u64>() {
+            Ok(v) if v <= MAX_PILE => v,
+            _ => return Err(PositionError::TooLarge { span, text: word.to_string() }),
+        };
+        piles.push(value);
+        spans.push(span);
+    }
+    if piles.is_empty() {
+        return Err(PositionError::Empty);
+    }
+    let all = Span::new(spans[0].start, spans[spans.len() - 1].end);
+    let expected = match game.board {
+        Board::OnePile => Some((1, "give one number, the size of the pile")),
+        Board::FixedPiles(k) => Some((k, "give one number for each pile")),
+        _ => None,
+    };
+    if let Some((expected, help)) = expected {
+        if piles.len() != expected {
+            return Err(PositionError::WrongCount {
+                span: all,
+                game: game.name.clone(),
+                expected: if expected == 1 { "one pile".into() } else { format!("{expected} piles") },
+                found: piles.len(),
+                help: help.to_string(),
+            });
+        }
+    }
+    if game.board == Board::Rows {
+        for i in 1..piles.len() {
+            if piles[i] > piles[i - 1] {
+                return Err(PositionError::RowsGrow {
+                    span: spans[i],
+                    row: i + 1,
+                    len: piles[i],
+                    below: piles[i - 1],
+                });
+            }
+        }
+    }
+    Ok(Position::new(piles))
+}
+
+/// The words of a position with their byte offsets; spaces and commas separate them.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let sep = c.is_whitespace() || c == ',';
+        match (sep, start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}

@@ -1,0 +1,193 @@
+//! Solving positions: outcome (P or N) and, where it is defined, the Grundy value.
+//!
+//! `Solver` picks a method from the shape of the checked rules, never from the game's name:
+//! - `piles`: every move acts on one pile, normal play, no history: Sprague–Grundy values of
+//!   single piles, and a position's value is their XOR;
+//! - `last_bound`: one pile, and after the first move "take 1 up to f(last)": Schwenk's
+//!   take-away games, solved through the smallest winning take of each pile size;
+//! - `search`: everything else, by an iterative search over whole positions.
+//!
+//! All methods answer through the same calls, and tests compare them with each other.
+
+mod last_bound;
+mod piles;
+mod search;
+
+use miette::Diagnostic;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::ast::Span;
+use crate::rules::{Game, Move, MoveError, Position};
+
+/// How much work a question may take before it is refused with a diagnostic.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Positions a search may remember (and moves one position may have).
+    pub max_states: usize,
+}
+
+pub const DEFAULT_MAX_STATES: usize = 5_000_000;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_states: DEFAULT_MAX_STATES }
+    }
+}
+
+/// Who wins with best play: the Previous player (the one who just moved) or the Next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    P,
+    N,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    pub outcome: Outcome,
+    /// The Sprague–Grundy value; `None` where it is not defined (misère play) or not computed.
+    pub grundy: Option<u64>,
+}
+
+impl Value {
+    fn from_grundy(g: u64) -> Value {
+        Value { outcome: if g == 0 { Outcome::P } else { Outcome::N }, grundy: Some(g) }
+    }
+}
+
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum SolveError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Move(#[from] MoveError),
+
+    #[error("this needs more than {limit} positions")]
+    #[diagnostic(
+        code(takeaway::solve::state_limit),
+        help("raise the limit with --max-states {suggested} (it costs memory), or ask about a smaller position")
+    )]
+    StateLimit { limit: usize, suggested: usize },
+
+    #[error("play can go round in a circle: position {position} comes back")]
+    #[diagnostic(
+        code(takeaway::solve::cycle),
+        help("every move must make the position smaller, or the game may never end")
+    )]
+    Loop {
+        #[label("this rule leads back to {position}")]
+        span: Span,
+        position: String,
+    },
+}
+
+impl SolveError {
+    fn state_limit(limit: usize) -> Self {
+        SolveError::StateLimit { limit, suggested: limit.saturating_mul(4) }
+    }
+}
+
+/// Which method a solver uses; shown to users so that they know how an answer was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodKind {
+    PileSum,
+    LastBound,
+    Search,
+}
+
+impl MethodKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            MethodKind::PileSum => "Sprague–Grundy values of single piles, added by XOR",
+            MethodKind::LastBound => "Schwenk's method for take ≤ f(last) games",
+            MethodKind::Search => "search over whole positions",
+        }
+    }
+}
+
+enum Method {
+    PileSum(piles::PileValues),
+    LastBound(last_bound::LastBound),
+    Search,
+}
+
+pub struct Solver<'g> {
+    game: &'g Game,
+    limits: Limits,
+    method: Method,
+    search: search::Search,
+}
+
+impl<'g> Solver<'g> {
+    pub fn new(game: &'g Game, limits: Limits) -> Self {
+        let method = if game.is_pile_sum() {
+            Method::PileSum(piles::PileValues::default())
+        } else if let Some(k) = last_bound::LastBound::recognise(game) {
+            Method::LastBound(k)
+        } else {
+            Method::Search
+        };
+        Solver { game, limits, method, search: search::Search::default() }
+    }
+
+    /// The general engine alone, whatever the rules: the reference the fast methods are tested against.
+    pub fn generic(game: &'g Game, limits: Limits) -> Self {
+        Solver { game, limits, method: Method::Search, search: search::Search::default() }
+    }
+
+    pub fn method(&self) -> MethodKind {
+        match self.method {
+            Method::PileSum(_) => MethodKind::PileSum,
+            Method::LastBound(_) => MethodKind::LastBound,
+            Method::Search => MethodKind::Search,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+
+    /// Outcome and Grundy value of a position.
+    pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        match &mut self.method {
+            Method::PileSum(values) => {
+                let g = values.position(self.game, pos, self.limits)?;
+                Ok(Value::from_grundy(g))
+            }
+            Method::LastBound(kernel) => {
+                let outcome = kernel.outcome(self.game, pos, self.limits)?;
+                // The kernel finds outcomes only; the Grundy value comes from a search where that is small.
+                let grundy = if last_bound::search_is_small(pos) {
+                    self.search.value(self.game, pos, self.limits).ok().and_then(|v| v.grundy)
+                } else {
+                    None
+                };
+                Ok(Value { outcome, grundy })
+            }
+            Method::Search => self.search.value(self.game, pos, self.limits),
+        }
+    }
+
+    /// Outcome only: cheaper than `value` where the method can skip Grundy values.
+    pub fn outcome(&mut self, pos: &Position) -> Result<Outcome, SolveError> {
+        match &mut self.method {
+            Method::LastBound(kernel) => kernel.outcome(self.game, pos, self.limits),
+            _ => Ok(self.value(pos)?.outcome),
+        }
+    }
+
+    /// Every move to a P-position, one per resulting position.
+    pub fn winning_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        let moves = self.game.moves(pos, self.limits.max_states)?;
+        let mut seen = std::collections::HashSet::new();
+        let mut winning = Vec::new();
+        for m in moves {
+            if !seen.insert(self.game.canonical(&m.to)) {
+                continue;
+            }
+            if self.outcome(&m.to)? == Outcome::P {
+                winning.push(m);
+            }
+        }
+        Ok(winning)
+    }
+}

@@ -1,0 +1,86 @@
+//! The general engine: outcome and Grundy value of whole positions by an iterative
+//! depth-first search with memory. No recursion, so deep games cannot overflow the stack.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Limits, Outcome, SolveError, Value};
+use crate::ast::Span;
+use crate::rules::{Convention, Game, Position};
+
+#[derive(Default)]
+pub struct Search {
+    memo: HashMap<Position, Value>,
+}
+
+struct Frame {
+    pos: Position,
+    children: Vec<(Position, Span)>,
+    next: usize,
+}
+
+impl Search {
+    pub fn value(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Value, SolveError> {
+        let root = game.canonical(pos);
+        if let Some(v) = self.memo.get(&root) {
+            return Ok(*v);
+        }
+        let mut on_stack: HashSet<Position> = HashSet::new();
+        on_stack.insert(root.clone());
+        let mut stack = vec![frame(game, root, limits)?];
+        while let Some(top) = stack.last_mut() {
+            if top.next < top.children.len() {
+                let (child, rule) = top.children[top.next].clone();
+                top.next += 1;
+                if self.memo.contains_key(&child) {
+                    continue;
+                }
+                if on_stack.contains(&child) {
+                    return Err(SolveError::Loop { span: rule, position: child.piles_text() });
+                }
+                if self.memo.len() + stack.len() >= limits.max_states {
+                    return Err(SolveError::state_limit(limits.max_states));
+                }
+                on_stack.insert(child.clone());
+                let f = frame(game, child, limits)?;
+                stack.push(f);
+            } else {
+                let done = stack.pop().expect("the loop runs while the stack is not empty");
+                on_stack.remove(&done.pos);
+                let value = self.combine(game, &done.children);
+                self.memo.insert(done.pos, value);
+            }
+        }
+        Ok(self.memo[&game.canonical(pos)])
+    }
+
+    /// The value of a position from its children's values.
+    fn combine(&self, game: &Game, children: &[(Position, Span)]) -> Value {
+        match game.convention {
+            Convention::Normal => {
+                let mut seen = vec![false; children.len() + 1];
+                for (c, _) in children {
+                    let g = self.memo[c].grundy.expect("normal-play values have a Grundy value");
+                    if (g as usize) < seen.len() {
+                        seen[g as usize] = true;
+                    }
+                }
+                let mex = seen.iter().position(|s| !s).unwrap_or(seen.len()) as u64;
+                Value::from_grundy(mex)
+            }
+            Convention::Misere => {
+                // Whoever cannot move has won: the opponent made the last move.
+                let to_p = children.iter().any(|(c, _)| self.memo[c].outcome == Outcome::P);
+                let outcome = if children.is_empty() || to_p { Outcome::N } else { Outcome::P };
+                Value { outcome, grundy: None }
+            }
+        }
+    }
+}
+
+fn frame(game: &Game, pos: Position, limits: Limits) -> Result<Frame, SolveError> {
+    let moves = game.moves(&pos, limits.max_states)?;
+    let mut children: Vec<(Position, Span)> = moves.into_iter().map(|m| (game.canonical(&m.to), m.rule)).collect();
+    children.sort_by(|a, b| a.0.cmp(&b.0));
+    children.dedup_by(|a, b| a.0 == b.0);
+    Ok(Frame { pos, children, next: 0 })
+}

@@ -1,0 +1,59 @@
+//! Errors of the parse stage, in words a user can act on (never grammar rule names).
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum ParseError {
+    /// The text is wrong at `span`: no continuation of it can be right.
+    #[error("unexpected {found}")]
+    #[diagnostic(code(takeaway::parse::unexpected))]
+    Unexpected {
+        found: String,
+        #[label("expected {expected}")]
+        span: SourceSpan,
+        expected: String,
+        #[help]
+        help: String,
+    },
+
+    /// The text stops before a statement is finished: more input could make it right.
+    #[error("the game text ends in the middle of a statement")]
+    #[diagnostic(code(takeaway::parse::incomplete))]
+    Incomplete {
+        #[label("expected {expected} after this")]
+        span: SourceSpan,
+        expected: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("this string has no closing quote")]
+    #[diagnostic(
+        code(takeaway::parse::unterminated_string),
+        help("a game name is written in double quotes on one line: game \"Kayles\"")
+    )]
+    UnterminatedString {
+        #[label("the string starts here")]
+        span: SourceSpan,
+    },
+
+    #[error("brackets nested more than {limit} deep")]
+    #[diagnostic(
+        code(takeaway::parse::too_deep),
+        help("write the expression with fewer brackets, or give a part of it a name with `param`")
+    )]
+    TooDeep {
+        #[label("this bracket is too deep")]
+        span: SourceSpan,
+        limit: usize,
+    },
+}
+
+impl ParseError {
+    /// True when more text could complete the input: the REPL then asks for another line.
+    pub fn is_incomplete(&self) -> bool {
+        matches!(self, ParseError::Incomplete { .. })
+    }
+
+}

@@ -1,0 +1,606 @@
+//! Parsing: game text → `ast::GameFile`. The only module that touches pest `Pair`s.
+
+mod error;
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use pest_derive::Parser;
+use std::sync::OnceLock;
+
+pub use error::ParseError;
+
+use crate::ast::*;
+
+#[derive(Parser)]
+#[grammar = "../grammar/takeaway.pest"]
+struct GameParser;
+
+/// Deeper nesting than this is refused before pest sees it, so that no input can exhaust the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// Parses a whole game text.
+pub fn parse(text: &str) -> Result<GameFile, ParseError> {
+    prescan(text)?;
+    pest::set_error_detail(true);
+    let mut pairs = GameParser::parse(Rule::file, text).map_err(|e| error_from_pest(text, e))?;
+    let file = pairs.next().expect("the file rule always yields one pair");
+    let statements = file
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI))
+        .map(statement)
+        .collect();
+    Ok(GameFile { statements })
+}
+
+/// Parses one expression on its own (used for `--set k=EXPR` values and tests).
+pub fn parse_expression(text: &str) -> Result<Expr, ParseError> {
+    prescan(text)?;
+    pest::set_error_detail(true);
+    // `arith` may stop early; demand the whole text by parsing it as a one-line parameter default.
+    let wrapped = format!("param _x = {text}");
+    let offset = "param _x = ".len();
+    let shifted = |e: ParseError| shift_error(e, offset);
+    let mut pairs = GameParser::parse(Rule::file, &wrapped)
+        .map_err(|e| shifted(error_from_pest(&wrapped, e)))?;
+    let file = pairs.next().expect("the file rule always yields one pair");
+    for p in file.into_inner() {
+        if p.as_rule() == Rule::param_decl {
+            if let Statement::Param { default: Some(e), .. } = statement(p).node {
+                return Ok(shift_expr(e, offset));
+            }
+        }
+    }
+    Err(ParseError::Incomplete {
+        span: (0, 0).into(),
+        expected: "a number".into(),
+        help: "give a value such as 5".into(),
+    })
+}
+
+fn shift_error(e: ParseError, by: usize) -> ParseError {
+    let fix = |s: miette::SourceSpan| -> miette::SourceSpan {
+        (s.offset().saturating_sub(by), s.len()).into()
+    };
+    match e {
+        ParseError::Unexpected { found, span, expected, help } => {
+            ParseError::Unexpected { found, span: fix(span), expected, help }
+        }
+        ParseError::Incomplete { span, expected, help } => {
+            ParseError::Incomplete { span: fix(span), expected, help }
+        }
+        ParseError::UnterminatedString { span } => ParseError::UnterminatedString { span: fix(span) },
+        ParseError::TooDeep { span, limit } => ParseError::TooDeep { span: fix(span), limit },
+    }
+}
+
+fn shift_expr(e: Expr, by: usize) -> Expr {
+    let span = Span::new(e.span.start - by, e.span.end - by);
+    let node = match e.node {
+        ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(shift_expr(*a, by))),
+        ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, Box::new(shift_expr(*a, by)), Box::new(shift_expr(*b, by)))
+        }
+        ExprKind::Call(name, args) => ExprKind::Call(
+            Spanned::new(name.node, Span::new(name.span.start - by, name.span.end - by)),
+            args.into_iter().map(|a| shift_expr(a, by)).collect(),
+        ),
+        other => other,
+    };
+    Spanned::new(node, span)
+}
+
+/// Catches what pest would handle badly: strings left open and brackets nested past the limit.
+fn prescan(text: &str) -> Result<(), ParseError> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                while let Some(&(_, c)) = chars.peek() {
+                    if c == '\n' {
+                        break;
+                    }
+                    chars.next();
+                }
+            }
+            '"' => {
+                let mut closed = false;
+                while let Some(&(_, c)) = chars.peek() {
+                    if c == '\n' {
+                        break;
+                    }
+                    chars.next();
+                    if c == '"' {
+                        closed = true;
+                        break;
+                    }
+                }
+                if !closed {
+                    return Err(ParseError::UnterminatedString { span: (i, 1).into() });
+                }
+            }
+            '(' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(ParseError::TooDeep { span: (i, 1).into(), limit: MAX_NESTING });
+                }
+            }
+            ')' | '}' => depth = depth.saturating_sub(1),
+            '\n' => depth = 0,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// The children of a pair, without the keyword tokens, which carry no information.
+fn content(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
+    pair.into_inner().filter(|p| !is_keyword(p.as_rule()))
+}
+
+fn is_keyword(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        kw_game | kw_param | kw_pile | kw_piles | kw_rows | kw_first | kw_move | kw_play | kw_take
+            | kw_except | kw_from | kw_one | kw_a | kw_both | kw_each | kw_of | kw_up | kw_to
+            | kw_then | kw_split | kw_into | kw_octal | kw_bite | kw_square | kw_but | kw_where
+            | kw_or
+    )
+}
+
+fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
+    let span = span_of(&pair);
+    let node = match pair.as_rule() {
+        Rule::game_decl => {
+            let s = content(pair).next().expect("game_decl has a string");
+            let sp = span_of(&s);
+            let text = s.as_str();
+            Statement::Game(Spanned::new(text[1..text.len() - 1].to_string(), sp))
+        }
+        Rule::param_decl => {
+            let mut it = content(pair);
+            let name = it.next().expect("param_decl has a name");
+            let default = it.next().map(expression);
+            Statement::Param { name: Spanned::new(name.as_str().to_string(), span_of(&name)), default }
+        }
+        Rule::board_decl => {
+            let inner = pair.into_inner().next().expect("board_decl has one child");
+            Statement::Board(match inner.as_rule() {
+                Rule::kw_pile => Board::OnePile,
+                Rule::kw_piles => Board::AnyPiles,
+                Rule::kw_rows => Board::Rows,
+                Rule::fixed_piles => {
+                    let n = content(inner).next().expect("fixed_piles has a count");
+                    // The grammar admits only digits; too many of them saturate and `check` reports it.
+                    let count = n.as_str().parse::<u64>().unwrap_or(u64::MAX);
+                    Board::FixedPiles(Spanned::new(count, span_of(&n)))
+                }
+                r => unreachable!("board_decl child {r:?}"),
+            })
+        }
+        Rule::move_decl => {
+            let mut it = pair.into_inner();
+            let head = it.next().expect("move_decl has a head");
+            let first = head.into_inner().next().map(|p| p.as_rule()) == Some(Rule::first_move);
+            let act = it.next().expect("move_decl has an action");
+            let action = action(act);
+            let condition = it.next().map(|w| {
+                expression(content(w).next().expect("where_clause has an expression"))
+            });
+            Statement::Move(MoveDecl { first, action, condition })
+        }
+        Rule::play_decl => {
+            let conv = content(pair).next().expect("play_decl has a convention");
+            let kw = conv.into_inner().next().expect("convention has a keyword");
+            Statement::Play(if kw.as_rule() == Rule::kw_misere {
+                Convention::Misere
+            } else {
+                Convention::Normal
+            })
+        }
+        r => unreachable!("statement rule {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn action(pair: Pair<Rule>) -> Spanned<Action> {
+    let span = span_of(&pair);
+    let node = match pair.as_rule() {
+        Rule::take => {
+            let mut amount = None;
+            let mut from = None;
+            let mut then_split = None;
+            for p in content(pair) {
+                match p.as_rule() {
+                    Rule::amount => amount = Some(build_amount(p)),
+                    Rule::from_clause => {
+                        let pc = content(p).next().expect("from_clause has a pile choice");
+                        from = Some(pile_choice(pc));
+                    }
+                    Rule::then_split => {
+                        let s = content(p).next().expect("then_split has a split");
+                        let sp = span_of(&s);
+                        then_split = Some(Spanned::new(build_split(s), sp));
+                    }
+                    r => unreachable!("take child {r:?}"),
+                }
+            }
+            Action::Take(Take { amount: amount.expect("take has an amount"), from, then_split })
+        }
+        Rule::split => Action::Split(build_split(pair)),
+        Rule::octal => {
+            let code = content(pair).next().expect("octal has a code");
+            Action::Octal(Spanned::new(code.as_str().to_string(), span_of(&code)))
+        }
+        Rule::bite => {
+            let except = content(pair).find(|p| p.as_rule() == Rule::square).map(|sq| {
+                let sp = span_of(&sq);
+                let nums: Vec<u64> =
+                    sq.into_inner().map(|n| n.as_str().parse::<u64>().unwrap_or(u64::MAX)).collect();
+                Spanned::new((nums[0], nums[1]), sp)
+            });
+            Action::Bite { except }
+        }
+        r => unreachable!("action rule {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn build_amount(pair: Pair<Rule>) -> Spanned<Amount> {
+    let span = span_of(&pair);
+    let inner = pair.into_inner().next().expect("amount has one child");
+    let node = match inner.as_rule() {
+        Rule::kw_any => Amount::Any,
+        Rule::any_except => {
+            Amount::AnyExcept(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
+        }
+        Rule::bound => {
+            let mut it = inner.into_inner();
+            let op = it.next().expect("bound has an operator");
+            let op_span = span_of(&op);
+            let op = cmp_op(op.as_rule());
+            let e = expression(it.next().expect("bound has an expression"));
+            Amount::Bound(Spanned::new(op, op_span), e)
+        }
+        Rule::choice_set | Rule::choices => {
+            Amount::Choices(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
+        }
+        r => unreachable!("amount child {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn choice(pair: Pair<Rule>) -> Choice {
+    let inner = pair.into_inner().next().expect("choice has one child");
+    match inner.as_rule() {
+        Rule::range => {
+            let mut it = inner.into_inner();
+            let lo = expression(it.next().expect("range has a start"));
+            let hi = expression(it.next().expect("range has an end"));
+            Choice::Range(lo, hi)
+        }
+        _ => Choice::Value(expression(inner)),
+    }
+}
+
+fn pile_choice(pair: Pair<Rule>) -> Spanned<PileChoice> {
+    let span = span_of(&pair);
+    let inner = pair.into_inner().next().expect("pile_choice has one child");
+    let node = match inner.as_rule() {
+        Rule::one_pile => PileChoice::One,
+        Rule::both_piles => {
+            let independent = content(inner).any(|p| p.as_rule() == Rule::each_of);
+            PileChoice::Several { count: None, up_to: false, independent }
+        }
+        Rule::several_piles => {
+            let mut independent = false;
+            let mut up_to = false;
+            let mut count = None;
+            for p in content(inner) {
+                match p.as_rule() {
+                    Rule::each_of => independent = true,
+                    Rule::up_to => up_to = true,
+                    Rule::arith => count = Some(expression(p)),
+                    r => unreachable!("several_piles child {r:?}"),
+                }
+            }
+            PileChoice::Several { count, up_to, independent }
+        }
+        r => unreachable!("pile_choice child {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn build_split(pair: Pair<Rule>) -> Split {
+    let mut parts = None;
+    let mut shape = None;
+    for p in content(pair) {
+        match p.as_rule() {
+            Rule::arith => parts = Some(expression(p)),
+            Rule::split_shape => {
+                let kw = p.into_inner().next().expect("split_shape has a keyword");
+                shape = Some(if kw.as_rule() == Rule::kw_unequal {
+                    SplitShape::Unequal
+                } else {
+                    SplitShape::Equal
+                });
+            }
+            r => unreachable!("split child {r:?}"),
+        }
+    }
+    Split { parts, shape }
+}
+
+fn cmp_op(rule: Rule) -> CmpOp {
+    match rule {
+        Rule::lt => CmpOp::Lt,
+        Rule::le => CmpOp::Le,
+        Rule::gt => CmpOp::Gt,
+        Rule::ge => CmpOp::Ge,
+        Rule::eq => CmpOp::Eq,
+        Rule::ne => CmpOp::Ne,
+        r => unreachable!("comparison rule {r:?}"),
+    }
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::prefix(Rule::not))
+            .op(Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+    })
+}
+
+/// Builds an expression from an `expr` or `arith` pair (or a bare primary).
+fn expression(pair: Pair<Rule>) -> Expr {
+    match pair.as_rule() {
+        Rule::expr | Rule::arith => pratt_expr(pair.into_inner()),
+        _ => primary(pair),
+    }
+}
+
+fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let span = span_of(&op).to(rhs.span);
+            let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
+            Spanned::new(ExprKind::Unary(op, Box::new(rhs)), span)
+        })
+        .map_infix(|lhs, op, rhs| {
+            let span = lhs.span.to(rhs.span);
+            let op = match op.as_rule() {
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                Rule::rem => BinOp::Rem,
+                Rule::and => BinOp::And,
+                Rule::or => BinOp::Or,
+                r => BinOp::Cmp(cmp_op(r)),
+            };
+            Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
+        })
+        .parse(pairs)
+}
+
+fn primary(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let node = match pair.as_rule() {
+        Rule::integer => ExprKind::Int(pair.as_str().to_string()),
+        Rule::name => ExprKind::Name(pair.as_str().to_string()),
+        Rule::paren => {
+            let inner = pair.into_inner().next().expect("paren has an expression");
+            // Keep the brackets in the span: a diagnostic then points at what was written.
+            return Spanned::new(expression(inner).node, span);
+        }
+        Rule::call => {
+            let mut it = pair.into_inner();
+            let name = it.next().expect("call has a name");
+            let name = Spanned::new(name.as_str().to_string(), span_of(&name));
+            ExprKind::Call(name, it.map(expression).collect())
+        }
+        Rule::expr | Rule::arith => return expression(pair),
+        r => unreachable!("primary rule {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+// ---- errors --------------------------------------------------------------------------------
+
+/// What a rule that pest expected is, in words; `None` for rules that say nothing useful.
+fn describe(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        eol => "the end of the line",
+        EOI => "the end of the text",
+        game_decl | kw_game => "`game`",
+        param_decl | kw_param => "`param`",
+        board_decl | fixed_piles | kw_pile | kw_piles | kw_rows => "`pile`, `piles` or `rows`",
+        move_decl | move_head | kw_move => "`move:`",
+        first_move | kw_first => "`first move:`",
+        play_decl | kw_play => "`play`",
+        convention | kw_misere | kw_normal => "`misère` or `normal`",
+        take | kw_take => "`take`",
+        split | kw_split => "`split`",
+        octal | kw_octal => "`octal`",
+        bite | kw_bite => "`bite`",
+        amount | any_except | kw_any | bound | choice_set | choices | choice | range => {
+            "an amount such as `any`, `1..3`, `1 or 3` or `≤ 2·last`"
+        }
+        kw_except => "`except`",
+        from_clause | kw_from => "`from`",
+        pile_choice | one_pile | both_piles | several_piles | kw_one | kw_a | kw_both => {
+            "which piles, such as `one pile`, `both piles` or `up to 2 piles`"
+        }
+        each_of | kw_each | kw_of => "`each of`",
+        up_to | kw_up | kw_to => "`up to`",
+        then_split | kw_then => "`, then split`",
+        kw_into => "`into`",
+        split_shape | kw_unequal | kw_equal => "`unequal` or `equal`",
+        octal_code => "an octal code such as 0.77",
+        kw_square => "`square`",
+        kw_but => "`but`",
+        square => "a square such as (1, 1)",
+        where_clause | kw_where => "`where`",
+        expr | arith | integer | name | call | paren | neg | not | kw_not => "a number or an expression",
+        add | sub | mul | div | rem | le | ge | ne | eq | lt | gt | and | or | kw_and | kw_or => {
+            "an operator"
+        }
+        string => "a name in double quotes",
+        _ => return None,
+    })
+}
+
+/// Punctuation that pest tried at the error position and that a user should be told about.
+const PUNCTUATION: &[&str] = &["=", ":", "..", ",", "(", ")", "{", "}"];
+
+fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
+    let pos = match err.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<&str> = Vec::new();
+    let mut push = |w: &'static str| {
+        if !expected.contains(&w) {
+            expected.push(w);
+        }
+    };
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &err.variant {
+        for r in positives {
+            if let Some(w) = describe(*r) {
+                push(w);
+            }
+        }
+    }
+    if let Some(attempts) = err.parse_attempts() {
+        for tok in attempts.expected_tokens() {
+            // The token type is not exported by pest; its text is enough here.
+            let token = tok.to_string();
+            {
+                if let Some(p) = PUNCTUATION.iter().find(|p| **p == token) {
+                    push(match *p {
+                        "=" => "`=`",
+                        ":" => "`:`",
+                        ".." => "`..`",
+                        "," => "`,`",
+                        "(" => "`(`",
+                        ")" => "`)`",
+                        "{" => "`{`",
+                        _ => "`}`",
+                    });
+                }
+            }
+        }
+    }
+    if expected.contains(&"a number or an expression") {
+        expected.retain(|w| *w != "`(`");
+    }
+    // "the end of the line" is true but unhelpful when something better is possible; say it last.
+    expected.sort_by_key(|w| (w.starts_with("the end"), *w == "an operator"));
+    let expected_text = join_or(&expected);
+    let help = help_for(&expected);
+
+    let rest = &text[pos.min(text.len())..];
+    if rest_is_blank(rest) {
+        let at = last_token_before(text, pos);
+        return ParseError::Incomplete { span: at.into(), expected: expected_text, help };
+    }
+    let found_len = token_len(rest);
+    let found = describe_found(&rest[..found_len]);
+    ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help }
+}
+
+fn rest_is_blank(rest: &str) -> bool {
+    rest.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#')
+    })
+}
+
+/// The span of the last token before `pos`, for "expected … after this".
+fn last_token_before(text: &str, pos: usize) -> (usize, usize) {
+    let before = text[..pos.min(text.len())].trim_end();
+    let end = before.len();
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(0);
+    (start, end - start)
+}
+
+/// Length in bytes of the token at the start of `rest`: a word, a number, or one character.
+fn token_len(rest: &str) -> usize {
+    let mut chars = rest.char_indices();
+    match chars.next() {
+        None => 0,
+        Some((_, c)) if c == '\n' || c == '\r' => c.len_utf8(),
+        Some((_, c)) if c.is_alphanumeric() || c == '_' => rest
+            .char_indices()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+            .map(|(i, _)| i)
+            .unwrap_or(rest.len()),
+        Some((_, c)) => c.len_utf8(),
+    }
+}
+
+fn describe_found(token: &str) -> String {
+    match token {
+        "" => "end of the text".into(),
+        "\n" | "\r" => "end of the line".into(),
+        t if t.chars().all(|c| c.is_ascii_digit()) => format!("number `{t}`"),
+        t if t.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') => format!("word `{t}`"),
+        t => format!("`{t}`"),
+    }
+}
+
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => "something else".into(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+fn help_for(expected: &[&str]) -> String {
+    let has = |w: &str| expected.iter().any(|e| e.contains(w));
+    if has("`game`") || has("`move:`") {
+        "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`, `move: …`, `first move: …` or `play misère`".into()
+    } else if has("`take`") {
+        "a move is `take …`, `split …`, `octal 0.77` or `bite any square but (1, 1)`".into()
+    } else if has("an amount") {
+        "say how many to take: `any`, a number, a range `1..3`, choices `1 or 3`, or a bound `≤ 2·last`".into()
+    } else if has("`misère` or `normal`") {
+        "write `play misère` (or `play misere`) for last-player-loses, `play normal` for last-player-wins".into()
+    } else if has("which piles") {
+        "say which piles: `from one pile`, `from both piles`, `from 2 piles`, `from up to 2 piles`, `from each of up to 2 piles`".into()
+    } else if has("an octal code") {
+        "an octal code is digits with a point, as in 0.77 (Kayles) or 4.07".into()
+    } else if has("a number or an expression") {
+        "an expression is numbers and names (n, t, last, parameters) with + - × / % and brackets".into()
+    } else {
+        "the language reference in README.md lists every statement and phrase".into()
+    }
+}
