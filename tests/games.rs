@@ -1,0 +1,114 @@
+//! Every `games/*.game` file loads, and what its header says (`# expect …` lines) holds.
+//!
+//! Forms of a header claim:
+//! - `# expect grundy: 0 1 2 …`            Grundy values of one pile of 0, 1, 2, …
+//! - `# expect p-positions to N: 0 4 8`    every P-position up to N (pairs as `a,b` for two piles)
+//! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
+//!   positions the winning moves lead to (`winning includes …` for some of them)
+
+mod common;
+
+use takeaway::analysis;
+use takeaway::rules::parse_position;
+use takeaway::solve::{Limits, Outcome, Solver};
+
+fn outcome(word: &str) -> Outcome {
+    match word {
+        "P" => Outcome::P,
+        "N" => Outcome::N,
+        w => panic!("unknown outcome {w}"),
+    }
+}
+
+fn numbers(text: &str) -> Vec<u64> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap_or_else(|_| panic!("not a number: {w}")))
+        .collect()
+}
+
+fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
+    let mut solver = Solver::new(game, Limits::default());
+    let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
+    let head: Vec<&str> = head.split_whitespace().collect();
+    match head.as_slice() {
+        ["grundy"] => {
+            let expected = numbers(body);
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let got: Vec<u64> = table.grundy[0].iter().map(|g| g.expect("Grundy value")).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["p-positions", "to", n] => {
+            let upto: u64 = n.parse().expect("a number after `to`");
+            let table = analysis::table(&mut solver, upto).expect("table");
+            let expected: Vec<Vec<u64>> = body
+                .split_whitespace()
+                .map(|item| item.split(',').map(|x| x.parse().expect("number")).collect())
+                .collect();
+            assert_eq!(table.p_positions, expected, "{file}: {claim}");
+        }
+        ["solve", position @ ..] => {
+            let pos = parse_position(game, &position.join(" ")).expect("position");
+            let report = analysis::solve(&mut solver, &pos).expect("solve");
+            let mut words = body.split_whitespace().peekable();
+            assert_eq!(report.outcome, outcome(words.next().expect("an outcome")), "{file}: {claim}");
+            while let Some(w) = words.next() {
+                match w {
+                    "grundy" => {
+                        let g: u64 = words.next().expect("a value").parse().expect("number");
+                        assert_eq!(report.grundy, Some(g), "{file}: {claim}");
+                    }
+                    "winning" => {
+                        let includes = words.peek() == Some(&"includes");
+                        if includes {
+                            words.next();
+                        }
+                        let rest: Vec<&str> = words.by_ref().collect();
+                        let expected: Vec<Vec<u64>> = rest.join(" ").split('|').map(numbers).collect();
+                        let got: Vec<Vec<u64>> = report.winning_moves.iter().map(|m| m.to.clone()).collect();
+                        if includes {
+                            for e in &expected {
+                                assert!(got.contains(e), "{file}: {claim}: {e:?} not among {got:?}");
+                            }
+                        } else {
+                            assert_eq!(got, expected, "{file}: {claim}");
+                        }
+                    }
+                    other => panic!("{file}: unknown word {other} in {claim}"),
+                }
+            }
+        }
+        _ => panic!("{file}: unknown claim {claim}"),
+    }
+}
+
+#[test]
+fn every_game_file_loads_and_keeps_its_header_claims() {
+    let mut files: Vec<_> = std::fs::read_dir(common::games_dir())
+        .expect("games/ exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 14, "the games of the theory ship in games/");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let game = takeaway::load(&text, &name, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let claims: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix("# expect ")).collect();
+        assert!(!claims.is_empty(), "{name} states no `# expect` claim in its header");
+        for claim in claims {
+            check_claim(&name, &game, claim);
+        }
+    }
+}
+
+#[test]
+fn the_games_the_foundation_names_all_ship() {
+    for name in [
+        "tag", "subtraction-1-3", "tag-misere", "take-at-most-last", "take-less-than-twice", "fibonacci-nim",
+        "nim", "misere-nim", "restricted-nim", "grundys-game", "kayles", "dawsons-kayles", "wythoff", "chomp",
+    ] {
+        assert!(common::games_dir().join(format!("{name}.game")).exists(), "games/{name}.game is missing");
+    }
+}
