@@ -175,6 +175,13 @@ pub enum CheckError {
         span: Span,
     },
 
+    #[error("the game text is empty")]
+    #[diagnostic(
+        code(takeaway::check::empty),
+        help("a game needs at least what it is played on and one move, for example:\n  game \"TAG\"\n  pile\n  move: take 1..3")
+    )]
+    Empty,
+
     #[error("the game does not say what it is played on")]
     #[diagnostic(
         code(takeaway::check::missing_board),
@@ -218,6 +225,9 @@ pub enum CheckError {
 /// Checks a parsed game. `default_name` names it when it has no `game` line;
 /// `settings` are `--set NAME=VALUE` overrides of its parameters.
 pub fn check(file: &ast::GameFile, default_name: &str, settings: &[(String, i64)]) -> Result<Game, Vec<CheckError>> {
+    if file.statements.is_empty() {
+        return Err(vec![CheckError::Empty]);
+    }
     let mut c = Checker { errors: Vec::new(), params: Vec::new() };
     let game = c.game(file, default_name, settings);
     if c.errors.is_empty() {
@@ -550,7 +560,7 @@ impl Checker {
                 if !(2..=MAX_SPLIT_PARTS).contains(&k) {
                     self.errors.push(CheckError::BadCount {
                         span: e.span,
-                        message: format!("a split into {k} parts"),
+                        message: format!("`split into {k}` cannot make a split"),
                         label: format!("must be 2 to {MAX_SPLIT_PARTS}"),
                         help: "a split makes at least two piles".into(),
                     });
@@ -657,7 +667,7 @@ impl Checker {
 
     /// Amounts known before play: an empty range, a negative amount or 0 is a mistake.
     fn check_taken_constant(&mut self, lo: &Expr, hi: &Expr, span: Span) {
-        let (Some(a), Some(b)) = (lo.constant(), hi.constant()) else {
+        let (Some(a), Some(b)) = (self.fold(lo), self.fold(hi)) else {
             if let Some(a) = lo.constant() {
                 if a == 0 {
                     self.errors.push(CheckError::TakesNothing { span: lo.span });
@@ -679,6 +689,21 @@ impl Checker {
             });
         } else if a <= 0 {
             self.errors.push(CheckError::TakesNothing { span });
+        }
+    }
+
+    /// The value of an expression that reads no variable, reporting overflow or division by
+    /// zero now rather than during play. `None` when it depends on play or fails.
+    fn fold(&mut self, e: &Expr) -> Option<i64> {
+        if e.reads(Var::N) || e.reads(Var::T) || e.reads(Var::Last) {
+            return None;
+        }
+        match e.int(&Default::default()) {
+            Ok(v) => Some(v),
+            Err(err) => {
+                self.errors.push(err.into());
+                None
+            }
         }
     }
 

@@ -40,7 +40,7 @@ enum Command {
         /// the game file
         file: PathBuf,
         /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        #[arg(required = true, num_args = 1..)]
         position: Vec<String>,
         /// the size of the previous move, for games whose rules read `last`
         #[arg(long)]

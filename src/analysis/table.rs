@@ -166,8 +166,7 @@ impl Table {
                 for (n, (o, g)) in self.outcomes[0].iter().zip(&self.grundy[0]).enumerate() {
                     t.add_row(vec![n.to_string(), outcome_text(*o).to_string(), grundy_text(*g)]);
                 }
-                out.push_str(&t.to_string());
-                out.push('\n');
+                out.push_str(&trimmed(&t));
                 let ps: Vec<String> = self.p_positions.iter().map(|p| p[0].to_string()).collect();
                 out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
             }
@@ -209,8 +208,13 @@ impl Table {
             cells.extend(row.iter().map(|o| if *o == Outcome::P { "P".to_string() } else { "·".to_string() }));
             t.add_row(cells);
         }
-        format!("{t}\n")
+        trimmed(&t)
     }
+}
+
+/// The table's lines without the padding comfy-table leaves at their ends.
+fn trimmed(t: &TextTable) -> String {
+    t.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 
 fn text_table(header: &[&str]) -> TextTable {

@@ -513,8 +513,15 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
             }
         }
     }
+    // Drop what another entry already says.
     if expected.contains(&"a number or an expression") {
         expected.retain(|w| *w != "`(`");
+    }
+    if expected.contains(&"`, then split`") {
+        expected.retain(|w| *w != "`,`");
+    }
+    if expected.contains(&"the end of the line") {
+        expected.retain(|w| *w != "the end of the text");
     }
     // "the end of the line" is true but unhelpful when something better is possible; say it last.
     expected.sort_by_key(|w| (w.starts_with("the end"), *w == "an operator"));
@@ -592,6 +599,8 @@ fn help_for(expected: &[&str]) -> String {
         "a move is `take …`, `split …`, `octal 0.77` or `bite any square but (1, 1)`".into()
     } else if has("an amount") {
         "say how many to take: `any`, a number, a range `1..3`, choices `1 or 3`, or a bound `≤ 2·last`".into()
+    } else if has("`where`") && has("`from`") {
+        "after the amount may come `from …` (which piles), `, then split`, or `where …` (a condition on t)".into()
     } else if has("`misère` or `normal`") {
         "write `play misère` (or `play misere`) for last-player-loses, `play normal` for last-player-wins".into()
     } else if has("which piles") {

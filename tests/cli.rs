@@ -1,0 +1,219 @@
+//! Golden tests of the command line through the built binary: what a user types and sees.
+
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn takeaway(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs a command that must succeed and returns its output.
+fn ok(args: &[&str]) -> String {
+    let run = takeaway(args);
+    assert_eq!(run.code, 0, "{args:?} failed:\n{}", run.stderr);
+    assert_eq!(run.stderr, "", "{args:?} wrote to stderr");
+    run.stdout
+}
+
+/// Runs a command that must fail with `code` and returns what it said on stderr.
+fn fails(code: i32, args: &[&str]) -> String {
+    let run = takeaway(args);
+    assert_eq!(run.code, code, "{args:?}: exit code\nstdout: {}\nstderr: {}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{args:?} panicked");
+    run.stderr
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("--format json prints one JSON document")
+}
+
+#[test]
+fn solve_nim_text() {
+    insta::assert_snapshot!(ok(&["solve", "games/nim.game", "41", "163", "13"]));
+}
+
+#[test]
+fn solve_positions_may_be_separated_by_commas() {
+    assert_eq!(ok(&["solve", "games/nim.game", "41,163,13"]), ok(&["solve", "games/nim.game", "41", "163", "13"]));
+    assert_eq!(ok(&["solve", "games/nim.game", "41, 163, 13"]), ok(&["solve", "games/nim.game", "41 163 13"]));
+}
+
+#[test]
+fn solve_nim_json() {
+    let v = json(&["solve", "games/nim.game", "41", "163", "13", "--format", "json"]);
+    assert_eq!(v["position"], serde_json::json!([41, 163, 13]));
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["grundy"], 135);
+    assert_eq!(v["winning_moves"][0]["move"], "take 127 from the pile of 163");
+    assert_eq!(v["winning_moves"][0]["to"], serde_json::json!([41, 36, 13]));
+    insta::assert_snapshot!(serde_json::to_string_pretty(&v).unwrap());
+}
+
+#[test]
+fn solve_a_p_position() {
+    insta::assert_snapshot!(ok(&["solve", "games/nim.game", "1", "2", "3"]));
+}
+
+#[test]
+fn solve_misere_has_no_grundy_value() {
+    let v = json(&["solve", "games/misere-nim.game", "1", "1", "1", "--format", "json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    insta::assert_snapshot!(ok(&["solve", "games/misere-nim.game", "2", "3"]));
+}
+
+#[test]
+fn solve_grundys_game_and_kayles_show_splits() {
+    insta::assert_snapshot!(ok(&["solve", "games/grundys-game.game", "8"]));
+    insta::assert_snapshot!(ok(&["solve", "games/kayles.game", "7"]));
+}
+
+#[test]
+fn solve_chomp() {
+    insta::assert_snapshot!(ok(&["solve", "games/chomp.game", "3", "3", "3"]));
+}
+
+#[test]
+fn solve_wythoff() {
+    insta::assert_snapshot!(ok(&["solve", "games/wythoff.game", "4", "6"]));
+}
+
+#[test]
+fn solve_fibonacci_nim_100000_answers() {
+    let out = ok(&["solve", "games/fibonacci-nim.game", "100000"]);
+    assert!(out.contains("outcome: N"));
+    // 100000 = 75025 + 17711 + 6765 + 377 + 89 + 21 + 8 + 3 + 1: take the smallest term.
+    assert!(out.contains("take 1 from the pile of 100000, to 99999"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn solve_with_a_previous_move() {
+    // From 10 after the opponent took 1, at most 2 may be taken: 10 = 8 + 2, take 2 wins.
+    let out = ok(&["solve", "games/fibonacci-nim.game", "10", "--last", "1"]);
+    insta::assert_snapshot!(out);
+    let stderr = fails(1, &["solve", "games/nim.game", "10", "--last", "1"]);
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn table_kayles_text() {
+    insta::assert_snapshot!(ok(&["table", "games/kayles.game", "--upto", "20"]));
+}
+
+#[test]
+fn table_kayles_json() {
+    let v = json(&["table", "games/kayles.game", "--upto", "15", "--format", "json"]);
+    assert_eq!(v["game"], "Kayles");
+    assert_eq!(v["upto"], 15);
+    assert_eq!(v["grundy"], serde_json::json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]));
+    assert_eq!(v["p_positions"], serde_json::json!([0]));
+    insta::assert_snapshot!(serde_json::to_string(&v).unwrap());
+}
+
+#[test]
+fn table_upto_100_as_in_the_readme() {
+    let out = ok(&["table", "games/kayles.game", "--upto", "100"]);
+    assert_eq!(out.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).count(), 101);
+}
+
+#[test]
+fn table_misere_json_has_null_grundy_values() {
+    let v = json(&["table", "games/tag-misere.game", "--upto", "9", "--format", "json"]);
+    assert_eq!(v["outcomes"], serde_json::json!(["N", "P", "N", "N", "N", "P", "N", "N", "N", "P"]));
+    assert!(v["grundy"].as_array().unwrap().iter().all(|g| g.is_null()));
+    assert_eq!(v["p_positions"], serde_json::json!([1, 5, 9]));
+}
+
+#[test]
+fn table_wythoff_lists_p_pairs() {
+    insta::assert_snapshot!(ok(&["table", "games/wythoff.game", "--upto", "13"]));
+    let v = json(&["table", "games/wythoff.game", "--upto", "13", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([[0, 0], [1, 2], [3, 5], [4, 7], [6, 10], [8, 13]]));
+}
+
+#[test]
+fn table_fibonacci_nim() {
+    insta::assert_snapshot!(ok(&["table", "games/fibonacci-nim.game", "--upto", "13"]));
+}
+
+#[test]
+fn set_overrides_a_parameter() {
+    let v = json(&["table", "games/tag.game", "--upto", "12", "--set", "k=5", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 6, 12]));
+    insta::assert_snapshot!(fails(1, &["table", "games/tag.game", "--set", "q=5"]));
+}
+
+#[test]
+fn check_is_silent_on_every_shipped_game() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games")).unwrap() {
+        let path = entry.unwrap().path();
+        let rel = format!("games/{}", path.file_name().unwrap().to_string_lossy());
+        assert_eq!(ok(&["check", &rel]), "", "{rel}");
+    }
+}
+
+// ---- mistakes on the command line -------------------------------------------------------------
+
+#[test]
+fn bad_positions_point_at_the_position() {
+    insta::assert_snapshot!("not_a_number", fails(1, &["solve", "games/nim.game", "3", "x4", "5"]));
+    insta::assert_snapshot!("wrong_count", fails(1, &["solve", "games/wythoff.game", "3", "4", "5"]));
+    insta::assert_snapshot!("rows_grow", fails(1, &["solve", "games/chomp.game", "3", "5"]));
+    insta::assert_snapshot!("too_large", fails(1, &["solve", "games/nim.game", "99999999999999999999999"]));
+    insta::assert_snapshot!("one_pile", fails(1, &["solve", "games/tag.game", "3", "4"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    fails(2, &["solve", "games/nim.game"]);
+    fails(2, &["frobnicate"]);
+    fails(2, &["table", "games/nim.game", "--upto", "many"]);
+    let stderr = fails(2, &["table", "games/tag.game", "--set", "k=abc"]);
+    assert!(stderr.contains("not a whole number"), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_a_diagnostic() {
+    insta::assert_snapshot!(fails(1, &["check", "games/no-such-game.game"]));
+}
+
+#[test]
+fn a_state_limit_is_a_diagnostic_not_a_crash() {
+    insta::assert_snapshot!(fails(1, &["solve", "games/misere-nim.game", "30", "30", "30", "--max-states", "1000"]));
+}
+
+#[test]
+fn a_rule_that_takes_nothing_is_reported_when_it_happens() {
+    let dir = std::env::temp_dir().join(format!("takeaway-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("zero.game");
+    std::fs::write(&file, "game \"Zero\"\npiles\nmove: take n-5\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "5"]);
+    assert!(stderr.contains("takeaway::rules::takes_nothing"), "{stderr}");
+    assert!(stderr.contains("move: take n-5"), "{stderr}");
+    let file = dir.join("overflow.game");
+    std::fs::write(&file, "game \"Overflow\"\npiles\nmove: take 1..n*n*n*n*n*n*n*n\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "1000"]);
+    assert!(stderr.contains("takeaway::eval::overflow"), "{stderr}");
+    let file = dir.join("latin1.game");
+    std::fs::write(&file, b"game \"Mis\xe8re\"\npiles\nmove: take 1\n").unwrap();
+    let stderr = fails(1, &["check", file.to_str().unwrap()]);
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
