@@ -217,3 +217,54 @@ fn a_rule_that_takes_nothing_is_reported_when_it_happens() {
     assert!(stderr.contains("not UTF-8"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ---- the README stays true ------------------------------------------------------------------
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn readme_first_screen_shows_what_the_example_prints() {
+    let text = readme();
+    let after = text.split("The first command prints:").nth(1).expect("the README shows the output");
+    let block = after.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+    assert_eq!(ok(&["solve", "games/nim.game", "41", "163", "13"]), block);
+    assert!(text.contains("cargo run --release -- solve games/nim.game 41 163 13"));
+    assert!(text.contains("cargo test"));
+}
+
+#[test]
+fn every_move_line_in_the_readme_checks() {
+    let mut count = 0;
+    for line in readme().lines() {
+        // a code line may hold two columns side by side; take each `move:` in it
+        for part in line.split("move:").skip(1) {
+            let rule = part.split('#').next().unwrap().trim();
+            let rule = rule.split("  ").next().unwrap().trim();
+            if rule.is_empty() || rule.contains('`') || rule.contains('|') {
+                continue;
+            }
+            let text = if rule.contains("bite") {
+                format!("rows\nmove: {rule}\n")
+            } else if rule.contains("last") {
+                format!("pile\nfirst move: take 1..n-1\nmove: {rule}\n")
+            } else if rule.contains("both") {
+                format!("piles 2\nparam k = 3\nmove: {rule}\n")
+            } else {
+                format!("piles\nparam k = 3\nmove: {rule}\n")
+            };
+            if let Err(e) = takeaway::load(&text, "readme", &[]) {
+                panic!("README rule `{rule}` does not check: {e:?}");
+            }
+            count += 1;
+        }
+    }
+    assert!(count >= 10, "found {count} rules");
+}
+
+#[test]
+fn readme_table_examples_give_what_they_say() {
+    let v = json(&["table", "games/tag.game", "--upto", "12", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 4, 8, 12]));
+}

@@ -484,3 +484,76 @@ fn chomp_two_rows_are_won_by_the_top_right_square() {
         }
     }
 }
+
+#[test]
+fn lasker_nim_values_follow_the_four_cycle() {
+    let g = game("lasker-nim.game");
+    let mut s = solver(&g);
+    // Brute force: options of n are n - t (t ≥ 1) and every split a + b = n.
+    let mut brute: Vec<u32> = Vec::new();
+    for n in 0..=200usize {
+        let takes = (0..n).map(|m| brute[m]);
+        let splits = (1..n).filter(|a| 2 * a <= n).map(|a| brute[a] ^ brute[n - a]);
+        brute.push(mex(takes.chain(splits)));
+    }
+    for n in 0..=200u64 {
+        let v = value(&mut s, &[n]).grundy.unwrap();
+        let theorem = match n % 4 {
+            0 if n == 0 => 0,
+            0 => n - 1,
+            3 => n + 1,
+            _ => n,
+        };
+        assert_eq!(v, theorem, "n = {n}: theorem");
+        assert_eq!(v, brute[n as usize] as u64, "n = {n}: brute force");
+    }
+}
+
+#[test]
+fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
+    let g = game("moore-nim.game");
+    let mut s = solver(&g);
+    // Brute force over sorted triples: a move lowers one or two piles.
+    let mut memo: HashMap<Vec<u64>, bool> = HashMap::new();
+    fn brute(p: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+        let mut key = p.clone();
+        key.sort_unstable();
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut to_p = false;
+        'outer: for i in 0..3 {
+            for a in 0..=key[i] {
+                for j in i..3 {
+                    let top = if j == i { 0 } else { key[j] };
+                    for b in 0..=top {
+                        let mut next = key.clone();
+                        next[i] = a;
+                        if j != i {
+                            next[j] = b;
+                        }
+                        if next == key {
+                            continue;
+                        }
+                        if brute(next, memo) {
+                            to_p = true;
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+        }
+        memo.insert(key, !to_p);
+        !to_p
+    }
+    for a in 0..=9u64 {
+        for b in a..=9 {
+            for c in b..=9 {
+                let theorem = (0..4).all(|bit| [a, b, c].iter().filter(|p| (*p >> bit) & 1 == 1).count() % 3 == 0);
+                let p = is_p(&mut s, &[a, b, c]);
+                assert_eq!(p, theorem, "{a} {b} {c}: theorem");
+                assert_eq!(p, brute(vec![a, b, c], &mut memo), "{a} {b} {c}: brute force");
+            }
+        }
+    }
+}

@@ -68,6 +68,9 @@ impl MoveKind {
                     base
                 }
             }
+            MoveKind::TakeSeveral { takes } if takes.len() == 1 => {
+                format!("take {} from the pile of {}", takes[0].2, takes[0].1)
+            }
             MoveKind::TakeSeveral { takes } => {
                 let same = takes.windows(2).all(|w| w[0].2 == w[1].2);
                 if same {

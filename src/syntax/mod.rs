@@ -190,10 +190,18 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
             let head = it.next().expect("move_decl has a head");
             let first = head.into_inner().next().map(|p| p.as_rule()) == Some(Rule::first_move);
             let act = it.next().expect("move_decl has an action");
-            let action = action(act);
-            let condition = it.next().map(|w| {
+            let (action, inner_condition) = action(act);
+            let outer_condition = it.next().map(|w| {
                 expression(content(w).next().expect("where_clause has an expression"))
             });
+            // Conditions before and after `, then split` both must hold.
+            let condition = match (inner_condition, outer_condition) {
+                (Some(a), Some(b)) => {
+                    let span = a.span.to(b.span);
+                    Some(Spanned::new(ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)), span))
+                }
+                (a, b) => a.or(b),
+            };
             Statement::Move(MoveDecl { first, action, condition })
         }
         Rule::play_decl => {
@@ -210,8 +218,10 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
     Spanned::new(node, span)
 }
 
-fn action(pair: Pair<Rule>) -> Spanned<Action> {
+/// The action, and the condition written inside it (before `, then split`), if any.
+fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
     let span = span_of(&pair);
+    let mut condition = None;
     let node = match pair.as_rule() {
         Rule::take => {
             let mut amount = None;
@@ -223,6 +233,9 @@ fn action(pair: Pair<Rule>) -> Spanned<Action> {
                     Rule::from_clause => {
                         let pc = content(p).next().expect("from_clause has a pile choice");
                         from = Some(pile_choice(pc));
+                    }
+                    Rule::where_clause => {
+                        condition = Some(expression(content(p).next().expect("where_clause has an expression")));
                     }
                     Rule::then_split => {
                         let s = content(p).next().expect("then_split has a split");
@@ -250,7 +263,7 @@ fn action(pair: Pair<Rule>) -> Spanned<Action> {
         }
         r => unreachable!("action rule {r:?}"),
     };
-    Spanned::new(node, span)
+    (Spanned::new(node, span), condition)
 }
 
 fn build_amount(pair: Pair<Rule>) -> Spanned<Amount> {

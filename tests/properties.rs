@@ -1,0 +1,133 @@
+//! Laws of the theory on random games, and each fast method against the general engine.
+//!
+//! - P-positions are exactly the positions of Grundy value 0;
+//! - every move from a P-position leads to an N-position, and an N-position has a move to P;
+//! - the value of a sum of piles is the XOR of the piles' values (Sprague–Grundy);
+//! - the pile-sum method and Schwenk's method agree with a whole-position search.
+
+mod common;
+
+use proptest::prelude::*;
+use takeaway::rules::Position;
+use takeaway::solve::{Limits, Outcome, Solver};
+
+fn limits() -> Limits {
+    Limits { max_states: 200_000 }
+}
+
+/// A random game whose moves act on one pile at a time: a subtraction set, an octal code,
+/// a split with a shape, or take-and-break.
+fn pile_game() -> impl Strategy<Value = String> {
+    let subtraction = proptest::collection::btree_set(1u64..8, 1..4).prop_map(|set| {
+        let items: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        format!("move: take {}", items.join(" or "))
+    });
+    let octal = (prop_oneof![Just(0u8), Just(4u8)], proptest::collection::vec(0u8..8, 1..4)).prop_filter_map(
+        "a code with some move",
+        |(first, rest)| {
+            if first == 0 && rest.iter().all(|d| *d == 0) {
+                return None;
+            }
+            let digits: String = rest.iter().map(|d| d.to_string()).collect();
+            Some(format!("move: octal {first}.{digits}"))
+        },
+    );
+    let split = (2u64..4, prop_oneof![Just(""), Just(" unequal"), Just(" equal")])
+        .prop_map(|(k, shape)| format!("move: take 1\nmove: split into {k}{shape}"));
+    let take_break = (1u64..3, 1u64..4).prop_map(|(a, b)| format!("move: take {a}..{}, then split", a + b));
+    prop_oneof![subtraction, octal, split, take_break].prop_map(|m| format!("game \"random\"\npiles\n{m}\n"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn p_positions_are_grundy_zero_and_sums_are_xor(text in pile_game(), piles in proptest::collection::vec(0u64..14, 1..4)) {
+        let game = common::game_text(&text);
+        prop_assert!(game.is_pile_sum());
+        let mut fast = Solver::new(&game, limits());
+        let mut generic = Solver::generic(&game, limits());
+        let pos = Position::new(piles.clone());
+        let v = fast.value(&pos).unwrap();
+        prop_assert_eq!(v.outcome == Outcome::P, v.grundy == Some(0));
+        let xor = piles.iter().fold(0, |acc, p| acc ^ fast.value(&Position::new(vec![*p])).unwrap().grundy.unwrap());
+        prop_assert_eq!(v.grundy, Some(xor), "the value of a sum is the XOR of its parts");
+        prop_assert_eq!(generic.value(&pos).unwrap(), v, "the pile-sum method agrees with a whole-position search");
+    }
+
+    #[test]
+    fn moves_from_p_go_to_n_and_n_has_a_move_to_p(text in pile_game(), piles in proptest::collection::vec(0u64..12, 1..3)) {
+        let game = common::game_text(&text);
+        let mut s = Solver::new(&game, limits());
+        let pos = Position::new(piles);
+        let moves = game.moves(&pos, 100_000).unwrap();
+        let outcomes: Vec<Outcome> = moves.iter().map(|m| s.value(&m.to).unwrap().outcome).collect();
+        match s.value(&pos).unwrap().outcome {
+            Outcome::P => prop_assert!(outcomes.iter().all(|o| *o == Outcome::N)),
+            Outcome::N => prop_assert!(outcomes.contains(&Outcome::P)),
+        }
+    }
+
+    #[test]
+    fn schwenks_method_agrees_with_search(a in 1i64..4, b in 0i64..3, strict in any::<bool>(), whole in any::<bool>(), n in 0u64..40) {
+        // first move: anything but the whole pile (or anything); then take ≤ a·last + b (or <)
+        let first = if whole { "take any" } else { "take 1..n-1" };
+        let op = if strict { "<" } else { "≤" };
+        let text = format!("game \"f\"\npile\nfirst move: {first}\nmove: take {op} {a}·last + {b}\n");
+        let game = common::game_text(&text);
+        let mut fast = Solver::new(&game, limits());
+        prop_assert_eq!(fast.method(), takeaway::solve::MethodKind::LastBound);
+        let mut generic = Solver::generic(&game, limits());
+        let pos = Position::new(vec![n]);
+        prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome);
+        for last in 1..=n.min(6) {
+            let pos = Position { piles: vec![n], last: Some(last) };
+            prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome, "last = {}", last);
+        }
+    }
+
+    #[test]
+    fn misere_outcomes_follow_the_misere_rule(set in proptest::collection::btree_set(1u64..6, 1..3), n in 0u64..30) {
+        // Under misère play whoever cannot move has won; otherwise a position is N exactly
+        // when it has a move to a P-position.
+        let items: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        let text = format!("game \"m\"\npile\nmove: take {}\nplay misère\n", items.join(" or "));
+        let game = common::game_text(&text);
+        let mut s = Solver::new(&game, limits());
+        let moves = game.moves(&Position::new(vec![n]), 1000).unwrap();
+        let outcome = s.value(&Position::new(vec![n])).unwrap().outcome;
+        if moves.is_empty() {
+            prop_assert_eq!(outcome, Outcome::N);
+        } else {
+            let any_p = moves.iter().any(|m| s.value(&m.to).unwrap().outcome == Outcome::P);
+            prop_assert_eq!(outcome == Outcome::N, any_p);
+        }
+    }
+
+    #[test]
+    fn parsing_and_checking_never_panic(text in "[a-z0-9 .:,()<>=+*#\n\"-]{0,80}") {
+        let _ = takeaway::load(&text, "fuzz", &[]);
+    }
+
+    #[test]
+    fn mutated_game_files_never_panic(index in 0usize..14, cut in 0usize..400, insert in "[a-z0-9 .:,()≤·<>=+*#\n-]{0,6}") {
+        let mut files: Vec<_> = std::fs::read_dir(common::games_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let text = std::fs::read_to_string(&files[index % files.len()]).unwrap();
+        // Replace up to three characters at a random place with random text.
+        let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let at = boundaries[cut % boundaries.len()];
+        let resume = boundaries[(cut % boundaries.len() + 3).min(boundaries.len() - 1)];
+        let mutated = format!("{}{}{}", &text[..at], insert, &text[resume..]);
+        if let Ok(game) = takeaway::load(&mutated, "fuzz", &[]) {
+            let mut s = Solver::new(&game, Limits { max_states: 20_000 });
+            for n in 0..6u64 {
+                let piles = match game.board {
+                    takeaway::rules::Board::FixedPiles(k) => vec![n; k],
+                    _ => vec![n],
+                };
+                let _ = s.value(&Position::new(piles));
+            }
+        }
+    }
+}
