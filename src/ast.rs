@@ -54,6 +54,8 @@ pub struct GameFile {
     pub statements: Vec<Spanned<Statement>>,
 }
 
+// One tree per file: the size of the larger variants costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
     /// `game "Name"`
@@ -89,6 +91,7 @@ pub struct MoveDecl {
     pub condition: Option<Expr>,
 }
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Take(Take),

@@ -517,7 +517,7 @@ impl Checker {
             ast::PileChoice::Several { count: None, independent, .. } => (2, 2, *independent),
             ast::PileChoice::Several { count: Some(e), up_to, independent } => {
                 let k = self.constant(e, "the number of piles").unwrap_or(1);
-                if k < 1 || k > 64 {
+                if !(1..=64).contains(&k) {
                     self.errors.push(CheckError::BadCount {
                         span: e.span,
                         message: format!("a move on {k} piles"),

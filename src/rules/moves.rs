@@ -460,7 +460,7 @@ fn partitions(total: u64, spec: &SplitSpec, out: &mut Vec<Vec<u64>>, limit: usiz
     }
     match spec.shape {
         Some(SplitShape::Equal) => {
-            if total % k == 0 {
+            if total.is_multiple_of(k) {
                 out.push(vec![total / k; spec.parts]);
             }
             Ok(())

@@ -81,16 +81,16 @@ impl LastBound {
 
     fn extend(&mut self, upto: u64, limits: Limits) -> Result<(), SolveError> {
         if upto >= limits.max_states as u64 {
-            return Err(SolveError::state_limit(limits.max_states));
+            return Err(SolveError::state_limit(limits));
         }
-        let budget = (limits.max_states as u64).saturating_mul(64);
+        let budget = limits.max_moves();
         while self.smallest_win.len() as u64 <= upto {
             let m = self.smallest_win.len() as u64;
             let mut w = u64::MAX;
             for t in 1..=m {
                 self.steps += 1;
                 if self.steps > budget {
-                    return Err(SolveError::state_limit(limits.max_states));
+                    return Err(SolveError::work_limit(limits));
                 }
                 if self.wins_by(m, t)? {
                     w = t;

@@ -29,6 +29,16 @@ pub struct Limits {
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
 
+/// Moves one question may examine, per position allowed: enough for every method on the
+/// positions it can hold, and a bound on time where moves per position grow with its size.
+const MOVES_PER_STATE: u64 = 10;
+
+impl Limits {
+    pub fn max_moves(&self) -> u64 {
+        (self.max_states as u64).saturating_mul(MOVES_PER_STATE)
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits { max_states: DEFAULT_MAX_STATES }
@@ -61,12 +71,12 @@ pub enum SolveError {
     #[diagnostic(transparent)]
     Move(#[from] MoveError),
 
-    #[error("this needs more than {limit} positions")]
+    #[error("this needs more than {limit} {what}")]
     #[diagnostic(
         code(takeaway::solve::state_limit),
-        help("raise the limit with --max-states {suggested} (it costs memory), or ask about a smaller position")
+        help("raise the limit with --max-states {suggested} (it costs memory and time), or ask about a smaller position")
     )]
-    StateLimit { limit: usize, suggested: usize },
+    StateLimit { limit: u64, what: &'static str, suggested: usize },
 
     #[error("play can go round in a circle: position {position} comes back")]
     #[diagnostic(
@@ -81,8 +91,33 @@ pub enum SolveError {
 }
 
 impl SolveError {
-    fn state_limit(limit: usize) -> Self {
-        SolveError::StateLimit { limit, suggested: limit.saturating_mul(4) }
+    fn state_limit(limits: Limits) -> Self {
+        SolveError::StateLimit {
+            limit: limits.max_states as u64,
+            what: "positions",
+            suggested: limits.max_states.saturating_mul(4),
+        }
+    }
+
+    fn work_limit(limits: Limits) -> Self {
+        SolveError::StateLimit { limit: limits.max_moves(), what: "moves examined", suggested: limits.max_states.saturating_mul(4) }
+    }
+}
+
+/// Counts the moves a computation examines, so that quadratic work on a large position ends
+/// in a diagnostic instead of running for hours.
+#[derive(Default)]
+struct Work {
+    moves: u64,
+}
+
+impl Work {
+    fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
+        self.moves += moves as u64;
+        if self.moves > limits.max_moves() {
+            return Err(SolveError::work_limit(limits));
+        }
+        Ok(())
     }
 }
 

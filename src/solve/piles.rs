@@ -1,13 +1,14 @@
 //! Sums of independent piles: the Grundy value of each pile size, bottom up, and XOR
 //! (Sprague–Grundy). Used when every move acts on one pile under normal play.
 
-use super::{Limits, SolveError};
+use super::{Limits, SolveError, Work};
 use crate::rules::{Game, Position};
 
 /// Grundy values of single piles 0, 1, 2, … as far as they have been needed.
 #[derive(Default)]
 pub struct PileValues {
     values: Vec<u32>,
+    work: Work,
 }
 
 impl PileValues {
@@ -20,12 +21,13 @@ impl PileValues {
 
     fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
         if upto >= limits.max_states as u64 {
-            return Err(SolveError::state_limit(limits.max_states));
+            return Err(SolveError::state_limit(limits));
         }
         let mut seen: Vec<bool> = Vec::new();
         while self.values.len() as u64 <= upto {
             let n = self.values.len() as u64;
             let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
+            self.work.add(moves.len(), limits)?;
             seen.clear();
             seen.resize(moves.len() + 1, false);
             for m in &moves {

@@ -3,13 +3,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Limits, Outcome, SolveError, Value};
+use super::{Limits, Outcome, SolveError, Value, Work};
 use crate::ast::Span;
 use crate::rules::{Convention, Game, Position};
 
 #[derive(Default)]
 pub struct Search {
     memo: HashMap<Position, Value>,
+    work: Work,
 }
 
 struct Frame {
@@ -26,7 +27,7 @@ impl Search {
         }
         let mut on_stack: HashSet<Position> = HashSet::new();
         on_stack.insert(root.clone());
-        let mut stack = vec![frame(game, root, limits)?];
+        let mut stack = vec![frame(game, root, limits, &mut self.work)?];
         while let Some(top) = stack.last_mut() {
             if top.next < top.children.len() {
                 let (child, rule) = top.children[top.next].clone();
@@ -38,10 +39,10 @@ impl Search {
                     return Err(SolveError::Loop { span: rule, position: child.piles_text() });
                 }
                 if self.memo.len() + stack.len() >= limits.max_states {
-                    return Err(SolveError::state_limit(limits.max_states));
+                    return Err(SolveError::state_limit(limits));
                 }
                 on_stack.insert(child.clone());
-                let f = frame(game, child, limits)?;
+                let f = frame(game, child, limits, &mut self.work)?;
                 stack.push(f);
             } else {
                 let done = stack.pop().expect("the loop runs while the stack is not empty");
@@ -77,8 +78,9 @@ impl Search {
     }
 }
 
-fn frame(game: &Game, pos: Position, limits: Limits) -> Result<Frame, SolveError> {
+fn frame(game: &Game, pos: Position, limits: Limits, work: &mut Work) -> Result<Frame, SolveError> {
     let moves = game.moves(&pos, limits.max_states)?;
+    work.add(moves.len(), limits)?;
     let mut children: Vec<(Position, Span)> = moves.into_iter().map(|m| (game.canonical(&m.to), m.rule)).collect();
     children.sort_by(|a, b| a.0.cmp(&b.0));
     children.dedup_by(|a, b| a.0 == b.0);

@@ -626,3 +626,6 @@ fn help_for(expected: &[&str]) -> String {
         "the language reference in README.md lists every statement and phrase".into()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,153 @@
+//! Parser tests: one line of game text each, and for failures the exact span blamed.
+
+use super::*;
+
+/// The move statement of `move: …` text, parsed.
+fn parse_move(text: &str) -> MoveDecl {
+    let file = parse(&format!("move: {text}")).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    match file.statements.into_iter().next().map(|s| s.node) {
+        Some(Statement::Move(m)) => m,
+        other => panic!("{text}: not a move: {other:?}"),
+    }
+}
+
+/// The text a span covers.
+fn covered(text: &str, e: &ParseError) -> String {
+    let span = match e {
+        ParseError::Unexpected { span, .. }
+        | ParseError::Incomplete { span, .. }
+        | ParseError::UnterminatedString { span }
+        | ParseError::TooDeep { span, .. } => *span,
+    };
+    text[span.offset()..span.offset() + span.len()].to_string()
+}
+
+macro_rules! fails_at {
+    ($text:expr, $blamed:expr) => {{
+        let text = $text;
+        let err = parse(text).expect_err(text);
+        assert_eq!(covered(text, &err), $blamed, "{text}: {err:?}");
+        err
+    }};
+}
+
+#[test]
+fn unicode_and_ascii_spellings_mean_the_same() {
+    let pairs = [
+        ("take ≤ 2·last", "take <= 2*last"),
+        ("take ≥ 2", "take >= 2"),
+        ("take t where t ≠ last", "take t where t != last"),
+        ("take 1..n−1", "take 1..n-1"),
+        ("take 2×3", "take 2*3"),
+    ];
+    for (unicode, ascii) in pairs {
+        let strip = |m: MoveDecl| format!("{:?}", m).replace(|c: char| c.is_ascii_digit(), "");
+        assert_eq!(strip(parse_move(unicode)), strip(parse_move(ascii)), "{unicode} vs {ascii}");
+    }
+}
+
+#[test]
+fn the_design_phrases_parse_as_written() {
+    let m = parse_move("take ≤ 2·last");
+    let Action::Take(take) = m.action.node else { panic!() };
+    let Amount::Bound(op, e) = take.amount.node else { panic!() };
+    assert_eq!(op.node, CmpOp::Le);
+    assert!(matches!(e.node, ExprKind::Binary(BinOp::Mul, _, _)));
+
+    let m = parse_move("split unequal");
+    assert_eq!(m.action.node, Action::Split(Split { parts: None, shape: Some(SplitShape::Unequal) }));
+}
+
+#[test]
+fn choices_ranges_and_sets() {
+    let amount = |text: &str| {
+        let Action::Take(t) = parse_move(text).action.node else { panic!() };
+        t.amount.node
+    };
+    assert!(matches!(amount("take 1 or 3"), Amount::Choices(c) if c.len() == 2));
+    assert!(matches!(amount("take {1, 3, 4}"), Amount::Choices(c) if c.len() == 3));
+    assert!(matches!(amount("take 1..k"), Amount::Choices(c) if matches!(c[0], Choice::Range(..))));
+    assert!(matches!(amount("take any except 2, 3, 7"), Amount::AnyExcept(c) if c.len() == 3));
+    assert!(matches!(amount("take any"), Amount::Any));
+}
+
+#[test]
+fn which_piles() {
+    let from = |text: &str| {
+        let Action::Take(t) = parse_move(text).action.node else { panic!() };
+        t.from.map(|f| f.node)
+    };
+    assert_eq!(from("take 1"), None);
+    assert_eq!(from("take 1 from one pile"), Some(PileChoice::One));
+    assert_eq!(from("take 1 from both piles"), Some(PileChoice::Several { count: None, up_to: false, independent: false }));
+    assert!(matches!(
+        from("take 1..3 from each of up to 2 piles"),
+        Some(PileChoice::Several { count: Some(_), up_to: true, independent: true })
+    ));
+}
+
+#[test]
+fn where_before_then_split_joins_the_condition_after_it() {
+    let m = parse_move("take t where odd(t), then split where n > 3");
+    assert!(matches!(m.condition.map(|c| c.node), Some(ExprKind::Binary(BinOp::And, _, _))));
+}
+
+#[test]
+fn spans_are_byte_offsets_into_the_text() {
+    let text = "game \"Kayles\"\npiles\nmove: take 1..2, then split\n";
+    let file = parse(text).unwrap();
+    let Statement::Game(name) = &file.statements[0].node else { panic!() };
+    assert_eq!(&text[name.span.start..name.span.end], "\"Kayles\"");
+    let Statement::Move(m) = &file.statements[2].node else { panic!() };
+    assert_eq!(&text[m.action.span.start..m.action.span.end], "take 1..2, then split");
+}
+
+#[test]
+fn precedence_follows_arithmetic() {
+    let m = parse_move("take t where t + 1 * 2 = 3 and not t > 4 or even(t)");
+    let Some(c) = m.condition else { panic!() };
+    // or binds loosest: (… and not …) or even(t)
+    assert!(matches!(c.node, ExprKind::Binary(BinOp::Or, _, _)));
+}
+
+#[test]
+fn comments_and_semicolons() {
+    let file = parse("# a comment\ngame \"x\"; pile # trailing\n\nmove: take 1\n").unwrap();
+    assert_eq!(file.statements.len(), 3);
+}
+
+#[test]
+fn failures_blame_the_right_text() {
+    fails_at!("pile\nmove: tak 1..3\n", "tak");
+    fails_at!("pile\nplay misery\n", "misery");
+    fails_at!("pile\nmove: take 1..3 please\n", "please");
+    fails_at!("game \"open\npile\n", "\"");
+    fails_at!("piles\nmove: take 1..3 from piles\n", "piles");
+}
+
+#[test]
+fn input_that_stops_early_is_incomplete_not_wrong() {
+    for text in ["pile\nmove: take", "pile\nmove: take 1..", "pile\nmove:", "pile\nmove: take t where", "game"] {
+        let err = parse(text).expect_err(text);
+        assert!(err.is_incomplete(), "{text}: {err:?}");
+    }
+    for text in ["pile\nmove: take x y", "pile\nmove: tak", "pile\nplay misery"] {
+        let err = parse(text).expect_err(text);
+        assert!(!err.is_incomplete(), "{text}: {err:?}");
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_before_the_parser_sees_it() {
+    let deep = format!("piles\nmove: take {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
+    assert!(matches!(parse(&deep), Err(ParseError::TooDeep { .. })));
+    let fine = format!("piles\nmove: take {}1{}\n", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+    assert!(parse(&fine).is_ok());
+}
+
+#[test]
+fn expressions_on_their_own() {
+    let e = parse_expression("2 * k + 1").unwrap();
+    assert_eq!(e.span, Span::new(0, 9));
+    assert!(parse_expression("2 *").is_err());
+}
