@@ -131,3 +131,80 @@ proptest! {
         }
     }
 }
+
+/// Grundy values of an octal game, written from the definition of the code.
+fn brute_octal(digits: &[u8], max: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max {
+        let mut options = Vec::new();
+        for (t, &d) in digits.iter().enumerate() {
+            if t > n {
+                continue;
+            }
+            let r = n - t;
+            if t > 0 && d & 1 != 0 && r == 0 {
+                options.push(0);
+            }
+            if t > 0 && d & 2 != 0 && r >= 1 {
+                options.push(g[r]);
+            }
+            if d & 4 != 0 && r >= 2 {
+                options.extend((1..r).map(|a| g[a] ^ g[r - a]));
+            }
+        }
+        g.push(common::mex(options));
+    }
+    g
+}
+
+/// Outcome of "several piles, first move takes any, then at most what was just taken", by a
+/// plain recursive search: the piles interact through the shared `last`.
+fn brute_shared_last(piles: &mut Vec<u64>, last: Option<u64>, memo: &mut std::collections::HashMap<(Vec<u64>, Option<u64>), bool>) -> bool {
+    let mut key = piles.clone();
+    key.sort_unstable();
+    key.retain(|&p| p > 0);
+    if let Some(&v) = memo.get(&(key.clone(), last)) {
+        return v;
+    }
+    let mut to_p = false;
+    for i in 0..key.len() {
+        let top = last.map_or(key[i], |l| l.min(key[i]));
+        for t in 1..=top {
+            let mut next = key.clone();
+            next[i] -= t;
+            if brute_shared_last(&mut next, Some(t), memo) {
+                to_p = true;
+            }
+        }
+    }
+    memo.insert((key, last), !to_p);
+    !to_p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+
+    #[test]
+    fn octal_codes_mean_what_the_literature_means(first in prop_oneof![Just(0u8), Just(4u8)], rest in proptest::collection::vec(0u8..8, 1..5)) {
+        let digits: String = rest.iter().map(|d| d.to_string()).collect();
+        let text = format!("game \"o\"\npiles\nmove: octal {first}.{digits}\n");
+        let game = common::game_text(&text);
+        let mut s = Solver::new(&game, limits());
+        let mut all = vec![first];
+        all.extend(&rest);
+        let brute = brute_octal(&all, 40);
+        for n in 0..=40u64 {
+            prop_assert_eq!(s.value(&Position::new(vec![n])).unwrap().grundy, Some(brute[n as usize] as u64), "{}.{} at n = {}", first, digits, n);
+        }
+    }
+
+    #[test]
+    fn a_shared_last_is_searched_over_whole_positions(piles in proptest::collection::vec(0u64..7, 1..4)) {
+        let game = common::game_text("game \"s\"\npiles\nfirst move: take any\nmove: take ≤ last\n");
+        let mut s = Solver::new(&game, limits());
+        prop_assert_eq!(s.method(), takeaway::solve::MethodKind::Search);
+        let mut memo = std::collections::HashMap::new();
+        let p = s.value(&Position::new(piles.clone())).unwrap().outcome == Outcome::P;
+        prop_assert_eq!(p, brute_shared_last(&mut piles.clone(), None, &mut memo));
+    }
+}
