@@ -419,7 +419,7 @@ impl Checker {
         let action_span = decl.action.span;
         let (kind, cond_scope) = match &decl.action.node {
             ast::Action::Take(take) => {
-                let piles = self.pile_selection(take.from.as_ref(), board, action_span);
+                let piles = self.pile_selection(take.from.as_ref(), board);
                 let several_same = !piles.is_one() && !piles.independent;
                 let n = if several_same {
                     Access::No(
@@ -480,13 +480,10 @@ impl Checker {
                 help: "write `move: bite any square but (1, 1)`, or declare `piles` for a game on piles".into(),
             });
         }
+        // A bite's condition was reported above; there is nothing to check it against.
         let condition = match (&decl.condition, &kind) {
-            (Some(c), RuleKind::Bite { .. }) => {
-                let _ = c;
-                None
-            }
+            (Some(_), RuleKind::Bite { .. }) | (None, _) => None,
             (Some(c), _) => self.expr(c, cond_scope, Ty::Bool),
-            (None, _) => None,
         };
         if self.errors.len() > errors_before {
             return None;
@@ -510,7 +507,7 @@ impl Checker {
         }
     }
 
-    fn pile_selection(&mut self, from: Option<&Spanned<ast::PileChoice>>, board: Board, span: Span) -> PileSelection {
+    fn pile_selection(&mut self, from: Option<&Spanned<ast::PileChoice>>, board: Board) -> PileSelection {
         let Some(from) = from else { return PileSelection::ONE };
         let (min, max, independent) = match &from.node {
             ast::PileChoice::One => return PileSelection::ONE,
@@ -548,7 +545,6 @@ impl Checker {
         if board == Board::Rows {
             return PileSelection::ONE;
         }
-        let _ = span;
         PileSelection { min, max, independent }
     }
 

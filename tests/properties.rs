@@ -208,3 +208,21 @@ proptest! {
         prop_assert_eq!(p, brute_shared_last(&mut piles.clone(), None, &mut memo));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+
+    #[test]
+    fn pile_by_pile_winning_moves_are_the_generic_ones(text in pile_game(), piles in proptest::collection::vec(0u64..12, 1..4)) {
+        let game = common::game_text(&text);
+        let pos = Position::new(piles);
+        let canon = |moves: Vec<takeaway::rules::Move>| {
+            let mut v: Vec<Position> = moves.iter().map(|m| game.canonical(&m.to)).collect();
+            v.sort();
+            v
+        };
+        let fast = canon(Solver::new(&game, limits()).winning_moves(&pos).unwrap());
+        let generic = canon(Solver::generic(&game, limits()).winning_moves(&pos).unwrap());
+        prop_assert_eq!(fast, generic);
+    }
+}

@@ -208,41 +208,32 @@ fn misere_tag_p_positions_are_one_mod_four() {
     }
 }
 
-#[test]
-fn take_at_most_last_p_positions_are_powers_of_two() {
-    let g = game("take-at-most-last.game");
+/// A Schwenk take-away game: for piles 1..=200 the solver, the theorem and a brute force agree.
+fn assert_takeaway_game(file: &str, f: impl Fn(u64) -> u64, theorem: impl Fn(u64) -> bool) {
+    let g = game(file);
     let mut s = solver(&g);
-    let brute = brute_takeaway_p(200, |x| x);
+    let brute = brute_takeaway_p(200, f);
     for n in 1..=200u64 {
         let p = is_p(&mut s, &[n]);
-        assert_eq!(p, n.is_power_of_two(), "n = {n}: theorem");
-        assert_eq!(p, brute[n as usize], "n = {n}: brute force");
+        assert_eq!(p, theorem(n), "{file}, n = {n}: theorem");
+        assert_eq!(p, brute[n as usize], "{file}, n = {n}: brute force");
     }
+}
+
+#[test]
+fn take_at_most_last_p_positions_are_powers_of_two() {
+    assert_takeaway_game("take-at-most-last.game", |x| x, |n| n.is_power_of_two());
 }
 
 #[test]
 fn take_less_than_twice_p_positions_are_powers_of_two() {
-    let g = game("take-less-than-twice.game");
-    let mut s = solver(&g);
-    let brute = brute_takeaway_p(200, |x| 2 * x - 1);
-    for n in 1..=200u64 {
-        let p = is_p(&mut s, &[n]);
-        assert_eq!(p, n.is_power_of_two(), "n = {n}: theorem");
-        assert_eq!(p, brute[n as usize], "n = {n}: brute force");
-    }
+    assert_takeaway_game("take-less-than-twice.game", |x| 2 * x - 1, |n| n.is_power_of_two());
 }
 
 #[test]
 fn fibonacci_nim_p_positions_are_fibonacci_numbers() {
-    let g = game("fibonacci-nim.game");
-    let mut s = solver(&g);
-    let brute = brute_takeaway_p(200, |x| 2 * x);
     let fib = fibonacci_upto(200);
-    for n in 1..=200u64 {
-        let p = is_p(&mut s, &[n]);
-        assert_eq!(p, fib.contains(&n), "n = {n}: theorem");
-        assert_eq!(p, brute[n as usize], "n = {n}: brute force");
-    }
+    assert_takeaway_game("fibonacci-nim.game", |x| 2 * x, |n| fib.contains(&n));
 }
 
 /// The smallest term of the Zeckendorf representation: greedy largest Fibonacci numbers.

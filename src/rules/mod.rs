@@ -129,6 +129,16 @@ impl Position {
         }
         self.piles.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
     }
+
+    /// The piles for a message: long positions shortened to their start and their size.
+    pub fn short_text(&self) -> String {
+        const SHOWN: usize = 8;
+        if self.piles.len() <= SHOWN + 2 {
+            return self.piles_text();
+        }
+        let start: Vec<String> = self.piles[..SHOWN].iter().map(|p| p.to_string()).collect();
+        format!("{} … ({} piles)", start.join(" "), self.piles.len())
+    }
 }
 
 impl Game {

@@ -56,6 +56,20 @@ pub enum MoveError {
     },
 }
 
+impl Move {
+    /// This move, found on a one-pile position, made on pile `index` of `pos` instead.
+    pub fn on_pile_of(self, index: usize, pos: &Position) -> Move {
+        let mut piles = pos.piles.clone();
+        piles.splice(index..=index, self.to.piles.iter().copied());
+        let kind = match self.kind {
+            MoveKind::Take { from, amount, left, .. } => MoveKind::Take { pile: index, from, amount, left },
+            MoveKind::Split { from, parts, .. } => MoveKind::Split { pile: index, from, parts },
+            other => other,
+        };
+        Move { rule: self.rule, kind, to: Position { piles, last: self.to.last } }
+    }
+}
+
 impl MoveKind {
     /// The move in words, as a teacher would say it.
     pub fn describe(&self) -> String {
@@ -102,6 +116,9 @@ fn join_and(parts: &[String]) -> String {
     }
 }
 
+/// The most pile sizes the moves of one position may hold together (512 MiB of them).
+const MAX_NUMBERS_KEPT: usize = 64 << 20;
+
 /// Collects moves and enforces the per-position limit.
 struct Sink<'a> {
     out: Vec<Move>,
@@ -115,7 +132,7 @@ impl Sink<'_> {
         if self.out.len() >= self.limit {
             return Err(MoveError::TooManyMoves {
                 span: rule.span,
-                position: self.pos.piles_text(),
+                position: self.pos.short_text(),
                 limit: self.limit,
             });
         }
@@ -125,13 +142,16 @@ impl Sink<'_> {
     }
 
     fn too_many(&self, rule: &Rule) -> MoveError {
-        MoveError::TooManyMoves { span: rule.span, position: self.pos.piles_text(), limit: self.limit }
+        MoveError::TooManyMoves { span: rule.span, position: self.pos.short_text(), limit: self.limit }
     }
 }
 
 impl Game {
     /// Every move from `pos`. More than `limit` moves is an error rather than a huge allocation.
     pub fn moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+        // Every move stores a whole position: bound the numbers kept, not only the moves.
+        let per_move = pos.piles.len().max(1) + 1;
+        let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
         let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history() };
         let last = pos.last.map(|l| l as i64);
         for rule in self.rules_for(pos) {
@@ -339,21 +359,13 @@ impl Game {
 
 /// Indices of the piles worth moving on: for interchangeable piles, one of each size.
 fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {
-    let mut seen: Vec<u64> = Vec::new();
-    let mut out = Vec::new();
-    for (i, &n) in piles.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        if board != Board::Rows {
-            if seen.contains(&n) {
-                continue;
-            }
-            seen.push(n);
-        }
-        out.push((i, n));
-    }
-    out
+    let mut seen = std::collections::HashSet::new();
+    piles
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, n)| n > 0 && (board == Board::Rows || seen.insert(n)))
+        .collect()
 }
 
 fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
@@ -444,7 +456,7 @@ fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Re
             }
         }
         if t == 0 {
-            return Err(MoveError::TakesNothing { span: rule.span, position: sink.pos.piles_text() });
+            return Err(MoveError::TakesNothing { span: rule.span, position: sink.pos.short_text() });
         }
         out.push(t as u64);
     }

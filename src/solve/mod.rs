@@ -212,6 +212,9 @@ impl<'g> Solver<'g> {
 
     /// Every move to a P-position, one per resulting position.
     pub fn winning_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        if let Method::PileSum(values) = &mut self.method {
+            return values.winning_moves(self.game, pos, self.limits);
+        }
         let moves = self.game.moves(pos, self.limits.max_states)?;
         let mut seen = std::collections::HashSet::new();
         let mut winning = Vec::new();

@@ -2,7 +2,7 @@
 //! (Sprague–Grundy). Used when every move acts on one pile under normal play.
 
 use super::{Limits, SolveError, Work};
-use crate::rules::{Game, Position};
+use crate::rules::{Game, Move, Position};
 
 /// Grundy values of single piles 0, 1, 2, … as far as they have been needed.
 #[derive(Default)]
@@ -17,6 +17,30 @@ impl PileValues {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
         self.extend(game, largest, limits)?;
         Ok(pos.piles.iter().fold(0u64, |acc, &p| acc ^ self.values[p as usize] as u64))
+    }
+
+    /// Every move to a position of value 0, found pile by pile: a move on a pile of p wins
+    /// exactly when it leaves that pile's part of the sum at g(p) XOR the whole value.
+    pub fn winning_moves(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Vec<Move>, SolveError> {
+        let total = self.position(game, pos, limits)?;
+        let mut winning = Vec::new();
+        if total == 0 {
+            return Ok(winning);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (index, &p) in pos.piles.iter().enumerate() {
+            if p == 0 || !seen.insert(p) {
+                continue;
+            }
+            let target = self.values[p as usize] as u64 ^ total;
+            for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
+                let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.values[q as usize] as u64);
+                if value == target {
+                    winning.push(m.on_pile_of(index, pos));
+                }
+            }
+        }
+        Ok(winning)
     }
 
     fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
