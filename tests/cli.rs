@@ -268,3 +268,11 @@ fn readme_table_examples_give_what_they_say() {
     let v = json(&["table", "games/tag.game", "--upto", "12", "--format", "json"]);
     assert_eq!(v["p_positions"], serde_json::json!([0, 4, 8, 12]));
 }
+
+#[test]
+fn a_table_larger_than_the_limit_is_refused_at_once() {
+    let stderr = fails(1, &["table", "games/tag-misere.game", "--upto", "100000000000"]);
+    assert!(stderr.contains("takeaway::solve::state_limit"), "{stderr}");
+    let stderr = fails(1, &["table", "games/wythoff.game", "--upto", "100", "--max-states", "1000"]);
+    assert!(stderr.contains("more than 1000 positions"), "{stderr}");
+}

@@ -54,6 +54,16 @@ pub fn table(solver: &mut Solver, upto: u64) -> Result<Table, TableError> {
         Board::FixedPiles(k) => return Err(TableError::TooManyPiles { game: name, piles: k }),
         Board::Rows => TableShape::Rectangles,
     };
+    // A table holds every position it shows: refuse at once one larger than the limit allows.
+    let n = upto as u128 + 1;
+    let positions = match shape {
+        TableShape::OnePile => n,
+        TableShape::TwoPiles => n * (n + 1) / 2,
+        TableShape::Rectangles => (n - 1) * (n - 1),
+    };
+    if positions > solver.limits().max_states as u128 {
+        return Err(SolveError::state_limit(solver.limits()).into());
+    }
     let misere = game.convention == crate::ast::Convention::Misere;
     let mut outcomes = Vec::new();
     let mut grundy = Vec::new();

@@ -91,7 +91,7 @@ pub enum SolveError {
 }
 
 impl SolveError {
-    fn state_limit(limits: Limits) -> Self {
+    pub(crate) fn state_limit(limits: Limits) -> Self {
         SolveError::StateLimit {
             limit: limits.max_states as u64,
             what: "positions",
@@ -179,6 +179,10 @@ impl<'g> Solver<'g> {
 
     pub fn game(&self) -> &Game {
         self.game
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Outcome and Grundy value of a position.

@@ -25,6 +25,9 @@ impl Search {
         if let Some(v) = self.memo.get(&root) {
             return Ok(*v);
         }
+        if self.memo.len() >= limits.max_states {
+            return Err(SolveError::state_limit(limits));
+        }
         let mut on_stack: HashSet<Position> = HashSet::new();
         on_stack.insert(root.clone());
         let mut stack = vec![frame(game, root, limits, &mut self.work)?];
