@@ -213,7 +213,7 @@ pub enum CheckError {
         name: String,
     },
 
-    #[error("--set {name}: the game has no parameter `{name}`")]
+    #[error("the game has no parameter `{name}` to set")]
     #[diagnostic(code(takeaway::check::unknown_set), help("{help}"))]
     UnknownSet { name: String, help: String },
 

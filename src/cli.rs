@@ -1,18 +1,19 @@
-//! The command line: `check`, `solve` and `table`, their output as text or JSON, and exit codes
-//! (0 success, 1 when the game, the position or the solving fails, 2 for usage errors).
+//! The command line: `check`, `solve`, `table` and `repl`, their output as text or JSON, and
+//! exit codes (0 success, 1 when the game, the position or the solving fails, 2 for usage
+//! errors). With no command it opens the REPL.
 
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::diagnostics::{render, stderr_wants_color, Source};
-use crate::rules::{parse_position, Game};
-use crate::solve::{Limits, Solver, DEFAULT_MAX_STATES};
+use crate::query::{self, Format, Loaded};
+use crate::solve::{Limits, DEFAULT_MAX_STATES};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -23,7 +24,7 @@ use crate::solve::{Limits, Solver, DEFAULT_MAX_STATES};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -49,6 +50,11 @@ enum Command {
         params: ParamArgs,
         #[command(flatten)]
         output: OutputArgs,
+    },
+    /// Define games and ask about them interactively (also what `takeaway` alone does)
+    Repl {
+        /// game files to load first; the last one becomes the current game
+        files: Vec<PathBuf>,
     },
     /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N)
     Table {
@@ -81,13 +87,7 @@ struct OutputArgs {
     max_states: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-}
-
-fn parse_setting(s: &str) -> Result<(String, i64), String> {
+pub(crate) fn parse_setting(s: &str) -> Result<(String, i64), String> {
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
@@ -112,9 +112,6 @@ enum CliError {
     #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
     NotUtf8 { path: String },
 
-    #[error("--last was given, but the rules of {game} never read `last`")]
-    #[diagnostic(code(takeaway::cli::last_unused), help("leave out --last for this game"))]
-    LastUnused { game: String },
 }
 
 /// Runs the command line and returns the process's exit code.
@@ -126,91 +123,58 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
-    let mut out = Output { color: stderr_wants_color() };
-    match run(cli.command, &mut out) {
+    let color = stderr_wants_color();
+    let result = match cli.command {
+        None => crate::repl::main(&[]),
+        Some(Command::Repl { files }) => crate::repl::main(&files),
+        Some(command) => run(command, color),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failed) => ExitCode::from(1),
     }
 }
 
 /// The failure has been reported on stderr already.
-struct Failed;
+pub(crate) struct Failed;
 
-struct Output {
-    color: bool,
+fn print(text: &str) {
+    // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
 }
 
-impl Output {
-    fn error(&mut self, d: &dyn Diagnostic, source: Option<&Source>) -> Failed {
-        eprint!("{}", render(d, source, self.color));
-        Failed
-    }
-
-    fn print(&mut self, text: &str) {
-        // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
-    }
-
-    fn json(&mut self, value: &serde_json::Value) {
-        let text = serde_json::to_string_pretty(value).expect("JSON values always serialise");
-        self.print(&format!("{text}\n"));
-    }
+fn fail(rendered: String) -> Failed {
+    eprint!("{rendered}");
+    Failed
 }
 
-fn run(command: Command, out: &mut Output) -> Result<(), Failed> {
+fn run(command: Command, color: bool) -> Result<(), Failed> {
     match command {
         Command::Check { file, params } => {
-            load_game(&file, &params.set, out)?;
-            Ok(())
+            read_game(&file, &params.set, color).map_err(fail)?;
         }
         Command::Solve { file, position, last, params, output } => {
-            let (game, source) = load_game(&file, &params.set, out)?;
-            let text = position.join(" ");
-            let pos_source = Source::new("position", text.clone());
-            let mut pos = parse_position(&game, &text).map_err(|e| out.error(&e, Some(&pos_source)))?;
-            if let Some(l) = last {
-                if !game.uses_last {
-                    return Err(out.error(&CliError::LastUnused { game: game.name.clone() }, None));
-                }
-                pos.last = Some(l);
-            }
-            let mut solver = Solver::new(&game, Limits { max_states: output.max_states });
-            let report = crate::analysis::solve(&mut solver, &pos).map_err(|e| out.error(&e, Some(&source)))?;
-            match output.format {
-                Format::Text => out.print(&report.to_text()),
-                Format::Json => out.json(&serde_json::to_value(&report).expect("reports serialise")),
-            }
-            Ok(())
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            let limits = Limits { max_states: output.max_states };
+            print(&query::solve(&loaded, &position.join(" "), last, output.format, limits, color).map_err(fail)?);
         }
         Command::Table { file, upto, params, output } => {
-            let (game, source) = load_game(&file, &params.set, out)?;
-            let mut solver = Solver::new(&game, Limits { max_states: output.max_states });
-            let table = crate::analysis::table(&mut solver, upto).map_err(|e| out.error(&e, Some(&source)))?;
-            match output.format {
-                Format::Text => out.print(&table.to_text()),
-                Format::Json => out.json(&table.to_json()),
-            }
-            Ok(())
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            let limits = Limits { max_states: output.max_states };
+            print(&query::table(&loaded, upto, output.format, limits, color).map_err(fail)?);
         }
+        Command::Repl { .. } => unreachable!("handled by main"),
     }
+    Ok(())
 }
 
-/// Reads, parses and checks a game file, reporting every problem.
-fn load_game(path: &Path, settings: &[(String, i64)], out: &mut Output) -> Result<(Game, Source), Failed> {
+/// Reads, parses and checks a game file; on failure, every problem rendered.
+pub(crate) fn read_game(path: &Path, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path)
-        .map_err(|e| out.error(&CliError::Read { path: shown.clone(), reason: e.kind().to_string() }, None))?;
-    let text = String::from_utf8(bytes).map_err(|_| out.error(&CliError::NotUtf8 { path: shown.clone() }, None))?;
-    let source = Source::new(shown, text);
+        .map_err(|e| render(&CliError::Read { path: shown.clone(), reason: e.kind().to_string() }, None, color))?;
+    let text = String::from_utf8(bytes).map_err(|_| render(&CliError::NotUtf8 { path: shown.clone() }, None, color))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
-    match crate::load(&source.text, &stem, settings) {
-        Ok(game) => Ok((game, source)),
-        Err(err) => {
-            for d in err.diagnostics() {
-                out.error(d, Some(&source));
-            }
-            Err(Failed)
-        }
-    }
+    query::load(Source::new(shown, text), &stem, settings, color)
 }

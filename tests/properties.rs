@@ -159,8 +159,8 @@ fn brute_octal(digits: &[u8], max: usize) -> Vec<u32> {
 
 /// Outcome of "several piles, first move takes any, then at most what was just taken", by a
 /// plain recursive search: the piles interact through the shared `last`.
-fn brute_shared_last(piles: &mut Vec<u64>, last: Option<u64>, memo: &mut std::collections::HashMap<(Vec<u64>, Option<u64>), bool>) -> bool {
-    let mut key = piles.clone();
+fn brute_shared_last(piles: &[u64], last: Option<u64>, memo: &mut std::collections::HashMap<(Vec<u64>, Option<u64>), bool>) -> bool {
+    let mut key = piles.to_vec();
     key.sort_unstable();
     key.retain(|&p| p > 0);
     if let Some(&v) = memo.get(&(key.clone(), last)) {
@@ -172,7 +172,7 @@ fn brute_shared_last(piles: &mut Vec<u64>, last: Option<u64>, memo: &mut std::co
         for t in 1..=top {
             let mut next = key.clone();
             next[i] -= t;
-            if brute_shared_last(&mut next, Some(t), memo) {
+            if brute_shared_last(&next, Some(t), memo) {
                 to_p = true;
             }
         }
@@ -205,7 +205,7 @@ proptest! {
         prop_assert_eq!(s.method(), takeaway::solve::MethodKind::Search);
         let mut memo = std::collections::HashMap::new();
         let p = s.value(&Position::new(piles.clone())).unwrap().outcome == Outcome::P;
-        prop_assert_eq!(p, brute_shared_last(&mut piles.clone(), None, &mut memo));
+        prop_assert_eq!(p, brute_shared_last(&piles, None, &mut memo));
     }
 }
 

@@ -89,6 +89,9 @@ impl LastBound {
             let mut w = u64::MAX;
             for t in 1..=m {
                 self.steps += 1;
+                if self.steps.is_multiple_of(4096) {
+                    super::check_cancel()?;
+                }
                 if self.steps > budget {
                     return Err(SolveError::work_limit(limits));
                 }

@@ -13,6 +13,8 @@ mod last_bound;
 mod piles;
 mod search;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use miette::Diagnostic;
 use serde::Serialize;
 use thiserror::Error;
@@ -78,6 +80,10 @@ pub enum SolveError {
     )]
     StateLimit { limit: u64, what: &'static str, suggested: usize },
 
+    #[error("the computation was cancelled")]
+    #[diagnostic(code(takeaway::solve::cancelled), help("ask about a smaller position, or lower --max-states to stop sooner"))]
+    Cancelled,
+
     #[error("play can go round in a circle: position {position} comes back")]
     #[diagnostic(
         code(takeaway::solve::cycle),
@@ -104,6 +110,25 @@ impl SolveError {
     }
 }
 
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Asks the computation under way to stop with `SolveError::Cancelled` (safe from a signal handler).
+pub fn request_cancel() {
+    CANCEL.store(true, Ordering::Relaxed);
+}
+
+/// Forgets an earlier request, before a new computation starts.
+pub fn clear_cancel() {
+    CANCEL.store(false, Ordering::Relaxed);
+}
+
+fn check_cancel() -> Result<(), SolveError> {
+    if CANCEL.load(Ordering::Relaxed) {
+        return Err(SolveError::Cancelled);
+    }
+    Ok(())
+}
+
 /// Counts the moves a computation examines, so that quadratic work on a large position ends
 /// in a diagnostic instead of running for hours.
 #[derive(Default)]
@@ -113,6 +138,7 @@ struct Work {
 
 impl Work {
     fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
+        check_cancel()?;
         self.moves += moves as u64;
         if self.moves > limits.max_moves() {
             return Err(SolveError::work_limit(limits));

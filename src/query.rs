@@ -1,0 +1,76 @@
+//! The query verbs shared by the command line and the REPL (`check`, `solve`, `table`), so that
+//! the same words give the same output in both. Answers and failures come back as text; a
+//! failure is the rendered diagnostics.
+
+use crate::diagnostics::{render, Source};
+use crate::rules::{parse_position, Game};
+use crate::solve::{Limits, Solver};
+
+/// A checked game together with the text it came from, for diagnostics during solving.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub game: Game,
+    pub source: Source,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Parses and checks game text; on failure, every diagnostic rendered.
+pub fn load(source: Source, default_name: &str, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
+    match crate::load(&source.text, default_name, settings) {
+        Ok(game) => Ok(Loaded { game, source }),
+        Err(err) => Err(err.diagnostics().into_iter().map(|d| render(d, Some(&source), color)).collect()),
+    }
+}
+
+/// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
+pub fn solve(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
+    let pos_source = Source::new("position", position);
+    let game = &loaded.game;
+    let mut pos = parse_position(game, position).map_err(|e| render(&e, Some(&pos_source), color))?;
+    if let Some(l) = last {
+        if !game.uses_last {
+            return Err(render(&LastUnused { game: game.name.clone() }, None, color));
+        }
+        pos.last = Some(l);
+    }
+    let mut solver = Solver::new(game, limits);
+    let report =
+        crate::analysis::solve(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(match format {
+        Format::Text => report.to_text(),
+        Format::Json => json_text(&serde_json::to_value(&report).expect("reports serialise")),
+    })
+}
+
+/// `table`: every one-pile position up to `upto` (pairs for two-pile games).
+pub fn table(loaded: &Loaded, upto: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    let mut solver = Solver::new(&loaded.game, limits);
+    let table = crate::analysis::table(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(match format {
+        Format::Text => table.to_text(),
+        Format::Json => json_text(&table.to_json()),
+    })
+}
+
+fn json_text(value: &serde_json::Value) -> String {
+    format!("{}\n", serde_json::to_string_pretty(value).expect("JSON values always serialise"))
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("--last was given, but the rules of {game} never read `last`")]
+#[diagnostic(code(takeaway::query::last_unused), help("leave out --last for this game"))]
+struct LastUnused {
+    game: String,
+}

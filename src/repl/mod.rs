@@ -1,0 +1,612 @@
+//! The REPL core: the session's games, its commands, and the evaluation of what a user types.
+//! No terminal here: `terminal` is the rustyline front end, and `run_script` runs a session
+//! from any reader, so whole sessions can be scripted and tested.
+//!
+//! What a line can be:
+//! - game text: `game "Name"` starts a definition, which goes on over several lines until it
+//!   has a board and a move; other statements (`move: …`, `param …`) change the current game;
+//! - a query verb, with the command line's words: `solve 10`, `table 40`, `check`;
+//! - `set k = 5`, changing a parameter of the current game;
+//! - a session command: `:load FILE`, `:games`, `:use NAME`, `:show`, `:help`, `:quit`.
+
+pub mod terminal;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::ast::Statement;
+use crate::cli::{parse_setting, read_game, Failed};
+use crate::diagnostics::{render, Source};
+use crate::query::{self, Format, Loaded};
+use crate::rules::Board;
+use crate::solve::{self, Limits, DEFAULT_MAX_STATES};
+
+/// What evaluating one input gave: text for stdout, a rendered diagnostic for stderr.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Reply {
+    pub output: String,
+    pub error: String,
+    pub quit: bool,
+}
+
+impl Reply {
+    fn ok(output: impl Into<String>) -> Self {
+        Reply { output: output.into(), ..Default::default() }
+    }
+
+    fn err(error: impl Into<String>) -> Self {
+        Reply { error: error.into(), ..Default::default() }
+    }
+
+    pub fn is_error(&self) -> bool {
+        !self.error.is_empty()
+    }
+}
+
+#[derive(Debug, Error, Diagnostic)]
+enum ReplError {
+    #[error("unknown command `:{name}`")]
+    #[diagnostic(code(takeaway::repl::unknown_command), help("{help}"))]
+    UnknownCommand {
+        #[label("not a session command")]
+        span: (usize, usize),
+        name: String,
+        help: String,
+    },
+
+    #[error("no game is defined yet")]
+    #[diagnostic(
+        code(takeaway::repl::no_game),
+        help("define one (game \"TAG\", then pile, then move: take 1..3) or load one: :load games/nim.game")
+    )]
+    NoGame,
+
+    #[error("no game named `{name}`")]
+    #[diagnostic(code(takeaway::repl::unknown_game), help("{help}"))]
+    UnknownGame {
+        #[label("not defined in this session")]
+        span: (usize, usize),
+        name: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(takeaway::repl::bad_set), help("write it as: set k = 5"))]
+    BadSet {
+        #[label("here")]
+        span: (usize, usize),
+        message: String,
+    },
+
+    #[error("`{command}` needs {what}")]
+    #[diagnostic(code(takeaway::repl::missing_argument), help("for example: {example}"))]
+    MissingArgument { command: &'static str, what: &'static str, example: &'static str },
+}
+
+/// One game of the session: its text as typed, its `set` values, and the checked game.
+struct Entry {
+    text: String,
+    settings: Vec<(String, i64)>,
+    loaded: Loaded,
+    /// where it came from: "defined here" or a file name
+    origin: String,
+}
+
+impl Entry {
+    fn name(&self) -> &str {
+        &self.loaded.game.name
+    }
+}
+
+/// Words the front end offers for completion.
+#[derive(Debug, Default, Clone)]
+pub struct Vocabulary {
+    pub games: Vec<String>,
+    pub params: Vec<String>,
+}
+
+pub const VERBS: &[&str] = &["solve", "table", "check", "set"];
+pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
+pub const KEYWORDS: &[&str] = &[
+    "game", "param", "pile", "piles", "rows", "move:", "first move:", "play misère", "play normal", "take",
+    "any", "except", "from", "one pile", "both piles", "each of", "up to", "then split", "split", "into",
+    "unequal", "equal", "octal", "bite any square but (1, 1)", "where", "last", "and", "or", "not", "min",
+    "max", "prime", "square", "even", "odd",
+];
+
+pub struct Session {
+    games: Vec<Entry>,
+    current: Option<usize>,
+    limits: Limits,
+    color: bool,
+}
+
+/// The query verbs, parsed with the command line's words (`--format json`, `--last 4`, …).
+#[derive(Parser, Debug)]
+#[command(no_binary_name = true, disable_help_flag = true, disable_version_flag = true)]
+struct QueryLine {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Subcommand, Debug)]
+enum Verb {
+    Solve {
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        #[arg(long)]
+        last: Option<u64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long)]
+        max_states: Option<usize>,
+    },
+    Table {
+        /// the largest pile size: `table 40` or `table --upto 40`
+        upto: Option<u64>,
+        #[arg(long = "upto", value_name = "N")]
+        upto_flag: Option<u64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long)]
+        max_states: Option<usize>,
+    },
+    Check,
+}
+
+enum Input<'a> {
+    Empty,
+    Command(&'a str),
+    Query,
+    Set(&'a str),
+    GameText,
+}
+
+fn classify(input: &str) -> Input<'_> {
+    let trimmed = input.trim();
+    let first = trimmed.split_whitespace().next().unwrap_or("");
+    if trimmed.is_empty() || trimmed.starts_with('#') && !trimmed.contains('\n') {
+        Input::Empty
+    } else if let Some(rest) = trimmed.strip_prefix(':') {
+        Input::Command(rest)
+    } else if first == "set" {
+        Input::Set(trimmed["set".len()..].trim())
+    } else if matches!(first, "solve" | "table" | "check") {
+        Input::Query
+    } else if matches!(first, "help" | "quit" | "exit") {
+        Input::Command(first)
+    } else {
+        Input::GameText
+    }
+}
+
+/// Where a command (`solve …`, `:games`, …) starts inside game text: a command always ends an
+/// open definition, so that a definition left unfinished cannot swallow what follows it.
+fn command_line_at(buffer: &str) -> Option<usize> {
+    let mut offset = 0;
+    for (i, line) in buffer.split('\n').enumerate() {
+        if i > 0 && !matches!(classify(line), Input::GameText | Input::Empty) {
+            return Some(offset);
+        }
+        offset += line.len() + 1;
+    }
+    None
+}
+
+/// Joins a line that stops in the middle of a statement to the next one: statements are one
+/// line each, so in the REPL pressing Enter there means "the statement goes on".
+pub fn join_continued_lines(buffer: &str) -> String {
+    let mut joined = String::new();
+    for (i, line) in buffer.split('\n').enumerate() {
+        if i > 0 {
+            let continues = matches!(crate::syntax::parse(&joined), Err(e) if e.is_incomplete());
+            joined.push(if continues { ' ' } else { '\n' });
+        }
+        joined.push_str(line);
+    }
+    joined
+}
+
+/// True when `buffer` is game text that more lines could complete: the parser says it stops
+/// early, or it starts a definition (with `game`, or with no game yet) that has no board or
+/// no move yet. Wrong text is complete: it fails at once.
+pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
+    if !matches!(classify(buffer), Input::GameText) || command_line_at(buffer).is_some() {
+        return false;
+    }
+    match crate::syntax::parse(&join_continued_lines(buffer)) {
+        Err(e) => e.is_incomplete(),
+        Ok(file) => {
+            let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
+            if !starts && has_current_game {
+                return false;
+            }
+            let has_board = file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
+            let has_move = file.statements.iter().any(|s| matches!(s.node, Statement::Move(_)));
+            !(has_board && has_move)
+        }
+    }
+}
+
+impl Session {
+    pub fn new(color: bool) -> Self {
+        Session { games: Vec::new(), current: None, limits: Limits::default(), color }
+    }
+
+    pub fn needs_more(&self, buffer: &str) -> bool {
+        needs_more(buffer, self.current.is_some())
+    }
+
+    pub fn vocabulary(&self) -> Vocabulary {
+        Vocabulary {
+            games: self.games.iter().map(|e| e.name().to_string()).collect(),
+            params: self
+                .current
+                .map(|i| self.games[i].loaded.game.params.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn render(&self, d: &dyn Diagnostic, typed: &str) -> String {
+        render(d, Some(&Source::new("input", typed)), self.color)
+    }
+
+    /// Evaluates one complete input (one command, or a whole game definition).
+    pub fn eval(&mut self, input: &str) -> Reply {
+        solve::clear_cancel();
+        // A `#` comment may end a command line as it may end a line of game text.
+        if !matches!(classify(input), Input::GameText | Input::Empty) {
+            let line = input.split('#').next().unwrap_or("");
+            if line.len() < input.len() {
+                return self.eval(line);
+            }
+        }
+        if let (Input::GameText, Some(at)) = (classify(input), command_line_at(input)) {
+            let first = self.eval(&input[..at]);
+            let rest = self.eval(&input[at..]);
+            return Reply {
+                output: first.output + &rest.output,
+                error: first.error + &rest.error,
+                quit: first.quit || rest.quit,
+            };
+        }
+        match classify(input) {
+            Input::Empty => Reply::default(),
+            Input::Command(cmd) => self.command(cmd.trim(), input),
+            Input::Query => self.query(input),
+            Input::Set(rest) => self.set(rest, input),
+            Input::GameText => self.game_text(input),
+        }
+    }
+
+    fn current(&self) -> Result<&Entry, String> {
+        match self.current {
+            Some(i) => Ok(&self.games[i]),
+            None => Err(render(&ReplError::NoGame, None, self.color)),
+        }
+    }
+
+    fn query(&mut self, input: &str) -> Reply {
+        let words: Vec<&str> = input.split_whitespace().collect();
+        let line = match QueryLine::try_parse_from(&words) {
+            Ok(l) => l,
+            Err(e) => return Reply::err(format!("{}\n", e.render().to_string().trim_end())),
+        };
+        let entry = match self.current() {
+            Ok(e) => e,
+            Err(e) => return Reply::err(e),
+        };
+        let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states) };
+        let answer = match line.verb {
+            Verb::Check => Ok(String::new()),
+            Verb::Solve { position, last, format, max_states } => {
+                query::solve(&entry.loaded, &position.join(" "), last, format, limits(max_states), self.color)
+            }
+            Verb::Table { upto, upto_flag, format, max_states } => {
+                let upto = upto_flag.or(upto).unwrap_or(30);
+                query::table(&entry.loaded, upto, format, limits(max_states), self.color)
+            }
+        };
+        match answer {
+            Ok(text) => Reply::ok(text),
+            Err(e) => Reply::err(e),
+        }
+    }
+
+    fn set(&mut self, rest: &str, input: &str) -> Reply {
+        let at = input.find(rest).unwrap_or(0);
+        let spec: String = rest.split_whitespace().collect::<Vec<_>>().join("");
+        if spec.is_empty() {
+            let e = ReplError::MissingArgument { command: "set", what: "a parameter and a value", example: "set k = 5" };
+            return Reply::err(render(&e, None, self.color));
+        }
+        let (name, value) = match parse_setting(&spec) {
+            Ok(s) => s,
+            Err(message) => {
+                let e = ReplError::BadSet { span: (at, rest.len()), message };
+                return Reply::err(self.render(&e, input));
+            }
+        };
+        let Some(i) = self.current else { return Reply::err(render(&ReplError::NoGame, None, self.color)) };
+        let entry = &self.games[i];
+        let mut settings = entry.settings.clone();
+        settings.retain(|(n, _)| *n != name);
+        settings.push((name.clone(), value));
+        let name_of_game = entry.name().to_string();
+        match query::load(Source::new(entry.loaded.source.name.clone(), entry.text.clone()), &name_of_game, &settings, self.color) {
+            Ok(loaded) => {
+                let entry = &mut self.games[i];
+                entry.loaded = loaded;
+                entry.settings = settings;
+                Reply::ok(format!("{name} = {value} in {name_of_game}\n"))
+            }
+            Err(e) => Reply::err(e),
+        }
+    }
+
+    fn game_text(&mut self, input: &str) -> Reply {
+        let joined = join_continued_lines(input);
+        let input = joined.as_str();
+        let file = match crate::syntax::parse(input) {
+            Ok(f) => f,
+            Err(e) => return Reply::err(self.render(&e, input)),
+        };
+        let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
+        let (text, settings, replacing) = match self.current {
+            Some(i) if !starts => {
+                let entry = &self.games[i];
+                (format!("{}\n{}", entry.text.trim_end(), input.trim()), entry.settings.clone(), Some(i))
+            }
+            _ => (input.trim().to_string(), Vec::new(), None),
+        };
+        let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
+        let source_name = format!("<{}>", game_name(&file).unwrap_or(&default_name));
+        let loaded = match query::load(Source::new(source_name, text.clone()), &default_name, &settings, self.color) {
+            Ok(l) => l,
+            Err(e) => return Reply::err(e),
+        };
+        let entry = Entry { text, settings, loaded, origin: "defined here".into() };
+        let verb = if replacing.is_some() { "changed" } else { "defined" };
+        let index = self.insert(entry, replacing);
+        Reply::ok(format!("{verb} {}\n", self.games[index].describe()))
+    }
+
+    /// Adds a game, replacing `replacing` or a game of the same name; it becomes current.
+    fn insert(&mut self, entry: Entry, replacing: Option<usize>) -> usize {
+        let index = replacing.or_else(|| self.games.iter().position(|e| e.name() == entry.name()));
+        let index = match index {
+            Some(i) => {
+                self.games[i] = entry;
+                i
+            }
+            None => {
+                self.games.push(entry);
+                self.games.len() - 1
+            }
+        };
+        self.current = Some(index);
+        index
+    }
+
+    /// Loads a game file; it becomes the current game.
+    pub fn load_file(&mut self, path: &Path) -> Reply {
+        match read_game(path, &[], self.color) {
+            Ok(loaded) => {
+                let entry = Entry {
+                    text: loaded.source.text.clone(),
+                    settings: Vec::new(),
+                    origin: path.display().to_string(),
+                    loaded,
+                };
+                let index = self.insert(entry, None);
+                Reply::ok(format!("loaded {}\n", self.games[index].describe()))
+            }
+            Err(e) => Reply::err(e),
+        }
+    }
+
+    fn command(&mut self, cmd: &str, input: &str) -> Reply {
+        let (name, arg) = match cmd.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (cmd, ""),
+        };
+        match name {
+            "quit" | "q" | "exit" => Reply { quit: true, ..Default::default() },
+            "help" | "h" => Reply::ok(help(arg)),
+            "games" => {
+                if self.games.is_empty() {
+                    return Reply::ok("no games yet: define one, or :load a file\n");
+                }
+                let mut out = String::new();
+                for (i, e) in self.games.iter().enumerate() {
+                    let mark = if Some(i) == self.current { "*" } else { " " };
+                    out.push_str(&format!("{mark} {} ({})\n", e.describe(), e.origin));
+                }
+                Reply::ok(out)
+            }
+            "use" => {
+                if arg.is_empty() {
+                    let e = ReplError::MissingArgument { command: ":use", what: "a game's name", example: ":use Kayles" };
+                    return Reply::err(render(&e, None, self.color));
+                }
+                let wanted = arg.trim_matches('"');
+                match self.games.iter().position(|e| e.name() == wanted) {
+                    Some(i) => {
+                        self.current = Some(i);
+                        Reply::ok(format!("using {}\n", self.games[i].describe()))
+                    }
+                    None => {
+                        let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
+                        let at = input.find(arg).unwrap_or(0);
+                        let e = ReplError::UnknownGame {
+                            span: (at, arg.len()),
+                            name: wanted.to_string(),
+                            help: suggest(wanted, &names),
+                        };
+                        Reply::err(self.render(&e, input))
+                    }
+                }
+            }
+            "load" => {
+                if arg.is_empty() {
+                    let e = ReplError::MissingArgument { command: ":load", what: "a file", example: ":load games/kayles.game" };
+                    return Reply::err(render(&e, None, self.color));
+                }
+                self.load_file(&PathBuf::from(arg))
+            }
+            "show" => match self.current() {
+                Ok(e) => {
+                    let mut out = format!("{}\n", e.text.trim_end());
+                    for (n, v) in &e.settings {
+                        out.push_str(&format!("# set {n} = {v}\n"));
+                    }
+                    Reply::ok(out)
+                }
+                Err(e) => Reply::err(e),
+            },
+            _ => {
+                let at = input.find(name).unwrap_or(0);
+                let e = ReplError::UnknownCommand {
+                    span: (at.saturating_sub(1), name.len() + 1),
+                    name: name.to_string(),
+                    help: format!("the commands are {}", COMMANDS.join(" ")),
+                };
+                Reply::err(self.render(&e, input))
+            }
+        }
+    }
+}
+
+impl Entry {
+    /// `Kayles (any number of piles; k = 3; misère play)`
+    fn describe(&self) -> String {
+        let g = &self.loaded.game;
+        let mut parts = vec![match g.board {
+            Board::OnePile => "one pile".to_string(),
+            Board::AnyPiles => "any number of piles".to_string(),
+            Board::FixedPiles(k) => format!("{k} piles"),
+            Board::Rows => "rows".to_string(),
+        }];
+        for p in &g.params {
+            parts.push(format!("{} = {}", p.name, p.value));
+        }
+        if g.convention == crate::ast::Convention::Misere {
+            parts.push("misère play".into());
+        }
+        format!("{} ({})", g.name, parts.join("; "))
+    }
+}
+
+fn game_name(file: &crate::ast::GameFile) -> Option<&str> {
+    file.statements.iter().find_map(|s| match &s.node {
+        Statement::Game(n) => Some(n.node.as_str()),
+        _ => None,
+    })
+}
+
+fn suggest(word: &str, known: &[&str]) -> String {
+    let close = known.iter().map(|k| (strsim::damerau_levenshtein(word, k), *k)).filter(|(d, _)| *d <= 3).min();
+    match (close, known.is_empty()) {
+        (Some((_, k)), _) => format!("did you mean `{k}`?"),
+        (None, true) => "no games are defined yet".into(),
+        (None, false) => format!("the games are {}", known.join(", ")),
+    }
+}
+
+/// `:help` and `:help TOPIC`.
+pub fn help(topic: &str) -> String {
+    let text = match topic.trim_start_matches(':') {
+        "" => HELP,
+        "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
+        "table" => "table [N] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N\n",
+        "check" => "check\n  silent when the current game is right (a definition is checked when it is made)\n",
+        "set" => "set NAME = VALUE\n  changes a parameter of the current game without retyping it: set k = 5\n",
+        "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
+        "games" => ":games\n  the games of this session; * marks the current one\n",
+        "use" => ":use NAME\n  makes another game of the session the current one\n",
+        "show" => ":show\n  the current game's text, with the values given by set\n",
+        "quit" => ":quit (or Ctrl-D)\n  ends the session\n",
+        "language" | "game" | "move" => "A game is a few lines:\n  game \"TAG\"\n  param k = 3\n  pile                  (or piles, piles 2, rows)\n  move: take 1..k       (take ≤ 2·last, take 1 or 3, split unequal, take 1..2, then split, octal 0.77)\n  first move: take 1..n-1\n  play misère\nThe definition ends when it has a board and a move; later move: lines add to the current game.\nREADME.md has the whole reference.\n",
+        _ => "no help on that; try :help, :help solve, :help table, :help set, :help language\n",
+    };
+    text.to_string()
+}
+
+const HELP: &str = "Define a game over a few lines, then ask about it:
+  game \"my variant\"          starts a definition; it ends when it has a board and a move
+  pile                       then more move: lines, param lines, play misère change it
+  move: take 1..3
+Queries, with the command line's words:
+  solve 10                   outcome, Grundy value, winning moves
+  table 40                   one pile of 0..40
+  check                      silent when the current game is right
+  set k = 5                  change a parameter
+Session commands:
+  :load FILE   :games   :use NAME   :show   :help [TOPIC]   :quit
+Ctrl-C cancels a long computation (or clears the line); Ctrl-D ends the session.
+";
+
+/// Runs a whole session from `input` without a terminal: no prompts, no colour, one result
+/// per command. Returns false when any command failed.
+pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Write, err: &mut impl Write) -> bool {
+    let mut all_ok = true;
+    let mut buffer = String::new();
+    let mut report = |reply: Reply, all_ok: &mut bool| -> bool {
+        let _ = out.write_all(reply.output.as_bytes());
+        if reply.is_error() {
+            *all_ok = false;
+            let _ = err.write_all(reply.error.as_bytes());
+        }
+        let _ = out.flush();
+        reply.quit
+    };
+    for line in input.split(b'\n') {
+        let Ok(line) = line else { break };
+        buffer.push_str(String::from_utf8_lossy(&line).trim_end_matches('\r'));
+        if session.needs_more(&buffer) {
+            buffer.push('\n');
+            continue;
+        }
+        let reply = session.eval(&buffer);
+        buffer.clear();
+        if report(reply, &mut all_ok) {
+            return all_ok;
+        }
+    }
+    if !buffer.trim().is_empty() {
+        // The input ended inside a definition: evaluating it reports what is missing.
+        let reply = session.eval(&buffer);
+        report(reply, &mut all_ok);
+    }
+    all_ok
+}
+
+/// `takeaway repl [FILE…]`: interactive on a terminal, a script otherwise.
+pub(crate) fn main(files: &[PathBuf]) -> Result<(), Failed> {
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let color = interactive && crate::diagnostics::stderr_wants_color();
+    let mut session = Session::new(color);
+    session.limits = Limits { max_states: DEFAULT_MAX_STATES };
+    let mut all_ok = true;
+    for f in files {
+        let reply = session.load_file(f);
+        all_ok &= !reply.is_error();
+        print!("{}", reply.output);
+        eprint!("{}", reply.error);
+    }
+    if interactive {
+        terminal::run(session);
+        return Ok(());
+    }
+    let stdin = std::io::stdin();
+    let ok = run_script(&mut session, stdin.lock(), &mut std::io::stdout(), &mut std::io::stderr());
+    if ok && all_ok {
+        Ok(())
+    } else {
+        Err(Failed)
+    }
+}

@@ -1,0 +1,202 @@
+//! The rustyline front end over the REPL core: prompt, completion, highlighting of game text,
+//! hints from history, multi-line definitions, history kept in the user's data directory, and
+//! Ctrl-C that cancels a computation or clears the line.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::history::DefaultHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Context, Editor, Helper};
+
+use super::{Session, Vocabulary, COMMANDS, KEYWORDS, VERBS};
+
+pub const PROMPT: &str = "takeaway> ";
+
+struct ReplHelper {
+    /// What completion offers, refreshed after every input.
+    vocabulary: RefCell<Vocabulary>,
+    has_game: RefCell<bool>,
+    hinter: HistoryHinter,
+    color: bool,
+}
+
+impl Helper for ReplHelper {}
+
+impl Completer for ReplHelper {
+    type Candidate = Pair;
+
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+        let word = &before[start..];
+        let first_word = start == 0;
+        let vocabulary = self.vocabulary.borrow();
+        let leading = before.split_whitespace().next().unwrap_or("");
+        let options: Vec<String> = if first_word {
+            VERBS.iter().chain(COMMANDS).chain(KEYWORDS).map(|s| s.to_string()).collect()
+        } else if leading == ":use" {
+            vocabulary.games.clone()
+        } else if leading == "set" {
+            vocabulary.params.clone()
+        } else {
+            KEYWORDS.iter().map(|s| s.to_string()).chain(vocabulary.params.iter().cloned()).collect()
+        };
+        let mut candidates: Vec<Pair> = options
+            .into_iter()
+            .filter(|o| o.starts_with(word) && o != word)
+            .map(|o| Pair { display: o.clone(), replacement: o })
+            .collect();
+        candidates.dedup_by(|a, b| a.replacement == b.replacement);
+        Ok((start, candidates))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Validator for ReplHelper {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        if super::needs_more(ctx.input(), *self.has_game.borrow()) {
+            Ok(ValidationResult::Incomplete)
+        } else {
+            Ok(ValidationResult::Valid(None))
+        }
+    }
+}
+
+impl Highlighter for ReplHelper {
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        if !self.color {
+            return Cow::Borrowed(line);
+        }
+        Cow::Owned(highlight_game_text(line))
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.color {
+            Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+
+    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        self.color
+    }
+}
+
+/// Colours game text: keywords bold, numbers yellow, comments dim, commands cyan.
+pub fn highlight_game_text(line: &str) -> String {
+    const BOLD: &str = "\x1b[1m";
+    const YELLOW: &str = "\x1b[33m";
+    const DIM: &str = "\x1b[2m";
+    const CYAN: &str = "\x1b[36m";
+    const RESET: &str = "\x1b[0m";
+    let words = [
+        "game", "param", "pile", "piles", "rows", "first", "move", "play", "misère", "misere", "normal", "take",
+        "any", "except", "from", "one", "both", "each", "of", "up", "to", "then", "split", "into", "unequal",
+        "equal", "octal", "bite", "square", "but", "where", "and", "or", "not",
+    ];
+    let mut out = String::with_capacity(line.len() * 2);
+    let mut rest = line;
+    while !rest.is_empty() {
+        if rest.starts_with('#') {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            out.push_str(&format!("{DIM}{}{RESET}", &rest[..end]));
+            rest = &rest[end..];
+            continue;
+        }
+        let c = rest.chars().next().expect("rest is not empty");
+        let token_len = if c.is_alphanumeric() || c == '_' || c == ':' {
+            rest.find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == ':' || ch == 'è')).unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
+        let token = &rest[..token_len];
+        let word = token.trim_end_matches(':');
+        if token.starts_with(':') || VERBS.contains(&token) {
+            out.push_str(&format!("{CYAN}{token}{RESET}"));
+        } else if words.contains(&word) {
+            out.push_str(&format!("{BOLD}{token}{RESET}"));
+        } else if token.chars().all(|ch| ch.is_ascii_digit()) {
+            out.push_str(&format!("{YELLOW}{token}{RESET}"));
+        } else {
+            out.push_str(token);
+        }
+        rest = &rest[token_len..];
+    }
+    out
+}
+
+/// Where history is kept: the user's data directory, never the working directory.
+fn history_path() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("takeaway").join("history.txt"))
+}
+
+pub fn run(mut session: Session) {
+    // During a computation the terminal is in normal mode and Ctrl-C is a signal: cancel the
+    // computation. At the prompt rustyline reads Ctrl-C as a key and clears the line.
+    let _ = ctrlc::set_handler(crate::solve::request_cancel);
+    let helper = ReplHelper {
+        vocabulary: RefCell::new(session.vocabulary()),
+        has_game: RefCell::new(session.current.is_some()),
+        hinter: HistoryHinter::new(),
+        color: session.color,
+    };
+    let mut editor: Editor<ReplHelper, DefaultHistory> = match Editor::new() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot start the line editor: {e}");
+            return;
+        }
+    };
+    editor.set_helper(Some(helper));
+    let history = history_path();
+    if let Some(path) = &history {
+        // A missing or unreadable history is not worth stopping for.
+        let _ = editor.load_history(path);
+    }
+    println!("takeaway {}: define a game, then ask about it. :help for help, Ctrl-D to quit.", env!("CARGO_PKG_VERSION"));
+    loop {
+        match editor.readline(PROMPT) {
+            Ok(input) => {
+                if !input.trim().is_empty() {
+                    let _ = editor.add_history_entry(input.as_str());
+                }
+                let reply = session.eval(&input);
+                print!("{}", reply.output);
+                eprint!("{}", reply.error);
+                if let Some(h) = editor.helper_mut() {
+                    *h.vocabulary.borrow_mut() = session.vocabulary();
+                    *h.has_game.borrow_mut() = session.current.is_some();
+                }
+                if reply.quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("cannot read input: {e}");
+                break;
+            }
+        }
+    }
+    if let Some(path) = &history {
+        let saved = path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok() && editor.save_history(path).is_ok();
+        if !saved {
+            eprintln!("note: could not save the history to {}", path.display());
+        }
+    }
+}

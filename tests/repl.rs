@@ -1,0 +1,96 @@
+//! The REPL: its core through the library, whole scripted sessions through the binary (golden
+//! files in `tests/sessions/`), and a real terminal through a pseudo-terminal.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use takeaway::repl::{join_continued_lines, needs_more, Session};
+
+// ---- the core --------------------------------------------------------------------------------
+
+#[test]
+fn a_definition_continues_until_it_has_a_board_and_a_move() {
+    assert!(needs_more("game \"x\"", false));
+    assert!(needs_more("game \"x\"\npile", false));
+    assert!(!needs_more("game \"x\"\npile\nmove: take 1..3", false));
+    assert!(needs_more("pile", false), "no game yet: this starts one");
+    assert!(!needs_more("move: take 5", true), "with a current game, a move line changes it at once");
+}
+
+#[test]
+fn a_statement_cut_at_the_line_end_continues_but_a_wrong_one_does_not() {
+    assert!(needs_more("move: take 1..", true));
+    assert!(!needs_more("move: tak 1..3", true), "wrong input fails at once");
+    assert!(!needs_more("solve 10", true));
+    assert!(!needs_more(":games", false));
+    assert!(!needs_more("pile\nmove: take 1..\nsolve 7", false), "a command ends an open definition");
+    assert_eq!(join_continued_lines("move: take 1..\n3"), "move: take 1.. 3");
+    assert_eq!(join_continued_lines("pile\nmove: take 1"), "pile\nmove: take 1");
+}
+
+#[test]
+fn the_core_answers_like_the_command_line() {
+    let mut s = Session::new(false);
+    let r = s.eval("game \"Nim\"\npiles\nmove: take any");
+    assert!(!r.is_error(), "{r:?}");
+    let r = s.eval("solve 41 163 13");
+    assert_eq!(r.output, "Nim, position 41 163 13\noutcome: N (the player to move wins)\nGrundy value: 135\nwinning move:\n  take 127 from the pile of 163, to 41 36 13\n");
+    let r = s.eval("solve 41 x 13");
+    assert!(r.is_error() && r.error.contains("takeaway::position::not_a_number"));
+    assert!(s.eval(":quit").quit);
+}
+
+#[test]
+fn redefining_a_name_replaces_the_game() {
+    let mut s = Session::new(false);
+    s.eval("game \"g\"\npile\nmove: take 1..3");
+    s.eval("game \"other\"\npile\nmove: take 1");
+    s.eval("game \"g\"\npile\nmove: take 1..4");
+    assert_eq!(s.vocabulary().games, vec!["g", "other"]);
+    let r = s.eval("table 5 --format json");
+    assert!(r.output.contains("\"p_positions\": [\n    0,\n    5\n  ]"), "{}", r.output);
+}
+
+// ---- scripted sessions through the binary ------------------------------------------------------
+
+fn run_session(file: &str) -> String {
+    let input = std::fs::read(format!("{}/tests/sessions/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .arg("repl")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    format!(
+        "exit code: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn session_define_and_query() {
+    let out = run_session("define-and-query.txt");
+    assert!(out.starts_with("exit code: 0"), "{out}");
+    assert!(!out.contains("takeaway> "), "no prompts without a terminal");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_mistakes_and_recovery() {
+    let out = run_session("mistakes.txt");
+    assert!(out.starts_with("exit code: 1"), "a script with errors exits 1");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_files() {
+    let out = run_session("files.txt");
+    insta::assert_snapshot!(out);
+}

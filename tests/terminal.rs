@@ -1,0 +1,72 @@
+//! The REPL in a real (pseudo-)terminal: a multi-line definition, tab completion, Ctrl-C at the
+//! prompt and during a long computation, Ctrl-D, and history kept in the data directory.
+#![cfg(unix)]
+
+use std::process::Command;
+use std::time::Duration;
+
+use rexpect::session::spawn_command;
+
+#[test]
+fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
+    let data = std::env::temp_dir().join(format!("takeaway-pty-{}", std::process::id()));
+    std::fs::create_dir_all(&data).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_takeaway"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .env("HOME", &data)
+        .env("XDG_DATA_HOME", &data);
+    let mut p = spawn_command(cmd, Some(30_000))?;
+    p.exp_string("takeaway> ")?;
+
+    // A definition over three lines: the prompt goes on until it is complete.
+    p.send_line("game \"pty\"")?;
+    p.send_line("pile")?;
+    p.send_line("move: take 1..3")?;
+    p.exp_string("defined pty (one pile)")?;
+    p.exp_string("takeaway> ")?;
+
+    // Tab completes `tab` to `table`.
+    p.send("tab")?;
+    p.send("\t")?;
+    p.flush()?;
+    p.exp_string("table")?;
+    p.send(" 8\r")?;
+    p.flush()?;
+    p.exp_string("P-positions: 0, 4, 8")?;
+    p.exp_string("takeaway> ")?;
+
+    // Ctrl-C at the prompt clears the line: what was typed before it is not run.
+    p.send("solve 99999")?;
+    p.flush()?;
+    p.send_control('c')?;
+    p.exp_string("takeaway> ")?;
+    p.send_line("solve 4")?;
+    p.exp_string("pty, position 4")?;
+    p.exp_string("takeaway> ")?;
+
+    // Ctrl-C during a long computation cancels it and the session goes on.
+    p.send_line(":load games/misere-nim.game")?;
+    p.exp_string("(any number of piles; mis")?; // rexpect reads bytes as Latin-1: match ASCII only
+    p.exp_string("takeaway> ")?;
+    p.send_line("solve 40 40 40 40 40 40 --max-states 100000000")?;
+    // The pause lets the REPL read the line and start; a Ctrl-C before that would be read as
+    // input at the next prompt instead.
+    std::thread::sleep(Duration::from_millis(2500));
+    p.send_control('c')?;
+    p.exp_string("the computation was cancelled")?;
+    p.exp_string("takeaway> ")?;
+    p.send_line("solve 1 1 1")?;
+    p.exp_string("outcome: P")?;
+
+    // Ctrl-D ends the session; the history was saved in the data directory.
+    p.exp_string("takeaway> ")?;
+    p.send_control('d')?;
+    p.exp_eof()?;
+    let history = std::fs::read_to_string(data.join("takeaway").join("history.txt")).expect("history saved");
+    assert!(history.contains("solve 4"), "{history}");
+    assert!(!std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("history.txt").exists());
+    std::fs::remove_dir_all(&data).ok();
+    Ok(())
+}
