@@ -94,3 +94,21 @@ fn session_files() {
     let out = run_session("files.txt");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn game_text_is_highlighted_on_a_colour_terminal() {
+    let h = takeaway::repl::terminal::highlight_game_text("move: take 1..3 # three");
+    assert!(h.contains("\x1b[1mmove:\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[1mtake\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[33m3\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[2m# three\x1b[0m"), "{h:?}");
+}
+
+#[test]
+fn a_mistyped_query_is_a_diagnostic() {
+    let mut s = Session::new(false);
+    s.eval("game \"g\"\npile\nmove: take 1");
+    let r = s.eval("table --upto");
+    assert!(r.error.contains("takeaway::repl::usage"), "{}", r.error);
+    assert!(r.error.contains("see :help table"), "{}", r.error);
+}

@@ -82,6 +82,15 @@ enum ReplError {
         message: String,
     },
 
+    #[error("{message}")]
+    #[diagnostic(code(takeaway::repl::usage), help("{help}"))]
+    Usage {
+        #[label("in this command")]
+        span: (usize, usize),
+        message: String,
+        help: String,
+    },
+
     #[error("`{command}` needs {what}")]
     #[diagnostic(code(takeaway::repl::missing_argument), help("for example: {example}"))]
     MissingArgument { command: &'static str, what: &'static str, example: &'static str },
@@ -294,7 +303,19 @@ impl Session {
         let words: Vec<&str> = input.split_whitespace().collect();
         let line = match QueryLine::try_parse_from(&words) {
             Ok(l) => l,
-            Err(e) => return Reply::err(format!("{}\n", e.render().to_string().trim_end())),
+            Err(e) => {
+                // clap's first line says what is wrong; its usage line is the help.
+                let rendered = e.render().to_string();
+                let message = rendered.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+                let verb = words.first().copied().unwrap_or("");
+                let start = input.len() - input.trim_start().len();
+                let e = ReplError::Usage {
+                    span: (start, input.trim().len()),
+                    message,
+                    help: format!("see :help {verb}"),
+                };
+                return Reply::err(self.render(&e, input));
+            }
         };
         let entry = match self.current() {
             Ok(e) => e,
