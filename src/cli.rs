@@ -20,7 +20,7 @@ use crate::solve::{Limits, DEFAULT_MAX_STATES};
     name = "takeaway",
     version,
     about = "A language and solver for combinatorial take-away games",
-    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100"
+    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100\n  takeaway explain games/nim.game 25 28 10"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,6 +41,21 @@ enum Command {
         /// the game file
         file: PathBuf,
         /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// the size of the previous move, for games whose rules read `last`
+        #[arg(long)]
+        last: Option<u64>,
+        #[command(flatten)]
+        params: ParamArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Show how the answer follows: mex of the options, nim-sum columns, Schwenk's sequence
+    Explain {
+        /// the game file
+        file: PathBuf,
+        /// pile sizes, separated by spaces or commas
         #[arg(required = true, num_args = 1..)]
         position: Vec<String>,
         /// the size of the previous move, for games whose rules read `last`
@@ -158,6 +173,11 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
             let limits = Limits { max_states: output.max_states };
             print(&query::solve(&loaded, &position.join(" "), last, output.format, limits, color).map_err(fail)?);
+        }
+        Command::Explain { file, position, last, params, output } => {
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            let limits = Limits { max_states: output.max_states };
+            print(&query::explain(&loaded, &position.join(" "), last, output.format, limits, color).map_err(fail)?);
         }
         Command::Table { file, upto, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;

@@ -1,9 +1,10 @@
-//! The query verbs shared by the command line and the REPL (`check`, `solve`, `table`), so that
+//! The query verbs shared by the command line and the REPL (`check`, `solve`, `table`,
+//! `explain`), so that
 //! the same words give the same output in both. Answers and failures come back as text; a
 //! failure is the rendered diagnostics.
 
 use crate::diagnostics::{render, Source};
-use crate::rules::{parse_position, Game};
+use crate::rules::{parse_position, Game, Position};
 use crate::solve::{Limits, Solver};
 
 /// A checked game together with the text it came from, for diagnostics during solving.
@@ -27,15 +28,8 @@ pub fn load(source: Source, default_name: &str, settings: &[(String, i64)], colo
     }
 }
 
-/// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
-pub fn solve(
-    loaded: &Loaded,
-    position: &str,
-    last: Option<u64>,
-    format: Format,
-    limits: Limits,
-    color: bool,
-) -> Result<String, String> {
+/// Reads a position for the game, with the previous move's size where given.
+fn position_of(loaded: &Loaded, position: &str, last: Option<u64>, color: bool) -> Result<Position, String> {
     let pos_source = Source::new("position", position);
     let game = &loaded.game;
     let mut pos = parse_position(game, position).map_err(|e| render(&e, Some(&pos_source), color))?;
@@ -45,7 +39,38 @@ pub fn solve(
         }
         pos.last = Some(l);
     }
-    let mut solver = Solver::new(game, limits);
+    Ok(pos)
+}
+
+/// `explain`: how the answer for the position follows, in the terms of the theory.
+pub fn explain(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
+    let pos = position_of(loaded, position, last, color)?;
+    let mut solver = Solver::new(&loaded.game, limits);
+    let e = crate::analysis::explain(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(match format {
+        Format::Text => e.to_text(),
+        Format::Json => json_text(&serde_json::to_value(&e).expect("explanations serialise")),
+    })
+}
+
+/// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
+pub fn solve(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
+    let pos = position_of(loaded, position, last, color)?;
+    let mut solver = Solver::new(&loaded.game, limits);
     let report =
         crate::analysis::solve(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))?;
     Ok(match format {

@@ -237,7 +237,15 @@ fn readme_first_screen_shows_what_the_example_prints() {
 #[test]
 fn every_move_line_in_the_readme_checks() {
     let mut count = 0;
+    let mut in_code = false;
     for line in readme().lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
         // a code line may hold two columns side by side; take each `move:` in it
         for part in line.split("move:").skip(1) {
             let rule = part.split('#').next().unwrap().trim();
@@ -275,4 +283,48 @@ fn a_table_larger_than_the_limit_is_refused_at_once() {
     assert!(stderr.contains("takeaway::solve::state_limit"), "{stderr}");
     let stderr = fails(1, &["table", "games/wythoff.game", "--upto", "100", "--max-states", "1000"]);
     assert!(stderr.contains("more than 1000 positions"), "{stderr}");
+}
+
+// ---- explain -----------------------------------------------------------------------------------
+
+#[test]
+fn explain_nim_from_the_theory() {
+    // The notes' example: (25, 28, 10), highest odd column 8, and (25, 28, 5) among the answers.
+    let out = ok(&["explain", "games/nim.game", "25", "28", "10"]);
+    assert!(out.contains("the pile of 10: value 10 becomes 10 ⊕ 15 = 5: take 5 from the pile of 10, to 25 28 5"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_a_grundys_game_position() {
+    let out = ok(&["explain", "games/grundys-game.game", "8"]);
+    assert!(out.contains("G(8) = mex{0, 1, 3} = 2"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_fibonacci_nim_100() {
+    let out = ok(&["explain", "games/fibonacci-nim.game", "100"]);
+    assert!(out.contains("100 = 89 + 8 + 3"), "{out}");
+    assert!(out.contains("winning move: take 3 from the pile of 100, to 97"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_a_p_position_gives_a_reply_to_every_move() {
+    insta::assert_snapshot!(ok(&["explain", "games/nim.game", "1", "2", "3"]));
+    insta::assert_snapshot!(ok(&["explain", "games/chomp.game", "3", "2"]));
+}
+
+#[test]
+fn explain_json() {
+    let v = json(&["explain", "games/nim.game", "25", "28", "10", "--format", "json"]);
+    assert_eq!(v["kind"], "nim_sum");
+    assert_eq!(v["nim_sum"], 15);
+    assert_eq!(v["values"], serde_json::json!([25, 28, 10]));
+    assert_eq!(v["winning"][2]["moves"][0]["to"], serde_json::json!([25, 28, 5]));
+    let v = json(&["explain", "games/fibonacci-nim.game", "100", "--format", "json"]);
+    assert_eq!(v["kind"], "schwenk");
+    assert_eq!(v["h"], serde_json::json!([1, 2, 3, 5, 8, 13, 21, 34, 55, 89]));
+    assert_eq!(v["representation"], serde_json::json!([3, 8, 89]));
 }

@@ -226,3 +226,26 @@ proptest! {
         prop_assert_eq!(fast, generic);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    #[test]
+    fn every_reply_of_a_strategy_certificate_leads_to_p(text in pile_game(), piles in proptest::collection::vec(0u64..10, 1..4)) {
+        use takeaway::analysis::Explanation;
+        let game = common::game_text(&text);
+        let pos = Position::new(piles);
+        let mut s = Solver::new(&game, limits());
+        let mut generic = Solver::generic(&game, limits());
+        let answers = match takeaway::analysis::explain(&mut s, &pos).unwrap() {
+            Explanation::Mex { answers, outcome, .. } => { if outcome == Outcome::N { prop_assert!(answers.is_empty()); } answers }
+            Explanation::NimSum { answers, nim_sum, .. } => { prop_assert_eq!(nim_sum == 0, generic.value(&pos).unwrap().outcome == Outcome::P); answers }
+            _ => Vec::new(),
+        };
+        for a in answers {
+            prop_assert_eq!(generic.value(&Position::new(a.played.to.clone())).unwrap().outcome, Outcome::N);
+            let reply = a.reply.expect("an N-position has a winning reply");
+            prop_assert_eq!(generic.value(&Position::new(reply.to.clone())).unwrap().outcome, Outcome::P);
+        }
+    }
+}

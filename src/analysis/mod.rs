@@ -1,8 +1,10 @@
-//! Answers to a user's questions, as data that renders to text or JSON: `solve` (one position)
-//! and `table` (every small position).
+//! Answers to a user's questions, as data that renders to text or JSON: `solve` (one position),
+//! `table` (every small position) and `explain` (how an answer follows).
 
+pub mod explain;
 mod table;
 
+pub use explain::{explain, Explanation};
 pub use table::{table, Table, TableShape};
 
 use serde::Serialize;

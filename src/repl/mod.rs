@@ -118,7 +118,7 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "check", "set"];
+pub const VERBS: &[&str] = &["solve", "table", "explain", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game", "param", "pile", "piles", "rows", "move:", "first move:", "play misère", "play normal", "take",
@@ -145,6 +145,16 @@ struct QueryLine {
 #[derive(Subcommand, Debug)]
 enum Verb {
     Solve {
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        #[arg(long)]
+        last: Option<u64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long)]
+        max_states: Option<usize>,
+    },
+    Explain {
         #[arg(required = true, num_args = 1..)]
         position: Vec<String>,
         #[arg(long)]
@@ -184,7 +194,7 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check") {
+    } else if matches!(first, "solve" | "table" | "check" | "explain") {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -326,6 +336,9 @@ impl Session {
             Verb::Check => Ok(String::new()),
             Verb::Solve { position, last, format, max_states } => {
                 query::solve(&entry.loaded, &position.join(" "), last, format, limits(max_states), self.color)
+            }
+            Verb::Explain { position, last, format, max_states } => {
+                query::explain(&entry.loaded, &position.join(" "), last, format, limits(max_states), self.color)
             }
             Verb::Table { upto, upto_flag, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
@@ -544,6 +557,7 @@ pub fn help(topic: &str) -> String {
         "" => HELP,
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
         "table" => "table [N] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N\n",
+        "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
         "check" => "check\n  silent when the current game is right (a definition is checked when it is made)\n",
         "set" => "set NAME = VALUE\n  changes a parameter of the current game without retyping it: set k = 5\n",
         "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
@@ -564,6 +578,7 @@ const HELP: &str = "Define a game over a few lines, then ask about it:
 Queries, with the command line's words:
   solve 10                   outcome, Grundy value, winning moves
   table 40                   one pile of 0..40
+  explain 10                 how the answer follows, step by step
   check                      silent when the current game is right
   set k = 5                  change a parameter
 Session commands:

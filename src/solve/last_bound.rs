@@ -65,7 +65,8 @@ impl LastBound {
         first_ok.then_some(LastBound { bounds, after: vec![0], smallest_win: vec![u64::MAX], steps: 0 })
     }
 
-    fn bound_after(&mut self, t: u64) -> Result<i64, SolveError> {
+    /// f(t): the most the next player may take after a move of t.
+    pub fn bound_after(&mut self, t: u64) -> Result<i64, SolveError> {
         while self.after.len() as u64 <= t {
             let last = self.after.len() as i64;
             let env = Env { n: None, t: None, last: Some(last) };

@@ -9,7 +9,7 @@
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
 
-mod last_bound;
+pub mod last_bound;
 mod piles;
 mod search;
 

@@ -1,0 +1,523 @@
+//! `explain`: how the answer for a position follows, in the terms of the theory, for a student
+//! to check by hand.
+//!
+//! - one pile of a sum game: every option with its Grundy value, the set of values, the mex;
+//! - several piles: each pile's Grundy value, the binary columns and their parities, the
+//!   nim-sum, and how the winning move is found (Bouton);
+//! - take ≤ f(last) games: Schwenk's sequence H for this f, the pile as a sum of H's, and the
+//!   winning move, taking the smallest term;
+//! - anything else: every option with its outcome.
+//!
+//! A P-position also gets a strategy certificate: for every move, a winning reply.
+
+use serde::Serialize;
+
+use crate::rules::{Game, Move, Position};
+use crate::solve::last_bound::LastBound;
+use crate::solve::{MethodKind, Outcome, SolveError, Solver};
+
+/// More moves than this are counted but not listed, so that an explanation stays readable.
+const LISTED: usize = 60;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    #[serde(rename = "move")]
+    pub description: String,
+    pub to: Vec<u64>,
+}
+
+impl Step {
+    fn of(m: &Move) -> Step {
+        Step { description: m.kind.describe(), to: m.to.piles.clone() }
+    }
+}
+
+/// A move of a P-position and a winning answer to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    #[serde(rename = "move")]
+    pub played: Step,
+    pub reply: Option<Step>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionValue {
+    #[serde(rename = "move")]
+    pub step: Step,
+    /// the Grundy value of each pile the move leaves, then their XOR
+    pub parts: Vec<(u64, u64)>,
+    pub grundy: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Column {
+    /// the power of 2 this column stands for
+    pub value: u64,
+    pub bits: Vec<u8>,
+    pub sum: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NimSumMove {
+    pub column: u64,
+    pub pile: u64,
+    pub value: u64,
+    pub target: u64,
+    pub moves: Vec<Step>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionOutcome {
+    #[serde(rename = "move")]
+    pub step: Step,
+    pub outcome: Outcome,
+    pub grundy: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Explanation {
+    Mex {
+        game: String,
+        pile: u64,
+        options: Vec<OptionValue>,
+        more_options: usize,
+        values: Vec<u64>,
+        mex: u64,
+        outcome: Outcome,
+        answers: Vec<Answer>,
+    },
+    NimSum {
+        game: String,
+        position: Vec<u64>,
+        values: Vec<u64>,
+        columns: Vec<Column>,
+        nim_sum: u64,
+        outcome: Outcome,
+        winning: Vec<NimSumMove>,
+        answers: Vec<Answer>,
+        more_answers: usize,
+    },
+    Schwenk {
+        game: String,
+        pile: u64,
+        /// f(x) for x = 1, 2, 3, …: the most the next player may take after a take of x
+        f: Vec<i64>,
+        h: Vec<u64>,
+        representation: Vec<u64>,
+        outcome: Outcome,
+        winning: Option<Step>,
+        why: String,
+    },
+    Options {
+        game: String,
+        position: Vec<u64>,
+        outcome: Outcome,
+        grundy: Option<u64>,
+        options: Vec<OptionOutcome>,
+        more_options: usize,
+        answers: Vec<Answer>,
+        more_answers: usize,
+        misere: bool,
+    },
+}
+
+pub fn explain(solver: &mut Solver, pos: &Position) -> Result<Explanation, SolveError> {
+    let game = solver.game().clone();
+    let nonempty = pos.piles.iter().filter(|&&p| p > 0).count();
+    match solver.method() {
+        MethodKind::PileSum if nonempty <= 1 && pos.piles.len() == 1 => mex(solver, &game, pos),
+        MethodKind::PileSum => nim_sum(solver, &game, pos),
+        MethodKind::LastBound if pos.last.is_none() => match schwenk(solver, &game, pos)? {
+            Some(e) => Ok(e),
+            None => options(solver, &game, pos),
+        },
+        _ => options(solver, &game, pos),
+    }
+}
+
+/// For every move of a P-position, a winning reply (at most `LISTED` of them).
+fn answers(solver: &mut Solver, game: &Game, pos: &Position) -> Result<(Vec<Answer>, usize), SolveError> {
+    let moves = game.moves(pos, solver.limits().max_states)?;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut more = 0;
+    for m in moves {
+        if !seen.insert(game.canonical(&m.to)) {
+            continue;
+        }
+        if out.len() >= LISTED {
+            more += 1;
+            continue;
+        }
+        let reply = solver.winning_moves(&m.to)?.first().map(Step::of);
+        out.push(Answer { played: Step::of(&m), reply });
+    }
+    Ok((out, more))
+}
+
+fn mex(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    let n = pos.piles[0];
+    let moves = game.moves(pos, solver.limits().max_states)?;
+    let mut options = Vec::new();
+    let mut values = Vec::new();
+    for m in &moves {
+        let mut parts = Vec::new();
+        let mut g = 0;
+        for &p in m.to.piles.iter().filter(|&&p| p > 0) {
+            let v = solver.value(&Position::new(vec![p]))?.grundy.unwrap_or(0);
+            parts.push((p, v));
+            g ^= v;
+        }
+        values.push(g);
+        options.push(OptionValue { step: Step::of(m), parts, grundy: g });
+    }
+    values.sort_unstable();
+    values.dedup();
+    let mex = values.iter().enumerate().find(|(i, v)| **v != *i as u64).map(|(i, _)| i as u64).unwrap_or(values.len() as u64);
+    let outcome = if mex == 0 { Outcome::P } else { Outcome::N };
+    let more_options = options.len().saturating_sub(LISTED);
+    options.truncate(LISTED);
+    let answers = if outcome == Outcome::P && n > 0 { answers(solver, game, pos)?.0 } else { Vec::new() };
+    Ok(Explanation::Mex { game: game.name.clone(), pile: n, options, more_options, values, mex, outcome, answers })
+}
+
+fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    let mut values = Vec::new();
+    for &p in &pos.piles {
+        values.push(solver.value(&Position::new(vec![p]))?.grundy.unwrap_or(0));
+    }
+    let nim_sum = values.iter().fold(0, |a, v| a ^ v);
+    let top = values.iter().copied().max().unwrap_or(0);
+    let width = 64 - top.leading_zeros() as usize;
+    let columns: Vec<Column> = (0..width.max(1))
+        .rev()
+        .map(|bit| {
+            let bits: Vec<u8> = values.iter().map(|v| ((v >> bit) & 1) as u8).collect();
+            let sum = bits.iter().map(|b| *b as u64).sum();
+            Column { value: 1 << bit, bits, sum }
+        })
+        .collect();
+    let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
+    let mut winning = Vec::new();
+    let (mut answers_list, mut more_answers) = (Vec::new(), 0);
+    if nim_sum != 0 {
+        let column = 1u64 << (63 - nim_sum.leading_zeros());
+        let all = solver.winning_moves(pos)?;
+        let mut seen = std::collections::HashSet::new();
+        for (i, (&p, &v)) in pos.piles.iter().zip(&values).enumerate() {
+            if v & column == 0 || !seen.insert(p) {
+                continue;
+            }
+            let moves: Vec<Step> = all.iter().filter(|m| moved_pile(m) == Some(i)).map(Step::of).collect();
+            winning.push(NimSumMove { column, pile: p, value: v, target: v ^ nim_sum, moves });
+        }
+    } else {
+        (answers_list, more_answers) = answers(solver, game, pos)?;
+    }
+    Ok(Explanation::NimSum {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        values,
+        columns,
+        nim_sum,
+        outcome,
+        winning,
+        answers: answers_list,
+        more_answers,
+    })
+}
+
+fn moved_pile(m: &Move) -> Option<usize> {
+    match &m.kind {
+        crate::rules::MoveKind::Take { pile, .. } | crate::rules::MoveKind::Split { pile, .. } => Some(*pile),
+        _ => None,
+    }
+}
+
+/// Schwenk's explanation, when the game is one of his: the first move may take anything but the
+/// whole pile, and the sequence H agrees with the solver. `None` otherwise.
+fn schwenk(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Option<Explanation>, SolveError> {
+    let Some(mut rule) = LastBound::recognise(game) else { return Ok(None) };
+    let n = pos.piles[0];
+    if n == 0 {
+        return Ok(None);
+    }
+    let moves = game.moves(pos, solver.limits().max_states)?;
+    let takes: Vec<u64> = moves.iter().map(|m| n - m.to.piles[0]).collect();
+    if takes != (1..n).collect::<Vec<_>>() {
+        return Ok(None);
+    }
+    // H₁ = 1, H_{k+1} = H_k + H_m with m the least j such that f(H_j) ≥ H_k.
+    let mut h = vec![1u64];
+    while *h.last().expect("h starts with 1") <= n {
+        let hk = *h.last().expect("h is not empty");
+        let mut m = None;
+        for (j, &hj) in h.iter().enumerate() {
+            if rule.bound_after(hj)? >= hk as i64 {
+                m = Some(j);
+                break;
+            }
+        }
+        let Some(m) = m else { return Ok(None) };
+        h.push(hk + h[m]);
+    }
+    h.pop();
+    // The greedy representation, smallest term first.
+    let mut rest = n;
+    let mut representation = Vec::new();
+    for &hj in h.iter().rev() {
+        if hj <= rest {
+            representation.push(hj);
+            rest -= hj;
+        }
+    }
+    representation.reverse();
+    for w in representation.windows(2) {
+        if rule.bound_after(w[0])? >= w[1] as i64 {
+            return Ok(None);
+        }
+    }
+    let outcome = solver.outcome(pos)?;
+    let is_term = representation.len() == 1;
+    if (outcome == Outcome::P) != is_term {
+        return Ok(None);
+    }
+    let f: Vec<i64> = (1..=8u64.min(n)).map(|x| rule.bound_after(x)).collect::<Result<_, _>>()?;
+    let (winning, why) = if is_term {
+        (
+            None,
+            format!(
+                "{n} is a term of H. The first move may not take the whole pile, and whatever it takes, \
+                 the second player can take the smallest term of what is left and keep doing so (Schwenk): \
+                 the first player loses."
+            ),
+        )
+    } else {
+        let take = representation[0];
+        let next = representation[1];
+        let after = rule.bound_after(take)?;
+        let step = moves.iter().find(|m| n - m.to.piles[0] == take).map(Step::of);
+        (
+            step,
+            format!(
+                "Take the smallest term, {take}. The opponent may then take at most f({take}) = {after}, \
+                 less than {next}, the smallest term left, so they cannot clear a whole term; whatever \
+                 they take, you again take the smallest term of what is left, and you take the last counter."
+            ),
+        )
+    };
+    Ok(Some(Explanation::Schwenk { game: game.name.clone(), pile: n, f, h, representation, outcome, winning, why }))
+}
+
+fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    let value = solver.value(pos)?;
+    let moves = game.moves(pos, solver.limits().max_states)?;
+    let mut seen = std::collections::HashSet::new();
+    let mut options = Vec::new();
+    let mut more_options = 0;
+    for m in &moves {
+        if !seen.insert(game.canonical(&m.to)) {
+            continue;
+        }
+        if options.len() >= LISTED {
+            more_options += 1;
+            continue;
+        }
+        let v = solver.value(&m.to)?;
+        options.push(OptionOutcome { step: Step::of(m), outcome: v.outcome, grundy: v.grundy });
+    }
+    let (answers, more_answers) =
+        if value.outcome == Outcome::P && !moves.is_empty() { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    Ok(Explanation::Options {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        outcome: value.outcome,
+        grundy: value.grundy,
+        options,
+        more_options,
+        answers,
+        more_answers,
+        misere: game.convention == crate::ast::Convention::Misere,
+    })
+}
+
+// ---- text --------------------------------------------------------------------------------------
+
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::P => "P (the player to move loses against best play)",
+        Outcome::N => "N (the player to move wins)",
+    }
+}
+
+fn pos_text(piles: &[u64]) -> String {
+    Position::new(piles.to_vec()).piles_text()
+}
+
+fn answers_text(out: &mut String, answers: &[Answer], more: usize) {
+    if answers.is_empty() {
+        return;
+    }
+    out.push_str("\nEvery move has a winning reply (a strategy for the second player):\n");
+    for a in answers {
+        let reply = match &a.reply {
+            Some(r) => format!("answer: {}, to {}", r.description, pos_text(&r.to)),
+            None => "no answer needed: the game is over".into(),
+        };
+        out.push_str(&format!("  {}, to {}  →  {}\n", a.played.description, pos_text(&a.played.to), reply));
+    }
+    if more > 0 {
+        out.push_str(&format!("  … and {more} more moves\n"));
+    }
+}
+
+fn set_text(values: &[u64]) -> String {
+    format!("{{{}}}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "))
+}
+
+impl Explanation {
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        match self {
+            Explanation::Mex { game, pile, options, more_options, values, mex, outcome, answers } => {
+                out.push_str(&format!("{game}, one pile of {pile}\n"));
+                if options.is_empty() {
+                    out.push_str("No move is possible, so the Grundy value is mex{} = 0.\n");
+                } else {
+                    out.push_str("Each move, and the Grundy value of what it leaves:\n");
+                    for o in options {
+                        let parts = match o.parts.as_slice() {
+                            [] => "nothing left: 0".to_string(),
+                            [(p, v)] => format!("G({p}) = {v}"),
+                            many => {
+                                let names: Vec<String> = many.iter().map(|(p, _)| format!("G({p})")).collect();
+                                let vals: Vec<String> = many.iter().map(|(_, v)| v.to_string()).collect();
+                                format!("{} = {} = {}", names.join(" ⊕ "), vals.join(" ⊕ "), o.grundy)
+                            }
+                        };
+                        out.push_str(&format!("  {}, to {}: {}\n", o.step.description, pos_text(&o.step.to), parts));
+                    }
+                    if *more_options > 0 {
+                        out.push_str(&format!("  … and {more_options} more moves\n"));
+                    }
+                    out.push_str(&format!("The values reached: {}\n", set_text(values)));
+                    out.push_str(&format!(
+                        "The Grundy value is the least number not among them: G({pile}) = mex{} = {mex}\n",
+                        set_text(values)
+                    ));
+                }
+                out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                answers_text(&mut out, answers, 0);
+            }
+            Explanation::NimSum { game, position, values, columns, nim_sum, outcome, winning, answers, more_answers } => {
+                out.push_str(&format!("{game}, position {}\n", pos_text(position)));
+                out.push_str("Each pile's Grundy value, in binary:\n");
+                let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
+                let widths: Vec<usize> = heads.iter().map(|h| h.len()).collect();
+                let pile_w = position.iter().map(|p| p.to_string().len()).max().unwrap_or(1).max(4);
+                let val_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(6);
+                let row = |label: &str, value: &str, cells: Vec<String>| -> String {
+                    let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
+                    format!("  {label:>pile_w$}  {value:>val_w$}   {}\n", cells.join(" "))
+                };
+                out.push_str(&row("pile", "Grundy", heads.clone()));
+                for (i, (p, v)) in position.iter().zip(values).enumerate() {
+                    out.push_str(&row(&p.to_string(), &v.to_string(), columns.iter().map(|c| c.bits[i].to_string()).collect()));
+                }
+                out.push_str(&row("", "sum", columns.iter().map(|c| c.sum.to_string()).collect()));
+                out.push_str(&row(
+                    "",
+                    "parity",
+                    columns.iter().map(|c| if c.sum % 2 == 0 { "e".to_string() } else { "o".to_string() }).collect(),
+                ));
+                let odd: Vec<String> = columns.iter().filter(|c| c.sum % 2 == 1).map(|c| c.value.to_string()).collect();
+                if odd.is_empty() {
+                    out.push_str("The nim-sum (XOR) is 0: no column is odd.\n");
+                } else {
+                    out.push_str(&format!("The nim-sum (XOR) is {nim_sum}: the odd columns are {}.\n", odd.join(", ")));
+                }
+                out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                if *nim_sum == 0 {
+                    out.push_str(
+                        "Every column is even. Any move changes one pile's value, so some column becomes odd: \
+                         every move leads to an N-position.\n",
+                    );
+                    answers_text(&mut out, answers, *more_answers);
+                } else if let Some(first) = winning.first() {
+                    out.push_str(&format!(
+                        "The highest odd column is {}. A pile whose value has a 1 there can be changed to make \
+                         every column even: its value v must become v ⊕ {nim_sum}.\n",
+                        first.column
+                    ));
+                    for w in winning {
+                        out.push_str(&format!("  the pile of {}: value {} becomes {} ⊕ {nim_sum} = {}", w.pile, w.value, w.value, w.target));
+                        if w.moves.is_empty() {
+                            out.push_str(" (no single move reaches it)\n");
+                        } else {
+                            let ms: Vec<String> = w.moves.iter().map(|m| format!("{}, to {}", m.description, pos_text(&m.to))).collect();
+                            out.push_str(&format!(": {}\n", ms.join("; or ")));
+                        }
+                    }
+                }
+            }
+            Explanation::Schwenk { game, pile, f, h, representation, outcome, winning, why } => {
+                out.push_str(&format!("{game}, one pile of {pile}\n"));
+                let fs: Vec<String> = f.iter().enumerate().map(|(i, v)| format!("f({}) = {v}", i + 1)).collect();
+                out.push_str(&format!("After a take of x, the next move may take up to f(x): {}, …\n", fs.join(", ")));
+                let hs: Vec<String> = h.iter().map(|v| v.to_string()).collect();
+                out.push_str(&format!(
+                    "Schwenk's sequence: H(1) = 1, and H(k+1) = H(k) + H(m) with m the least j such that f(H(j)) ≥ H(k):\n  {}\n",
+                    hs.join(", ")
+                ));
+                if representation.len() == 1 {
+                    out.push_str(&format!("{pile} is itself a term of H.\n"));
+                } else {
+                    let terms: Vec<String> = representation.iter().rev().map(|v| v.to_string()).collect();
+                    out.push_str(&format!(
+                        "{pile} = {}: a sum of terms of H, each larger than f of the next smaller one\n",
+                        terms.join(" + ")
+                    ));
+                }
+                out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                if let Some(w) = winning {
+                    out.push_str(&format!("winning move: {}, to {}\n", w.description, pos_text(&w.to)));
+                }
+                out.push_str(&format!("Why: {why}\n"));
+            }
+            Explanation::Options { game, position, outcome, grundy, options, more_options, answers, more_answers, misere } => {
+                out.push_str(&format!("{game}, position {}\n", pos_text(position)));
+                if options.is_empty() && *misere {
+                    out.push_str("No move is possible: under misère play the player to move has won.\n");
+                } else if options.is_empty() {
+                    out.push_str("No move is possible: the player to move has lost.\n");
+                } else {
+                    out.push_str("Each move, and what it leaves:\n");
+                    for o in options {
+                        let g = o.grundy.map(|g| format!(", Grundy value {g}")).unwrap_or_default();
+                        let o_text = match o.outcome {
+                            Outcome::P => "P",
+                            Outcome::N => "N",
+                        };
+                        out.push_str(&format!("  {}, to {}: {o_text}{g}\n", o.step.description, pos_text(&o.step.to)));
+                    }
+                    if *more_options > 0 {
+                        out.push_str(&format!("  … and {more_options} more moves\n"));
+                    }
+                }
+                out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                if let Some(g) = grundy {
+                    out.push_str(&format!("Grundy value: {g} (the mex of the values above)\n"));
+                }
+                if !options.is_empty() {
+                    out.push_str(match outcome {
+                        Outcome::N => "A position is N when some move leads to a P-position: those moves win.\n",
+                        Outcome::P => "A position is P when every move leads to an N-position.\n",
+                    });
+                }
+                answers_text(&mut out, answers, *more_answers);
+            }
+        }
+        out
+    }
+}
