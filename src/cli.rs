@@ -37,35 +37,9 @@ enum Command {
         params: ParamArgs,
     },
     /// Solve a position: outcome, Grundy value and every winning move
-    Solve {
-        /// the game file
-        file: PathBuf,
-        /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// the size of the previous move, for games whose rules read `last`
-        #[arg(long)]
-        last: Option<u64>,
-        #[command(flatten)]
-        params: ParamArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
+    Solve(PositionQuery),
     /// Show how the answer follows: mex of the options, nim-sum columns, Schwenk's sequence
-    Explain {
-        /// the game file
-        file: PathBuf,
-        /// pile sizes, separated by spaces or commas
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        /// the size of the previous move, for games whose rules read `last`
-        #[arg(long)]
-        last: Option<u64>,
-        #[command(flatten)]
-        params: ParamArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
+    Explain(PositionQuery),
     /// Define games and ask about them interactively (also what `takeaway` alone does)
     Repl {
         /// game files to load first; the last one becomes the current game
@@ -83,6 +57,23 @@ enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+}
+
+/// What `solve` and `explain` take: a game file and a position of it.
+#[derive(clap::Args, Debug)]
+struct PositionQuery {
+    /// the game file
+    file: PathBuf,
+    /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
+    /// the size of the previous move, for games whose rules read `last`
+    #[arg(long)]
+    last: Option<u64>,
+    #[command(flatten)]
+    params: ParamArgs,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -169,16 +160,8 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         Command::Check { file, params } => {
             read_game(&file, &params.set, color).map_err(fail)?;
         }
-        Command::Solve { file, position, last, params, output } => {
-            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            let limits = Limits { max_states: output.max_states };
-            print(&query::solve(&loaded, &position.join(" "), last, output.format, limits, color).map_err(fail)?);
-        }
-        Command::Explain { file, position, last, params, output } => {
-            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            let limits = Limits { max_states: output.max_states };
-            print(&query::explain(&loaded, &position.join(" "), last, output.format, limits, color).map_err(fail)?);
-        }
+        Command::Solve(q) => print(&position_query(q, color, query::solve)?),
+        Command::Explain(q) => print(&position_query(q, color, query::explain)?),
         Command::Table { file, upto, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
             let limits = Limits { max_states: output.max_states };
@@ -187,6 +170,15 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         Command::Repl { .. } => unreachable!("handled by main"),
     }
     Ok(())
+}
+
+type PositionVerb = fn(&Loaded, &str, Option<u64>, Format, Limits, bool) -> Result<String, String>;
+
+/// Runs `solve` or `explain` on the position of a game file.
+fn position_query(q: PositionQuery, color: bool, verb: PositionVerb) -> Result<String, Failed> {
+    let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
+    let limits = Limits { max_states: q.output.max_states };
+    verb(&loaded, &q.position.join(" "), q.last, q.output.format, limits, color).map_err(fail)
 }
 
 /// Reads, parses and checks a game file; on failure, every problem rendered.

@@ -144,26 +144,8 @@ struct QueryLine {
 
 #[derive(Subcommand, Debug)]
 enum Verb {
-    Solve {
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        #[arg(long)]
-        last: Option<u64>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        #[arg(long)]
-        max_states: Option<usize>,
-    },
-    Explain {
-        #[arg(required = true, num_args = 1..)]
-        position: Vec<String>,
-        #[arg(long)]
-        last: Option<u64>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        #[arg(long)]
-        max_states: Option<usize>,
-    },
+    Solve(PositionArgs),
+    Explain(PositionArgs),
     Table {
         /// the largest pile size: `table 40` or `table --upto 40`
         upto: Option<u64>,
@@ -175,6 +157,19 @@ enum Verb {
         max_states: Option<usize>,
     },
     Check,
+}
+
+/// What `solve` and `explain` take, as on the command line.
+#[derive(clap::Args, Debug)]
+struct PositionArgs {
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
+    #[arg(long)]
+    last: Option<u64>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[arg(long)]
+    max_states: Option<usize>,
 }
 
 enum Input<'a> {
@@ -334,11 +329,11 @@ impl Session {
         let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states) };
         let answer = match line.verb {
             Verb::Check => Ok(String::new()),
-            Verb::Solve { position, last, format, max_states } => {
-                query::solve(&entry.loaded, &position.join(" "), last, format, limits(max_states), self.color)
+            Verb::Solve(a) => {
+                query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
-            Verb::Explain { position, last, format, max_states } => {
-                query::explain(&entry.loaded, &position.join(" "), last, format, limits(max_states), self.color)
+            Verb::Explain(a) => {
+                query::explain(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
             Verb::Table { upto, upto_flag, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
