@@ -551,3 +551,81 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
         }
     }
 }
+
+// ---- periods and patterns ------------------------------------------------------------------------
+
+fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway::analysis::periods::Periodicity> {
+    let g = game_with(file, settings);
+    let mut s = solver(&g);
+    analysis::table(&mut s, upto).unwrap().period
+}
+
+#[test]
+fn kayles_has_preperiod_71_and_period_12_proven() {
+    for upto in [30, 100, 1000] {
+        let p = period_of("kayles.game", &[], upto).expect("a period");
+        assert_eq!((p.preperiod, p.period, p.saltus, p.proven), (71, 12, 0, true), "upto {upto}");
+        assert_eq!(p.theorem, Some("Guy and Smith's periodicity theorem for octal games"));
+        // the theorem needs G(n + 12) = G(n) for 71 ≤ n < 2·71 + 12 + 2 = 156
+        assert!(p.checked_to >= 156 + 12);
+    }
+}
+
+#[test]
+fn dawsons_kayles_has_period_34_proven() {
+    // Dawson's chess (0.137) has its last exception at 51; Dawson's Kayles (0.07) is that
+    // shifted by one, so its values repeat with period 34 from 53 on.
+    let p = period_of("dawsons-kayles.game", &[], 100).expect("a period");
+    assert_eq!((p.preperiod, p.period, p.proven), (53, 34, true));
+}
+
+#[test]
+fn subtraction_games_have_their_periods_proven() {
+    let p = period_of("subtraction-1-3.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.proven), (0, 2, true));
+    for k in 2..=6i64 {
+        let p = period_of("tag.game", &[("k", k)], 30).unwrap();
+        assert_eq!((p.preperiod, p.period, p.proven), (0, k as u64 + 1, true), "TAG({k})");
+        let p = period_of("restricted-nim.game", &[("k", k)], 30).unwrap();
+        assert_eq!((p.preperiod, p.period, p.proven), (0, k as u64 + 1, true), "restricted Nim, k = {k}");
+    }
+    // misère play: the outcomes repeat, and the same window argument proves it
+    let p = period_of("tag-misere.game", &[], 30).unwrap();
+    assert_eq!((p.of, p.preperiod, p.period, p.proven), ("outcome", 0, 4, true));
+}
+
+#[test]
+fn lasker_nim_is_arithmetic_periodic() {
+    let p = period_of("lasker-nim.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.saltus, p.proven), (1, 4, 4, false));
+    let p = period_of("nim.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.saltus), (0, 1, 1));
+}
+
+#[test]
+fn games_without_a_known_period_show_none() {
+    for file in ["grundys-game.game", "fibonacci-nim.game", "take-at-most-last.game", "take-less-than-twice.game"] {
+        for upto in [30, 700, 1500] {
+            assert_eq!(period_of(file, &[], upto), None, "{file} up to {upto}");
+        }
+    }
+}
+
+#[test]
+fn famous_patterns_of_p_positions_are_recognised() {
+    let pattern = |file: &str, upto: u64| {
+        let g = game(file);
+        let mut s = solver(&g);
+        analysis::table(&mut s, upto).unwrap().pattern
+    };
+    assert_eq!(pattern("tag.game", 40).as_deref(), Some("the multiples of 4"));
+    assert_eq!(pattern("tag-misere.game", 40).as_deref(), Some("the numbers n with n mod 4 = 1"));
+    assert_eq!(pattern("take-at-most-last.game", 100).as_deref(), Some("the powers of 2"));
+    assert_eq!(pattern("take-less-than-twice.game", 100).as_deref(), Some("the powers of 2"));
+    assert_eq!(pattern("fibonacci-nim.game", 100).as_deref(), Some("the Fibonacci numbers"));
+    assert!(pattern("wythoff.game", 30).unwrap().starts_with("Wythoff's pairs"));
+    assert_eq!(pattern("kayles.game", 40), None);
+    let two_pile_nim = common::game_text("piles 2\nmove: take any from one pile\n");
+    let mut s = solver(&two_pile_nim);
+    assert_eq!(analysis::table(&mut s, 20).unwrap().pattern.as_deref(), Some("the equal pairs (a, a)"));
+}

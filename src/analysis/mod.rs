@@ -2,6 +2,7 @@
 //! `table` (every small position) and `explain` (how an answer follows).
 
 pub mod explain;
+pub mod periods;
 mod table;
 
 pub use explain::{explain, Explanation};

@@ -5,6 +5,7 @@ use miette::Diagnostic;
 use serde_json::{json, Value as Json};
 use thiserror::Error;
 
+use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
 use crate::solve::{Outcome, SolveError, Solver};
 
@@ -29,6 +30,12 @@ pub struct Table {
     pub grundy: Vec<Vec<Option<u64>>>,
     pub p_positions: Vec<Vec<u64>>,
     pub grundy_note: Option<&'static str>,
+    /// A period of the one-pile values, where one was found.
+    pub period: Option<Periodicity>,
+    /// How far periods were looked for, when none was found.
+    pub no_period_to: Option<u64>,
+    /// A famous pattern of the P-positions, in words.
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -122,7 +129,70 @@ pub fn table(solver: &mut Solver, upto: u64) -> Result<Table, TableError> {
         (true, true) => Some("Grundy values are not defined under misère play"),
         (true, false) => Some("Grundy values marked - were not computed: those positions are too large to search"),
     };
-    Ok(Table { game: name, upto, shape, outcomes, grundy, p_positions, grundy_note })
+    let (mut period, mut no_period_to, mut pattern) = (None, None, None);
+    match shape {
+        TableShape::OnePile => {
+            let p: Vec<bool> = outcomes[0].iter().map(|o| *o == Outcome::P).collect();
+            pattern = periods::one_pile_pattern(&p);
+            match one_pile_period(solver, upto) {
+                Ok(Some(found)) => period = Some(found),
+                Ok(None) => no_period_to = Some(upto.max(periods::MIN_EXAMINED - 1)),
+                // Looking further than the table asked for hit a limit: say nothing about periods.
+                Err(_) => {}
+            }
+        }
+        TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
+        TableShape::Rectangles => {}
+    }
+    Ok(Table { game: name, upto, shape, outcomes, grundy, p_positions, grundy_note, period, no_period_to, pattern })
+}
+
+/// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1) otherwise.
+fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveError> {
+    // Schwenk's method knows outcomes only; its Grundy values would each need a search.
+    if solver.method() == crate::solve::MethodKind::LastBound {
+        let mut outcomes = Vec::new();
+        for n in 0..=last {
+            outcomes.push(if solver.outcome(&Position::new(vec![n]))? == Outcome::P { 0 } else { 1 });
+        }
+        return Ok((outcomes, false));
+    }
+    let mut values = Vec::new();
+    let mut grundy = true;
+    for n in 0..=last {
+        let v = solver.value(&Position::new(vec![n]))?;
+        grundy &= v.grundy.is_some();
+        values.push((v.grundy.map(|g| g as i64), if v.outcome == Outcome::P { 0 } else { 1 }));
+    }
+    Ok((values.iter().map(|(g, o)| if grundy { g.unwrap_or(0) } else { *o }).collect(), grundy))
+}
+
+/// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
+/// further where the octal theorem needs more values to prove one.
+fn one_pile_period(solver: &mut Solver, upto: u64) -> Result<Option<Periodicity>, SolveError> {
+    let mut examined = upto.max(periods::MIN_EXAMINED - 1) + 1;
+    let (mut values, mut grundy) = sequence(solver, examined - 1)?;
+    if let (Some((pre, p, _)), Some(t)) = (periods::detect(&values, false), periods::octal_bound(solver.game())) {
+        let needed = periods::octal_needs(pre as u64, p as u64, t);
+        if needed > examined && needed <= 8 * examined {
+            examined = needed;
+            (values, grundy) = sequence(solver, examined - 1)?;
+        }
+    }
+    let of = if grundy { "grundy" } else { "outcome" };
+    let found = periods::detect(&values, false).or_else(|| if grundy { periods::detect(&values, true) } else { None });
+    Ok(found.map(|(pre, p, saltus)| {
+        let theorem = periods::proof(solver.game(), grundy, pre as u64, p as u64, saltus, examined);
+        Periodicity {
+            of,
+            preperiod: pre as u64,
+            period: p as u64,
+            saltus,
+            proven: theorem.is_some(),
+            theorem,
+            checked_to: examined - 1,
+        }
+    }))
 }
 
 fn outcome_text(o: Outcome) -> &'static str {
@@ -147,6 +217,8 @@ impl Table {
                 "outcomes": outcomes[0],
                 "grundy": self.grundy[0],
                 "p_positions": self.p_positions.iter().map(|p| p[0]).collect::<Vec<_>>(),
+                "period": self.period,
+                "pattern": self.pattern,
             }),
             TableShape::TwoPiles => json!({
                 "game": self.game,
@@ -155,6 +227,7 @@ impl Table {
                 "outcomes": outcomes,
                 "grundy": self.grundy,
                 "p_positions": self.p_positions,
+                "pattern": self.pattern,
             }),
             TableShape::Rectangles => json!({
                 "game": self.game,
@@ -200,6 +273,14 @@ impl Table {
                 out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
             }
         }
+        if let Some(pattern) = &self.pattern {
+            out.push_str(&format!("pattern: the P-positions are {pattern} (as far as the table goes)\n"));
+        }
+        if let Some(p) = &self.period {
+            out.push_str(&format!("period: {}\n", period_text(p)));
+        } else if let Some(to) = self.no_period_to {
+            out.push_str(&format!("period: none found in the values of 0..{to}\n"));
+        }
         if let Some(note) = self.grundy_note {
             out.push_str(note);
             out.push('\n');
@@ -225,6 +306,22 @@ impl Table {
 /// The table's lines without the padding comfy-table leaves at their ends.
 fn trimmed(t: &TextTable) -> String {
     t.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+fn period_text(p: &Periodicity) -> String {
+    let what = if p.of == "grundy" { "Grundy values" } else { "outcomes" };
+    let shape = if p.saltus == 0 {
+        format!("{what} repeat with period {} from n = {} (preperiod {})", p.period, p.preperiod, p.preperiod)
+    } else {
+        format!(
+            "{what} grow by {} every {} from n = {}: G(n + {}) = G(n) + {}",
+            p.saltus, p.period, p.preperiod, p.period, p.saltus
+        )
+    };
+    match p.theorem {
+        Some(theorem) => format!("{shape}; proven by {theorem} (checked to {})", p.checked_to),
+        None => format!("{shape}; apparent, checked to {}", p.checked_to),
+    }
 }
 
 fn text_table(header: &[&str]) -> TextTable {
