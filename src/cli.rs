@@ -52,6 +52,9 @@ enum Command {
         /// the largest pile size in the table
         #[arg(long, default_value_t = 30)]
         upto: u64,
+        /// add a column: how many moves the game lasts with best play
+        #[arg(long)]
+        remoteness: bool,
         #[command(flatten)]
         params: ParamArgs,
         #[command(flatten)]
@@ -162,10 +165,10 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
         Command::Explain(q) => print(&position_query(q, color, query::explain)?),
-        Command::Table { file, upto, params, output } => {
+        Command::Table { file, upto, remoteness, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
             let limits = Limits { max_states: output.max_states };
-            print(&query::table(&loaded, upto, output.format, limits, color).map_err(fail)?);
+            print(&query::table(&loaded, upto, remoteness, output.format, limits, color).map_err(fail)?);
         }
         Command::Repl { .. } => unreachable!("handled by main"),
     }

@@ -80,9 +80,17 @@ pub fn solve(
 }
 
 /// `table`: every one-pile position up to `upto` (pairs for two-pile games).
-pub fn table(loaded: &Loaded, upto: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+pub fn table(
+    loaded: &Loaded,
+    upto: u64,
+    remoteness: bool,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
     let mut solver = Solver::new(&loaded.game, limits);
-    let table = crate::analysis::table(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    let table =
+        crate::analysis::table(&mut solver, upto, remoteness).map_err(|e| render(&e, Some(&loaded.source), color))?;
     Ok(match format {
         Format::Text => table.to_text(),
         Format::Json => json_text(&table.to_json()),

@@ -328,3 +328,11 @@ fn explain_json() {
     assert_eq!(v["h"], serde_json::json!([1, 2, 3, 5, 8, 13, 21, 34, 55, 89]));
     assert_eq!(v["representation"], serde_json::json!([3, 8, 89]));
 }
+
+#[test]
+fn table_with_remoteness() {
+    let v = json(&["table", "games/tag.game", "--upto", "9", "--remoteness", "--format", "json"]);
+    // TAG(3): 2 moves a round, one more where the first player must open with the right take
+    assert_eq!(v["remoteness"], serde_json::json!([0, 1, 1, 1, 2, 3, 3, 3, 4, 5]));
+    insta::assert_snapshot!(ok(&["table", "games/tag-misere.game", "--upto", "8", "--remoteness"]));
+}

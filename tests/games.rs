@@ -34,13 +34,13 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
     match head.as_slice() {
         ["grundy"] => {
             let expected = numbers(body);
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1, false).expect("table");
             let got: Vec<u64> = table.grundy[0].iter().map(|g| g.expect("Grundy value")).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["p-positions", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let table = analysis::table(&mut solver, upto).expect("table");
+            let table = analysis::table(&mut solver, upto, false).expect("table");
             let expected: Vec<Vec<u64>> = body
                 .split_whitespace()
                 .map(|item| item.split(',').map(|x| x.parse().expect("number")).collect())

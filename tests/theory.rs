@@ -352,7 +352,7 @@ fn restricted_nim_pile_values_are_n_mod_k_plus_one() {
 fn grundys_game_values_match_grundy_1939() {
     let g = game("grundys-game.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200).unwrap();
+    let table = analysis::table(&mut s, 200, false).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     let known = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2];
     assert_eq!(&got[..18], &known);
@@ -364,7 +364,7 @@ fn grundys_game_values_match_grundy_1939() {
 fn kayles_values_match_and_become_periodic_after_71() {
     let g = game("kayles.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200).unwrap();
+    let table = analysis::table(&mut s, 200, false).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]);
     let brute = brute_kayles(200);
@@ -390,7 +390,7 @@ fn kayles_in_words_and_octal_0_77_are_the_same_game() {
 fn dawsons_kayles_values_match() {
     let g = game("dawsons-kayles.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200).unwrap();
+    let table = analysis::table(&mut s, 200, false).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]);
     let brute = brute_dawsons_kayles(200);
@@ -430,7 +430,7 @@ fn wythoff_p_positions_are_the_beatty_pairs() {
             assert_eq!(p, brute[a][b], "({a}, {b}): brute force");
         }
     }
-    let table = analysis::table(&mut s, 13).unwrap();
+    let table = analysis::table(&mut s, 13, false).unwrap();
     assert_eq!(table.p_positions, vec![vec![0, 0], vec![1, 2], vec![3, 5], vec![4, 7], vec![6, 10], vec![8, 13]]);
 }
 
@@ -557,7 +557,7 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
 fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway::analysis::periods::Periodicity> {
     let g = game_with(file, settings);
     let mut s = solver(&g);
-    analysis::table(&mut s, upto).unwrap().period
+    analysis::table(&mut s, upto, false).unwrap().period
 }
 
 #[test]
@@ -616,7 +616,7 @@ fn famous_patterns_of_p_positions_are_recognised() {
     let pattern = |file: &str, upto: u64| {
         let g = game(file);
         let mut s = solver(&g);
-        analysis::table(&mut s, upto).unwrap().pattern
+        analysis::table(&mut s, upto, false).unwrap().pattern
     };
     assert_eq!(pattern("tag.game", 40).as_deref(), Some("the multiples of 4"));
     assert_eq!(pattern("tag-misere.game", 40).as_deref(), Some("the numbers n with n mod 4 = 1"));
@@ -627,5 +627,121 @@ fn famous_patterns_of_p_positions_are_recognised() {
     assert_eq!(pattern("kayles.game", 40), None);
     let two_pile_nim = common::game_text("piles 2\nmove: take any from one pile\n");
     let mut s = solver(&two_pile_nim);
-    assert_eq!(analysis::table(&mut s, 20).unwrap().pattern.as_deref(), Some("the equal pairs (a, a)"));
+    assert_eq!(analysis::table(&mut s, 20, false).unwrap().pattern.as_deref(), Some("the equal pairs (a, a)"));
+}
+
+// ---- remoteness (Steinhaus) ---------------------------------------------------------------------
+
+/// Remoteness by plain search: 0 when no move is possible; from an N-position the winner
+/// hurries (1 + the least remoteness of a P option), from a P-position the loser delays
+/// (1 + the largest remoteness of any option). Returns (is P, remoteness).
+fn brute_remoteness(
+    pos: Vec<u64>,
+    moves: &dyn Fn(&[u64]) -> Vec<Vec<u64>>,
+    misere: bool,
+    memo: &mut HashMap<Vec<u64>, (bool, u64)>,
+) -> (bool, u64) {
+    if let Some(&v) = memo.get(&pos) {
+        return v;
+    }
+    let children: Vec<(bool, u64)> = moves(&pos).into_iter().map(|c| brute_remoteness(c, moves, misere, memo)).collect();
+    let result = if children.is_empty() {
+        (!misere, 0)
+    } else if children.iter().any(|c| c.0) {
+        (false, 1 + children.iter().filter(|c| c.0).map(|c| c.1).min().unwrap())
+    } else {
+        (true, 1 + children.iter().map(|c| c.1).max().unwrap())
+    };
+    memo.insert(pos, result);
+    result
+}
+
+#[test]
+fn remoteness_of_tag_is_two_per_round() {
+    for k in 1..=5u64 {
+        let g = game_with("tag.game", &[("k", k as i64)]);
+        let mut s = solver(&g);
+        let sub = |p: &[u64]| (1..=k.min(p[0])).map(|t| vec![p[0] - t]).collect::<Vec<_>>();
+        let mut memo = HashMap::new();
+        for n in 0..=120u64 {
+            let r = s.remoteness(&Position::new(vec![n])).unwrap().unwrap();
+            let formula = 2 * (n / (k + 1)) + u64::from(n % (k + 1) != 0);
+            assert_eq!(r, formula, "TAG({k}), n = {n}: formula");
+            assert_eq!(r, brute_remoteness(vec![n], &sub, false, &mut memo).1, "TAG({k}), n = {n}: brute force");
+        }
+    }
+}
+
+#[test]
+fn remoteness_matches_brute_force_in_misere_nim_wythoff_and_chomp() {
+    let nim_moves = |p: &[u64]| {
+        let mut out = Vec::new();
+        for i in 0..p.len() {
+            for t in 1..=p[i] {
+                let mut c = p.to_vec();
+                c[i] -= t;
+                c.sort_unstable();
+                out.push(c);
+            }
+        }
+        out
+    };
+    let g = game("misere-nim.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=6u64 {
+        for b in a..=6 {
+            for c in b..=6 {
+                let r = s.remoteness(&Position::new(vec![a, b, c])).unwrap().unwrap();
+                assert_eq!(r, brute_remoteness(vec![a, b, c], &nim_moves, true, &mut memo).1, "misère {a} {b} {c}");
+            }
+        }
+    }
+    let wythoff_moves = |p: &[u64]| {
+        let mut out = nim_moves(p);
+        for t in 1..=p[0].min(p[1]) {
+            let mut c = vec![p[0] - t, p[1] - t];
+            c.sort_unstable();
+            out.push(c);
+        }
+        out
+    };
+    let g = game("wythoff.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=12u64 {
+        for b in a..=12 {
+            let r = s.remoteness(&Position::new(vec![a, b])).unwrap().unwrap();
+            assert_eq!(r, brute_remoteness(vec![a, b], &wythoff_moves, false, &mut memo).1, "Wythoff {a} {b}");
+        }
+    }
+    let chomp_moves = |rows: &[u64]| {
+        let mut out = Vec::new();
+        for y in 0..rows.len() {
+            for x in 0..rows[y] {
+                if x == 0 && y == 0 {
+                    continue;
+                }
+                let mut next = rows.to_vec();
+                for r in next.iter_mut().skip(y) {
+                    *r = (*r).min(x);
+                }
+                while next.last() == Some(&0) {
+                    next.pop();
+                }
+                out.push(next);
+            }
+        }
+        out
+    };
+    let g = game("chomp.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for rows in 1..=4u64 {
+        for cols in 1..=4u64 {
+            let board = vec![cols; rows as usize];
+            let r = s.remoteness(&Position::new(board.clone())).unwrap().unwrap();
+            assert_eq!(r, brute_remoteness(board, &chomp_moves, false, &mut memo).1, "Chomp {rows}×{cols}");
+        }
+    }
 }

@@ -23,6 +23,9 @@ pub struct SolveReport {
     pub last: Option<u64>,
     pub outcome: Outcome,
     pub grundy: Option<u64>,
+    /// Moves the game lasts under best play (the winner hurries, the loser delays); null when
+    /// the position is too large to search for it.
+    pub remoteness: Option<u64>,
     pub winning_moves: Vec<WinningMove>,
     /// Why the Grundy value is missing, when it is.
     #[serde(skip)]
@@ -59,12 +62,14 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         }
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
+    let remoteness = solver.remoteness(pos)?;
     Ok(SolveReport {
         game: name,
         position: pos.piles.clone(),
         last: pos.last,
         outcome: value.outcome,
         grundy: value.grundy,
+        remoteness,
         winning_moves,
         grundy_note,
         method: solver.method().describe(),
@@ -88,6 +93,12 @@ impl SolveReport {
             (Some(g), _) => out.push_str(&format!("Grundy value: {g}\n")),
             (None, Some(note)) => out.push_str(&format!("Grundy value: {note}\n")),
             (None, None) => {}
+        }
+        match (self.remoteness, self.outcome) {
+            (Some(0), _) => out.push_str("remoteness: 0 (the game is over)\n"),
+            (Some(r), Outcome::N) => out.push_str(&format!("remoteness: {r} (the player to move wins in {r} moves with best play)\n")),
+            (Some(r), Outcome::P) => out.push_str(&format!("remoteness: {r} (the player to move loses, but can make the game last {r} moves)\n")),
+            (None, _) => {}
         }
         if self.outcome == Outcome::P {
             out.push_str("winning moves: none; every move leads to an N-position\n");

@@ -36,6 +36,8 @@ pub struct Table {
     pub no_period_to: Option<u64>,
     /// A famous pattern of the P-positions, in words.
     pub pattern: Option<String>,
+    /// Remoteness of one pile of 0..=upto, when asked for (`None` entries were too large to search).
+    pub remoteness: Option<Vec<Option<u64>>>,
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -52,7 +54,7 @@ pub enum TableError {
     TooManyPiles { game: String, piles: usize },
 }
 
-pub fn table(solver: &mut Solver, upto: u64) -> Result<Table, TableError> {
+pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Table, TableError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     let shape = match game.board {
@@ -144,7 +146,28 @@ pub fn table(solver: &mut Solver, upto: u64) -> Result<Table, TableError> {
         TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
         TableShape::Rectangles => {}
     }
-    Ok(Table { game: name, upto, shape, outcomes, grundy, p_positions, grundy_note, period, no_period_to, pattern })
+    let remoteness = if with_remoteness && shape == TableShape::OnePile {
+        let mut r = Vec::new();
+        for n in 0..=upto {
+            r.push(solver.remoteness(&Position::new(vec![n]))?);
+        }
+        Some(r)
+    } else {
+        None
+    };
+    Ok(Table {
+        game: name,
+        upto,
+        shape,
+        outcomes,
+        grundy,
+        p_positions,
+        grundy_note,
+        period,
+        no_period_to,
+        pattern,
+        remoteness,
+    })
 }
 
 /// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1) otherwise.
@@ -219,6 +242,7 @@ impl Table {
                 "p_positions": self.p_positions.iter().map(|p| p[0]).collect::<Vec<_>>(),
                 "period": self.period,
                 "pattern": self.pattern,
+                "remoteness": self.remoteness,
             }),
             TableShape::TwoPiles => json!({
                 "game": self.game,
@@ -245,9 +269,17 @@ impl Table {
         match self.shape {
             TableShape::OnePile => {
                 out.push_str(&format!("{}: one pile of n = 0..{}\n", self.game, self.upto));
-                let mut t = text_table(&["n", "outcome", "Grundy"]);
+                let mut header = vec!["n", "outcome", "Grundy"];
+                if self.remoteness.is_some() {
+                    header.push("remoteness");
+                }
+                let mut t = text_table(&header);
                 for (n, (o, g)) in self.outcomes[0].iter().zip(&self.grundy[0]).enumerate() {
-                    t.add_row(vec![n.to_string(), outcome_text(*o).to_string(), grundy_text(*g)]);
+                    let mut row = vec![n.to_string(), outcome_text(*o).to_string(), grundy_text(*g)];
+                    if let Some(r) = &self.remoteness {
+                        row.push(grundy_text(r[n]));
+                    }
+                    t.add_row(row);
                 }
                 out.push_str(&trimmed(&t));
                 let ps: Vec<String> = self.p_positions.iter().map(|p| p[0].to_string()).collect();

@@ -151,6 +151,8 @@ enum Verb {
         upto: Option<u64>,
         #[arg(long = "upto", value_name = "N")]
         upto_flag: Option<u64>,
+        #[arg(long)]
+        remoteness: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[arg(long)]
@@ -335,9 +337,9 @@ impl Session {
             Verb::Explain(a) => {
                 query::explain(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
-            Verb::Table { upto, upto_flag, format, max_states } => {
+            Verb::Table { upto, upto_flag, remoteness, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
-                query::table(&entry.loaded, upto, format, limits(max_states), self.color)
+                query::table(&entry.loaded, upto, remoteness, format, limits(max_states), self.color)
             }
         };
         match answer {

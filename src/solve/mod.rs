@@ -20,7 +20,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::ast::Span;
-use crate::rules::{Game, Move, MoveError, Position};
+use crate::rules::{Game, Move, MoveError, Position, RuleKind};
 
 /// How much work a question may take before it is refused with a diagnostic.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +30,9 @@ pub struct Limits {
 }
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
+
+/// Positions a remoteness search may visit for games solved by a faster method.
+const REMOTENESS_STATES: usize = 50_000;
 
 /// Moves one question may examine, per position allowed: enough for every method on the
 /// positions it can hold, and a bound on time where moves per position grow with its size.
@@ -176,6 +179,8 @@ pub struct Solver<'g> {
     limits: Limits,
     method: Method,
     search: search::Search,
+    /// For remoteness under the fast methods, with its own smaller budget.
+    remoteness_search: search::Search,
 }
 
 impl<'g> Solver<'g> {
@@ -187,12 +192,12 @@ impl<'g> Solver<'g> {
         } else {
             Method::Search
         };
-        Solver { game, limits, method, search: search::Search::default() }
+        Solver { game, limits, method, search: Default::default(), remoteness_search: Default::default() }
     }
 
     /// The general engine alone, whatever the rules: the reference the fast methods are tested against.
     pub fn generic(game: &'g Game, limits: Limits) -> Self {
-        Solver { game, limits, method: Method::Search, search: search::Search::default() }
+        Solver { game, limits, method: Method::Search, search: Default::default(), remoteness_search: Default::default() }
     }
 
     pub fn method(&self) -> MethodKind {
@@ -229,6 +234,49 @@ impl<'g> Solver<'g> {
                 Ok(Value { outcome, grundy })
             }
             Method::Search => self.search.value(self.game, pos, self.limits),
+        }
+    }
+
+    /// How many moves the game lasts from `pos` under best play, the winner hurrying and the
+    /// loser delaying (Steinhaus). `None` when the whole-position search this needs is larger than
+    /// the remoteness budget.
+    pub fn remoteness(&mut self, pos: &Position) -> Result<Option<u64>, SolveError> {
+        if !matches!(self.method, Method::Search) && !self.remoteness_is_small(pos) {
+            return Ok(None);
+        }
+        let (search, limits) = match self.method {
+            Method::Search => (&mut self.search, self.limits),
+            // The fast methods know no remoteness: search, but within a smaller budget.
+            _ => (&mut self.remoteness_search, Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES) }),
+        };
+        match search.remoteness(self.game, pos, limits) {
+            Ok(r) => Ok(Some(r)),
+            Err(SolveError::StateLimit { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// An estimate, before searching, of whether a position's whole-position search is small
+    /// enough for remoteness when a faster method found its value: a failed attempt would cost
+    /// seconds for nothing.
+    fn remoteness_is_small(&self, pos: &Position) -> bool {
+        const SMALL: u128 = 20_000;
+        match self.method {
+            Method::Search => true,
+            // (pile, last) pairs
+            Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
+            Method::PileSum(_) => {
+                let splits = self.game.moves.iter().any(|r| {
+                    matches!(&r.kind, RuleKind::Split(_) | RuleKind::Take { then_split: Some(_), .. })
+                        || matches!(&r.kind, RuleKind::Octal { digits } if digits.iter().any(|d| d & 4 != 0))
+                });
+                if splits {
+                    // positions are partitions of at most the total: few while it is small
+                    pos.piles.iter().map(|&p| p as u128).sum::<u128>() <= 30
+                } else {
+                    pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1)).is_some_and(|n| n <= SMALL)
+                }
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-//! The general engine: outcome and Grundy value of whole positions by an iterative
+//! The general engine: outcome, Grundy value and remoteness of whole positions by an iterative
 //! depth-first search with memory. No recursion, so deep games cannot overflow the stack.
 
 use std::collections::{HashMap, HashSet};
@@ -9,8 +9,16 @@ use crate::rules::{Convention, Game, Position};
 
 #[derive(Default)]
 pub struct Search {
-    memo: HashMap<Position, Value>,
+    memo: HashMap<Position, Node>,
     work: Work,
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    value: Value,
+    /// How many moves the game lasts from here under best play (Steinhaus): the winner
+    /// hurries, the loser delays.
+    remoteness: u64,
 }
 
 struct Frame {
@@ -21,6 +29,14 @@ struct Frame {
 
 impl Search {
     pub fn value(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Value, SolveError> {
+        Ok(self.node(game, pos, limits)?.value)
+    }
+
+    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+        Ok(self.node(game, pos, limits)?.remoteness)
+    }
+
+    fn node(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Node, SolveError> {
         let root = game.canonical(pos);
         if let Some(v) = self.memo.get(&root) {
             return Ok(*v);
@@ -57,13 +73,24 @@ impl Search {
         Ok(self.memo[&game.canonical(pos)])
     }
 
-    /// The value of a position from its children's values.
-    fn combine(&self, game: &Game, children: &[(Position, Span)]) -> Value {
+    /// A position's value and remoteness from its children's.
+    fn combine(&self, game: &Game, children: &[(Position, Span)]) -> Node {
+        let value = self.combine_value(game, children);
+        let nodes = children.iter().map(|(c, _)| self.memo[c]);
+        let remoteness = match value.outcome {
+            _ if children.is_empty() => 0,
+            Outcome::N => 1 + nodes.filter(|n| n.value.outcome == Outcome::P).map(|n| n.remoteness).min().unwrap_or(0),
+            Outcome::P => 1 + nodes.map(|n| n.remoteness).max().unwrap_or(0),
+        };
+        Node { value, remoteness }
+    }
+
+    fn combine_value(&self, game: &Game, children: &[(Position, Span)]) -> Value {
         match game.convention {
             Convention::Normal => {
                 let mut seen = vec![false; children.len() + 1];
                 for (c, _) in children {
-                    let g = self.memo[c].grundy.expect("normal-play values have a Grundy value");
+                    let g = self.memo[c].value.grundy.expect("normal-play values have a Grundy value");
                     if (g as usize) < seen.len() {
                         seen[g as usize] = true;
                     }
@@ -73,7 +100,7 @@ impl Search {
             }
             Convention::Misere => {
                 // Whoever cannot move has won: the opponent made the last move.
-                let to_p = children.iter().any(|(c, _)| self.memo[c].outcome == Outcome::P);
+                let to_p = children.iter().any(|(c, _)| self.memo[c].value.outcome == Outcome::P);
                 let outcome = if children.is_empty() || to_p { Outcome::N } else { Outcome::P };
                 Value { outcome, grundy: None }
             }
