@@ -40,6 +40,21 @@ enum Command {
     Solve(PositionQuery),
     /// Show how the answer follows: mex of the options, nim-sum columns, Schwenk's sequence
     Explain(PositionQuery),
+    /// The first pile size where two games differ, or "identical up to N"
+    Compare {
+        /// the first game file
+        a: PathBuf,
+        /// the second game file
+        b: PathBuf,
+        /// compare piles of 0..N
+        #[arg(long, default_value_t = 100)]
+        upto: u64,
+        /// read the second game at n + K
+        #[arg(long, default_value_t = 0, value_name = "K")]
+        shift: u64,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Define games and ask about them interactively (also what `takeaway` alone does)
     Repl {
         /// game files to load first; the last one becomes the current game
@@ -165,6 +180,12 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
         Command::Explain(q) => print(&position_query(q, color, query::explain)?),
+        Command::Compare { a, b, upto, shift, output } => {
+            let a = read_game(&a, &[], color).map_err(fail)?;
+            let b = read_game(&b, &[], color).map_err(fail)?;
+            let limits = Limits { max_states: output.max_states };
+            print(&query::compare(&a, &b, upto, shift, output.format, limits, color).map_err(fail)?);
+        }
         Command::Table { file, upto, remoteness, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
             let limits = Limits { max_states: output.max_states };

@@ -107,3 +107,13 @@ fn json_text(value: &serde_json::Value) -> String {
 struct LastUnused {
     game: String,
 }
+
+/// `compare`: where two games first differ on one pile, the second read `shift` further on.
+pub fn compare(a: &Loaded, b: &Loaded, upto: u64, shift: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    let (mut sa, mut sb) = (Solver::new(&a.game, limits), Solver::new(&b.game, limits));
+    let c = crate::analysis::compare(&mut sa, &mut sb, upto, shift).map_err(|e| render(&e, None, color))?;
+    Ok(match format {
+        Format::Text => c.to_text(),
+        Format::Json => json_text(&serde_json::to_value(&c).expect("comparisons serialise")),
+    })
+}

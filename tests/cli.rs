@@ -336,3 +336,21 @@ fn table_with_remoteness() {
     assert_eq!(v["remoteness"], serde_json::json!([0, 1, 1, 1, 2, 3, 3, 3, 4, 5]));
     insta::assert_snapshot!(ok(&["table", "games/tag-misere.game", "--upto", "8", "--remoteness"]));
 }
+
+// ---- compare -----------------------------------------------------------------------------------
+
+#[test]
+fn compare_finds_the_shift_between_0_137_and_0_07() {
+    let out = ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game", "--upto", "300", "--shift", "1"]);
+    assert_eq!(out, "Dawson's chess at n and Dawson's Kayles at n + 1: identical Grundy values for n = 0..300\n");
+    insta::assert_snapshot!(ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game"]));
+    let v = json(&["compare", "games/kayles.game", "games/tag.game", "--upto", "20", "--format", "json"]);
+    assert_eq!(v["identical"], false);
+    assert_eq!(v["first_difference"][0]["n"], 4);
+    // misère against normal play: compared by outcome
+    let v = json(&["compare", "games/tag.game", "games/tag-misere.game", "--format", "json"]);
+    assert_eq!(v["compared"], "outcome");
+    assert_eq!(v["first_difference"][0]["n"], 0);
+    let stderr = fails(1, &["compare", "games/wythoff.game", "games/nim.game"]);
+    assert!(stderr.contains("takeaway::compare::not_one_pile"), "{stderr}");
+}

@@ -110,7 +110,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_game_files_never_panic(index in 0usize..14, cut in 0usize..400, insert in "[a-z0-9 .:,()≤·<>=+*#\n-]{0,6}") {
+    fn mutated_game_files_never_panic(index in 0usize..17, cut in 0usize..400, insert in "[a-z0-9 .:,()≤·<>=+*#\n-]{0,6}") {
         let mut files: Vec<_> = std::fs::read_dir(common::games_dir()).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         let text = std::fs::read_to_string(&files[index % files.len()]).unwrap();

@@ -112,3 +112,14 @@ fn a_mistyped_query_is_a_diagnostic() {
     assert!(r.error.contains("takeaway::repl::usage"), "{}", r.error);
     assert!(r.error.contains("see :help table"), "{}", r.error);
 }
+
+#[test]
+fn compare_in_the_repl_names_another_game_of_the_session() {
+    let mut s = Session::new(false);
+    s.eval("game \"k\"\npiles\nmove: take 1..2, then split");
+    s.eval("game \"octal\"\npiles\nmove: octal 0.77");
+    let r = s.eval("compare k --upto 150");
+    assert_eq!(r.output, "octal at n and k at n: identical Grundy values for n = 0..150\n", "{r:?}");
+    let r = s.eval("compare kk");
+    assert!(r.error.contains("did you mean `k`?"), "{}", r.error);
+}

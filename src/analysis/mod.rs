@@ -1,10 +1,12 @@
 //! Answers to a user's questions, as data that renders to text or JSON: `solve` (one position),
 //! `table` (every small position) and `explain` (how an answer follows).
 
+pub mod compare;
 pub mod explain;
 pub mod periods;
 mod table;
 
+pub use compare::{compare, Comparison};
 pub use explain::{explain, Explanation};
 pub use table::{table, Table, TableShape};
 

@@ -118,7 +118,7 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "explain", "check", "set"];
+pub const VERBS: &[&str] = &["solve", "table", "explain", "compare", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game", "param", "pile", "piles", "rows", "move:", "first move:", "play misère", "play normal", "take",
@@ -159,6 +159,16 @@ enum Verb {
         max_states: Option<usize>,
     },
     Check,
+    /// compare the current game with another game of the session
+    Compare {
+        other: String,
+        #[arg(long, default_value_t = 100)]
+        upto: u64,
+        #[arg(long, default_value_t = 0)]
+        shift: u64,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// What `solve` and `explain` take, as on the command line.
@@ -191,7 +201,7 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check" | "explain") {
+    } else if matches!(first, "solve" | "table" | "check" | "explain" | "compare") {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -331,6 +341,22 @@ impl Session {
         let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states) };
         let answer = match line.verb {
             Verb::Check => Ok(String::new()),
+            Verb::Compare { other, upto, shift, format } => {
+                let wanted = other.trim_matches('"');
+                match self.games.iter().find(|e| e.name() == wanted) {
+                    Some(o) => query::compare(&entry.loaded, &o.loaded, upto, shift, format, self.limits, self.color),
+                    None => {
+                        let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
+                        let at = input.find(wanted).unwrap_or(0);
+                        let e = ReplError::UnknownGame {
+                            span: (at, wanted.len()),
+                            name: wanted.to_string(),
+                            help: suggest(wanted, &names),
+                        };
+                        Err(self.render(&e, input))
+                    }
+                }
+            }
             Verb::Solve(a) => {
                 query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
@@ -555,6 +581,7 @@ pub fn help(topic: &str) -> String {
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
         "table" => "table [N] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N\n",
         "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
+        "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",
         "check" => "check\n  silent when the current game is right (a definition is checked when it is made)\n",
         "set" => "set NAME = VALUE\n  changes a parameter of the current game without retyping it: set k = 5\n",
         "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
@@ -576,6 +603,7 @@ Queries, with the command line's words:
   solve 10                   outcome, Grundy value, winning moves
   table 40                   one pile of 0..40
   explain 10                 how the answer follows, step by step
+  compare Kayles --upto 50   where the current game and another first differ
   check                      silent when the current game is right
   set k = 5                  change a parameter
 Session commands:

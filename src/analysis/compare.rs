@@ -1,0 +1,100 @@
+//! `compare`: the first pile size at which two games differ, or how far they agree.
+
+use serde::Serialize;
+
+use crate::rules::{Board, Position};
+use crate::solve::{Outcome, SolveError, Solver};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Side {
+    pub n: u64,
+    pub outcome: Outcome,
+    pub grundy: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub a: String,
+    pub b: String,
+    pub upto: u64,
+    /// the second game is read at n + shift
+    pub shift: u64,
+    /// `grundy` when both games have Grundy values, else `outcome`
+    pub compared: &'static str,
+    pub identical: bool,
+    pub first_difference: Option<(Side, Side)>,
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic, Clone, PartialEq)]
+pub enum CompareError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Solve(#[from] SolveError),
+
+    #[error("`compare` compares one pile of each game, and {game} is not played on one pile")]
+    #[diagnostic(code(takeaway::compare::not_one_pile), help("compare games declared with `pile` or `piles`"))]
+    NotOnePile { game: String },
+}
+
+pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<Comparison, CompareError> {
+    for s in [&*a, &*b] {
+        if !matches!(s.game().board, Board::OnePile | Board::AnyPiles) {
+            return Err(CompareError::NotOnePile { game: s.game().name.clone() });
+        }
+    }
+    let mut values = Vec::new();
+    for n in 0..=upto {
+        let va = a.value(&Position::new(vec![n]))?;
+        let vb = b.value(&Position::new(vec![n + shift]))?;
+        values.push((n, va, vb));
+    }
+    let by_grundy = values.iter().all(|(_, va, vb)| va.grundy.is_some() && vb.grundy.is_some());
+    let differs = |va: &crate::solve::Value, vb: &crate::solve::Value| {
+        if by_grundy {
+            va.grundy != vb.grundy
+        } else {
+            va.outcome != vb.outcome
+        }
+    };
+    let first_difference = values.iter().find(|(_, va, vb)| differs(va, vb)).map(|(n, va, vb)| {
+        (
+            Side { n: *n, outcome: va.outcome, grundy: va.grundy },
+            Side { n: n + shift, outcome: vb.outcome, grundy: vb.grundy },
+        )
+    });
+    Ok(Comparison {
+        a: a.game().name.clone(),
+        b: b.game().name.clone(),
+        upto,
+        shift,
+        compared: if by_grundy { "grundy" } else { "outcome" },
+        identical: first_difference.is_none(),
+        first_difference,
+    })
+}
+
+impl Comparison {
+    pub fn to_text(&self) -> String {
+        let what = if self.compared == "grundy" { "Grundy values" } else { "outcomes" };
+        let b_at = if self.shift == 0 { "n".to_string() } else { format!("n + {}", self.shift) };
+        match &self.first_difference {
+            None => format!(
+                "{} at n and {} at {b_at}: identical {what} for n = 0..{}\n",
+                self.a, self.b, self.upto
+            ),
+            Some((x, y)) => {
+                let side = |s: &Side| {
+                    let o = if s.outcome == Outcome::P { "P" } else { "N" };
+                    match s.grundy {
+                        Some(g) => format!("Grundy value {g} ({o})"),
+                        None => o.to_string(),
+                    }
+                };
+                format!(
+                    "{} at n and {} at {b_at}: the {what} first differ at n = {}: {} has {} at {}, {} has {} at {}\n",
+                    self.a, self.b, x.n, self.a, side(x), x.n, self.b, side(y), y.n
+                )
+            }
+        }
+    }
+}
