@@ -55,6 +55,20 @@ enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Play against the computer from a position
+    Play {
+        #[command(flatten)]
+        query: PositionQuery,
+        /// who moves first
+        #[arg(long, value_enum, default_value_t = First::You)]
+        first: First,
+        /// the percentage of the computer's moves that are perfect (the rest are random)
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+        strength: u8,
+        /// seed for the computer's random moves at a strength below 100
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Define games and ask about them interactively (also what `takeaway` alone does)
     Repl {
         /// game files to load first; the last one becomes the current game
@@ -75,6 +89,12 @@ enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum First {
+    You,
+    Computer,
 }
 
 /// What `solve` and `explain` take: a game file and a position of it.
@@ -180,6 +200,19 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
         Command::Explain(q) => print(&position_query(q, color, query::explain)?),
+        Command::Play { query: q, first, strength, seed } => {
+            let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
+            let text = q.position.join(" ");
+            let mut start = crate::rules::parse_position(&loaded.game, &text)
+                .map_err(|e| fail(render(&e, Some(&Source::new("position", text.clone())), color)))?;
+            start.last = q.last;
+            let first = if first == First::You { crate::play::Player::You } else { crate::play::Player::Computer };
+            let strength = crate::play::Strength { percent: strength, seed };
+            let limits = Limits { max_states: q.output.max_states };
+            let stdin = std::io::stdin();
+            crate::play::play(&loaded, start, first, strength, limits, stdin.lock(), &mut std::io::stdout())
+                .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
+        }
         Command::Compare { a, b, upto, shift, output } => {
             let a = read_game(&a, &[], color).map_err(fail)?;
             let b = read_game(&b, &[], color).map_err(fail)?;

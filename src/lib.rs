@@ -2,13 +2,14 @@
 //!
 //! The stages, each owning its data and its errors:
 //! `syntax` (text → `ast`) → `check` (meaning → `rules::Game`) → `solve` (outcomes and Grundy
-//! values) → `analysis` (reports) → `query` (the verbs) → the front ends `cli` and `repl`.
+//! values) → `analysis` (reports) → `query` (the verbs) → the front ends `cli`, `repl` and `play`.
 
 pub mod analysis;
 pub mod ast;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
+pub mod play;
 pub mod query;
 pub mod repl;
 pub mod rules;

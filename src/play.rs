@@ -1,0 +1,252 @@
+//! `play`: a game against the computer. The computer plays perfectly (or, at a lower strength,
+//! sometimes at random): when winning it hurries, when losing it delays, by remoteness. The
+//! player may ask for a `hint`, `undo` a move, list the `moves`, or `quit`. At the end it says who
+//! won and, if the player lost from a winning position, the move where the win slipped.
+//!
+//! The loop reads lines from any reader, so a whole game can be scripted and tested.
+
+use std::io::{BufRead, Write};
+
+use crate::query::Loaded;
+use crate::rules::{Convention, Move, Position};
+use crate::solve::{Limits, Outcome, SolveError, Solver};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    You,
+    Computer,
+}
+
+/// How the computer chooses: the percentage of its moves that are perfect; the rest are random.
+#[derive(Clone, Copy, Debug)]
+pub struct Strength {
+    pub percent: u8,
+    pub seed: u64,
+}
+
+/// A small deterministic generator, so that a game at a lower strength can be replayed.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// A move the player made from a winning position to a losing one.
+struct Slip {
+    number: usize,
+    from: Position,
+    played: String,
+    better: String,
+}
+
+struct Turn {
+    before: Position,
+    mover: Player,
+}
+
+fn other(p: Player) -> Player {
+    match p {
+        Player::You => Player::Computer,
+        Player::Computer => Player::You,
+    }
+}
+
+/// Plays one game from `start`. Returns an error text only when solving itself fails.
+pub fn play(
+    loaded: &Loaded,
+    start: Position,
+    first: Player,
+    strength: Strength,
+    limits: Limits,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), SolveError> {
+    let game = &loaded.game;
+    let mut solver = Solver::new(game, limits);
+    let mut random = Random(strength.seed.max(1));
+    let mut position = start;
+    let mut to_move = first;
+    let mut history: Vec<Turn> = Vec::new();
+    let mut slips: Vec<Slip> = Vec::new();
+    let mut your_moves = 0usize;
+    let mut lines = input.lines();
+    // The position last announced to the player, so that commands do not repeat it.
+    let mut announced: Option<Position> = None;
+    let say = |out: &mut dyn Write, text: String| {
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    };
+    say(
+        out,
+        format!(
+            "{}: you play against the computer. Type a move's number, or `to` and the position it leads to; also moves, hint, undo, quit.\n",
+            game.name
+        ),
+    );
+
+    loop {
+        let moves = game.moves(&position, limits.max_states)?;
+        if moves.is_empty() {
+            let mover_wins = game.convention == Convention::Misere;
+            let winner = if mover_wins { to_move } else { other(to_move) };
+            say(out, format!("position {}: no move is left.\n", position.piles_text()));
+            match winner {
+                Player::You => say(out, "You win!\n".into()),
+                Player::Computer => {
+                    say(out, "The computer wins.\n".into());
+                    if let Some(s) = slips.first() {
+                        say(
+                            out,
+                            format!(
+                                "The win slipped at your move {}: from {} you played {}, but {} would have won.\n",
+                                s.number,
+                                s.from.piles_text(),
+                                s.played,
+                                s.better
+                            ),
+                        );
+                    }
+                }
+            }
+            return Ok(());
+        }
+        match to_move {
+            Player::Computer => {
+                let chosen = computer_move(&mut solver, &moves, strength, &mut random)?;
+                say(out, format!("position {}: the computer plays {}, to {}\n", position.piles_text(), chosen.kind.describe(), chosen.to.piles_text()));
+                history.push(Turn { before: position.clone(), mover: Player::Computer });
+                position = chosen.to.clone();
+                to_move = Player::You;
+            }
+            Player::You => {
+                if announced.as_ref() != Some(&position) {
+                    say(out, format!("position {}: your move\n", position.piles_text()));
+                    if moves.len() <= 12 {
+                        say(out, moves_list(&moves));
+                    }
+                    announced = Some(position.clone());
+                }
+                let Some(Ok(line)) = lines.next() else {
+                    say(out, "Game left unfinished.\n".into());
+                    return Ok(());
+                };
+                let line = line.trim();
+                match line {
+                    "" => {}
+                    "quit" | "q" | ":quit" => {
+                        say(out, "Game left unfinished.\n".into());
+                        return Ok(());
+                    }
+                    "moves" => say(out, moves_list(&moves)),
+                    "hint" => say(out, hint(&mut solver, &position)?),
+                    "undo" => {
+                        // Back to your previous turn: take back the computer's move and yours.
+                        let mut undone = false;
+                        while let Some(turn) = history.pop() {
+                            position = turn.before;
+                            if turn.mover == Player::You {
+                                undone = true;
+                                your_moves -= 1;
+                                slips.retain(|s| s.number <= your_moves);
+                                break;
+                            }
+                        }
+                        to_move = Player::You;
+                        announced = None;
+                        say(out, if undone { "Your last move is taken back.\n".into() } else { "Nothing to undo.\n".into() });
+                    }
+                    _ => match pick(game, &moves, line) {
+                        Some(m) => {
+                            your_moves += 1;
+                            let was_winning = solver.outcome(&position)? == Outcome::N;
+                            if was_winning && solver.outcome(&m.to)? == Outcome::N {
+                                let better = solver.winning_moves(&position)?;
+                                if let Some(b) = better.first() {
+                                    slips.push(Slip {
+                                        number: your_moves,
+                                        from: position.clone(),
+                                        played: m.kind.describe(),
+                                        better: b.kind.describe(),
+                                    });
+                                }
+                            }
+                            say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
+                            history.push(Turn { before: position.clone(), mover: Player::You });
+                            position = m.to.clone();
+                            to_move = Player::Computer;
+                        }
+                        None => say(
+                            out,
+                            format!("`{line}` is not a move here: type the number of a move, or `to` and the position it leads to (to 3 7).\n"),
+                        ),
+                    },
+                }
+            }
+        }
+    }
+}
+
+fn moves_list(moves: &[Move]) -> String {
+    moves.iter().enumerate().map(|(i, m)| format!("  {}) {}, to {}\n", i + 1, m.kind.describe(), m.to.piles_text())).collect()
+}
+
+/// A move typed as its number in the list, or as `to` and the position it leads to (several
+/// numbers are always a position: `3 7`).
+fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Option<&'m Move> {
+    let target = match line.strip_prefix("to ") {
+        Some(rest) => rest,
+        None => {
+            if let Ok(k) = line.parse::<usize>() {
+                return (1..=moves.len()).contains(&k).then(|| &moves[k - 1]);
+            }
+            line
+        }
+    };
+    let target = crate::rules::parse_position(game, target).ok()?;
+    let wanted = game.canonical(&Position { last: None, ..target });
+    moves.iter().find(|m| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted)
+}
+
+fn hint(solver: &mut Solver, position: &Position) -> Result<String, SolveError> {
+    let winning = solver.winning_moves(position)?;
+    Ok(match winning.first() {
+        Some(m) => format!(
+            "hint: {}, to {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
+            m.kind.describe(),
+            m.to.piles_text()
+        ),
+        None => "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: play a move that keeps it going longest.\n".into(),
+    })
+}
+
+fn computer_move<'m>(solver: &mut Solver, moves: &'m [Move], strength: Strength, random: &mut Random) -> Result<&'m Move, SolveError> {
+    if (random.next() % 100) as u8 >= strength.percent {
+        return Ok(&moves[(random.next() % moves.len() as u64) as usize]);
+    }
+    // Perfect: move to a P-position if there is one, hurrying; otherwise delay.
+    let mut best: Option<(&Move, bool, Option<u64>)> = None;
+    for m in moves {
+        let p = solver.outcome(&m.to)? == Outcome::P;
+        let r = solver.remoteness(&m.to)?;
+        let better = match best {
+            None => true,
+            Some((_, bp, br)) => match (p, bp) {
+                (true, false) => true,
+                (false, true) => false,
+                // winning: the shortest; losing: the longest
+                (true, true) => matches!((r, br), (Some(r), Some(b)) if r < b),
+                (false, false) => matches!((r, br), (Some(r), Some(b)) if r > b),
+            },
+        };
+        if better {
+            best = Some((m, p, r));
+        }
+    }
+    Ok(best.expect("there is at least one move").0)
+}

@@ -1,0 +1,47 @@
+//! `takeaway play`, scripted: whole games against the computer as golden files.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play(args: &[&str], script: &str) -> String {
+    let input = std::fs::read(format!("{}/tests/plays/{script}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .arg("play")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_slip_an_undo_and_a_win_in_tag() {
+    // From 9 (N) taking 2 leaves 7 (N): the win slips; undo and take 1 instead, to 8 (P).
+    let out = play(&["games/tag.game", "9"], "tag-slip-then-undo.txt");
+    assert!(out.contains("the computer plays take 3 from the pile of 7, to 4"), "the computer hurries:\n{out}");
+    assert!(out.ends_with("You win!\n"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_computer_starts_and_wins_and_names_the_slip() {
+    let out = play(&["games/nim.game", "3", "3", "--first", "computer"], "nim-computer-first.txt");
+    assert!(out.contains("The computer wins."), "{out}");
+    assert!(out.contains("The win slipped at your move 1"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_won_game_of_chomp() {
+    // 4×4: the square (2, 2) leaves an L with equal arms; then mirror the computer.
+    let out = play(&["games/chomp.game", "4", "4", "4", "4"], "chomp-win.txt");
+    assert!(out.ends_with("You win!\n"), "{out}");
+    insta::assert_snapshot!(out);
+}
