@@ -69,6 +69,22 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Draw the Grundy values (or, for two piles, the P-positions) as an SVG picture
+    Plot {
+        /// the game file
+        file: PathBuf,
+        /// the largest pile size shown
+        #[arg(long, default_value_t = 60)]
+        upto: u64,
+        /// the SVG file to write; without it the picture goes to standard output
+        #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
+        output_file: Option<PathBuf>,
+        #[command(flatten)]
+        params: ParamArgs,
+        /// the most positions a search may visit before it stops with an error
+        #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+        max_states: usize,
+    },
     /// Define games and ask about them interactively (also what `takeaway` alone does)
     Repl {
         /// game files to load first; the last one becomes the current game
@@ -152,6 +168,10 @@ enum CliError {
     #[diagnostic(code(takeaway::cli::read), help("check the file name; game files end in .game"))]
     Read { path: String, reason: String },
 
+    #[error("cannot write {path}: {reason}")]
+    #[diagnostic(code(takeaway::cli::write), help("check that the folder exists and can be written"))]
+    Write { path: String, reason: String },
+
     #[error("{path} is not UTF-8 text")]
     #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
     NotUtf8 { path: String },
@@ -212,6 +232,16 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let stdin = std::io::stdin();
             crate::play::play(&loaded, start, first, strength, limits, stdin.lock(), &mut std::io::stdout())
                 .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
+        }
+        Command::Plot { file, upto, output_file, params, max_states } => {
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            let svg = query::plot(&loaded, upto, Limits { max_states }, color).map_err(fail)?;
+            match output_file {
+                None => print(&svg),
+                Some(path) => std::fs::write(&path, svg).map_err(|e| {
+                    fail(render(&CliError::Write { path: path.display().to_string(), reason: e.kind().to_string() }, None, color))
+                })?,
+            }
         }
         Command::Compare { a, b, upto, shift, output } => {
             let a = read_game(&a, &[], color).map_err(fail)?;

@@ -117,3 +117,10 @@ pub fn compare(a: &Loaded, b: &Loaded, upto: u64, shift: u64, format: Format, li
         Format::Json => json_text(&serde_json::to_value(&c).expect("comparisons serialise")),
     })
 }
+
+/// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.
+pub fn plot(loaded: &Loaded, upto: u64, limits: Limits, color: bool) -> Result<String, String> {
+    let mut solver = Solver::new(&loaded.game, limits);
+    let table = crate::analysis::table(&mut solver, upto, false).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(crate::analysis::plot::svg(&table))
+}

@@ -354,3 +354,34 @@ fn compare_finds_the_shift_between_0_137_and_0_07() {
     let stderr = fails(1, &["compare", "games/wythoff.game", "games/nim.game"]);
     assert!(stderr.contains("takeaway::compare::not_one_pile"), "{stderr}");
 }
+
+// ---- plot --------------------------------------------------------------------------------------
+
+#[test]
+fn plot_draws_the_grundy_values_and_marks_p_positions() {
+    let svg = ok(&["plot", "games/subtraction-1-3.game", "--upto", "9"]);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("Grundy values of Subtraction {1, 3}, one pile of n = 0..9"));
+    assert_eq!(svg.matches("fill=\"#d62728\"><title>").count(), 5, "P at 0, 2, 4, 6, 8");
+    assert_eq!(svg.matches("<title>n = ").count(), 10, "one mark per pile size");
+    assert!(svg.trim_end().ends_with("</svg>"));
+    insta::assert_snapshot!(svg);
+}
+
+#[test]
+fn plot_maps_two_pile_p_positions_and_writes_a_file() {
+    let dir = std::env::temp_dir().join(format!("takeaway-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wythoff.svg");
+    assert_eq!(ok(&["plot", "games/wythoff.game", "--upto", "13", "-o", file.to_str().unwrap()]), "");
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.contains("P-positions of Wythoff: two piles up to 13"));
+    // (0,0), then (1,2), (3,5), (4,7), (6,10), (8,13) and their mirror images
+    assert_eq!(svg.matches("): P</title>").count(), 11);
+    let misere = ok(&["plot", "games/tag-misere.game", "--upto", "12"]);
+    assert!(misere.contains("P-positions of TAG, misère, one pile of n = 0..12"));
+    assert_eq!(misere.matches(": P</title>").count(), 3, "P at 1, 5 and 9 under misère play");
+    let stderr = fails(1, &["plot", "games/nim.game", "-o", "/no/such/folder/x.svg"]);
+    assert!(stderr.contains("takeaway::cli::write"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod explain;
 pub mod periods;
+pub mod plot;
 mod table;
 
 pub use compare::{compare, Comparison};

@@ -1,0 +1,230 @@
+//! `plot`: pictures for slides, as SVG. One pile: the Grundy values of 0..N as bars, the
+//! P-positions marked (or, without Grundy values, the P-positions alone). Two piles or Chomp:
+//! a map of the P-positions. Each has a title with the game's name and labelled axes.
+
+use std::fmt::Write;
+
+use super::table::{Table, TableShape};
+use crate::solve::Outcome;
+
+const FONT: &str = "font-family=\"Helvetica, Arial, sans-serif\"";
+const P_COLOUR: &str = "#d62728";
+const BAR_COLOUR: &str = "#1f77b4";
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Round tick steps: 1, 2, 5, 10, 20, 50, … so that about `ticks` of them fit `range`.
+fn tick_step(range: u64, ticks: u64) -> u64 {
+    let rough = (range / ticks.max(1)).max(1);
+    let mut step = 1;
+    loop {
+        for m in [1, 2, 5] {
+            if step * m >= rough {
+                return step * m;
+            }
+        }
+        step *= 10;
+    }
+}
+
+pub fn svg(table: &Table) -> String {
+    match table.shape {
+        TableShape::OnePile => sequence(table),
+        TableShape::TwoPiles | TableShape::Rectangles => map(table),
+    }
+}
+
+fn sequence(table: &Table) -> String {
+    let (w, h) = (900.0, 440.0);
+    let (left, right, top, bottom) = (60.0, 20.0, 60.0, 60.0);
+    let (pw, ph) = (w - left - right, h - top - bottom);
+    let n = table.outcomes[0].len();
+    let grundy: Option<Vec<u64>> = table.grundy[0].iter().copied().collect();
+    let max_value = grundy.as_ref().map(|g| g.iter().copied().max().unwrap_or(0)).unwrap_or(1).max(1);
+    let x = |i: f64| left + pw * (i + 0.5) / n as f64;
+    let y = |v: f64| top + ph - ph * v / max_value as f64;
+    let bar = (pw / n as f64 * 0.8).max(0.5);
+
+    let mut s = String::new();
+    let title = match grundy {
+        Some(_) => format!("Grundy values of {}, one pile of n = 0..{}", table.game, table.upto),
+        None => format!("P-positions of {}, one pile of n = 0..{}", table.game, table.upto),
+    };
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"20\" {FONT}>{}</text>\n",
+        w / 2.0,
+        escape(&title)
+    );
+    // axes
+    let _ = writeln!(
+        s,
+        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{}\" stroke=\"black\"/>",
+        top + ph,
+        left + pw,
+        top + ph,
+        top + ph
+    );
+    let step = tick_step(n as u64, 12);
+    for i in (0..n as u64).step_by(step as usize) {
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\" {FONT}>{i}</text>",
+            x(i as f64),
+            top + ph + 18.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" {FONT}>n (pile size)</text>",
+        left + pw / 2.0,
+        h - 18.0
+    );
+    match &grundy {
+        Some(values) => {
+            let vstep = tick_step(max_value, 8);
+            let mut v = 0;
+            while v <= max_value {
+                let _ = writeln!(
+                    s,
+                    "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\" {FONT}>{v}</text>\n\
+                     <line x1=\"{left}\" y1=\"{:.1}\" x2=\"{}\" y2=\"{:.1}\" stroke=\"#dddddd\"/>",
+                    left - 6.0,
+                    y(v as f64) + 4.0,
+                    y(v as f64),
+                    left + pw,
+                    y(v as f64)
+                );
+                v += vstep;
+            }
+            let _ = writeln!(
+                s,
+                "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>Grundy value G(n)</text>",
+                top + ph / 2.0
+            );
+            for (i, &g) in values.iter().enumerate() {
+                if g == 0 {
+                    let _ = writeln!(
+                        s,
+                        "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"{P_COLOUR}\"><title>n = {i}: P</title></circle>",
+                        x(i as f64),
+                        top + ph,
+                        (bar / 2.0).clamp(1.5, 4.0)
+                    );
+                } else {
+                    let _ = writeln!(
+                        s,
+                        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{bar:.1}\" height=\"{:.1}\" fill=\"{BAR_COLOUR}\"><title>n = {i}: G = {g}</title></rect>",
+                        x(i as f64) - bar / 2.0,
+                        y(g as f64),
+                        top + ph - y(g as f64)
+                    );
+                }
+            }
+        }
+        None => {
+            for (i, o) in table.outcomes[0].iter().enumerate() {
+                if *o == Outcome::P {
+                    let _ = writeln!(
+                        s,
+                        "<rect x=\"{:.1}\" y=\"{top}\" width=\"{bar:.1}\" height=\"{ph}\" fill=\"{P_COLOUR}\"><title>n = {i}: P</title></rect>",
+                        x(i as f64) - bar / 2.0
+                    );
+                }
+            }
+        }
+    }
+    legend(&mut s, w - right - 220.0, 46.0, grundy.is_some());
+    s.push_str("</svg>\n");
+    s
+}
+
+fn legend(s: &mut String, x: f64, y: f64, grundy: bool) {
+    let _ = writeln!(
+        s,
+        "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{P_COLOUR}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\" {FONT}>P-position</text>",
+        y - 9.0,
+        x + 14.0,
+        y
+    );
+    if grundy {
+        let _ = writeln!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{BAR_COLOUR}\"/><text x=\"{}\" y=\"{y}\" font-size=\"12\" {FONT}>Grundy value</text>",
+            x + 90.0,
+            y - 9.0,
+            x + 104.0
+        );
+    }
+}
+
+fn map(table: &Table) -> String {
+    let rect = table.shape == TableShape::Rectangles;
+    let cells = table.outcomes.len();
+    let first = if rect { 1 } else { 0 };
+    let (left, top, right, bottom) = (70.0, 60.0, 30.0, 60.0);
+    let size = 600.0f64;
+    let cell = size / cells as f64;
+    let (w, h) = (left + size + right, top + size + bottom);
+    let mut s = String::new();
+    let (title, xlabel, ylabel) = if rect {
+        (format!("P-positions of {}: rectangles up to {}×{}", table.game, table.upto, table.upto), "columns", "rows")
+    } else {
+        (format!("P-positions of {}: two piles up to {}", table.game, table.upto), "b (second pile)", "a (first pile)")
+    };
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"20\" {FONT}>{}</text>\n\
+         <rect x=\"{left}\" y=\"{top}\" width=\"{size}\" height=\"{size}\" fill=\"none\" stroke=\"black\"/>\n",
+        w / 2.0,
+        escape(&title)
+    );
+    // a grows upward from the bottom left, like a chart
+    for (a, row) in table.outcomes.iter().enumerate() {
+        for (b, o) in row.iter().enumerate() {
+            if *o == Outcome::P {
+                let _ = writeln!(
+                    s,
+                    "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{P_COLOUR}\"><title>({}, {}): P</title></rect>",
+                    left + b as f64 * cell,
+                    top + size - (a + 1) as f64 * cell,
+                    cell,
+                    cell,
+                    a + first,
+                    b + first
+                );
+            }
+        }
+    }
+    let step = tick_step(cells as u64, 10) as usize;
+    for i in (0..cells).step_by(step) {
+        let c = (i as f64 + 0.5) * cell;
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\" {FONT}>{}</text>\n\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\" {FONT}>{}</text>",
+            left + c,
+            top + size + 18.0,
+            i + first,
+            left - 6.0,
+            top + size - c + 4.0,
+            i + first
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{xlabel}</text>\n\
+         <text transform=\"translate(20 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{ylabel}</text>",
+        left + size / 2.0,
+        h - 16.0,
+        top + size / 2.0
+    );
+    s.push_str("</svg>\n");
+    s
+}
