@@ -3,7 +3,7 @@
 //! errors). With no command it opens the REPL.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -108,9 +108,18 @@ enum Command {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum First {
+pub(crate) enum First {
     You,
     Computer,
+}
+
+impl First {
+    pub(crate) fn player(self) -> crate::play::Player {
+        match self {
+            First::You => crate::play::Player::You,
+            First::Computer => crate::play::Player::Computer,
+        }
+    }
 }
 
 /// What `solve` and `explain` take: a game file and a position of it.
@@ -226,11 +235,12 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let mut start = crate::rules::parse_position(&loaded.game, &text)
                 .map_err(|e| fail(render(&e, Some(&Source::new("position", text.clone())), color)))?;
             start.last = q.last;
-            let first = if first == First::You { crate::play::Player::You } else { crate::play::Player::Computer };
+            let first = first.player();
             let strength = crate::play::Strength { percent: strength, seed };
             let limits = Limits { max_states: q.output.max_states };
-            let stdin = std::io::stdin();
-            crate::play::play(&loaded, start, first, strength, limits, stdin.lock(), &mut std::io::stdout())
+            let mut lines = std::io::stdin().lock().lines();
+            let mut next_line = || lines.next().and_then(|l| l.ok());
+            crate::play::play(&loaded, start, first, strength, limits, &mut next_line, &mut std::io::stdout())
                 .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
         }
         Command::Plot { file, upto, output_file, params, max_states } => {

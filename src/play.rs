@@ -5,7 +5,7 @@
 //!
 //! The loop reads lines from any reader, so a whole game can be scripted and tested.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use crate::query::Loaded;
 use crate::rules::{Convention, Move, Position};
@@ -57,15 +57,26 @@ fn other(p: Player) -> Player {
     }
 }
 
-/// Plays one game from `start`. Returns an error text only when solving itself fails.
+/// What the REPL asks its front end to run: a game from a position of a session's game.
+#[derive(Clone, Debug)]
+pub struct PlayRequest {
+    pub loaded: Loaded,
+    pub start: Position,
+    pub first: Player,
+    pub strength: Strength,
+    pub limits: Limits,
+}
+
+/// Plays one game from `start`, reading the player's lines from `next_line` (`None` ends the
+/// game). Fails only when solving itself fails.
 pub fn play(
     loaded: &Loaded,
     start: Position,
     first: Player,
     strength: Strength,
     limits: Limits,
-    input: impl BufRead,
-    out: &mut impl Write,
+    next_line: &mut dyn FnMut() -> Option<String>,
+    out: &mut dyn Write,
 ) -> Result<(), SolveError> {
     let game = &loaded.game;
     let mut solver = Solver::new(game, limits);
@@ -75,7 +86,6 @@ pub fn play(
     let mut history: Vec<Turn> = Vec::new();
     let mut slips: Vec<Slip> = Vec::new();
     let mut your_moves = 0usize;
-    let mut lines = input.lines();
     // The position last announced to the player, so that commands do not repeat it.
     let mut announced: Option<Position> = None;
     let say = |out: &mut dyn Write, text: String| {
@@ -132,7 +142,7 @@ pub fn play(
                     }
                     announced = Some(position.clone());
                 }
-                let Some(Ok(line)) = lines.next() else {
+                let Some(line) = next_line() else {
                     say(out, "Game left unfinished.\n".into());
                     return Ok(());
                 };

@@ -123,3 +123,12 @@ fn compare_in_the_repl_names_another_game_of_the_session() {
     let r = s.eval("compare kk");
     assert!(r.error.contains("did you mean `k`?"), "{}", r.error);
 }
+
+#[test]
+fn session_teaching_verbs() {
+    let out = run_session("teaching.txt");
+    assert!(out.starts_with("exit code: 0"), "{out}");
+    let svg = std::fs::read_to_string(format!("{}/target/repl-session-plot.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(svg.contains("Grundy values of Kayles"));
+    insta::assert_snapshot!(out);
+}

@@ -19,18 +19,21 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::ast::Statement;
-use crate::cli::{parse_setting, read_game, Failed};
+use crate::cli::{parse_setting, read_game, Failed, First};
+use crate::play::{PlayRequest, Strength};
 use crate::diagnostics::{render, Source};
 use crate::query::{self, Format, Loaded};
 use crate::rules::Board;
 use crate::solve::{self, Limits, DEFAULT_MAX_STATES};
 
 /// What evaluating one input gave: text for stdout, a rendered diagnostic for stderr.
-#[derive(Debug, Default, Clone, PartialEq)]
+#[derive(Debug, Default, Clone)]
 pub struct Reply {
     pub output: String,
     pub error: String,
     pub quit: bool,
+    /// A game against the computer for the front end to run with its own input.
+    pub play: Option<PlayRequest>,
 }
 
 impl Reply {
@@ -118,7 +121,7 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "explain", "compare", "check", "set"];
+pub const VERBS: &[&str] = &["solve", "table", "explain", "compare", "play", "plot", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game", "param", "pile", "piles", "rows", "move:", "first move:", "play misère", "play normal", "take",
@@ -159,6 +162,25 @@ enum Verb {
         max_states: Option<usize>,
     },
     Check,
+    /// a game against the computer from a position of the current game
+    Play {
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        #[arg(long, value_enum, default_value_t = First::You)]
+        first: First,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+        strength: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        last: Option<u64>,
+    },
+    /// the values as an SVG picture, written to a file
+    Plot {
+        upto: Option<u64>,
+        #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
+        output_file: Option<PathBuf>,
+    },
     /// compare the current game with another game of the session
     Compare {
         other: String,
@@ -201,7 +223,7 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check" | "explain" | "compare") {
+    } else if matches!(first, "solve" | "table" | "check" | "explain" | "compare" | "play" | "plot") {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -298,6 +320,7 @@ impl Session {
                 output: first.output + &rest.output,
                 error: first.error + &rest.error,
                 quit: first.quit || rest.quit,
+                play: rest.play,
             };
         }
         match classify(input) {
@@ -341,6 +364,33 @@ impl Session {
         let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states) };
         let answer = match line.verb {
             Verb::Check => Ok(String::new()),
+            Verb::Play { position, first, strength, seed, last } => {
+                let text = position.join(" ");
+                match crate::rules::parse_position(&entry.loaded.game, &text) {
+                    Ok(mut start) => {
+                        start.last = last;
+                        return Reply {
+                            play: Some(PlayRequest {
+                                loaded: entry.loaded.clone(),
+                                start,
+                                first: first.player(),
+                                strength: Strength { percent: strength, seed },
+                                limits: self.limits,
+                            }),
+                            ..Default::default()
+                        };
+                    }
+                    Err(e) => Err(render(&e, Some(&Source::new("position", text)), self.color)),
+                }
+            }
+            Verb::Plot { upto, output_file } => {
+                query::plot(&entry.loaded, upto.unwrap_or(60), self.limits, self.color).and_then(|svg| match output_file {
+                    None => Ok(svg),
+                    Some(path) => std::fs::write(&path, svg)
+                        .map(|_| format!("wrote {}\n", path.display()))
+                        .map_err(|e| format!("cannot write {}: {e}\n", path.display())),
+                })
+            }
             Verb::Compare { other, upto, shift, format } => {
                 let wanted = other.trim_matches('"');
                 match self.games.iter().find(|e| e.name() == wanted) {
@@ -582,6 +632,8 @@ pub fn help(topic: &str) -> String {
         "table" => "table [N] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N\n",
         "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",
+        "play" => "play POSITION [--first you|computer] [--strength 0-100] [--seed N]\n  a game against the computer; type a move's number or `to` and the position; hint, undo,\n  moves, quit\n",
+        "plot" => "plot [N] [-o FILE.svg]\n  the Grundy values of 0..N (default 60), or for two piles a map of the P-positions, as SVG\n",
         "check" => "check\n  silent when the current game is right (a definition is checked when it is made)\n",
         "set" => "set NAME = VALUE\n  changes a parameter of the current game without retyping it: set k = 5\n",
         "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
@@ -604,6 +656,8 @@ Queries, with the command line's words:
   table 40                   one pile of 0..40
   explain 10                 how the answer follows, step by step
   compare Kayles --upto 50   where the current game and another first differ
+  play 21                    a game against the computer
+  plot 60 -o values.svg      the values as a picture
   check                      silent when the current game is right
   set k = 5                  change a parameter
 Session commands:
@@ -616,7 +670,8 @@ Ctrl-C cancels a long computation (or clears the line); Ctrl-D ends the session.
 pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Write, err: &mut impl Write) -> bool {
     let mut all_ok = true;
     let mut buffer = String::new();
-    let mut report = |reply: Reply, all_ok: &mut bool| -> bool {
+    /// Writes a reply; true when the session should end.
+    fn report(reply: Reply, all_ok: &mut bool, out: &mut impl Write, err: &mut impl Write) -> bool {
         let _ = out.write_all(reply.output.as_bytes());
         if reply.is_error() {
             *all_ok = false;
@@ -624,24 +679,33 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
         }
         let _ = out.flush();
         reply.quit
-    };
-    for line in input.split(b'\n') {
-        let Ok(line) = line else { break };
-        buffer.push_str(String::from_utf8_lossy(&line).trim_end_matches('\r'));
+    }
+    let mut lines = input.split(b'\n').map_while(Result::ok).map(|l| String::from_utf8_lossy(&l).trim_end_matches('\r').to_string());
+    while let Some(line) = lines.next() {
+        buffer.push_str(&line);
         if session.needs_more(&buffer) {
             buffer.push('\n');
             continue;
         }
-        let reply = session.eval(&buffer);
+        let mut reply = session.eval(&buffer);
         buffer.clear();
-        if report(reply, &mut all_ok) {
+        let play = reply.play.take();
+        if report(reply, &mut all_ok, out, err) {
             return all_ok;
+        }
+        if let Some(p) = play {
+            // The game reads its moves from the lines that follow.
+            let mut next_line = || lines.next();
+            if let Err(e) = crate::play::play(&p.loaded, p.start, p.first, p.strength, p.limits, &mut next_line, out) {
+                all_ok = false;
+                let _ = err.write_all(render(&e, Some(&p.loaded.source), false).as_bytes());
+            }
         }
     }
     if !buffer.trim().is_empty() {
         // The input ended inside a definition: evaluating it reports what is missing.
         let reply = session.eval(&buffer);
-        report(reply, &mut all_ok);
+        report(reply, &mut all_ok, out, err);
     }
     all_ok
 }

@@ -174,9 +174,16 @@ pub fn run(mut session: Session) {
                 if !input.trim().is_empty() {
                     let _ = editor.add_history_entry(input.as_str());
                 }
-                let reply = session.eval(&input);
+                let mut reply = session.eval(&input);
                 print!("{}", reply.output);
                 eprint!("{}", reply.error);
+                if let Some(p) = reply.play.take() {
+                    let mut next_line = || editor.readline("your move> ").ok();
+                    let mut stdout = std::io::stdout();
+                    if let Err(e) = crate::play::play(&p.loaded, p.start, p.first, p.strength, p.limits, &mut next_line, &mut stdout) {
+                        eprint!("{}", crate::diagnostics::render(&e, Some(&p.loaded.source), session.color));
+                    }
+                }
                 if let Some(h) = editor.helper_mut() {
                     *h.vocabulary.borrow_mut() = session.vocabulary();
                     *h.has_game.borrow_mut() = session.current.is_some();
