@@ -108,6 +108,8 @@ pub enum Explanation {
         outcome: Outcome,
         winning: Option<Step>,
         why: String,
+        answers: Vec<Answer>,
+        more_answers: usize,
     },
     Options {
         game: String,
@@ -307,7 +309,19 @@ fn schwenk(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Option<Ex
             ),
         )
     };
-    Ok(Some(Explanation::Schwenk { game: game.name.clone(), pile: n, f, h, representation, outcome, winning, why }))
+    let (answers, more_answers) = if is_term { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    Ok(Some(Explanation::Schwenk {
+        game: game.name.clone(),
+        pile: n,
+        f,
+        h,
+        representation,
+        outcome,
+        winning,
+        why,
+        answers,
+        more_answers,
+    }))
 }
 
 fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
@@ -370,6 +384,11 @@ fn answers_text(out: &mut String, answers: &[Answer], more: usize) {
     if more > 0 {
         out.push_str(&format!("  … and {more} more moves\n"));
     }
+}
+
+/// 1, 2, 3, 5, 8, …: each term the sum of the two before it.
+fn is_fibonacci(h: &[u64]) -> bool {
+    h.len() >= 4 && h[0] == 1 && h[1] == 2 && h.windows(3).all(|w| w[2] == w[0] + w[1])
 }
 
 fn set_text(values: &[u64]) -> String {
@@ -461,7 +480,7 @@ impl Explanation {
                     }
                 }
             }
-            Explanation::Schwenk { game, pile, f, h, representation, outcome, winning, why } => {
+            Explanation::Schwenk { game, pile, f, h, representation, outcome, winning, why, answers, more_answers } => {
                 out.push_str(&format!("{game}, one pile of {pile}\n"));
                 let fs: Vec<String> = f.iter().enumerate().map(|(i, v)| format!("f({}) = {v}", i + 1)).collect();
                 out.push_str(&format!("After a take of x, the next move may take up to f(x): {}, …\n", fs.join(", ")));
@@ -470,6 +489,9 @@ impl Explanation {
                     "Schwenk's sequence: H(1) = 1, and H(k+1) = H(k) + H(m) with m the least j such that f(H(j)) ≥ H(k):\n  {}\n",
                     hs.join(", ")
                 ));
+                if is_fibonacci(h) {
+                    out.push_str("These are the Fibonacci numbers, and the sum below is the Zeckendorf representation.\n");
+                }
                 if representation.len() == 1 {
                     out.push_str(&format!("{pile} is itself a term of H.\n"));
                 } else {
@@ -484,6 +506,7 @@ impl Explanation {
                     out.push_str(&format!("winning move: {}, to {}\n", w.description, pos_text(&w.to)));
                 }
                 out.push_str(&format!("Why: {why}\n"));
+                answers_text(&mut out, answers, *more_answers);
             }
             Explanation::Options { game, position, outcome, grundy, options, more_options, answers, more_answers, misere } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
