@@ -154,6 +154,15 @@ struct OutputArgs {
     /// the most positions a search may visit before it stops with an error
     #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
     max_states: usize,
+    /// stop with an error after this many seconds
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+}
+
+impl OutputArgs {
+    fn limits(&self) -> Limits {
+        Limits::states(self.max_states).with_timeout(self.timeout)
+    }
 }
 
 pub(crate) fn parse_setting(s: &str) -> Result<(String, i64), String> {
@@ -237,7 +246,7 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             start.last = q.last;
             let first = first.player();
             let strength = crate::play::Strength { percent: strength, seed };
-            let limits = Limits { max_states: q.output.max_states };
+            let limits = q.output.limits();
             let mut lines = std::io::stdin().lock().lines();
             let mut next_line = || lines.next().and_then(|l| l.ok());
             crate::play::play(&loaded, start, first, strength, limits, &mut next_line, &mut std::io::stdout())
@@ -245,7 +254,7 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         }
         Command::Plot { file, upto, output_file, params, max_states } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            let svg = query::plot(&loaded, upto, Limits { max_states }, color).map_err(fail)?;
+            let svg = query::plot(&loaded, upto, Limits::states(max_states), color).map_err(fail)?;
             match output_file {
                 None => print(&svg),
                 Some(path) => std::fs::write(&path, svg).map_err(|e| {
@@ -256,13 +265,18 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         Command::Compare { a, b, upto, shift, output } => {
             let a = read_game(&a, &[], color).map_err(fail)?;
             let b = read_game(&b, &[], color).map_err(fail)?;
-            let limits = Limits { max_states: output.max_states };
+            let limits = output.limits();
             print(&query::compare(&a, &b, upto, shift, output.format, limits, color).map_err(fail)?);
         }
         Command::Table { file, upto, remoteness, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            let limits = Limits { max_states: output.max_states };
-            print(&query::table(&loaded, upto, remoteness, output.format, limits, color).map_err(fail)?);
+            match query::table(&loaded, upto, remoteness, output.format, output.limits(), color) {
+                Ok(text) => print(&text),
+                Err(f) => {
+                    print(&f.partial);
+                    return Err(fail(f.rendered));
+                }
+            }
         }
         Command::Repl { .. } => unreachable!("handled by main"),
     }
@@ -274,7 +288,7 @@ type PositionVerb = fn(&Loaded, &str, Option<u64>, Format, Limits, bool) -> Resu
 /// Runs `solve` or `explain` on the position of a game file.
 fn position_query(q: PositionQuery, color: bool, verb: PositionVerb) -> Result<String, Failed> {
     let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
-    let limits = Limits { max_states: q.output.max_states };
+    let limits = q.output.limits();
     verb(&loaded, &q.position.join(" "), q.last, q.output.format, limits, color).map_err(fail)
 }
 

@@ -87,14 +87,30 @@ pub fn table(
     format: Format,
     limits: Limits,
     color: bool,
-) -> Result<String, String> {
+) -> Result<String, Failure> {
     let mut solver = Solver::new(&loaded.game, limits);
-    let table =
-        crate::analysis::table(&mut solver, upto, remoteness).map_err(|e| render(&e, Some(&loaded.source), color))?;
-    Ok(match format {
+    let show = |table: &crate::analysis::Table| match format {
         Format::Text => table.to_text(),
         Format::Json => json_text(&table.to_json()),
-    })
+    };
+    match crate::analysis::table(&mut solver, upto, remoteness) {
+        Ok(table) => Ok(show(&table)),
+        Err(e) => {
+            let rendered = render(&e, Some(&loaded.source), color);
+            match &e {
+                // What was computed before a limit stopped it still goes to the output.
+                crate::analysis::TableError::Incomplete { partial, .. } => Err(Failure { partial: show(partial), rendered }),
+                _ => Err(Failure { partial: String::new(), rendered }),
+            }
+        }
+    }
+}
+
+/// A failed answer: what could be computed before the failure, and the rendered diagnostics.
+#[derive(Debug)]
+pub struct Failure {
+    pub partial: String,
+    pub rendered: String,
 }
 
 fn json_text(value: &serde_json::Value) -> String {

@@ -12,7 +12,7 @@ use takeaway::rules::Position;
 use takeaway::solve::{Limits, Outcome, Solver};
 
 fn limits() -> Limits {
-    Limits { max_states: 200_000 }
+    Limits::states(200_000)
 }
 
 /// A random game whose moves act on one pile at a time: a subtraction set, an octal code,
@@ -120,7 +120,7 @@ proptest! {
         let resume = boundaries[(cut % boundaries.len() + 3).min(boundaries.len() - 1)];
         let mutated = format!("{}{}{}", &text[..at], insert, &text[resume..]);
         if let Ok(game) = takeaway::load(&mutated, "fuzz", &[]) {
-            let mut s = Solver::new(&game, Limits { max_states: 20_000 });
+            let mut s = Solver::new(&game, Limits::states(20_000));
             for n in 0..6u64 {
                 let piles = match game.board {
                     takeaway::rules::Board::FixedPiles(k) => vec![n; k],

@@ -20,7 +20,7 @@ pub enum TableShape {
     Rectangles,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub game: String,
     pub upto: u64,
@@ -45,6 +45,16 @@ pub enum TableError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Solve(#[from] SolveError),
+
+    /// A limit stopped the table partway: what was computed, and why it stopped.
+    #[error("the table stops after n = {}", partial.upto)]
+    #[diagnostic(code(takeaway::table::incomplete), help("the rows up to there are shown; {reason}"))]
+    Incomplete {
+        partial: Box<Table>,
+        reason: String,
+        #[diagnostic_source]
+        cause: SolveError,
+    },
 
     #[error("`table` shows one-pile positions or games on two piles, and {game} is played on {piles} piles")]
     #[diagnostic(
@@ -81,7 +91,31 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         TableShape::OnePile => {
             let (mut o, mut g) = (Vec::new(), Vec::new());
             for n in 0..=upto {
-                let v = solver.value(&Position::new(vec![n]))?;
+                let v = match solver.value(&Position::new(vec![n])) {
+                    Ok(v) => v,
+                    Err(cause) if n > 0 => {
+                        let partial = Table {
+                            game: name.clone(),
+                            upto: n - 1,
+                            shape,
+                            outcomes: vec![o],
+                            grundy: vec![g],
+                            p_positions,
+                            grundy_note: None,
+                            period: None,
+                            no_period_to: None,
+                            pattern: None,
+                            remoteness: None,
+                        };
+                        let reason = match &cause {
+                            SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
+                            SolveError::StateLimit { suggested, .. } => format!("raise the limit with --max-states {suggested}"),
+                            _ => "see the cause below".to_string(),
+                        };
+                        return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 if v.outcome == Outcome::P {
                     p_positions.push(vec![n]);
                 }

@@ -361,7 +361,7 @@ impl Session {
             Ok(e) => e,
             Err(e) => return Reply::err(e),
         };
-        let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states) };
+        let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states), ..self.limits };
         let answer = match line.verb {
             Verb::Check => Ok(String::new()),
             Verb::Play { position, first, strength, seed, last } => {
@@ -415,7 +415,10 @@ impl Session {
             }
             Verb::Table { upto, upto_flag, remoteness, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
-                query::table(&entry.loaded, upto, remoteness, format, limits(max_states), self.color)
+                match query::table(&entry.loaded, upto, remoteness, format, limits(max_states), self.color) {
+                    Ok(text) => Ok(text),
+                    Err(f) => return Reply { output: f.partial, error: f.rendered, ..Default::default() },
+                }
             }
         };
         match answer {
@@ -715,7 +718,7 @@ pub(crate) fn main(files: &[PathBuf]) -> Result<(), Failed> {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = interactive && crate::diagnostics::stderr_wants_color();
     let mut session = Session::new(color);
-    session.limits = Limits { max_states: DEFAULT_MAX_STATES };
+    session.limits = Limits::states(DEFAULT_MAX_STATES);
     let mut all_ok = true;
     for f in files {
         let reply = session.load_file(f);

@@ -91,7 +91,7 @@ impl LastBound {
             for t in 1..=m {
                 self.steps += 1;
                 if self.steps.is_multiple_of(4096) {
-                    super::check_cancel()?;
+                    super::check_cancel(limits)?;
                 }
                 if self.steps > budget {
                     return Err(SolveError::work_limit(limits));

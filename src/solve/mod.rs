@@ -14,6 +14,7 @@ mod piles;
 mod search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use miette::Diagnostic;
 use serde::Serialize;
@@ -27,6 +28,8 @@ use crate::rules::{Game, Move, MoveError, Position, RuleKind};
 pub struct Limits {
     /// Positions a search may remember (and moves one position may have).
     pub max_states: usize,
+    /// When the computation must stop, and the time it was given (for the message).
+    pub deadline: Option<(Instant, Duration)>,
 }
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
@@ -39,6 +42,19 @@ const REMOTENESS_STATES: usize = 50_000;
 const MOVES_PER_STATE: u64 = 10;
 
 impl Limits {
+    pub fn states(max_states: usize) -> Self {
+        Limits { max_states, deadline: None }
+    }
+
+    /// The same limits, and a deadline `seconds` from now.
+    pub fn with_timeout(self, seconds: Option<f64>) -> Self {
+        let deadline = seconds
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(|s| Duration::from_secs_f64(s.min(1e9)))
+            .map(|d| (Instant::now() + d, d));
+        Limits { deadline, ..self }
+    }
+
     pub fn max_moves(&self) -> u64 {
         (self.max_states as u64).saturating_mul(MOVES_PER_STATE)
     }
@@ -46,7 +62,7 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_states: DEFAULT_MAX_STATES }
+        Limits::states(DEFAULT_MAX_STATES)
     }
 }
 
@@ -82,6 +98,10 @@ pub enum SolveError {
         help("raise the limit with --max-states {suggested} (it costs memory and time), or ask about a smaller position")
     )]
     StateLimit { limit: u64, what: &'static str, suggested: usize },
+
+    #[error("the computation ran out of time after {seconds} s")]
+    #[diagnostic(code(takeaway::solve::timeout), help("give it longer with --timeout SECONDS, or ask about a smaller position"))]
+    Timeout { seconds: f64 },
 
     #[error("the computation was cancelled")]
     #[diagnostic(code(takeaway::solve::cancelled), help("ask about a smaller position, or lower --max-states to stop sooner"))]
@@ -125,9 +145,15 @@ pub fn clear_cancel() {
     CANCEL.store(false, Ordering::Relaxed);
 }
 
-fn check_cancel() -> Result<(), SolveError> {
+/// Stops a computation that was cancelled or is past its deadline.
+fn check_cancel(limits: Limits) -> Result<(), SolveError> {
     if CANCEL.load(Ordering::Relaxed) {
         return Err(SolveError::Cancelled);
+    }
+    if let Some((deadline, given)) = limits.deadline {
+        if Instant::now() >= deadline {
+            return Err(SolveError::Timeout { seconds: given.as_secs_f64() });
+        }
     }
     Ok(())
 }
@@ -141,7 +167,7 @@ struct Work {
 
 impl Work {
     fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
-        check_cancel()?;
+        check_cancel(limits)?;
         self.moves += moves as u64;
         if self.moves > limits.max_moves() {
             return Err(SolveError::work_limit(limits));
@@ -247,7 +273,10 @@ impl<'g> Solver<'g> {
         let (search, limits) = match self.method {
             Method::Search => (&mut self.search, self.limits),
             // The fast methods know no remoteness: search, but within a smaller budget.
-            _ => (&mut self.remoteness_search, Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES) }),
+            _ => (
+                &mut self.remoteness_search,
+                Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits },
+            ),
         };
         match search.remoteness(self.game, pos, limits) {
             Ok(r) => Ok(Some(r)),
