@@ -186,7 +186,7 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
             })
         }
         Rule::move_decl => {
-            let mut it = pair.into_inner();
+            let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::colon);
             let head = it.next().expect("move_decl has a head");
             let first = head.into_inner().next().map(|p| p.as_rule()) == Some(Rule::first_move);
             let act = it.next().expect("move_decl has an action");
@@ -446,6 +446,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
     use Rule::*;
     Some(match rule {
         eol => "the end of the line",
+        colon => "`:`",
         EOI => "the end of the text",
         game_decl | kw_game => "`game`",
         param_decl | kw_param => "`param`",
@@ -529,6 +530,9 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
     // Drop what another entry already says.
     if expected.contains(&"a number or an expression") {
         expected.retain(|w| *w != "`(`");
+    }
+    if expected.contains(&"an operator") {
+        expected.retain(|w| *w != "`=`");
     }
     if expected.contains(&"`, then split`") {
         expected.retain(|w| *w != "`,`");
@@ -616,6 +620,14 @@ fn help_for(expected: &[&str]) -> String {
         "after the amount may come `from …` (which piles), `, then split`, or `where …` (a condition on t)".into()
     } else if has("`misère` or `normal`") {
         "write `play misère` (or `play misere`) for last-player-loses, `play normal` for last-player-wins".into()
+    } else if has("a name in double quotes") {
+        "a game's name goes in double quotes: game \"Kayles\"".into()
+    } else if has("`:`") && expected.len() == 1 {
+        "a rule is written with a colon: move: take 1..3".into()
+    } else if has("`)`") {
+        "every ( needs a matching )".into()
+    } else if has("`}`") {
+        "a set of amounts is written in braces: take {1, 3, 4}".into()
     } else if has("which piles") {
         "say which piles: `from one pile`, `from both piles`, `from 2 piles`, `from up to 2 piles`, `from each of up to 2 piles`".into()
     } else if has("an octal code") {
