@@ -59,15 +59,8 @@ enum Command {
     Play {
         #[command(flatten)]
         query: PositionQuery,
-        /// who moves first
-        #[arg(long, value_enum, default_value_t = First::You)]
-        first: First,
-        /// the percentage of the computer's moves that are perfect (the rest are random)
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
-        strength: u8,
-        /// seed for the computer's random moves at a strength below 100
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        options: PlayOptions,
     },
     /// Draw the Grundy values (or, for two piles, the P-positions) as an SVG picture
     Plot {
@@ -105,6 +98,30 @@ enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+}
+
+/// How a game against the computer is played, on the command line and in the REPL alike.
+#[derive(clap::Args, Debug)]
+pub(crate) struct PlayOptions {
+    /// who moves first
+    #[arg(long, value_enum, default_value_t = First::You)]
+    first: First,
+    /// the percentage of the computer's moves that are perfect (the rest are random)
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+    strength: u8,
+    /// seed for the computer's random moves at a strength below 100
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl PlayOptions {
+    pub(crate) fn first(&self) -> crate::play::Player {
+        self.first.player()
+    }
+
+    pub(crate) fn strength(&self) -> crate::play::Strength {
+        crate::play::Strength { percent: self.strength, seed: self.seed }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -238,14 +255,13 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
         Command::Explain(q) => print(&position_query(q, color, query::explain)?),
-        Command::Play { query: q, first, strength, seed } => {
+        Command::Play { query: q, options } => {
             let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
             let text = q.position.join(" ");
             let mut start = crate::rules::parse_position(&loaded.game, &text)
                 .map_err(|e| fail(render(&e, Some(&Source::new("position", text.clone())), color)))?;
             start.last = q.last;
-            let first = first.player();
-            let strength = crate::play::Strength { percent: strength, seed };
+            let (first, strength) = (options.first(), options.strength());
             let limits = q.output.limits();
             let mut lines = std::io::stdin().lock().lines();
             let mut next_line = || lines.next().and_then(|l| l.ok());

@@ -42,41 +42,38 @@ fn position_of(loaded: &Loaded, position: &str, last: Option<u64>, color: bool) 
     Ok(pos)
 }
 
-/// `explain`: how the answer for the position follows, in the terms of the theory.
-pub fn explain(
+/// Reads the position and runs one analysis on it; failures come back rendered.
+fn analyse_position<T>(
     loaded: &Loaded,
     position: &str,
     last: Option<u64>,
-    format: Format,
     limits: Limits,
     color: bool,
-) -> Result<String, String> {
+    analyse: fn(&mut Solver, &Position) -> Result<T, crate::solve::SolveError>,
+) -> Result<T, String> {
     let pos = position_of(loaded, position, last, color)?;
     let mut solver = Solver::new(&loaded.game, limits);
-    let e = crate::analysis::explain(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))?;
-    Ok(match format {
-        Format::Text => e.to_text(),
-        Format::Json => json_text(&serde_json::to_value(&e).expect("explanations serialise")),
-    })
+    analyse(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))
+}
+
+/// An answer as text, or as one JSON document.
+fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String) -> String {
+    match format {
+        Format::Text => text(answer),
+        Format::Json => json_text(&serde_json::to_value(answer).expect("answers serialise")),
+    }
+}
+
+/// `explain`: how the answer for the position follows, in the terms of the theory.
+pub fn explain(loaded: &Loaded, position: &str, last: Option<u64>, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    let e = analyse_position(loaded, position, last, limits, color, crate::analysis::explain)?;
+    Ok(show(&e, format, crate::analysis::Explanation::to_text))
 }
 
 /// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
-pub fn solve(
-    loaded: &Loaded,
-    position: &str,
-    last: Option<u64>,
-    format: Format,
-    limits: Limits,
-    color: bool,
-) -> Result<String, String> {
-    let pos = position_of(loaded, position, last, color)?;
-    let mut solver = Solver::new(&loaded.game, limits);
-    let report =
-        crate::analysis::solve(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))?;
-    Ok(match format {
-        Format::Text => report.to_text(),
-        Format::Json => json_text(&serde_json::to_value(&report).expect("reports serialise")),
-    })
+pub fn solve(loaded: &Loaded, position: &str, last: Option<u64>, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    let report = analyse_position(loaded, position, last, limits, color, crate::analysis::solve)?;
+    Ok(show(&report, format, crate::analysis::SolveReport::to_text))
 }
 
 /// `table`: every one-pile position up to `upto` (pairs for two-pile games).

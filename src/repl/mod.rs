@@ -19,8 +19,8 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::ast::Statement;
-use crate::cli::{parse_setting, read_game, Failed, First};
-use crate::play::{PlayRequest, Strength};
+use crate::cli::{parse_setting, read_game, Failed, PlayOptions};
+use crate::play::PlayRequest;
 use crate::diagnostics::{render, Source};
 use crate::query::{self, Format, Loaded};
 use crate::rules::Board;
@@ -166,12 +166,8 @@ enum Verb {
     Play {
         #[arg(required = true, num_args = 1..)]
         position: Vec<String>,
-        #[arg(long, value_enum, default_value_t = First::You)]
-        first: First,
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
-        strength: u8,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        options: PlayOptions,
         #[arg(long)]
         last: Option<u64>,
     },
@@ -364,7 +360,7 @@ impl Session {
         let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states), ..self.limits };
         let answer = match line.verb {
             Verb::Check => Ok(String::new()),
-            Verb::Play { position, first, strength, seed, last } => {
+            Verb::Play { position, options, last } => {
                 let text = position.join(" ");
                 match crate::rules::parse_position(&entry.loaded.game, &text) {
                     Ok(mut start) => {
@@ -373,8 +369,8 @@ impl Session {
                             play: Some(PlayRequest {
                                 loaded: entry.loaded.clone(),
                                 start,
-                                first: first.player(),
-                                strength: Strength { percent: strength, seed },
+                                first: options.first(),
+                                strength: options.strength(),
                                 limits: self.limits,
                             }),
                             ..Default::default()
@@ -392,20 +388,9 @@ impl Session {
                 })
             }
             Verb::Compare { other, upto, shift, format } => {
-                let wanted = other.trim_matches('"');
-                match self.games.iter().find(|e| e.name() == wanted) {
-                    Some(o) => query::compare(&entry.loaded, &o.loaded, upto, shift, format, self.limits, self.color),
-                    None => {
-                        let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
-                        let at = input.find(wanted).unwrap_or(0);
-                        let e = ReplError::UnknownGame {
-                            span: (at, wanted.len()),
-                            name: wanted.to_string(),
-                            help: suggest(wanted, &names),
-                        };
-                        Err(self.render(&e, input))
-                    }
-                }
+                self.find_game(&other, input).and_then(|i| {
+                    query::compare(&entry.loaded, &self.games[i].loaded, upto, shift, format, self.limits, self.color)
+                })
             }
             Verb::Solve(a) => {
                 query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
@@ -485,6 +470,17 @@ impl Session {
         Reply::ok(format!("{verb} {}\n", self.games[index].describe()))
     }
 
+    /// The index of the session's game called `name` (quotes allowed), or the diagnostic.
+    fn find_game(&self, name: &str, input: &str) -> Result<usize, String> {
+        let wanted = name.trim_matches('"');
+        self.games.iter().position(|e| e.name() == wanted).ok_or_else(|| {
+            let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
+            let at = input.find(name).unwrap_or(0);
+            let e = ReplError::UnknownGame { span: (at, name.len()), name: wanted.to_string(), help: suggest(wanted, &names) };
+            self.render(&e, input)
+        })
+    }
+
     /// Adds a game, replacing `replacing` or a game of the same name; it becomes current.
     fn insert(&mut self, entry: Entry, replacing: Option<usize>) -> usize {
         let index = replacing.or_else(|| self.games.iter().position(|e| e.name() == entry.name()));
@@ -543,22 +539,12 @@ impl Session {
                     let e = ReplError::MissingArgument { command: ":use", what: "a game's name", example: ":use Kayles" };
                     return Reply::err(render(&e, None, self.color));
                 }
-                let wanted = arg.trim_matches('"');
-                match self.games.iter().position(|e| e.name() == wanted) {
-                    Some(i) => {
+                match self.find_game(arg, input) {
+                    Ok(i) => {
                         self.current = Some(i);
                         Reply::ok(format!("using {}\n", self.games[i].describe()))
                     }
-                    None => {
-                        let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
-                        let at = input.find(arg).unwrap_or(0);
-                        let e = ReplError::UnknownGame {
-                            span: (at, arg.len()),
-                            name: wanted.to_string(),
-                            help: suggest(wanted, &names),
-                        };
-                        Reply::err(self.render(&e, input))
-                    }
+                    Err(e) => Reply::err(e),
                 }
             }
             "load" => {
