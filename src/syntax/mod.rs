@@ -33,63 +33,6 @@ pub fn parse(text: &str) -> Result<GameFile, ParseError> {
     Ok(GameFile { statements })
 }
 
-/// Parses one expression on its own (used for `--set k=EXPR` values and tests).
-pub fn parse_expression(text: &str) -> Result<Expr, ParseError> {
-    prescan(text)?;
-    pest::set_error_detail(true);
-    // `arith` may stop early; demand the whole text by parsing it as a one-line parameter default.
-    let wrapped = format!("param _x = {text}");
-    let offset = "param _x = ".len();
-    let shifted = |e: ParseError| shift_error(e, offset);
-    let mut pairs = GameParser::parse(Rule::file, &wrapped)
-        .map_err(|e| shifted(error_from_pest(&wrapped, e)))?;
-    let file = pairs.next().expect("the file rule always yields one pair");
-    for p in file.into_inner() {
-        if p.as_rule() == Rule::param_decl {
-            if let Statement::Param { default: Some(e), .. } = statement(p).node {
-                return Ok(shift_expr(e, offset));
-            }
-        }
-    }
-    Err(ParseError::Incomplete {
-        span: (0, 0).into(),
-        expected: "a number".into(),
-        help: "give a value such as 5".into(),
-    })
-}
-
-fn shift_error(e: ParseError, by: usize) -> ParseError {
-    let fix = |s: miette::SourceSpan| -> miette::SourceSpan {
-        (s.offset().saturating_sub(by), s.len()).into()
-    };
-    match e {
-        ParseError::Unexpected { found, span, expected, help } => {
-            ParseError::Unexpected { found, span: fix(span), expected, help }
-        }
-        ParseError::Incomplete { span, expected, help } => {
-            ParseError::Incomplete { span: fix(span), expected, help }
-        }
-        ParseError::UnterminatedString { span } => ParseError::UnterminatedString { span: fix(span) },
-        ParseError::TooDeep { span, limit } => ParseError::TooDeep { span: fix(span), limit },
-    }
-}
-
-fn shift_expr(e: Expr, by: usize) -> Expr {
-    let span = Span::new(e.span.start - by, e.span.end - by);
-    let node = match e.node {
-        ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(shift_expr(*a, by))),
-        ExprKind::Binary(op, a, b) => {
-            ExprKind::Binary(op, Box::new(shift_expr(*a, by)), Box::new(shift_expr(*b, by)))
-        }
-        ExprKind::Call(name, args) => ExprKind::Call(
-            Spanned::new(name.node, Span::new(name.span.start - by, name.span.end - by)),
-            args.into_iter().map(|a| shift_expr(a, by)).collect(),
-        ),
-        other => other,
-    };
-    Spanned::new(node, span)
-}
-
 /// Catches what pest would handle badly: strings left open and brackets nested past the limit.
 fn prescan(text: &str) -> Result<(), ParseError> {
     let mut depth = 0usize;

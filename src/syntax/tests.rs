@@ -144,10 +144,3 @@ fn deep_nesting_is_refused_before_the_parser_sees_it() {
     let fine = format!("piles\nmove: take {}1{}\n", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
     assert!(parse(&fine).is_ok());
 }
-
-#[test]
-fn expressions_on_their_own() {
-    let e = parse_expression("2 * k + 1").unwrap();
-    assert_eq!(e.span, Span::new(0, 9));
-    assert!(parse_expression("2 *").is_err());
-}
