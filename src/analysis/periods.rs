@@ -63,14 +63,7 @@ pub fn subtraction_bound(game: &Game) -> Option<u64> {
     }
     let mut most = 0;
     for rule in &game.moves {
-        if rule.condition.is_some() {
-            return None;
-        }
-        let RuleKind::Take { amount, piles, then_split: None } = &rule.kind else { return None };
-        if !piles.is_one() {
-            return None;
-        }
-        most = most.max(largest_fixed_amount(amount)?);
+        most = most.max(largest_fixed_amount(rule.plain_take()?)?);
     }
     Some(most)
 }

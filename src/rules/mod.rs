@@ -55,6 +55,18 @@ pub struct Rule {
     pub condition: Option<Expr>,
 }
 
+impl Rule {
+    /// The amount of a plain take: from one pile, with no condition and nothing split after it.
+    pub fn plain_take(&self) -> Option<&Amount> {
+        match &self.kind {
+            RuleKind::Take { amount, piles, then_split: None } if piles.is_one() && self.condition.is_none() => {
+                Some(amount)
+            }
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum RuleKind {
     /// Take an amount from one or several piles; optionally the rest of the pile may fall apart.

@@ -41,14 +41,7 @@ impl LastBound {
         let first_ok = game.first_moves.iter().all(|r| matches!(r.kind, RuleKind::Take { then_split: None, .. }));
         let mut bounds = Vec::new();
         for rule in &game.moves {
-            if rule.condition.is_some() {
-                return None;
-            }
-            let RuleKind::Take { amount, piles, then_split: None } = &rule.kind else { return None };
-            if !piles.is_one() {
-                return None;
-            }
-            let (expr, offset) = match amount {
+            let (expr, offset) = match rule.plain_take()? {
                 Amount::Bound(CmpOp::Le, e) => (e, 0),
                 Amount::Bound(CmpOp::Lt, e) => (e, -1),
                 Amount::Choices(list) => match list.as_slice() {
