@@ -1,22 +1,11 @@
 //! `takeaway play`, scripted: whole games against the computer as golden files.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn play(args: &[&str], script: &str) -> String {
-    let input = std::fs::read(format!("{}/tests/plays/{script}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
-        .arg("play")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let out = common::run_with_script(&all, &format!("plays/{script}"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

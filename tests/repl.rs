@@ -1,8 +1,7 @@
 //! The REPL: its core through the library, whole scripted sessions through the binary (golden
 //! files in `tests/sessions/`), and a real terminal through a pseudo-terminal.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use takeaway::repl::{join_continued_lines, needs_more, Session};
 
@@ -54,18 +53,7 @@ fn redefining_a_name_replaces_the_game() {
 // ---- scripted sessions through the binary ------------------------------------------------------
 
 fn run_session(file: &str) -> String {
-    let input = std::fs::read(format!("{}/tests/sessions/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
-        .arg("repl")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_script(&["repl"], &format!("sessions/{file}"));
     format!(
         "exit code: {}\n--- stdout\n{}--- stderr\n{}",
         out.status.code().unwrap_or(-1),

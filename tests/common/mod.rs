@@ -47,3 +47,22 @@ pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
     seen.dedup();
     seen.iter().enumerate().find(|(i, v)| **v != *i as u32).map(|(i, _)| i as u32).unwrap_or(seen.len() as u32)
 }
+
+/// Runs the built binary from the project folder, feeding it a file of `tests/` on stdin.
+pub fn run_with_script(args: &[&str], script: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let input = std::fs::read(format!("{dir}/tests/{script}")).unwrap_or_else(|e| panic!("{script}: {e}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin is piped").write_all(&input).expect("the script is written");
+    child.wait_with_output().expect("the binary finishes")
+}
