@@ -30,6 +30,9 @@ pub struct SolveReport {
     /// the position is too large to search for it.
     pub remoteness: Option<u64>,
     pub winning_moves: Vec<WinningMove>,
+    /// True when there are more winning moves than the list shows.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub more_winning_moves: bool,
     /// Why the Grundy value is missing, when it is.
     #[serde(skip)]
     pub grundy_note: Option<String>,
@@ -49,14 +52,11 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
     let name = game.name.clone();
     let convention = game.convention;
     let value = solver.value(pos)?;
-    let winning_moves = if value.outcome == Outcome::N {
-        solver
-            .winning_moves(pos)?
-            .into_iter()
-            .map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles })
-            .collect()
+    let (winning_moves, more_winning_moves) = if value.outcome == Outcome::N {
+        let (moves, more) = solver.winning_moves_listed(pos)?;
+        (moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect(), more)
     } else {
-        Vec::new()
+        (Vec::new(), false)
     };
     let grundy_note = match (value.grundy, convention) {
         (Some(_), _) => None,
@@ -74,6 +74,7 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         grundy: value.grundy,
         remoteness,
         winning_moves,
+        more_winning_moves,
         grundy_note,
         method: solver.method().describe(),
     })
@@ -111,6 +112,9 @@ impl SolveReport {
             for m in &self.winning_moves {
                 let to = Position::new(m.to.clone()).piles_text();
                 out.push_str(&format!("  {}, to {}\n", m.description, if m.to.is_empty() { "nothing".into() } else { to }));
+            }
+            if self.more_winning_moves {
+                out.push_str(&format!("  … and there may be more: only these {} are listed\n", self.winning_moves.len()));
             }
         }
         out

@@ -5,9 +5,13 @@
 //! so the positions (m, last) never need to be searched one by one.
 
 use super::{Limits, Outcome, SolveError};
-use crate::ast::CmpOp;
-use crate::rules::expr::{Env, Expr, Var};
-use crate::rules::{Amount, Board, Choice, Convention, Game, Position, RuleKind};
+use crate::ast::{BinOp, CmpOp, UnOp};
+use crate::rules::expr::{Env, Expr, ExprKind, Var};
+use crate::rules::{Amount, Board, Choice, Convention, Game, Move, Position, RuleKind};
+
+/// The most terms of Schwenk's sequence H kept: it grows at least by one each step, and
+/// geometrically once f(1) is passed, so only a bound f far above the pile needs more.
+const MOST_H_TERMS: usize = 1 << 20;
 
 /// Above this many (pile, last) pairs, Grundy values of such games are not searched for.
 const SMALL_SEARCH: u64 = 100_000;
@@ -25,6 +29,11 @@ pub struct LastBound {
     /// `smallest_win[m]`: w(m) above; `u64::MAX` stands for ∞.
     smallest_win: Vec<u64>,
     steps: u64,
+    /// f as affine pieces (a, b) with f(x) = max of a·x + b, when every bound has that form.
+    affine: Option<Vec<(i128, i128)>>,
+    /// Schwenk's sequence H₁ = 1, H_{k+1} = H_k + H_m with m the least j where f(H_j) ≥ H_k,
+    /// computed as far as needed, when f is non-decreasing with f(x) ≥ x.
+    h: Vec<u128>,
 }
 
 impl LastBound {
@@ -55,22 +64,164 @@ impl LastBound {
             }
             bounds.push((expr.clone(), offset));
         }
-        first_ok.then_some(LastBound { bounds, after: vec![0], smallest_win: vec![u64::MAX], steps: 0 })
+        let affine: Option<Vec<(i128, i128)>> =
+            bounds.iter().map(|(e, offset)| affine_in_last(e).map(|(a, b)| (a, b + *offset as i128))).collect();
+        // Schwenk's theorem needs f non-decreasing and f(x) ≥ x: every piece with a ≥ 0, and
+        // one with a ≥ 1 and a − 1 + b ≥ 0.
+        let affine = affine.filter(|pieces| {
+            pieces.iter().all(|&(a, _)| a >= 0) && pieces.iter().any(|&(a, b)| a >= 1 && a - 1 + b >= 0)
+        });
+        first_ok.then_some(LastBound {
+            bounds,
+            after: vec![0],
+            smallest_win: vec![u64::MAX],
+            steps: 0,
+            affine,
+            h: vec![1],
+        })
+    }
+
+    /// True when piles of any size are answered through Schwenk's sequence H.
+    pub fn has_sequence(&self) -> bool {
+        self.affine.is_some()
+    }
+
+    fn f_affine(&self, x: u128) -> u128 {
+        let pieces = self.affine.as_ref().expect("called only when f is affine");
+        pieces.iter().map(|&(a, b)| (a as u128).saturating_mul(x).saturating_add_signed(b)).max().unwrap_or(0)
+    }
+
+    /// Extends H past `m`; `false` when that would need more terms than are kept.
+    fn extend_h(&mut self, m: u128) -> bool {
+        while *self.h.last().expect("H starts with 1") <= m {
+            if self.h.len() >= MOST_H_TERMS {
+                return false;
+            }
+            let hk = *self.h.last().expect("H starts with 1");
+            let j = self.h.iter().position(|&hj| self.f_affine(hj) >= hk).expect("f(H_k) ≥ H_k, so some j qualifies");
+            self.h.push(hk + self.h[j]);
+        }
+        true
+    }
+
+    /// w(m) through H: the smallest term of m written greedily as a sum of terms of H.
+    fn smallest_win_by_sequence(&mut self, m: u64) -> Option<u64> {
+        if m == 0 {
+            return Some(u64::MAX);
+        }
+        if !self.extend_h(m as u128) {
+            return None;
+        }
+        let mut rest = m as u128;
+        let mut smallest = 0;
+        for &term in self.h.iter().rev() {
+            if term <= rest {
+                rest -= term;
+                smallest = term;
+            }
+        }
+        Some(smallest as u64)
+    }
+
+    /// w(m), from the table where it reaches, through H beyond it.
+    fn smallest_win(&mut self, m: u64, limits: Limits) -> Result<u64, SolveError> {
+        if (m as usize) < self.smallest_win.len() {
+            return Ok(self.smallest_win[m as usize]);
+        }
+        if self.affine.is_some() {
+            if let Some(w) = self.smallest_win_by_sequence(m) {
+                return Ok(w);
+            }
+        }
+        self.extend(m, limits)?;
+        Ok(self.smallest_win[m as usize])
+    }
+
+    /// The most the first move may take from a pile of m, when the first-move rules are takes
+    /// of 1 up to a bound (`take any`, `take 1..n-1`, `take ≤ n/2`).
+    fn first_move_reach(game: &Game, m: u64) -> Option<u64> {
+        let mut most: Option<u64> = None;
+        let env = Env { n: Some(m as i64), t: None, last: None };
+        for rule in &game.first_moves {
+            let reach = match rule.plain_take()? {
+                Amount::Any => m,
+                Amount::Bound(CmpOp::Le, e) => e.int(&env).ok()?.clamp(0, m as i64) as u64,
+                Amount::Bound(CmpOp::Lt, e) => (e.int(&env).ok()? - 1).clamp(0, m as i64) as u64,
+                Amount::Choices(list) => match list.as_slice() {
+                    [Choice::Range(lo, hi)] if lo.constant() == Some(1) => hi.int(&env).ok()?.clamp(0, m as i64) as u64,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            most = Some(most.map_or(reach, |x: u64| x.max(reach)));
+        }
+        most
+    }
+
+    /// The winning moves from a pile too large to list every move: the takes that remove the
+    /// smallest terms of m's representation (each leaves a pile whose smallest term is out of
+    /// the opponent's reach), checked one by one. The flag says the list may be incomplete.
+    pub fn winning_moves_large(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
+        let m = pos.piles[0];
+        if self.affine.is_none() || !self.extend_h(m as u128) {
+            return Ok(None);
+        }
+        let reach = match pos.last {
+            Some(k) => self.bound_after(k)?.max(0) as u64,
+            None => match Self::first_move_reach(game, m) {
+                Some(r) => r,
+                None => return Ok(None),
+            },
+        };
+        let mut terms = Vec::new();
+        let mut rest = m as u128;
+        for &term in self.h.iter().rev() {
+            if term <= rest {
+                rest -= term;
+                terms.push(term as u64);
+            }
+        }
+        let mut moves = Vec::new();
+        let mut take = 0u64;
+        for &term in terms.iter().rev() {
+            take += term;
+            if take > reach || take > m {
+                break;
+            }
+            let left = m - take;
+            let f = self.bound_after(take)?;
+            let w = self.smallest_win(left, limits)?;
+            if f < 0 || (f as u64) < w {
+                let span = game.rules_for(pos).first().map(|r| r.span).unwrap_or_default();
+                let kind = crate::rules::MoveKind::Take { pile: 0, from: m, amount: take, left: vec![left] };
+                moves.push(Move { rule: span, kind, to: Position { piles: vec![left], last: Some(take) } });
+            }
+        }
+        Ok(Some((moves, true)))
     }
 
     /// f(t): the most the next player may take after a move of t.
     pub fn bound_after(&mut self, t: u64) -> Result<i64, SolveError> {
+        // Small takes are remembered; a take of 10¹⁷ is evaluated on its own.
+        const REMEMBERED: u64 = 1 << 20;
+        if t >= REMEMBERED {
+            return self.evaluate_bound(t);
+        }
         while self.after.len() as u64 <= t {
-            let last = self.after.len() as i64;
-            let env = Env { n: None, t: None, last: Some(last) };
-            let mut most = i64::MIN;
-            for (e, offset) in &self.bounds {
-                let v = e.int(&env).map_err(crate::rules::MoveError::from)?;
-                most = most.max(v.saturating_add(*offset));
-            }
+            let most = self.evaluate_bound(self.after.len() as u64)?;
             self.after.push(most);
         }
         Ok(self.after[t as usize])
+    }
+
+    fn evaluate_bound(&self, t: u64) -> Result<i64, SolveError> {
+        let env = Env { n: None, t: None, last: Some(t as i64) };
+        let mut most = i64::MIN;
+        for (e, offset) in &self.bounds {
+            let v = e.int(&env).map_err(crate::rules::MoveError::from)?;
+            most = most.max(v.saturating_add(*offset));
+        }
+        Ok(most)
     }
 
     fn extend(&mut self, upto: u64, limits: Limits) -> Result<(), SolveError> {
@@ -109,13 +260,18 @@ impl LastBound {
 
     pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
         let m = pos.piles[0];
-        self.extend(m, limits)?;
         let wins = match pos.last {
             Some(k) => {
                 let f = self.bound_after(k)?;
-                m > 0 && f >= 0 && (f as u64) >= self.smallest_win[m as usize]
+                m > 0 && f >= 0 && (f as u64) >= self.smallest_win(m, limits)?
+            }
+            // A first move of 1 up to some reach wins exactly when the smallest winning take does.
+            None if Self::first_move_reach(game, m).is_some() => {
+                let reach = Self::first_move_reach(game, m).unwrap_or(0);
+                m > 0 && self.smallest_win(m, limits)? <= reach
             }
             None => {
+                self.extend(m, limits)?;
                 let mut any = false;
                 for mv in game.moves(pos, limits.max_states)? {
                     if self.wins_by(m, m - mv.to.piles[0])? {
@@ -127,5 +283,28 @@ impl LastBound {
             }
         };
         Ok(if wins { Outcome::N } else { Outcome::P })
+    }
+}
+
+/// `expr` as a·last + b, when it is built from whole numbers and `last` by +, − and ×
+/// by a constant.
+fn affine_in_last(expr: &Expr) -> Option<(i128, i128)> {
+    match &expr.kind {
+        ExprKind::Int(v) => Some((0, *v as i128)),
+        ExprKind::Var(Var::Last) => Some((1, 0)),
+        ExprKind::Unary(UnOp::Neg, a) => affine_in_last(a).map(|(a, b)| (-a, -b)),
+        ExprKind::Binary(BinOp::Add, x, y) => {
+            let ((a1, b1), (a2, b2)) = (affine_in_last(x)?, affine_in_last(y)?);
+            Some((a1 + a2, b1 + b2))
+        }
+        ExprKind::Binary(BinOp::Sub, x, y) => {
+            let ((a1, b1), (a2, b2)) = (affine_in_last(x)?, affine_in_last(y)?);
+            Some((a1 - a2, b1 - b2))
+        }
+        ExprKind::Binary(BinOp::Mul, x, y) => match (affine_in_last(x)?, affine_in_last(y)?) {
+            ((0, c), (a, b)) | ((a, b), (0, c)) => Some((a.checked_mul(c)?, b.checked_mul(c)?)),
+            _ => None,
+        },
+        _ => None,
     }
 }

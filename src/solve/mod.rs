@@ -10,6 +10,9 @@
 //! All methods answer through the same calls, and tests compare them with each other.
 
 pub mod last_bound;
+mod chomp;
+mod heap;
+pub mod period;
 mod piles;
 mod search;
 
@@ -32,7 +35,13 @@ pub struct Limits {
     pub deadline: Option<(Instant, Duration)>,
 }
 
+pub use piles::MOST_WINNING_MOVES;
+
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
+
+/// From this pile size on, take ≤ f(last) games find winning moves through Schwenk's
+/// representation instead of listing every move.
+const LISTED_PILE: u64 = 1 << 17;
 
 /// Positions a remoteness search may visit for games solved by a faster method.
 const REMOTENESS_STATES: usize = 50_000;
@@ -181,6 +190,7 @@ impl Work {
 pub enum MethodKind {
     PileSum,
     LastBound,
+    Chomp,
     Search,
 }
 
@@ -189,6 +199,7 @@ impl MethodKind {
         match self {
             MethodKind::PileSum => "Sprague–Grundy values of single piles, added by XOR",
             MethodKind::LastBound => "Schwenk's method for take ≤ f(last) games",
+            MethodKind::Chomp => "every Chomp board in the box, numbered in lexicographic order, in one pass",
             MethodKind::Search => "search over whole positions",
         }
     }
@@ -197,6 +208,7 @@ impl MethodKind {
 enum Method {
     PileSum(piles::PileValues),
     LastBound(last_bound::LastBound),
+    Chomp(chomp::Chomp),
     Search,
 }
 
@@ -212,9 +224,11 @@ pub struct Solver<'g> {
 impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
         let method = if game.is_pile_sum() {
-            Method::PileSum(piles::PileValues::default())
+            Method::PileSum(piles::PileValues::new(game))
         } else if let Some(k) = last_bound::LastBound::recognise(game) {
             Method::LastBound(k)
+        } else if let Some(k) = chomp::Chomp::recognise(game) {
+            Method::Chomp(k)
         } else {
             Method::Search
         };
@@ -230,6 +244,7 @@ impl<'g> Solver<'g> {
         match self.method {
             Method::PileSum(_) => MethodKind::PileSum,
             Method::LastBound(_) => MethodKind::LastBound,
+            Method::Chomp(_) => MethodKind::Chomp,
             Method::Search => MethodKind::Search,
         }
     }
@@ -259,6 +274,10 @@ impl<'g> Solver<'g> {
                 };
                 Ok(Value { outcome, grundy })
             }
+            Method::Chomp(kernel) => match kernel.value(pos, self.limits)? {
+                Some(g) => Ok(Value::from_grundy(g)),
+                None => self.search.value(self.game, pos, self.limits),
+            },
             Method::Search => self.search.value(self.game, pos, self.limits),
         }
     }
@@ -294,6 +313,8 @@ impl<'g> Solver<'g> {
             Method::Search => true,
             // (pile, last) pairs
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
+            // boards inside the position's box: few while it has few squares
+            Method::Chomp(_) => pos.piles.iter().sum::<u64>() <= 24,
             Method::PileSum(_) => {
                 let splits = self.game.moves.iter().any(|r| {
                     matches!(&r.kind, RuleKind::Split(_) | RuleKind::Take { then_split: Some(_), .. })
@@ -317,10 +338,24 @@ impl<'g> Solver<'g> {
         }
     }
 
-    /// Every move to a P-position, one per resulting position.
+    /// Every move to a P-position, one per resulting position (at most `MOST_WINNING_MOVES`).
     pub fn winning_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        Ok(self.winning_moves_listed(pos)?.0)
+    }
+
+    /// Moves to P-positions, and whether more exist than the list holds: a single huge pile
+    /// can have more winning moves than anyone could read.
+    pub fn winning_moves_listed(&mut self, pos: &Position) -> Result<(Vec<Move>, bool), SolveError> {
         if let Method::PileSum(values) = &mut self.method {
             return values.winning_moves(self.game, pos, self.limits);
+        }
+        // A pile too large to list its moves: Schwenk's representation names the candidates.
+        if let Method::LastBound(kernel) = &mut self.method {
+            if pos.piles.first().is_some_and(|&m| m >= LISTED_PILE) {
+                if let Some(found) = kernel.winning_moves_large(self.game, pos, self.limits)? {
+                    return Ok(found);
+                }
+            }
         }
         let moves = self.game.moves(pos, self.limits.max_states)?;
         let mut seen = std::collections::HashSet::new();
@@ -333,6 +368,6 @@ impl<'g> Solver<'g> {
                 winning.push(m);
             }
         }
-        Ok(winning)
+        Ok((winning, false))
     }
 }

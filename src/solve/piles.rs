@@ -1,76 +1,264 @@
 //! Sums of independent piles: the Grundy value of each pile size, bottom up, and XOR
 //! (Sprague–Grundy). Used when every move acts on one pile under normal play.
+//!
+//! Rules the take-and-break kernel understands are computed there; others by listing each
+//! pile's moves. Where a theorem proves the values periodic (subtraction and octal games), the
+//! computation stops and every larger pile is answered from the period.
 
-use super::{Limits, SolveError, Work};
+use super::heap::{HeapKernel, HeapRules, Values};
+use super::{check_cancel, period, Limits, SolveError, Work};
 use crate::rules::{Game, Move, Position};
 
+/// Values are looked at for a period each time their number doubles from here.
+const FIRST_PERIOD_CHECK: usize = 256;
+
+/// Options the kernel examines per move of the work budget: each costs a load and a bit set,
+/// where a listed move allocates a position.
+const KERNEL_OPTIONS_PER_MOVE: u64 = 64;
+
+/// How many winning moves are listed at most: a pile of 10¹⁸ can have more than can be shown.
+pub const MOST_WINNING_MOVES: usize = 100;
+
 /// Grundy values of single piles 0, 1, 2, … as far as they have been needed.
-#[derive(Default)]
 pub struct PileValues {
-    values: Vec<u32>,
+    engine: Engine,
+    /// (preperiod, period), once a theorem proves it
+    period: Option<(u64, u64)>,
+    next_period_check: usize,
     work: Work,
 }
 
+enum Engine {
+    Kernel(Box<HeapKernel>),
+    /// Moves listed one pile size at a time, for rules that read n.
+    Listing(Vec<u32>),
+}
+
 impl PileValues {
+    pub fn new(game: &Game) -> Self {
+        let engine = match HeapRules::compile(game) {
+            Some(rules) => Engine::Kernel(Box::new(HeapKernel::new(rules))),
+            None => Engine::Listing(Vec::new()),
+        };
+        PileValues { engine, period: None, next_period_check: FIRST_PERIOD_CHECK, work: Work::default() }
+    }
+
+    /// Whether the compiled kernel computes the values (not the move-listing loop).
+    pub fn compiled(&self) -> bool {
+        matches!(self.engine, Engine::Kernel(_))
+    }
+
+    /// The proven (preperiod, period) of the values, once found.
+    pub fn period(&self) -> Option<(u64, u64)> {
+        self.period
+    }
+
+    fn computed(&self) -> usize {
+        match &self.engine {
+            Engine::Kernel(k) => k.values.len(),
+            Engine::Listing(v) => v.len(),
+        }
+    }
+
+    fn stored(&self, n: usize) -> u32 {
+        match &self.engine {
+            Engine::Kernel(k) => k.values.get(n),
+            Engine::Listing(v) => v[n],
+        }
+    }
+
+    /// The value of one pile of `n`, computing as far as needed.
+    pub fn pile(&mut self, game: &Game, n: u64, limits: Limits) -> Result<u64, SolveError> {
+        self.extend(game, n, limits)?;
+        Ok(self.known(n))
+    }
+
+    /// The value of a pile already computed or covered by the period.
+    fn known(&self, n: u64) -> u64 {
+        let computed = self.computed() as u64;
+        if n < computed {
+            return self.stored(n as usize) as u64;
+        }
+        let (pre, p) = self.period.expect("piles past the computed ones are answered from a proven period");
+        self.stored((pre + (n - pre) % p) as usize) as u64
+    }
+
     /// The Grundy value of a whole position: the XOR of its piles' values.
     pub fn position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
         self.extend(game, largest, limits)?;
-        Ok(pos.piles.iter().fold(0u64, |acc, &p| acc ^ self.values[p as usize] as u64))
+        Ok(pos.piles.iter().fold(0u64, |acc, &p| acc ^ self.known(p)))
     }
 
     /// Every move to a position of value 0, found pile by pile: a move on a pile of p wins
-    /// exactly when it leaves that pile's part of the sum at g(p) XOR the whole value.
-    pub fn winning_moves(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Vec<Move>, SolveError> {
+    /// exactly when it leaves that pile's part of the sum at g(p) XOR the whole value. At most
+    /// `MOST_WINNING_MOVES` are listed; the flag says whether more were left out.
+    pub fn winning_moves(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<(Vec<Move>, bool), SolveError> {
         let total = self.position(game, pos, limits)?;
         let mut winning = Vec::new();
         if total == 0 {
-            return Ok(winning);
+            return Ok((winning, false));
         }
         let mut seen = std::collections::HashSet::new();
         for (index, &p) in pos.piles.iter().enumerate() {
             if p == 0 || !seen.insert(p) {
                 continue;
             }
-            let target = self.values[p as usize] as u64 ^ total;
-            for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
-                let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.values[q as usize] as u64);
-                if value == target {
-                    winning.push(m.on_pile_of(index, pos));
+            let target = self.known(p) ^ total;
+            let more = match &self.engine {
+                Engine::Kernel(k) => self.kernel_moves(game, k, p, index, pos, target, &mut winning, limits)?,
+                Engine::Listing(_) => {
+                    for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
+                        let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
+                        if value == target {
+                            winning.push(m.on_pile_of(index, pos));
+                        }
+                    }
+                    false
                 }
+            };
+            if more || winning.len() > MOST_WINNING_MOVES {
+                winning.truncate(MOST_WINNING_MOVES);
+                return Ok((winning, true));
             }
         }
-        Ok(winning)
+        Ok((winning, false))
+    }
+
+    /// Winning moves on one pile of `p` under compiled rules, in the order the rules list
+    /// them, without listing every option of a pile too large for that.
+    #[allow(clippy::too_many_arguments)]
+    fn kernel_moves(
+        &self,
+        game: &Game,
+        kernel: &HeapKernel,
+        p: u64,
+        index: usize,
+        pos: &Position,
+        target: u64,
+        out: &mut Vec<Move>,
+        limits: Limits,
+    ) -> Result<bool, SolveError> {
+        // Small piles: the general move list, which also describes the moves.
+        if p <= 4096 {
+            for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
+                let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
+                if value == target {
+                    out.push(m.on_pile_of(index, pos));
+                }
+            }
+            return Ok(false);
+        }
+        // Past a proven period, parts beyond preperiod + 2 periods repeat earlier ones; otherwise
+        // scan as far as the work budget allows.
+        let (periodic_from, scan) = match self.period {
+            Some((pre, q)) => (Some(pre), pre + 2 * q),
+            None => (None, limits.max_moves()),
+        };
+        let (candidates, more) =
+            kernel.rules.winning_options(p, |q| self.known(q), target, MOST_WINNING_MOVES, periodic_from, scan, limits)?;
+        for m in candidates {
+            out.push(m.on_pile_of(index, pos));
+        }
+        Ok(more)
     }
 
     fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
-        if upto >= limits.max_states as u64 {
-            return Err(SolveError::state_limit(limits));
-        }
-        let mut seen: Vec<bool> = Vec::new();
-        while self.values.len() as u64 <= upto {
-            let n = self.values.len() as u64;
-            let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
-            self.work.add(moves.len(), limits)?;
-            seen.clear();
-            seen.resize(moves.len() + 1, false);
-            for m in &moves {
-                let mut g = 0u64;
-                for &part in &m.to.piles {
-                    if part >= n && part > 0 {
-                        // Cannot happen for checked rules (every part is smaller), but a wrong
-                        // answer would be worse than an error.
-                        return Err(SolveError::Loop { span: m.rule, position: n.to_string() });
-                    }
-                    g ^= self.values[part as usize] as u64;
-                }
-                if (g as usize) < seen.len() {
-                    seen[g as usize] = true;
-                }
+        while (self.computed() as u64) <= upto && self.period.is_none() {
+            let computed = self.computed();
+            if computed >= limits.max_states {
+                return Err(SolveError::state_limit(limits));
             }
-            let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
-            self.values.push(mex as u32);
+            // Up to the next period check, or the pile asked about.
+            let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_states).max(computed + 1);
+            match &mut self.engine {
+                Engine::Kernel(kernel) => {
+                    let mut options = 0u64;
+                    for n in computed..stop {
+                        kernel.push_next(&mut options)?;
+                        if n % 1024 == 0 {
+                            self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
+                            options %= KERNEL_OPTIONS_PER_MOVE;
+                        }
+                    }
+                    self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
+                }
+                Engine::Listing(values) => listing_extend(game, values, stop, limits, &mut self.work)?,
+            }
+            if self.computed() >= self.next_period_check {
+                self.next_period_check *= 2;
+                self.look_for_period(game);
+            }
         }
         Ok(())
     }
+
+    /// Proves a period where a theorem applies, so that larger piles need no computing.
+    fn look_for_period(&mut self, game: &Game) {
+        if period::subtraction_bound(game).is_none() && period::octal_bound(game).is_none() {
+            return;
+        }
+        let values: Vec<i64> = match &self.engine {
+            Engine::Kernel(k) => k.values.to_vec(usize::MAX),
+            Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
+        };
+        let examined = values.len() as u64;
+        if let Some((pre, p, 0)) = period::detect(&values, false) {
+            if period::proof(game, true, pre as u64, p as u64, 0, examined).is_some() {
+                self.period = Some((pre as u64, p as u64));
+            }
+        }
+    }
+
+    /// The values computed so far (for the benchmark and the tests of the kernels).
+    pub fn values(&self) -> Vec<i64> {
+        match &self.engine {
+            Engine::Kernel(k) => k.values.to_vec(usize::MAX),
+            Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
+        }
+    }
+
+    /// The kernel's store, for callers that want the values without copying them.
+    pub fn kernel_values(&self) -> Option<&Values> {
+        match &self.engine {
+            Engine::Kernel(k) => Some(&k.values),
+            Engine::Listing(_) => None,
+        }
+    }
+
+    /// Whether the sparse-space method computes the values.
+    pub fn uses_sparse_space(&self) -> bool {
+        matches!(&self.engine, Engine::Kernel(k) if k.uses_sparse_space())
+    }
+}
+
+fn listing_extend(game: &Game, values: &mut Vec<u32>, stop: usize, limits: Limits, work: &mut Work) -> Result<(), SolveError> {
+    let mut seen: Vec<bool> = Vec::new();
+    while values.len() < stop {
+        let n = values.len() as u64;
+        let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
+        work.add(moves.len(), limits)?;
+        seen.clear();
+        seen.resize(moves.len() + 1, false);
+        for m in &moves {
+            let mut g = 0u64;
+            for &part in &m.to.piles {
+                if part >= n && part > 0 {
+                    // Cannot happen for checked rules (every part is smaller), but a wrong
+                    // answer would be worse than an error.
+                    return Err(SolveError::Loop { span: m.rule, position: n.to_string() });
+                }
+                g ^= values[part as usize] as u64;
+            }
+            if (g as usize) < seen.len() {
+                seen[g as usize] = true;
+            }
+        }
+        let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
+        values.push(mex as u32);
+        if values.len() % 1024 == 0 {
+            check_cancel(limits)?;
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,710 @@
+//! The take-and-break kernel: Grundy values of single piles from rules compiled once into, for
+//! each amount t, what a move taking t may leave: nothing, the rest as one heap, or the rest
+//! split in two (any way, unequal, equal). Subtraction sets, octal codes, Grundy's game, splittles
+//! and conditions on t all compile to this; rules that read n or split into three or more do not,
+//! and use the general pile loop instead.
+//!
+//! Splits cost O(n) options per pile size. Where the values show the sparse-space phenomenon
+//! (Gangolli–Plambeck, Flammenkamp) a mask splits values into a common class, closed under
+//! nothing, and a rare one that few pile sizes take: XOR-ing two common values gives a rare one.
+//! Then the common values reachable from n come only from pairs with a rare pile, which are few,
+//! and a full scan is needed only to confirm the rare values below the answer, which it finds
+//! early. The result never depends on the mask; only the speed does.
+
+use super::SolveError;
+use crate::ast::{CmpOp, Span, SplitShape};
+use crate::rules::expr::{Env, Expr, Var};
+use crate::rules::{Amount, Board, Choice, Game, Move, MoveError, MoveKind, Position, RuleKind};
+
+const GONE: u8 = 1;
+const ONE: u8 = 2;
+const TWO_ANY: u8 = 4;
+const TWO_UNEQUAL: u8 = 8;
+const TWO_EQUAL: u8 = 16;
+
+/// Values start being computed with the sparse-space method from this pile size on, when the
+/// values so far show the phenomenon.
+const SPARSE_FROM: usize = 4096;
+/// The largest share of recent pile sizes with a rare value for which the method pays.
+const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
+
+/// Which amounts a rule allows, with its numbers evaluated once.
+#[derive(Clone, Debug)]
+enum AmountTest {
+    Any,
+    Except(Vec<(i64, i64)>),
+    Bound(CmpOp, i64),
+    Ranges(Vec<(i64, i64)>),
+}
+
+impl AmountTest {
+    fn contains(&self, t: i64) -> bool {
+        let inside = |r: &[(i64, i64)]| r.iter().any(|&(lo, hi)| lo <= t && t <= hi);
+        match self {
+            AmountTest::Any => t >= 1,
+            AmountTest::Except(list) => t >= 1 && !inside(list),
+            // `take = 0` takes nothing, and is reported as such.
+            AmountTest::Bound(CmpOp::Eq, v) => t == *v,
+            AmountTest::Bound(op, v) => {
+                t >= 1
+                    && match op {
+                        CmpOp::Le => t <= *v,
+                        CmpOp::Lt => t < *v,
+                        CmpOp::Ge => t >= *v,
+                        CmpOp::Gt => t > *v,
+                        CmpOp::Eq => t == *v,
+                        CmpOp::Ne => t != *v,
+                    }
+            }
+            AmountTest::Ranges(list) => inside(list),
+        }
+    }
+
+    /// The largest amount allowed, when there is one.
+    fn most(&self) -> Option<i64> {
+        match self {
+            AmountTest::Ranges(list) => Some(list.iter().map(|r| r.1).max().unwrap_or(0)),
+            AmountTest::Bound(CmpOp::Le, v) => Some(*v),
+            AmountTest::Bound(CmpOp::Lt, v) => Some(v - 1),
+            AmountTest::Bound(CmpOp::Eq, v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Compiled {
+    /// A take of an allowed amount; what is left may stay or, with `split`, fall in two.
+    Take { amount: AmountTest, split: u8 },
+    /// A split of the whole pile (t = 0).
+    Split { split: u8 },
+    Octal { digits: Vec<u8> },
+}
+
+#[derive(Clone, Debug)]
+struct CompiledRule {
+    span: Span,
+    kind: Compiled,
+    condition: Option<Expr>,
+}
+
+impl CompiledRule {
+    fn flags(&self, t: u64) -> Result<u8, MoveError> {
+        let ti = t as i64;
+        let flags = match &self.kind {
+            Compiled::Take { amount, split } if amount.contains(ti) => GONE | ONE | split,
+            Compiled::Take { .. } => 0,
+            Compiled::Split { split } if t == 0 => *split,
+            Compiled::Split { .. } => 0,
+            Compiled::Octal { digits } => match digits.get(t as usize) {
+                Some(&d) => {
+                    let mut f = 0;
+                    if t > 0 && d & 1 != 0 {
+                        f |= GONE;
+                    }
+                    if t > 0 && d & 2 != 0 {
+                        f |= ONE;
+                    }
+                    if d & 4 != 0 {
+                        f |= TWO_ANY;
+                    }
+                    f
+                }
+                None => 0,
+            },
+        };
+        if flags == 0 {
+            return Ok(0);
+        }
+        if let Some(c) = &self.condition {
+            if !c.truth(&Env { n: None, t: Some(ti), last: None })? {
+                return Ok(0);
+            }
+        }
+        Ok(flags)
+    }
+}
+
+fn split_flag(parts: usize, shape: Option<SplitShape>) -> Option<u8> {
+    (parts == 2).then_some(match shape {
+        None => TWO_ANY,
+        Some(SplitShape::Unequal) => TWO_UNEQUAL,
+        Some(SplitShape::Equal) => TWO_EQUAL,
+    })
+}
+
+/// The one-pile rules of a game, compiled: what each amount may leave.
+#[derive(Clone, Debug)]
+pub struct HeapRules {
+    rules: Vec<CompiledRule>,
+    /// `flags[t]` for every t evaluated so far
+    flags: Vec<u8>,
+    /// amounts that may leave the rest as one heap, increasing
+    one: Vec<u64>,
+    /// amounts after which the rest may split in two, increasing, with how
+    two: Vec<(u64, u8)>,
+    /// The most any move takes, where that is finite.
+    most_taken: Option<u64>,
+    /// A take rule that allows 0: it would leave the position as it was.
+    takes_nothing: Option<Span>,
+}
+
+impl HeapRules {
+    /// Compiles the rules, or `None` when some rule needs what the kernel does not know (n,
+    /// history, three-way splits): those games use the general pile loop.
+    pub fn compile(game: &Game) -> Option<HeapRules> {
+        if game.tracks_history() || game.board == Board::Rows || !game.is_pile_sum() {
+            return None;
+        }
+        let mut rules = Vec::new();
+        let mut most: Option<u64> = Some(0);
+        for rule in &game.moves {
+            if rule.condition.as_ref().is_some_and(|c| c.reads(Var::N) || c.reads(Var::Last)) {
+                return None;
+            }
+            let kind = match &rule.kind {
+                RuleKind::Take { amount, piles, then_split } => {
+                    if !piles.is_one() {
+                        return None;
+                    }
+                    let split = match then_split {
+                        None => 0,
+                        Some(s) => split_flag(s.parts, s.shape)?,
+                    };
+                    let amount = compile_amount(amount)?;
+                    most = match (most, amount.most()) {
+                        (Some(m), Some(a)) => Some(m.max(a.max(0) as u64)),
+                        _ => None,
+                    };
+                    Compiled::Take { amount, split }
+                }
+                RuleKind::Split(s) => Compiled::Split { split: split_flag(s.parts, s.shape)? },
+                RuleKind::Octal { digits } => {
+                    most = most.map(|m| m.max(digits.len() as u64 - 1));
+                    Compiled::Octal { digits: digits.clone() }
+                }
+                RuleKind::Bite { .. } => return None,
+            };
+            rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
+        }
+        let mut compiled =
+            HeapRules { rules, flags: Vec::new(), one: Vec::new(), two: Vec::new(), most_taken: most, takes_nothing: None };
+        // t = 0 is evaluated at once: a take of nothing is an error on any non-empty pile.
+        for rule in &compiled.rules {
+            if matches!(rule.kind, Compiled::Take { .. }) && rule.flags(0).ok()? & GONE != 0 {
+                compiled.takes_nothing = Some(rule.span);
+            }
+        }
+        Some(compiled)
+    }
+
+    /// The most any move takes, where that is finite (subtraction and octal games).
+    pub fn most_taken(&self) -> Option<u64> {
+        self.most_taken
+    }
+
+    /// True when the rules can split a heap in two, so that a pile's options grow with it.
+    pub fn splits(&self) -> bool {
+        self.rules.iter().any(|r| match &r.kind {
+            Compiled::Take { split, .. } | Compiled::Split { split } => *split != 0,
+            Compiled::Octal { digits } => digits.iter().any(|d| d & 4 != 0),
+        })
+    }
+
+    /// Evaluates what amounts 0..=upto may do (past the largest amount there is nothing to do).
+    fn evaluate_to(&mut self, upto: u64) -> Result<(), MoveError> {
+        let upto = match self.most_taken {
+            Some(m) => upto.min(m),
+            None => upto,
+        };
+        while self.flags.len() as u64 <= upto {
+            let t = self.flags.len() as u64;
+            let mut f = 0;
+            for rule in &self.rules {
+                f |= rule.flags(t)?;
+            }
+            if t == 0 {
+                f &= !(GONE | ONE);
+            }
+            if f & ONE != 0 {
+                self.one.push(t);
+            }
+            if f & (TWO_ANY | TWO_UNEQUAL | TWO_EQUAL) != 0 {
+                self.two.push((t, f));
+            }
+            self.flags.push(f);
+        }
+        Ok(())
+    }
+
+    /// The options of one pile of `p` whose parts' values XOR to `target`: at most `most` of
+    /// them, and the flag says whether more exist. Splits are scanned up to `scan` for the
+    /// smaller part: where the values are periodic from a preperiod e with period q, parts
+    /// beyond e + 2q repeat what came before, so a pile of 10¹⁸ answers at once.
+    pub fn winning_options(
+        &self,
+        p: u64,
+        value: impl Fn(u64) -> u64,
+        target: u64,
+        most: usize,
+        periodic_from: Option<u64>,
+        scan: u64,
+        limits: super::Limits,
+    ) -> Result<(Vec<Move>, bool), SolveError> {
+        let mut out = Vec::new();
+        let rule_for = |t: u64, flag: u8| -> Span {
+            self.rules
+                .iter()
+                .find(|r| r.flags(t).is_ok_and(|f| f & flag != 0))
+                .map(|r| r.span)
+                .unwrap_or(Span { start: 0, end: 0 })
+        };
+        let take = |t: u64, left: Vec<u64>| -> Move {
+            let kind = if t == 0 {
+                MoveKind::Split { pile: 0, from: p, parts: left.clone() }
+            } else {
+                MoveKind::Take { pile: 0, from: p, amount: t, left: left.clone() }
+            };
+            let flag = match left.len() {
+                0 => GONE,
+                1 => ONE,
+                _ => TWO_ANY | TWO_UNEQUAL | TWO_EQUAL,
+            };
+            Move { rule: rule_for(t, flag), kind, to: Position { piles: left, last: None } }
+        };
+        // The options that are one per amount first, so that a long scan cannot hide them.
+        if p > 0 && self.flag(p) & GONE != 0 && target == 0 {
+            out.push(take(p, vec![]));
+        }
+        for &t in &self.one {
+            if t >= p {
+                break;
+            }
+            if value(p - t) == target {
+                out.push(take(t, vec![p - t]));
+            }
+        }
+        for &(t, f) in &self.two {
+            let rest = p.saturating_sub(t);
+            if t + 2 <= p && f & (TWO_ANY | TWO_EQUAL) != 0 && rest % 2 == 0 && target == 0 {
+                out.push(take(t, vec![rest / 2, rest / 2]));
+            }
+        }
+        let mut more = false;
+        let mut examined = 0u64;
+        for &(t, f) in &self.two {
+            if t + 2 > p || f & (TWO_ANY | TWO_UNEQUAL) == 0 {
+                continue;
+            }
+            let rest = p - t;
+            let last = (rest - 1) / 2;
+            for a in 1..=last.min(scan) {
+                examined += 1;
+                if examined.is_multiple_of(1 << 16) {
+                    super::check_cancel(limits)?;
+                }
+                if value(a) ^ value(rest - a) == target {
+                    out.push(take(t, vec![a, rest - a]));
+                    // A winning part in the periodic range comes back every period.
+                    more |= last > scan && periodic_from.is_some_and(|e| a >= e);
+                }
+            }
+            // Without a period, parts past the scan are unknown: say there may be more.
+            more |= last > scan && periodic_from.is_none();
+        }
+        more |= out.len() > most;
+        out.truncate(most);
+        Ok((out, more))
+    }
+
+    fn flag(&self, t: u64) -> u8 {
+        self.flags.get(t as usize).copied().unwrap_or(0)
+    }
+}
+
+fn compile_amount(amount: &Amount) -> Option<AmountTest> {
+    let constant = |e: &Expr| e.constant();
+    let ranges = |list: &[Choice]| -> Option<Vec<(i64, i64)>> {
+        list.iter()
+            .map(|c| match c {
+                Choice::Value(e) => constant(e).map(|v| (v, v)),
+                Choice::Range(a, b) => Some((constant(a)?, constant(b)?)),
+            })
+            .collect()
+    };
+    Some(match amount {
+        Amount::Any => AmountTest::Any,
+        Amount::AnyExcept(list) => AmountTest::Except(ranges(list)?),
+        Amount::Bound(op, e) => AmountTest::Bound(*op, constant(e)?),
+        Amount::Choices(list) => AmountTest::Ranges(ranges(list)?),
+    })
+}
+
+/// Grundy values of piles 0, 1, 2, …, narrow while they fit in 16 bits.
+#[derive(Debug)]
+pub enum Values {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Narrow(Vec::new())
+    }
+}
+
+impl Values {
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Narrow(v) => v[n] as u32,
+            Values::Wide(v) => v[n],
+        }
+    }
+
+    fn push(&mut self, g: u32) {
+        match self {
+            Values::Narrow(v) if g < u16::MAX as u32 => v.push(g as u16),
+            Values::Narrow(v) => {
+                let mut wide: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                wide.push(g);
+                *self = Values::Wide(wide);
+            }
+            Values::Wide(v) => v.push(g),
+        }
+    }
+
+    pub fn to_vec(&self, upto: usize) -> Vec<i64> {
+        (0..upto.min(self.len())).map(|n| self.get(n) as i64).collect()
+    }
+}
+
+/// The marks of one mex: a bitset that grows with the values.
+#[derive(Default)]
+struct Marks {
+    words: Vec<u64>,
+}
+
+impl Marks {
+    fn reset(&mut self, largest: u32) {
+        let words = largest as usize / 64 + 2;
+        self.words.clear();
+        self.words.resize(words, 0);
+    }
+
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        // Values can exceed the largest seen by XOR: grow rather than lose a mark.
+        let w = v as usize / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v % 64);
+    }
+
+    #[inline]
+    fn is_marked(&self, v: u32) -> bool {
+        self.words.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+    }
+
+    fn mex(&self) -> u32 {
+        for (i, w) in self.words.iter().enumerate() {
+            if *w != u64::MAX {
+                return i as u32 * 64 + w.trailing_ones();
+            }
+        }
+        self.words.len() as u32 * 64
+    }
+}
+
+/// The sparse-space classes: a value is common when the bits it shares with the mask are odd.
+struct Sparse {
+    mask: u32,
+    /// pile sizes with a rare value, increasing, and their values
+    rare: Vec<u32>,
+    rare_value: Vec<u32>,
+    /// `class[v]` is 1 for a common value: sized to hold any XOR of two values seen so far
+    class: Vec<u8>,
+    /// scratch tables of the same size: values reached, and rare values still looked for
+    seen: Vec<u8>,
+    need: Vec<u8>,
+}
+
+impl Sparse {
+    fn new(mask: u32) -> Self {
+        let mut s = Sparse { mask, rare: Vec::new(), rare_value: Vec::new(), class: Vec::new(), seen: Vec::new(), need: Vec::new() };
+        s.grow(0);
+        s
+    }
+
+    #[inline]
+    fn common(&self, v: u32) -> bool {
+        (v & self.mask).count_ones() & 1 == 1
+    }
+
+    /// Makes the tables hold every XOR of values up to `largest`, and one more value.
+    fn grow(&mut self, largest: u32) {
+        let size = (largest.max(1) + 1).next_power_of_two() as usize * 2;
+        if self.class.len() < size {
+            self.class = (0..size as u32).map(|v| self.common(v) as u8).collect();
+        }
+    }
+
+    fn add(&mut self, n: u32, value: u32) {
+        self.grow(value);
+        if !self.common(value) {
+            self.rare.push(n);
+            self.rare_value.push(value);
+        }
+    }
+}
+
+/// Computes single-pile values with the compiled rules.
+pub struct HeapKernel {
+    pub rules: HeapRules,
+    pub values: Values,
+    largest: u32,
+    marks: Marks,
+    sparse: Option<Sparse>,
+    /// whether the sparse-space method was considered already
+    sparse_tried: bool,
+}
+
+impl HeapKernel {
+    pub fn new(rules: HeapRules) -> Self {
+        HeapKernel {
+            rules,
+            values: Values::default(),
+            largest: 0,
+            marks: Marks::default(),
+            sparse: None,
+            sparse_tried: false,
+        }
+    }
+
+    /// Whether the sparse-space method is in use (for the benchmark's report).
+    pub fn uses_sparse_space(&self) -> bool {
+        self.sparse.is_some()
+    }
+
+    /// Computes the next pile's value; `work` counts the options examined.
+    pub fn push_next(&mut self, work: &mut u64) -> Result<(), SolveError> {
+        let n = self.values.len() as u64;
+        if n > 0 {
+            if let Some(span) = self.rules.takes_nothing {
+                return Err(MoveError::TakesNothing { span, position: n.to_string() }.into());
+            }
+        }
+        self.rules.evaluate_to(n)?;
+        if !self.sparse_tried && self.values.len() >= SPARSE_FROM && self.rules.splits() {
+            self.sparse_tried = true;
+            self.sparse = choose_sparse(&self.values);
+        }
+        let g = match &self.values {
+            Values::Narrow(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
+            Values::Wide(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
+        };
+        self.largest = self.largest.max(g);
+        if let Some(s) = &mut self.sparse {
+            s.add(n as u32, g);
+        }
+        self.values.push(g);
+        Ok(())
+    }
+}
+
+/// The mask under which the fewest recent pile sizes have a rare value, if few enough do.
+fn choose_sparse(values: &Values) -> Option<Sparse> {
+    let len = values.len();
+    let largest = (0..len).map(|n| values.get(n)).max().unwrap_or(0);
+    if largest >= 1 << 12 || len > u32::MAX as usize {
+        return None;
+    }
+    let bits = 32 - largest.leading_zeros();
+    let mut histogram = vec![0usize; 1 << bits];
+    for n in len / 2..len {
+        histogram[values.get(n) as usize] += 1;
+    }
+    let recent = len - len / 2;
+    let (mut best_mask, mut best_rare) = (0u32, usize::MAX);
+    for mask in 1..(1u32 << bits) {
+        let rare: usize =
+            histogram.iter().enumerate().filter(|(v, _)| (*v as u32 & mask).count_ones() & 1 == 0).map(|(_, c)| c).sum();
+        if rare < best_rare {
+            (best_mask, best_rare) = (mask, rare);
+        }
+    }
+
+    if best_rare as f64 > SPARSE_MAX_RARE_SHARE * recent as f64 {
+        return None;
+    }
+    // Values grow slowly past those seen so far: their higher bits count like the highest seen.
+    let high = !((1u32 << bits) - 1);
+    let top = 1u32 << (bits - 1);
+    let mask = if best_mask & top != 0 { best_mask | high } else { best_mask };
+    let mut sparse = Sparse::new(mask);
+    for n in 0..len {
+        sparse.add(n as u32, values.get(n));
+    }
+    Some(sparse)
+}
+
+trait Slot: Copy {
+    fn value(self) -> u32;
+}
+impl Slot for u16 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
+}
+impl Slot for u32 {
+    #[inline]
+    fn value(self) -> u32 {
+        self
+    }
+}
+
+fn next_value<T: Slot>(
+    g: &[T],
+    n: u64,
+    rules: &HeapRules,
+    marks: &mut Marks,
+    largest: u32,
+    sparse: Option<&mut Sparse>,
+    work: &mut u64,
+) -> u32 {
+    let n_us = n as usize;
+    marks.reset(largest);
+    if n > 0 && rules.flag(n) & GONE != 0 {
+        marks.mark(0);
+    }
+    for &t in &rules.one {
+        if t >= n {
+            break;
+        }
+        marks.mark(g[n_us - t as usize].value());
+    }
+    *work += rules.one.len().min(n_us) as u64;
+    for &(t, f) in &rules.two {
+        if t + 2 > n {
+            break;
+        }
+        let rest = (n - t) as usize;
+        if f & TWO_EQUAL != 0 && rest % 2 == 0 {
+            marks.mark(0);
+        }
+    }
+    match sparse {
+        None => {
+            for &(t, f) in &rules.two {
+                if t + 2 > n || f & (TWO_ANY | TWO_UNEQUAL) == 0 {
+                    continue;
+                }
+                let rest = (n - t) as usize;
+                let unequal_only = f & TWO_ANY == 0;
+                for a in 1..=rest / 2 {
+                    if unequal_only && 2 * a == rest {
+                        continue;
+                    }
+                    marks.mark(g[a].value() ^ g[rest - a].value());
+                }
+                *work += rest as u64 / 2;
+            }
+            marks.mex()
+        }
+        Some(sparse) => sparse_value(g, n, rules, marks, sparse, work),
+    }
+}
+
+fn sparse_value<T: Slot>(g: &[T], n: u64, rules: &HeapRules, marks: &mut Marks, sparse: &mut Sparse, work: &mut u64) -> u32 {
+    let splits = || rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
+    // Byte tables rather than bits: the stores do not depend on each other, and the scan below
+    // tests a pair with two loads and no unpredictable branch.
+    let Sparse { rare, rare_value, class, seen, need, .. } = sparse;
+    let size = class.len();
+    seen.clear();
+    seen.resize(size, 0);
+    for (v, s) in seen.iter_mut().enumerate() {
+        *s = marks.is_marked(v as u32) as u8;
+    }
+    // Every option with a rare part.
+    for &(t, f) in splits() {
+        let rest = (n - t) as usize;
+        let unequal_only = f & TWO_ANY == 0;
+        let count = rare.partition_point(|&r| (r as usize) < rest);
+        for (&r, &value) in rare[..count].iter().zip(&rare_value[..count]) {
+            let r = r as usize;
+            if r == 0 || (unequal_only && 2 * r == rest) {
+                continue;
+            }
+            seen[(value ^ g[rest - r].value()) as usize] = 1;
+        }
+        *work += count as u64;
+    }
+    // The answer is this common value unless a rare value below it is missing.
+    let mut candidate = 0;
+    while seen[candidate] != 0 || class[candidate] == 0 {
+        candidate += 1;
+    }
+    need.clear();
+    need.resize(size, 0);
+    let mut missing = 0;
+    for v in 0..candidate {
+        if seen[v] == 0 {
+            need[v] = 1;
+            missing += 1;
+        }
+    }
+    if missing == 0 {
+        return candidate as u32;
+    }
+    // Options with two common parts reach rare values: look for the missing ones. Every option
+    // with a rare part was marked above, so a missing value found here came from two common
+    // parts. From the middle out, where both parts are large: small piles are where the rare
+    // values gather. Eight pairs at a time, so that the test is one branch per eight.
+    for &(t, f) in splits() {
+        let rest = (n - t) as usize;
+        let top = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
+        let mut a = top;
+        let found = |a: usize, need: &mut Vec<u8>, missing: &mut usize| -> bool {
+            let v = (g[a].value() ^ g[rest - a].value()) as usize;
+            if need[v] != 0 {
+                need[v] = 0;
+                *missing -= 1;
+            }
+            *missing == 0
+        };
+        while a >= 8 {
+            let mut hit = 0;
+            for k in 0..8 {
+                hit |= need[(g[a - k].value() ^ g[rest - a + k].value()) as usize];
+            }
+            if hit != 0 {
+                for k in 0..8 {
+                    if found(a - k, need, &mut missing) {
+                        *work += (top - a + k) as u64;
+                        return candidate as u32;
+                    }
+                }
+            }
+            a -= 8;
+        }
+        while a >= 1 {
+            if found(a, need, &mut missing) {
+                *work += top as u64;
+                return candidate as u32;
+            }
+            a -= 1;
+        }
+        *work += top as u64;
+    }
+    // Some rare value below the candidate has no option: it is the answer.
+    need.iter().position(|&x| x != 0).expect("a value is still missing") as u32
+}
