@@ -198,11 +198,6 @@ impl HeapRules {
         Some(compiled)
     }
 
-    /// The most any move takes, where that is finite (subtraction and octal games).
-    pub fn most_taken(&self) -> Option<u64> {
-        self.most_taken
-    }
-
     /// True when the rules can split a heap in two, so that a pile's options grow with it.
     pub fn splits(&self) -> bool {
         self.rules.iter().any(|r| match &r.kind {
@@ -380,8 +375,9 @@ impl Values {
         }
     }
 
-    pub fn to_vec(&self, upto: usize) -> Vec<i64> {
-        (0..upto.min(self.len())).map(|n| self.get(n) as i64).collect()
+
+    pub fn to_vec(&self) -> Vec<i64> {
+        (0..self.len()).map(|n| self.get(n) as i64).collect()
     }
 }
 

@@ -249,6 +249,24 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// Whether single-pile values come from the sparse-space method (reported by the benchmark).
+    pub fn uses_sparse_space(&self) -> bool {
+        matches!(&self.method, Method::PileSum(v) if v.uses_sparse_space())
+    }
+
+    /// Whether single-pile values come from the compiled take-and-break kernel.
+    pub fn uses_compiled_kernel(&self) -> bool {
+        matches!(&self.method, Method::PileSum(v) if v.compiled())
+    }
+
+    /// The proven (preperiod, period) of single-pile values, once the solver has found one.
+    pub fn proven_period(&self) -> Option<(u64, u64)> {
+        match &self.method {
+            Method::PileSum(v) => v.period(),
+            _ => None,
+        }
+    }
+
     pub fn game(&self) -> &Game {
         self.game
     }

@@ -5,7 +5,7 @@
 //! pile's moves. Where a theorem proves the values periodic (subtraction and octal games), the
 //! computation stops and every larger pile is answered from the period.
 
-use super::heap::{HeapKernel, HeapRules, Values};
+use super::heap::{HeapKernel, HeapRules};
 use super::{check_cancel, period, Limits, SolveError, Work};
 use crate::rules::{Game, Move, Position};
 
@@ -65,12 +65,6 @@ impl PileValues {
             Engine::Kernel(k) => k.values.get(n),
             Engine::Listing(v) => v[n],
         }
-    }
-
-    /// The value of one pile of `n`, computing as far as needed.
-    pub fn pile(&mut self, game: &Game, n: u64, limits: Limits) -> Result<u64, SolveError> {
-        self.extend(game, n, limits)?;
-        Ok(self.known(n))
     }
 
     /// The value of a pile already computed or covered by the period.
@@ -199,7 +193,7 @@ impl PileValues {
             return;
         }
         let values: Vec<i64> = match &self.engine {
-            Engine::Kernel(k) => k.values.to_vec(usize::MAX),
+            Engine::Kernel(k) => k.values.to_vec(),
             Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
         };
         let examined = values.len() as u64;
@@ -207,22 +201,6 @@ impl PileValues {
             if period::proof(game, true, pre as u64, p as u64, 0, examined).is_some() {
                 self.period = Some((pre as u64, p as u64));
             }
-        }
-    }
-
-    /// The values computed so far (for the benchmark and the tests of the kernels).
-    pub fn values(&self) -> Vec<i64> {
-        match &self.engine {
-            Engine::Kernel(k) => k.values.to_vec(usize::MAX),
-            Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
-        }
-    }
-
-    /// The kernel's store, for callers that want the values without copying them.
-    pub fn kernel_values(&self) -> Option<&Values> {
-        match &self.engine {
-            Engine::Kernel(k) => Some(&k.values),
-            Engine::Listing(_) => None,
         }
     }
 

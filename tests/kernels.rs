@@ -1,0 +1,151 @@
+//! The fast kernels against independent brute force and against the general engine: a kernel
+//! that disagreed would be a wrong answer given quickly.
+
+mod common;
+
+use proptest::prelude::*;
+use takeaway::rules::Position;
+use takeaway::solve::{Limits, MethodKind, Solver};
+
+/// Grundy values of one pile, by the plain O(n²) mex loop over every split into two unequal
+/// piles: the definition, written independently of the kernel.
+fn grundys_game_by_definition(upto: usize) -> Vec<u64> {
+    let mut g = vec![0u64; upto + 1];
+    for n in 3..=upto {
+        let options: Vec<u32> = (1..n.div_ceil(2)).map(|a| (g[a] ^ g[n - a]) as u32).collect();
+        g[n] = common::mex(options) as u64;
+    }
+    g
+}
+
+#[test]
+fn grundys_game_by_sparse_space_matches_the_definition() {
+    // The sparse-space method starts at 4096: 6000 covers both methods and the switch.
+    let upto = 6000;
+    let expected = grundys_game_by_definition(upto);
+    let game = common::game("grundys-game.game");
+    let mut solver = Solver::new(&game, Limits::states(100_000));
+    for n in (0..=upto as u64).rev().step_by(7).chain([upto as u64]) {
+        assert_eq!(solver.value(&Position::new(vec![n])).unwrap().grundy, Some(expected[n as usize]), "n = {n}");
+    }
+    assert!(solver.uses_compiled_kernel());
+    assert!(solver.uses_sparse_space(), "Grundy's game shows the sparse-space phenomenon by 4096");
+}
+
+#[test]
+fn octal_game_with_splits_by_sparse_space_matches_the_definition() {
+    // 0.26 ("take 1, or take 2 and split the rest"): computed far enough for the sparse-space
+    // method to be considered, and checked against the mex loop over the same options.
+    let game = common::game_text("game \"0.26\"\npiles\nmove: octal 0.26\n");
+    let upto = 5000usize;
+    // Digit 2 (t = 1): leave exactly one heap. Digit 6 (t = 2): leave one heap or two.
+    let mut g = vec![0u64; upto + 1];
+    for n in 1..=upto {
+        let mut options = Vec::new();
+        if n > 1 {
+            options.push(g[n - 1] as u32);
+        }
+        if n > 2 {
+            let rest = n - 2;
+            options.push(g[rest] as u32);
+            options.extend((1..=rest / 2).map(|a| (g[a] ^ g[rest - a]) as u32));
+        }
+        g[n] = common::mex(options) as u64;
+    }
+    let mut solver = Solver::new(&game, Limits::states(100_000));
+    for n in (0..=upto as u64).step_by(13) {
+        assert_eq!(solver.value(&Position::new(vec![n])).unwrap().grundy, Some(g[n as usize]), "n = {n}");
+    }
+}
+
+#[test]
+fn kayles_answers_a_pile_of_ten_to_the_eighteen_from_its_proven_period() {
+    let game = common::game("kayles.game");
+    let mut solver = Solver::new(&game, Limits::states(10_000));
+    let huge = 1_000_000_000_000_000_000u64;
+    let v = solver.value(&Position::new(vec![huge])).unwrap();
+    assert_eq!(solver.proven_period(), Some((71, 12)));
+    // Kayles by its definition (knock down 1 or 2 pins, the rest falls in at most two rows),
+    // far enough to see the period, and 10¹⁸ read off it by hand.
+    let mut g = vec![0u32; 400];
+    for n in 1..g.len() {
+        let options = (1..=2usize.min(n)).flat_map(|t| {
+            let rest = n - t;
+            (0..=rest / 2).map(move |a| (a, rest - a))
+        });
+        let values: Vec<u32> = options.map(|(a, b)| g[a] ^ g[b]).collect();
+        g[n] = common::mex(values);
+    }
+    assert!((71..g.len() - 12).all(|n| g[n + 12] == g[n]), "period 12 from 71");
+    let same = 72 + ((huge - 72) % 12) as usize;
+    assert_eq!(v.grundy, Some(g[same] as u64));
+}
+
+#[test]
+fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term() {
+    let game = common::game("fibonacci-nim.game");
+    let mut solver = Solver::new(&game, Limits::default());
+    let n = 1_000_000_000_000_000_000u64;
+    // The Zeckendorf representation, by the greedy rule over Fibonacci numbers 1, 2, 3, 5, …
+    let mut fib = vec![1u64, 2];
+    while fib[fib.len() - 1] <= n {
+        fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+    }
+    let mut rest = n;
+    let mut smallest = 0;
+    for &f in fib.iter().rev() {
+        if f <= rest {
+            rest -= f;
+            smallest = f;
+        }
+    }
+    let moves = solver.winning_moves(&Position::new(vec![n])).unwrap();
+    assert_eq!(moves[0].to.piles, vec![n - smallest]);
+    assert!(solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway::solve::Outcome::P);
+}
+
+/// A random game the compiled kernel takes: subtraction sets with ranges and exceptions,
+/// conditions on t, octal codes, splits of each shape and take-and-break.
+fn compiled_game() -> impl Strategy<Value = String> {
+    let condition = prop_oneof![Just(""), Just(" where t % 2 == 1"), Just(" where prime(t)"), Just(" where not square(t)")];
+    let take = (1u64..4, 0u64..5, condition.clone(), prop_oneof![Just(""), Just(", then split"), Just(", then split unequal"), Just(", then split equal")])
+        .prop_map(|(a, b, c, s)| format!("move: take {a}..{}{c}{s}", a + b));
+    let except = (1u64..5, 1u64..5).prop_map(|(a, b)| format!("move: take any except {a}, {}", a + b));
+    let octal = proptest::collection::vec(0u8..8, 1..4).prop_map(|d| {
+        format!("move: octal 0.{}", d.iter().map(|x| x.to_string()).collect::<String>())
+    });
+    let split = prop_oneof![Just("move: split unequal"), Just("move: split"), Just("move: split equal")].prop_map(String::from);
+    proptest::collection::vec(prop_oneof![take, except, octal, split], 1..3)
+        .prop_map(|rules| format!("game \"random\"\npiles\n{}\n", rules.join("\n")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_compiled_kernel_agrees_with_the_general_engine(text in compiled_game(), n in 0u64..20) {
+        let game = common::game_text(&text);
+        let mut fast = Solver::new(&game, Limits::states(200_000));
+        prop_assert!(fast.uses_compiled_kernel(), "{text}");
+        let mut generic = Solver::generic(&game, Limits::states(200_000));
+        let pos = Position::new(vec![n]);
+        match (fast.value(&pos), generic.value(&pos)) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{}", text),
+            // a rule taking nothing is an error in both, reported the same way
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "kernel {:?}, general engine {:?}\n{}", a, b, text),
+        }
+    }
+
+    #[test]
+    fn the_chomp_kernel_agrees_with_the_general_engine(rows in proptest::collection::vec(0u64..6, 1..5)) {
+        let mut rows = rows;
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let game = common::game("chomp.game");
+        let mut fast = Solver::new(&game, Limits::states(200_000));
+        prop_assert_eq!(fast.method(), MethodKind::Chomp);
+        let mut generic = Solver::generic(&game, Limits::states(200_000));
+        let pos = Position::new(rows.clone());
+        prop_assert_eq!(fast.value(&pos).unwrap(), generic.value(&pos).unwrap(), "{:?}", rows);
+    }
+}
