@@ -236,6 +236,7 @@ impl HeapRules {
     /// them, and the flag says whether more exist. Splits are scanned up to `scan` for the
     /// smaller part: where the values are periodic from a preperiod e with period q, parts
     /// beyond e + 2q repeat what came before, so a pile of 10¹⁸ answers at once.
+    #[allow(clippy::too_many_arguments)] // each bound is a separate question of the caller's
     pub fn winning_options(
         &self,
         p: u64,
@@ -593,7 +594,7 @@ fn next_value<T: Slot>(
             break;
         }
         let rest = (n - t) as usize;
-        if f & TWO_EQUAL != 0 && rest % 2 == 0 {
+        if f & TWO_EQUAL != 0 && rest.is_multiple_of(2) {
             marks.mark(0);
         }
     }

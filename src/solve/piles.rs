@@ -234,7 +234,7 @@ fn listing_extend(game: &Game, values: &mut Vec<u32>, stop: usize, limits: Limit
         }
         let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
         values.push(mex as u32);
-        if values.len() % 1024 == 0 {
+        if values.len().is_multiple_of(1024) {
             check_cancel(limits)?;
         }
     }

@@ -1,0 +1,259 @@
+//! `cargo bench`: the solver's kernels against baselines written here, each workload run in a
+//! child process of its own so that its peak memory can be read. Times are single runs on a
+//! shared machine: compare ratios within one run, not times across runs.
+//!
+//! `TAKEAWAY_BENCH_FULL=1 cargo bench` adds Grundy's game to 2²⁴ (minutes).
+
+use std::process::Command;
+use std::time::Instant;
+
+use takeaway::rules::Position;
+use takeaway::solve::{Limits, Outcome, Solver};
+
+fn load(text: &str) -> takeaway::rules::Game {
+    takeaway::load(text, "bench", &[]).expect("the benchmark's games load")
+}
+
+const GRUNDY: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n";
+const KAYLES: &str = "game \"Kayles\"\npiles\nmove: take 1..2, then split\n";
+const CHOMP: &str = "game \"Chomp\"\nrows\nmove: bite any square but (1, 1)\n";
+const FIBONACCI: &str = "game \"Fibonacci Nim\"\npile\nfirst move: take 1..n-1\nmove: take ≤ 2·last\n";
+const PRIME: &str = "game \"take a prime\"\npiles\nmove: take t where prime(t)\n";
+const SQUARE_SPLIT: &str = "game \"take a square, then split\"\npiles\nmove: take t where square(t), then split\n";
+
+fn big() -> Limits {
+    Limits::states(usize::MAX / 1024)
+}
+
+/// Our solver: the value of every pile up to `upto` (the largest pile's value needs them all).
+fn ours_piles(text: &str, upto: u64) -> String {
+    let game = load(text);
+    let mut solver = Solver::new(&game, big());
+    let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
+    let how = if solver.uses_sparse_space() {
+        "sparse space"
+    } else if solver.proven_period().is_some() {
+        "proven period"
+    } else {
+        "kernel"
+    };
+    format!("g({upto}) = {g}, {how}")
+}
+
+/// The plain O(n²) mex loop over every option, as one would write it by hand.
+fn mex(seen: &[bool]) -> u32 {
+    seen.iter().position(|s| !s).unwrap_or(seen.len()) as u32
+}
+
+fn naive_grundy(upto: usize) -> String {
+    let mut g = vec![0u32; upto + 1];
+    let mut seen = vec![false; 4096];
+    for n in 3..=upto {
+        seen.iter_mut().for_each(|s| *s = false);
+        for a in 1..n.div_ceil(2) {
+            seen[(g[a] ^ g[n - a]) as usize] = true;
+        }
+        g[n] = mex(&seen);
+    }
+    format!("g({upto}) = {}", g[upto])
+}
+
+fn naive_kayles(upto: usize) -> String {
+    let mut g = vec![0u32; upto + 1];
+    let mut seen = vec![false; 4096];
+    for n in 1..=upto {
+        seen.iter_mut().for_each(|s| *s = false);
+        for t in 1..=2.min(n) {
+            let rest = n - t;
+            for a in 0..=rest / 2 {
+                seen[(g[a] ^ g[rest - a]) as usize] = true;
+            }
+        }
+        g[n] = mex(&seen);
+    }
+    format!("g({upto}) = {}", g[upto])
+}
+
+fn naive_prime(upto: usize) -> String {
+    let mut is_prime = vec![true; upto + 1];
+    is_prime[0] = false;
+    if upto >= 1 {
+        is_prime[1] = false;
+    }
+    for i in 2..=upto {
+        if is_prime[i] {
+            let mut j = i * i;
+            while j <= upto {
+                is_prime[j] = false;
+                j += i;
+            }
+        }
+    }
+    let primes: Vec<usize> = (2..=upto).filter(|&p| is_prime[p]).collect();
+    let mut g = vec![0u32; upto + 1];
+    let mut seen = vec![false; upto + 2];
+    for n in 1..=upto {
+        let mut used = 0;
+        for &p in primes.iter().take_while(|&&p| p <= n) {
+            seen[g[n - p] as usize] = true;
+            used += 1;
+        }
+        g[n] = mex(&seen[..used + 1]);
+        for &p in primes.iter().take_while(|&&p| p <= n) {
+            seen[g[n - p] as usize] = false;
+        }
+    }
+    format!("g({upto}) = {}", g[upto])
+}
+
+fn naive_square_split(upto: usize) -> String {
+    let mut g = vec![0u32; upto + 1];
+    let mut seen = vec![false; 8192];
+    for n in 1..=upto {
+        seen.iter_mut().for_each(|s| *s = false);
+        let mut s = 1;
+        while s * s <= n {
+            let rest = n - s * s;
+            seen[g[rest] as usize] = true;
+            for a in 1..=rest / 2 {
+                seen[(g[a] ^ g[rest - a]) as usize] = true;
+            }
+            s += 1;
+        }
+        g[n] = mex(&seen);
+    }
+    format!("g({upto}) = {}", g[upto])
+}
+
+fn ours_chomp(side: usize) -> String {
+    let game = load(CHOMP);
+    let mut solver = Solver::new(&game, big());
+    let board = Position::new(vec![side as u64; side]);
+    let v = solver.value(&board).expect("solves");
+    let first = solver.winning_moves(&board).expect("moves");
+    format!("{:?}, Grundy {}, {} winning first move(s)", v.outcome, v.grundy.unwrap_or(0), first.len())
+}
+
+fn generic_chomp(side: usize) -> String {
+    let game = load(CHOMP);
+    let mut solver = Solver::generic(&game, big());
+    let v = solver.value(&Position::new(vec![side as u64; side])).expect("solves");
+    format!("{:?}, Grundy {}", v.outcome, v.grundy.unwrap_or(0))
+}
+
+fn ours_fibonacci(upto: u64) -> String {
+    let game = load(FIBONACCI);
+    let mut solver = Solver::new(&game, big());
+    let p = (0..=upto).filter(|&n| solver.outcome(&Position::new(vec![n])).expect("solves") == Outcome::P).count();
+    format!("{p} P-positions")
+}
+
+/// Outcomes by the definition of w(m), the smallest winning take: w(m) = min t with
+/// f(t) < w(m − t), a loop per pile.
+fn naive_fibonacci(upto: usize) -> String {
+    let mut w = vec![u64::MAX; upto + 1];
+    let mut p = 1; // 0
+    for m in 1..=upto {
+        w[m] = (1..=m as u64).find(|&t| 2 * t < w[m - t as usize]).unwrap_or(u64::MAX);
+        if w[m] as usize >= m {
+            p += 1; // the first move may not take the whole pile
+        }
+    }
+    format!("{p} P-positions")
+}
+
+fn ours_fibonacci_huge() -> String {
+    let game = load(FIBONACCI);
+    let mut solver = Solver::new(&game, Limits::default());
+    let pos = Position::new(vec![1_000_000_000_000_000_000]);
+    let o = solver.outcome(&pos).expect("solves");
+    let m = solver.winning_moves(&pos).expect("moves");
+    format!("{o:?}, take {}", 1_000_000_000_000_000_000 - m[0].to.piles[0])
+}
+
+fn ours_kayles_huge() -> String {
+    let game = load(KAYLES);
+    let mut solver = Solver::new(&game, Limits::default());
+    let v = solver.value(&Position::new(vec![1_000_000_000_000_000_000])).expect("solves");
+    format!("g(10^18) = {}, period {:?}", v.grundy.unwrap_or(0), solver.proven_period())
+}
+
+/// Runs one workload in this process and prints its answer, time and peak memory.
+fn run(name: &str) {
+    let start = Instant::now();
+    let answer = match name {
+        "grundy-17" => ours_piles(GRUNDY, 1 << 17),
+        "grundy-17-naive" => naive_grundy(1 << 17),
+        "grundy-20" => ours_piles(GRUNDY, 1 << 20),
+        "grundy-24" => ours_piles(GRUNDY, 1 << 24),
+        "kayles-5" => ours_piles(KAYLES, 100_000),
+        "kayles-5-naive" => naive_kayles(100_000),
+        "kayles-18" => ours_kayles_huge(),
+        "chomp-12" => ours_chomp(12),
+        "chomp-9" => ours_chomp(9),
+        "chomp-9-generic" => generic_chomp(9),
+        "fibonacci-6" => ours_fibonacci(1_000_000),
+        "fibonacci-6-naive" => naive_fibonacci(1_000_000),
+        "fibonacci-18" => ours_fibonacci_huge(),
+        "prime-5" => ours_piles(PRIME, 100_000),
+        "prime-5-naive" => naive_prime(100_000),
+        "square-split-3" => ours_piles(SQUARE_SPLIT, 3_000),
+        "square-split-3-naive" => naive_square_split(3_000),
+        other => panic!("no workload {other}"),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let peak_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string()))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .unwrap_or(0);
+    println!("{seconds}\t{peak_kb}\t{answer}");
+}
+
+fn measure(name: &str) -> (f64, u64, String) {
+    let exe = std::env::current_exe().expect("the benchmark knows where it is");
+    let out = Command::new(exe).args(["--workload", name]).output().expect("the workload runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or_default();
+    let mut parts = line.splitn(3, '\t');
+    let seconds = parts.next().and_then(|s| s.parse().ok()).unwrap_or(f64::NAN);
+    let kb = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    (seconds, kb, parts.next().unwrap_or("(failed)").to_string())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--workload") {
+        run(&args[i + 1]);
+        return;
+    }
+    let mut rows: Vec<(&str, &str, Option<&str>)> = vec![
+        ("Grundy's game, all n ≤ 2^17", "grundy-17", Some("grundy-17-naive")),
+        ("Grundy's game, all n ≤ 2^20", "grundy-20", None),
+        ("Kayles, all n ≤ 10^5", "kayles-5", Some("kayles-5-naive")),
+        ("Kayles, n = 10^18", "kayles-18", None),
+        ("Chomp 9×9: outcome, Grundy value, winning moves", "chomp-9", Some("chomp-9-generic")),
+        ("Chomp 12×12: outcome, Grundy value, winning moves", "chomp-12", None),
+        ("Fibonacci Nim, outcomes of all n ≤ 10^6", "fibonacci-6", Some("fibonacci-6-naive")),
+        ("Fibonacci Nim, n = 10^18 and its winning move", "fibonacci-18", None),
+        ("take a prime, all n ≤ 10^5", "prime-5", Some("prime-5-naive")),
+        ("take a square, then split, all n ≤ 3000", "square-split-3", Some("square-split-3-naive")),
+    ];
+    if std::env::var("TAKEAWAY_BENCH_FULL").is_ok_and(|v| v == "1") {
+        rows.insert(2, ("Grundy's game, all n ≤ 2^24", "grundy-24", None));
+    }
+    println!("| work | takeaway | baseline (same run) | baseline ÷ takeaway | peak memory | answer |");
+    println!("|---|---|---|---|---|---|");
+    for (label, ours, baseline) in rows {
+        let (t, kb, answer) = measure(ours);
+        let (base, ratio) = match baseline {
+            Some(b) => {
+                let (tb, _, answer_b) = measure(b);
+                let agrees = if answer_b.split(',').next() == answer.split(',').next() { "" } else { " (answers differ!)" };
+                (format!("{tb:.3} s ({b}){agrees}"), format!("{:.1}×", tb / t))
+            }
+            None => ("—".into(), "—".into()),
+        };
+        println!("| {label} | {t:.3} s | {base} | {ratio} | {:.1} MB | {answer} |", kb as f64 / 1024.0);
+    }
+}
