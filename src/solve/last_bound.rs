@@ -34,6 +34,8 @@ pub struct LastBound {
     /// Schwenk's sequence H₁ = 1, H_{k+1} = H_k + H_m with m the least j where f(H_j) ≥ H_k,
     /// computed as far as needed, when f is non-decreasing with f(x) ≥ x.
     h: Vec<u128>,
+    /// m for the last term of H: it never decreases, since f and H do not.
+    h_step: usize,
 }
 
 impl LastBound {
@@ -78,6 +80,7 @@ impl LastBound {
             steps: 0,
             affine,
             h: vec![1],
+            h_step: 0,
         })
     }
 
@@ -98,8 +101,12 @@ impl LastBound {
                 return false;
             }
             let hk = *self.h.last().expect("H starts with 1");
-            let j = self.h.iter().position(|&hj| self.f_affine(hj) >= hk).expect("f(H_k) ≥ H_k, so some j qualifies");
-            self.h.push(hk + self.h[j]);
+            // The least j with f(H_j) ≥ H_k: H_k only grows, so the search goes on from the last one,
+            // and stops at k at the latest, since f(H_k) ≥ H_k.
+            while self.f_affine(self.h[self.h_step]) < hk {
+                self.h_step += 1;
+            }
+            self.h.push(hk + self.h[self.h_step]);
         }
         true
     }

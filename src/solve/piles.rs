@@ -102,12 +102,7 @@ impl PileValues {
             let more = match &self.engine {
                 Engine::Kernel(k) => self.kernel_moves(game, k, p, index, pos, target, &mut winning, limits)?,
                 Engine::Listing(_) => {
-                    for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
-                        let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
-                        if value == target {
-                            winning.push(m.on_pile_of(index, pos));
-                        }
-                    }
+                    self.listed_moves(game, p, index, pos, target, &mut winning, limits)?;
                     false
                 }
             };
@@ -117,6 +112,27 @@ impl PileValues {
             }
         }
         Ok((winning, false))
+    }
+
+    /// The moves of one pile of `p`, listed by the rules, that leave its part of the sum at `target`.
+    #[allow(clippy::too_many_arguments)] // the pile, where it sits, and what it must become
+    fn listed_moves(
+        &self,
+        game: &Game,
+        p: u64,
+        index: usize,
+        pos: &Position,
+        target: u64,
+        out: &mut Vec<Move>,
+        limits: Limits,
+    ) -> Result<(), SolveError> {
+        for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
+            let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
+            if value == target {
+                out.push(m.on_pile_of(index, pos));
+            }
+        }
+        Ok(())
     }
 
     /// Winning moves on one pile of `p` under compiled rules, in the order the rules list
@@ -135,12 +151,7 @@ impl PileValues {
     ) -> Result<bool, SolveError> {
         // Small piles: the general move list, which also describes the moves.
         if p <= 4096 {
-            for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
-                let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
-                if value == target {
-                    out.push(m.on_pile_of(index, pos));
-                }
-            }
+            self.listed_moves(game, p, index, pos, target, out, limits)?;
             return Ok(false);
         }
         // Past a proven period, parts beyond preperiod + 2 periods repeat earlier ones; otherwise
