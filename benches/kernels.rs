@@ -204,7 +204,9 @@ fn run(name: &str) {
     let seconds = start.elapsed().as_secs_f64();
     let peak_kb = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string()))
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string())
+        })
         .and_then(|kb| kb.parse::<u64>().ok())
         .unwrap_or(0);
     println!("{seconds}\t{peak_kb}\t{answer}");
@@ -249,7 +251,8 @@ fn main() {
         let (base, ratio) = match baseline {
             Some(b) => {
                 let (tb, _, answer_b) = measure(b);
-                let agrees = if answer_b.split(',').next() == answer.split(',').next() { "" } else { " (answers differ!)" };
+                let agrees =
+                    if answer_b.split(',').next() == answer.split(',').next() { "" } else { " (answers differ!)" };
                 (format!("{tb:.3} s ({b}){agrees}"), format!("{:.1}×", tb / t))
             }
             None => ("—".into(), "—".into()),

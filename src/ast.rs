@@ -99,7 +99,9 @@ pub enum Action {
     /// An octal (take-and-break) code such as `0.77`, as written.
     Octal(Spanned<String>),
     /// `bite any square`, optionally `but (x, y)`.
-    Bite { except: Option<Spanned<(u64, u64)>> },
+    Bite {
+        except: Option<Spanned<(u64, u64)>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -103,10 +103,7 @@ pub enum CheckError {
     },
 
     #[error("this rule allows taking 0, which leaves the position as it was: play could go on forever")]
-    #[diagnostic(
-        code(takeaway::check::takes_nothing),
-        help("amounts start at 1: write `1..3`, not `0..3`")
-    )]
+    #[diagnostic(code(takeaway::check::takes_nothing), help("amounts start at 1: write `1..3`, not `0..3`"))]
     TakesNothing {
         #[label("includes 0")]
         span: Span,
@@ -166,10 +163,7 @@ pub enum CheckError {
     },
 
     #[error("this game has no moves")]
-    #[diagnostic(
-        code(takeaway::check::no_moves),
-        help("add a rule such as `move: take 1..3`")
-    )]
+    #[diagnostic(code(takeaway::check::no_moves), help("add a rule such as `move: take 1..3`"))]
     NoMoves {
         #[label("no `move:` line in this game")]
         span: Span,
@@ -259,10 +253,7 @@ struct Scope {
     last: Access,
 }
 
-const FIXED: Access = Access::No(
-    "only numbers and parameters can be used here",
-    "write a fixed number or a parameter",
-);
+const FIXED: Access = Access::No("only numbers and parameters can be used here", "write a fixed number or a parameter");
 
 impl Scope {
     const CONSTANT: Scope = Scope { n: FIXED, t: FIXED, last: FIXED };
@@ -330,10 +321,8 @@ impl Checker {
                         (Some(v), _) => Some(v),
                         (None, Some(e)) => self.constant(e, "a parameter's value"),
                         (None, None) => {
-                            self.errors.push(CheckError::ParamWithoutValue {
-                                span: pname.span,
-                                name: pname.node.clone(),
-                            });
+                            self.errors
+                                .push(CheckError::ParamWithoutValue { span: pname.span, name: pname.node.clone() });
                             None
                         }
                     };
@@ -397,11 +386,7 @@ impl Checker {
 
         Game {
             name: name.map(|n| n.node.clone()).unwrap_or_else(|| default_name.to_string()),
-            params: self
-                .params
-                .iter()
-                .map(|(n, v)| Param { name: n.clone(), value: v.unwrap_or_default() })
-                .collect(),
+            params: self.params.iter().map(|(n, v)| Param { name: n.clone(), value: v.unwrap_or_default() }).collect(),
             board,
             first_moves,
             moves,
@@ -463,7 +448,8 @@ impl Checker {
                         span: action_span,
                         message: "`bite` is a move on a Chomp board".into(),
                         label: "needs `rows`".into(),
-                        help: "declare the board with `rows`; the position is then the row lengths, bottom row first".into(),
+                        help: "declare the board with `rows`; the position is then the row lengths, bottom row first"
+                            .into(),
                     });
                 }
                 if let Some(c) = &decl.condition {
@@ -583,7 +569,13 @@ impl Checker {
             });
         };
         if before.len() != 1 {
-            bad(self, 0, before.len(), format!("octal code `{text}` has {} digits before the point", before.len()), "expected one digit");
+            bad(
+                self,
+                0,
+                before.len(),
+                format!("octal code `{text}` has {} digits before the point", before.len()),
+                "expected one digit",
+            );
             return Vec::new();
         }
         let mut digits = Vec::new();
@@ -592,7 +584,13 @@ impl Checker {
             match ch.to_digit(10) {
                 Some(d) if d <= 7 => digits.push(d as u8),
                 _ => {
-                    bad(self, offset, ch.len_utf8(), format!("`{ch}` is not an octal digit"), "expected a digit from 0 to 7");
+                    bad(
+                        self,
+                        offset,
+                        ch.len_utf8(),
+                        format!("`{ch}` is not an octal digit"),
+                        "expected a digit from 0 to 7",
+                    );
                     return Vec::new();
                 }
             }

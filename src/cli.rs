@@ -183,9 +183,7 @@ impl OutputArgs {
 }
 
 pub(crate) fn parse_setting(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
     let name = name.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(format!("`{name}` is not a parameter name"));
@@ -210,7 +208,6 @@ enum CliError {
     #[error("{path} is not UTF-8 text")]
     #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
     NotUtf8 { path: String },
-
 }
 
 /// Runs the command line and returns the process's exit code.
@@ -274,7 +271,11 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             match output_file {
                 None => print(&svg),
                 Some(path) => std::fs::write(&path, svg).map_err(|e| {
-                    fail(render(&CliError::Write { path: path.display().to_string(), reason: e.kind().to_string() }, None, color))
+                    fail(render(
+                        &CliError::Write { path: path.display().to_string(), reason: e.kind().to_string() },
+                        None,
+                        color,
+                    ))
                 })?,
             }
         }

@@ -129,7 +129,15 @@ pub fn play(
         match to_move {
             Player::Computer => {
                 let chosen = computer_move(&mut solver, &moves, strength, &mut random)?;
-                say(out, format!("position {}: the computer plays {}, to {}\n", position.piles_text(), chosen.kind.describe(), chosen.to.piles_text()));
+                say(
+                    out,
+                    format!(
+                        "position {}: the computer plays {}, to {}\n",
+                        position.piles_text(),
+                        chosen.kind.describe(),
+                        chosen.to.piles_text()
+                    ),
+                );
                 history.push(Turn { before: position.clone(), mover: Player::Computer });
                 position = chosen.to.clone();
                 to_move = Player::You;
@@ -203,7 +211,11 @@ pub fn play(
 }
 
 fn moves_list(moves: &[Move]) -> String {
-    moves.iter().enumerate().map(|(i, m)| format!("  {}) {}, to {}\n", i + 1, m.kind.describe(), m.to.piles_text())).collect()
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("  {}) {}, to {}\n", i + 1, m.kind.describe(), m.to.piles_text()))
+        .collect()
 }
 
 /// A move typed as its number in the list, or as `to` and the position it leads to (several
@@ -235,7 +247,12 @@ fn hint(solver: &mut Solver, position: &Position) -> Result<String, SolveError> 
     })
 }
 
-fn computer_move<'m>(solver: &mut Solver, moves: &'m [Move], strength: Strength, random: &mut Random) -> Result<&'m Move, SolveError> {
+fn computer_move<'m>(
+    solver: &mut Solver,
+    moves: &'m [Move],
+    strength: Strength,
+    random: &mut Random,
+) -> Result<&'m Move, SolveError> {
     if (random.next() % 100) as u8 >= strength.percent {
         return Ok(&moves[(random.next() % moves.len() as u64) as usize]);
     }

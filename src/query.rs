@@ -65,13 +65,27 @@ fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String)
 }
 
 /// `explain`: how the answer for the position follows, in the terms of the theory.
-pub fn explain(loaded: &Loaded, position: &str, last: Option<u64>, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+pub fn explain(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
     let e = analyse_position(loaded, position, last, limits, color, crate::analysis::explain)?;
     Ok(show(&e, format, crate::analysis::Explanation::to_text))
 }
 
 /// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
-pub fn solve(loaded: &Loaded, position: &str, last: Option<u64>, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+pub fn solve(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
     let report = analyse_position(loaded, position, last, limits, color, crate::analysis::solve)?;
     Ok(show(&report, format, crate::analysis::SolveReport::to_text))
 }
@@ -96,7 +110,9 @@ pub fn table(
             let rendered = render(&e, Some(&loaded.source), color);
             match &e {
                 // What was computed before a limit stopped it still goes to the output.
-                crate::analysis::TableError::Incomplete { partial, .. } => Err(Failure { partial: show(partial), rendered }),
+                crate::analysis::TableError::Incomplete { partial, .. } => {
+                    Err(Failure { partial: show(partial), rendered })
+                }
                 _ => Err(Failure { partial: String::new(), rendered }),
             }
         }
@@ -122,7 +138,15 @@ struct LastUnused {
 }
 
 /// `compare`: where two games first differ on one pile, the second read `shift` further on.
-pub fn compare(a: &Loaded, b: &Loaded, upto: u64, shift: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+pub fn compare(
+    a: &Loaded,
+    b: &Loaded,
+    upto: u64,
+    shift: u64,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
     let (mut sa, mut sb) = (Solver::new(&a.game, limits), Solver::new(&b.game, limits));
     let c = crate::analysis::compare(&mut sa, &mut sb, upto, shift).map_err(|e| render(&e, None, color))?;
     Ok(match format {
@@ -134,6 +158,7 @@ pub fn compare(a: &Loaded, b: &Loaded, upto: u64, shift: u64, format: Format, li
 /// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.
 pub fn plot(loaded: &Loaded, upto: u64, limits: Limits, color: bool) -> Result<String, String> {
     let mut solver = Solver::new(&loaded.game, limits);
-    let table = crate::analysis::table(&mut solver, upto, false).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    let table =
+        crate::analysis::table(&mut solver, upto, false).map_err(|e| render(&e, Some(&loaded.source), color))?;
     Ok(crate::analysis::plot::svg(&table))
 }

@@ -291,7 +291,10 @@ fn a_table_larger_than_the_limit_is_refused_at_once() {
 fn explain_nim_from_the_theory() {
     // The notes' example: (25, 28, 10), highest odd column 8, and (25, 28, 5) among the answers.
     let out = ok(&["explain", "games/nim.game", "25", "28", "10"]);
-    assert!(out.contains("the pile of 10: value 10 becomes 10 ⊕ 15 = 5: take 5 from the pile of 10, to 25 28 5"), "{out}");
+    assert!(
+        out.contains("the pile of 10: value 10 becomes 10 ⊕ 15 = 5: take 5 from the pile of 10, to 25 28 5"),
+        "{out}"
+    );
     insta::assert_snapshot!(out);
 }
 
@@ -341,7 +344,8 @@ fn table_with_remoteness() {
 
 #[test]
 fn compare_finds_the_shift_between_0_137_and_0_07() {
-    let out = ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game", "--upto", "300", "--shift", "1"]);
+    let out =
+        ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game", "--upto", "300", "--shift", "1"]);
     assert_eq!(out, "Dawson's chess at n and Dawson's Kayles at n + 1: identical Grundy values for n = 0..300\n");
     insta::assert_snapshot!(ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game"]));
     let v = json(&["compare", "games/kayles.game", "games/tag.game", "--upto", "20", "--format", "json"]);
@@ -403,7 +407,8 @@ fn a_table_stopped_by_a_limit_shows_what_it_computed() {
     assert!(run.stdout.starts_with("Grundy's game: one pile of n = 0.."), "{}", run.stdout);
     assert!(run.stdout.contains("P-positions: 0, 1, 2, 4, 7, 10, 20, 23, 26, 50, 53, 270"), "{}", run.stdout);
     insta::assert_snapshot!(run.stderr);
-    let run = takeaway(&["table", "games/grundys-game.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
+    let run =
+        takeaway(&["table", "games/grundys-game.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("the partial table is JSON");
     assert!(v["upto"].as_u64().unwrap() < 3000);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);

@@ -106,8 +106,20 @@ fn every_game_file_loads_and_keeps_its_header_claims() {
 #[test]
 fn the_games_the_foundation_names_all_ship() {
     for name in [
-        "tag", "subtraction-1-3", "tag-misere", "take-at-most-last", "take-less-than-twice", "fibonacci-nim",
-        "nim", "misere-nim", "restricted-nim", "grundys-game", "kayles", "dawsons-kayles", "wythoff", "chomp",
+        "tag",
+        "subtraction-1-3",
+        "tag-misere",
+        "take-at-most-last",
+        "take-less-than-twice",
+        "fibonacci-nim",
+        "nim",
+        "misere-nim",
+        "restricted-nim",
+        "grundys-game",
+        "kayles",
+        "dawsons-kayles",
+        "wythoff",
+        "chomp",
     ] {
         assert!(common::games_dir().join(format!("{name}.game")).exists(), "games/{name}.game is missing");
     }

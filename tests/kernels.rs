@@ -107,14 +107,20 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
 /// A random game the compiled kernel takes: subtraction sets with ranges and exceptions,
 /// conditions on t, octal codes, splits of each shape and take-and-break.
 fn compiled_game() -> impl Strategy<Value = String> {
-    let condition = prop_oneof![Just(""), Just(" where t % 2 == 1"), Just(" where prime(t)"), Just(" where not square(t)")];
-    let take = (1u64..4, 0u64..5, condition.clone(), prop_oneof![Just(""), Just(", then split"), Just(", then split unequal"), Just(", then split equal")])
+    let condition =
+        prop_oneof![Just(""), Just(" where t % 2 == 1"), Just(" where prime(t)"), Just(" where not square(t)")];
+    let take = (
+        1u64..4,
+        0u64..5,
+        condition.clone(),
+        prop_oneof![Just(""), Just(", then split"), Just(", then split unequal"), Just(", then split equal")],
+    )
         .prop_map(|(a, b, c, s)| format!("move: take {a}..{}{c}{s}", a + b));
     let except = (1u64..5, 1u64..5).prop_map(|(a, b)| format!("move: take any except {a}, {}", a + b));
-    let octal = proptest::collection::vec(0u8..8, 1..4).prop_map(|d| {
-        format!("move: octal 0.{}", d.iter().map(|x| x.to_string()).collect::<String>())
-    });
-    let split = prop_oneof![Just("move: split unequal"), Just("move: split"), Just("move: split equal")].prop_map(String::from);
+    let octal = proptest::collection::vec(0u8..8, 1..4)
+        .prop_map(|d| format!("move: octal 0.{}", d.iter().map(|x| x.to_string()).collect::<String>()));
+    let split =
+        prop_oneof![Just("move: split unequal"), Just("move: split"), Just("move: split equal")].prop_map(String::from);
     proptest::collection::vec(prop_oneof![take, except, octal, split], 1..3)
         .prop_map(|rules| format!("game \"random\"\npiles\n{}\n", rules.join("\n")))
 }

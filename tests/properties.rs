@@ -159,7 +159,11 @@ fn brute_octal(digits: &[u8], max: usize) -> Vec<u32> {
 
 /// Outcome of "several piles, first move takes any, then at most what was just taken", by a
 /// plain recursive search: the piles interact through the shared `last`.
-fn brute_shared_last(piles: &[u64], last: Option<u64>, memo: &mut std::collections::HashMap<(Vec<u64>, Option<u64>), bool>) -> bool {
+fn brute_shared_last(
+    piles: &[u64],
+    last: Option<u64>,
+    memo: &mut std::collections::HashMap<(Vec<u64>, Option<u64>), bool>,
+) -> bool {
     let mut key = piles.to_vec();
     key.sort_unstable();
     key.retain(|&p| p > 0);

@@ -644,7 +644,8 @@ fn brute_remoteness(
     if let Some(&v) = memo.get(&pos) {
         return v;
     }
-    let children: Vec<(bool, u64)> = moves(&pos).into_iter().map(|c| brute_remoteness(c, moves, misere, memo)).collect();
+    let children: Vec<(bool, u64)> =
+        moves(&pos).into_iter().map(|c| brute_remoteness(c, moves, misere, memo)).collect();
     let result = if children.is_empty() {
         (!misere, 0)
     } else if children.iter().any(|c| c.0) {

@@ -78,10 +78,7 @@ impl Comparison {
         let what = if self.compared == "grundy" { "Grundy values" } else { "outcomes" };
         let b_at = if self.shift == 0 { "n".to_string() } else { format!("n + {}", self.shift) };
         match &self.first_difference {
-            None => format!(
-                "{} at n and {} at {b_at}: identical {what} for n = 0..{}\n",
-                self.a, self.b, self.upto
-            ),
+            None => format!("{} at n and {} at {b_at}: identical {what} for n = 0..{}\n", self.a, self.b, self.upto),
             Some((x, y)) => {
                 let side = |s: &Side| {
                     let o = if s.outcome == Outcome::P { "P" } else { "N" };
@@ -92,7 +89,15 @@ impl Comparison {
                 };
                 format!(
                     "{} at n and {} at {b_at}: the {what} first differ at n = {}: {} has {} at {}, {} has {} at {}\n",
-                    self.a, self.b, x.n, self.a, side(x), x.n, self.b, side(y), y.n
+                    self.a,
+                    self.b,
+                    x.n,
+                    self.a,
+                    side(x),
+                    x.n,
+                    self.b,
+                    side(y),
+                    y.n
                 )
             }
         }

@@ -176,7 +176,8 @@ fn mex(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, 
     }
     values.sort_unstable();
     values.dedup();
-    let mex = values.iter().enumerate().find(|(i, v)| **v != *i as u64).map(|(i, _)| i as u64).unwrap_or(values.len() as u64);
+    let mex =
+        values.iter().enumerate().find(|(i, v)| **v != *i as u64).map(|(i, _)| i as u64).unwrap_or(values.len() as u64);
     let outcome = if mex == 0 { Outcome::P } else { Outcome::N };
     let more_options = options.len().saturating_sub(LISTED);
     options.truncate(LISTED);
@@ -429,7 +430,17 @@ impl Explanation {
                 out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
                 answers_text(&mut out, answers, 0);
             }
-            Explanation::NimSum { game, position, values, columns, nim_sum, outcome, winning, answers, more_answers } => {
+            Explanation::NimSum {
+                game,
+                position,
+                values,
+                columns,
+                nim_sum,
+                outcome,
+                winning,
+                answers,
+                more_answers,
+            } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
                 out.push_str("Each pile's Grundy value, in binary:\n");
                 let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
@@ -442,7 +453,11 @@ impl Explanation {
                 };
                 out.push_str(&row("pile", "Grundy", heads.clone()));
                 for (i, (p, v)) in position.iter().zip(values).enumerate() {
-                    out.push_str(&row(&p.to_string(), &v.to_string(), columns.iter().map(|c| c.bits[i].to_string()).collect()));
+                    out.push_str(&row(
+                        &p.to_string(),
+                        &v.to_string(),
+                        columns.iter().map(|c| c.bits[i].to_string()).collect(),
+                    ));
                 }
                 out.push_str(&row("", "sum", columns.iter().map(|c| c.sum.to_string()).collect()));
                 out.push_str(&row(
@@ -470,11 +485,15 @@ impl Explanation {
                         first.column
                     ));
                     for w in winning {
-                        out.push_str(&format!("  the pile of {}: value {} becomes {} ⊕ {nim_sum} = {}", w.pile, w.value, w.value, w.target));
+                        out.push_str(&format!(
+                            "  the pile of {}: value {} becomes {} ⊕ {nim_sum} = {}",
+                            w.pile, w.value, w.value, w.target
+                        ));
                         if w.moves.is_empty() {
                             out.push_str(" (no single move reaches it)\n");
                         } else {
-                            let ms: Vec<String> = w.moves.iter().map(|m| format!("{}, to {}", m.description, pos_text(&m.to))).collect();
+                            let ms: Vec<String> =
+                                w.moves.iter().map(|m| format!("{}, to {}", m.description, pos_text(&m.to))).collect();
                             out.push_str(&format!(": {}\n", ms.join("; or ")));
                         }
                     }
@@ -490,7 +509,9 @@ impl Explanation {
                     hs.join(", ")
                 ));
                 if is_fibonacci(h) {
-                    out.push_str("These are the Fibonacci numbers, and the sum below is the Zeckendorf representation.\n");
+                    out.push_str(
+                        "These are the Fibonacci numbers, and the sum below is the Zeckendorf representation.\n",
+                    );
                 }
                 if representation.len() == 1 {
                     out.push_str(&format!("{pile} is itself a term of H.\n"));
@@ -508,7 +529,17 @@ impl Explanation {
                 out.push_str(&format!("Why: {why}\n"));
                 answers_text(&mut out, answers, *more_answers);
             }
-            Explanation::Options { game, position, outcome, grundy, options, more_options, answers, more_answers, misere } => {
+            Explanation::Options {
+                game,
+                position,
+                outcome,
+                grundy,
+                options,
+                more_options,
+                answers,
+                more_answers,
+                misere,
+            } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
                 if options.is_empty() && *misere {
                     out.push_str("No move is possible: under misère play the player to move has won.\n");

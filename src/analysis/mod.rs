@@ -60,9 +60,7 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
     };
     let grundy_note = match (value.grundy, convention) {
         (Some(_), _) => None,
-        (None, crate::ast::Convention::Misere) => {
-            Some("not defined under misère play (only outcomes are)".to_string())
-        }
+        (None, crate::ast::Convention::Misere) => Some("not defined under misère play (only outcomes are)".to_string()),
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
     let remoteness = solver.remoteness(pos)?;
@@ -100,8 +98,12 @@ impl SolveReport {
         }
         match (self.remoteness, self.outcome) {
             (Some(0), _) => out.push_str("remoteness: 0 (the game is over)\n"),
-            (Some(r), Outcome::N) => out.push_str(&format!("remoteness: {r} (the player to move wins in {r} moves with best play)\n")),
-            (Some(r), Outcome::P) => out.push_str(&format!("remoteness: {r} (the player to move loses, but can make the game last {r} moves)\n")),
+            (Some(r), Outcome::N) => {
+                out.push_str(&format!("remoteness: {r} (the player to move wins in {r} moves with best play)\n"))
+            }
+            (Some(r), Outcome::P) => out.push_str(&format!(
+                "remoteness: {r} (the player to move loses, but can make the game last {r} moves)\n"
+            )),
             (None, _) => {}
         }
         if self.outcome == Outcome::P {
@@ -111,10 +113,17 @@ impl SolveReport {
             out.push_str(&format!("{heading}:\n"));
             for m in &self.winning_moves {
                 let to = Position::new(m.to.clone()).piles_text();
-                out.push_str(&format!("  {}, to {}\n", m.description, if m.to.is_empty() { "nothing".into() } else { to }));
+                out.push_str(&format!(
+                    "  {}, to {}\n",
+                    m.description,
+                    if m.to.is_empty() { "nothing".into() } else { to }
+                ));
             }
             if self.more_winning_moves {
-                out.push_str(&format!("  … and there may be more: only these {} are listed\n", self.winning_moves.len()));
+                out.push_str(&format!(
+                    "  … and there may be more: only these {} are listed\n",
+                    self.winning_moves.len()
+                ));
             }
         }
         out

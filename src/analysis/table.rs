@@ -109,7 +109,9 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
-                            SolveError::StateLimit { suggested, .. } => format!("raise the limit with --max-states {suggested}"),
+                            SolveError::StateLimit { suggested, .. } => {
+                                format!("raise the limit with --max-states {suggested}")
+                            }
                             _ => "see the cause below".to_string(),
                         };
                         return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });

@@ -20,8 +20,8 @@ use thiserror::Error;
 
 use crate::ast::Statement;
 use crate::cli::{parse_setting, read_game, Failed, PlayOptions};
-use crate::play::PlayRequest;
 use crate::diagnostics::{render, Source};
+use crate::play::PlayRequest;
 use crate::query::{self, Format, Loaded};
 use crate::rules::Board;
 use crate::solve::{self, Limits, DEFAULT_MAX_STATES};
@@ -124,10 +124,41 @@ pub struct Vocabulary {
 pub const VERBS: &[&str] = &["solve", "table", "explain", "compare", "play", "plot", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
-    "game", "param", "pile", "piles", "rows", "move:", "first move:", "play misère", "play normal", "take",
-    "any", "except", "from", "one pile", "both piles", "each of", "up to", "then split", "split", "into",
-    "unequal", "equal", "octal", "bite any square but (1, 1)", "where", "last", "and", "or", "not", "min",
-    "max", "prime", "square", "even", "odd",
+    "game",
+    "param",
+    "pile",
+    "piles",
+    "rows",
+    "move:",
+    "first move:",
+    "play misère",
+    "play normal",
+    "take",
+    "any",
+    "except",
+    "from",
+    "one pile",
+    "both piles",
+    "each of",
+    "up to",
+    "then split",
+    "split",
+    "into",
+    "unequal",
+    "equal",
+    "octal",
+    "bite any square but (1, 1)",
+    "where",
+    "last",
+    "and",
+    "or",
+    "not",
+    "min",
+    "max",
+    "prime",
+    "square",
+    "even",
+    "odd",
 ];
 
 pub struct Session {
@@ -345,11 +376,8 @@ impl Session {
                 let message = rendered.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
                 let verb = words.first().copied().unwrap_or("");
                 let start = input.len() - input.trim_start().len();
-                let e = ReplError::Usage {
-                    span: (start, input.trim().len()),
-                    message,
-                    help: format!("see :help {verb}"),
-                };
+                let e =
+                    ReplError::Usage { span: (start, input.trim().len()), message, help: format!("see :help {verb}") };
                 return Reply::err(self.render(&e, input));
             }
         };
@@ -379,19 +407,16 @@ impl Session {
                     Err(e) => Err(render(&e, Some(&Source::new("position", text)), self.color)),
                 }
             }
-            Verb::Plot { upto, output_file } => {
-                query::plot(&entry.loaded, upto.unwrap_or(60), self.limits, self.color).and_then(|svg| match output_file {
+            Verb::Plot { upto, output_file } => query::plot(&entry.loaded, upto.unwrap_or(60), self.limits, self.color)
+                .and_then(|svg| match output_file {
                     None => Ok(svg),
                     Some(path) => std::fs::write(&path, svg)
                         .map(|_| format!("wrote {}\n", path.display()))
                         .map_err(|e| format!("cannot write {}: {e}\n", path.display())),
-                })
-            }
-            Verb::Compare { other, upto, shift, format } => {
-                self.find_game(&other, input).and_then(|i| {
-                    query::compare(&entry.loaded, &self.games[i].loaded, upto, shift, format, self.limits, self.color)
-                })
-            }
+                }),
+            Verb::Compare { other, upto, shift, format } => self.find_game(&other, input).and_then(|i| {
+                query::compare(&entry.loaded, &self.games[i].loaded, upto, shift, format, self.limits, self.color)
+            }),
             Verb::Solve(a) => {
                 query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
@@ -416,7 +441,8 @@ impl Session {
         let at = input.find(rest).unwrap_or(0);
         let spec: String = rest.split_whitespace().collect::<Vec<_>>().join("");
         if spec.is_empty() {
-            let e = ReplError::MissingArgument { command: "set", what: "a parameter and a value", example: "set k = 5" };
+            let e =
+                ReplError::MissingArgument { command: "set", what: "a parameter and a value", example: "set k = 5" };
             return Reply::err(render(&e, None, self.color));
         }
         let (name, value) = match parse_setting(&spec) {
@@ -432,7 +458,12 @@ impl Session {
         settings.retain(|(n, _)| *n != name);
         settings.push((name.clone(), value));
         let name_of_game = entry.name().to_string();
-        match query::load(Source::new(entry.loaded.source.name.clone(), entry.text.clone()), &name_of_game, &settings, self.color) {
+        match query::load(
+            Source::new(entry.loaded.source.name.clone(), entry.text.clone()),
+            &name_of_game,
+            &settings,
+            self.color,
+        ) {
             Ok(loaded) => {
                 let entry = &mut self.games[i];
                 entry.loaded = loaded;
@@ -476,7 +507,11 @@ impl Session {
         self.games.iter().position(|e| e.name() == wanted).ok_or_else(|| {
             let names: Vec<&str> = self.games.iter().map(|e| e.name()).collect();
             let at = input.find(name).unwrap_or(0);
-            let e = ReplError::UnknownGame { span: (at, name.len()), name: wanted.to_string(), help: suggest(wanted, &names) };
+            let e = ReplError::UnknownGame {
+                span: (at, name.len()),
+                name: wanted.to_string(),
+                help: suggest(wanted, &names),
+            };
             self.render(&e, input)
         })
     }
@@ -536,7 +571,8 @@ impl Session {
             }
             "use" => {
                 if arg.is_empty() {
-                    let e = ReplError::MissingArgument { command: ":use", what: "a game's name", example: ":use Kayles" };
+                    let e =
+                        ReplError::MissingArgument { command: ":use", what: "a game's name", example: ":use Kayles" };
                     return Reply::err(render(&e, None, self.color));
                 }
                 match self.find_game(arg, input) {
@@ -549,7 +585,11 @@ impl Session {
             }
             "load" => {
                 if arg.is_empty() {
-                    let e = ReplError::MissingArgument { command: ":load", what: "a file", example: ":load games/kayles.game" };
+                    let e = ReplError::MissingArgument {
+                        command: ":load",
+                        what: "a file",
+                        example: ":load games/kayles.game",
+                    };
                     return Reply::err(render(&e, None, self.color));
                 }
                 self.load_file(&PathBuf::from(arg))
@@ -669,7 +709,10 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
         let _ = out.flush();
         reply.quit
     }
-    let mut lines = input.split(b'\n').map_while(Result::ok).map(|l| String::from_utf8_lossy(&l).trim_end_matches('\r').to_string());
+    let mut lines = input
+        .split(b'\n')
+        .map_while(Result::ok)
+        .map(|l| String::from_utf8_lossy(&l).trim_end_matches('\r').to_string());
     while let Some(line) = lines.next() {
         buffer.push_str(&line);
         if session.needs_more(&buffer) {

@@ -104,9 +104,9 @@ pub fn highlight_game_text(line: &str) -> String {
     const CYAN: &str = "\x1b[36m";
     const RESET: &str = "\x1b[0m";
     let words = [
-        "game", "param", "pile", "piles", "rows", "first", "move", "play", "misère", "misere", "normal", "take",
-        "any", "except", "from", "one", "both", "each", "of", "up", "to", "then", "split", "into", "unequal",
-        "equal", "octal", "bite", "square", "but", "where", "and", "or", "not",
+        "game", "param", "pile", "piles", "rows", "first", "move", "play", "misère", "misere", "normal", "take", "any",
+        "except", "from", "one", "both", "each", "of", "up", "to", "then", "split", "into", "unequal", "equal",
+        "octal", "bite", "square", "but", "where", "and", "or", "not",
     ];
     let mut out = String::with_capacity(line.len() * 2);
     let mut rest = line;
@@ -167,7 +167,10 @@ pub fn run(mut session: Session) {
         // A missing or unreadable history is not worth stopping for.
         let _ = editor.load_history(path);
     }
-    println!("takeaway {}: define a game, then ask about it. :help for help, Ctrl-D to quit.", env!("CARGO_PKG_VERSION"));
+    println!(
+        "takeaway {}: define a game, then ask about it. :help for help, Ctrl-D to quit.",
+        env!("CARGO_PKG_VERSION")
+    );
     loop {
         match editor.readline(PROMPT) {
             Ok(input) => {
@@ -180,7 +183,15 @@ pub fn run(mut session: Session) {
                 if let Some(p) = reply.play.take() {
                     let mut next_line = || editor.readline("your move> ").ok();
                     let mut stdout = std::io::stdout();
-                    if let Err(e) = crate::play::play(&p.loaded, p.start, p.first, p.strength, p.limits, &mut next_line, &mut stdout) {
+                    if let Err(e) = crate::play::play(
+                        &p.loaded,
+                        p.start,
+                        p.first,
+                        p.strength,
+                        p.limits,
+                        &mut next_line,
+                        &mut stdout,
+                    ) {
                         eprint!("{}", crate::diagnostics::render(&e, Some(&p.loaded.source), session.color));
                     }
                 }
@@ -201,7 +212,8 @@ pub fn run(mut session: Session) {
         }
     }
     if let Some(path) = &history {
-        let saved = path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok() && editor.save_history(path).is_ok();
+        let saved =
+            path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok() && editor.save_history(path).is_ok();
         if !saved {
             eprintln!("note: could not save the history to {}", path.display());
         }

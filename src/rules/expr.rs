@@ -152,11 +152,7 @@ impl Expr {
                     Var::T => env.t,
                     Var::Last => env.last,
                 };
-                value.ok_or_else(|| EvalError::Unbound {
-                    span: self.span,
-                    word: v.word(),
-                    context: describe_env(env),
-                })
+                value.ok_or_else(|| EvalError::Unbound { span: self.span, word: v.word(), context: describe_env(env) })
             }
             ExprKind::Unary(UnOp::Neg, a) => a.int(env)?.checked_neg().ok_or_else(overflow),
             ExprKind::Binary(op, a, b) => {
@@ -167,10 +163,7 @@ impl Expr {
                     BinOp::Mul => x.checked_mul(y).ok_or_else(overflow),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
-                            return Err(EvalError::DivisionByZero {
-                                span: self.span,
-                                context: describe_env(env),
-                            });
+                            return Err(EvalError::DivisionByZero { span: self.span, context: describe_env(env) });
                         }
                         // Floor semantics so that a rule means the same for every sign.
                         if *op == BinOp::Div {

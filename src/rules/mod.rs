@@ -11,8 +11,8 @@ mod position;
 pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
-use crate::ast::{CmpOp, Span, SplitShape};
 pub use crate::ast::Convention;
+use crate::ast::{CmpOp, Span, SplitShape};
 use expr::Expr;
 
 /// What the game is played on.

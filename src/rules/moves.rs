@@ -18,12 +18,26 @@ pub struct Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveKind {
     /// `amount` from the pile at index `pile` (which held `from`); what is left of it is `left`.
-    Take { pile: usize, from: u64, amount: u64, left: Vec<u64> },
+    Take {
+        pile: usize,
+        from: u64,
+        amount: u64,
+        left: Vec<u64>,
+    },
     /// from several piles at once: (index, size before, amount)
-    TakeSeveral { takes: Vec<(usize, u64, u64)> },
-    Split { pile: usize, from: u64, parts: Vec<u64> },
+    TakeSeveral {
+        takes: Vec<(usize, u64, u64)>,
+    },
+    Split {
+        pile: usize,
+        from: u64,
+        parts: Vec<u64>,
+    },
     /// column and row of the chosen square, from (1, 1) at the bottom left
-    Bite { column: u64, row: u64 },
+    Bite {
+        column: u64,
+        row: u64,
+    },
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -157,9 +171,7 @@ impl Game {
         for rule in self.rules_for(pos) {
             match &rule.kind {
                 RuleKind::Bite { except } => self.bites(rule, *except, &mut sink)?,
-                RuleKind::Take { piles, .. } if !piles.is_one() => {
-                    self.take_several(rule, *piles, last, &mut sink)?
-                }
+                RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, &mut sink)?,
                 _ => {
                     for (index, n) in distinct_piles(&pos.piles, self.board) {
                         self.one_pile_moves(rule, index, n, last, &mut sink)?;
@@ -318,8 +330,7 @@ impl Game {
                     let env = Env { n: None, t: None, last };
                     for t in amounts(amount, rule, &env, cap, sink)? {
                         let mut piles = sink.pos.piles.clone();
-                        let takes: Vec<(usize, u64, u64)> =
-                            combo.iter().map(|&i| (i, sink.pos.piles[i], t)).collect();
+                        let takes: Vec<(usize, u64, u64)> = combo.iter().map(|&i| (i, sink.pos.piles[i], t)).collect();
                         for &i in &combo {
                             piles[i] -= t;
                         }
@@ -360,12 +371,7 @@ impl Game {
 /// Indices of the piles worth moving on: for interchangeable piles, one of each size.
 fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {
     let mut seen = std::collections::HashSet::new();
-    piles
-        .iter()
-        .copied()
-        .enumerate()
-        .filter(|&(_, n)| n > 0 && (board == Board::Rows || seen.insert(n)))
-        .collect()
+    piles.iter().copied().enumerate().filter(|&(_, n)| n > 0 && (board == Board::Rows || seen.insert(n))).collect()
 }
 
 fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {

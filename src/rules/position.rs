@@ -30,10 +30,7 @@ pub enum PositionError {
     },
 
     #[error("pile size {text} is too large")]
-    #[diagnostic(
-        code(takeaway::position::too_large),
-        help("pile sizes go up to 9223372036854775807 (2^63 - 1)")
-    )]
+    #[diagnostic(code(takeaway::position::too_large), help("pile sizes go up to 9223372036854775807 (2^63 - 1)"))]
     TooLarge {
         #[label("larger than the largest pile size")]
         span: Span,
@@ -104,12 +101,7 @@ pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError
     if game.board == Board::Rows {
         for i in 1..piles.len() {
             if piles[i] > piles[i - 1] {
-                return Err(PositionError::RowsGrow {
-                    span: spans[i],
-                    row: i + 1,
-                    len: piles[i],
-                    below: piles[i - 1],
-                });
+                return Err(PositionError::RowsGrow { span: spans[i], row: i + 1, len: piles[i], below: piles[i - 1] });
             }
         }
     }

@@ -76,7 +76,8 @@ impl Chomp {
             }
             c as u64
         };
-        self.before = (0..rows as u64).map(|k| (0..=columns as u64).map(|x| binomial(k + x, k + 1)).collect()).collect();
+        self.before =
+            (0..rows as u64).map(|k| (0..=columns as u64).map(|x| binomial(k + x, k + 1)).collect()).collect();
         self.rows = rows;
         self.columns = columns;
         let total = total as usize;
@@ -128,7 +129,11 @@ impl Chomp {
                     seen[g / 64] |= 1 << (g % 64);
                 }
             }
-            let mex = seen.iter().enumerate().find(|(_, w)| **w != u64::MAX).map(|(i, w)| i * 64 + w.trailing_ones() as usize);
+            let mex = seen
+                .iter()
+                .enumerate()
+                .find(|(_, w)| **w != u64::MAX)
+                .map(|(i, w)| i * 64 + w.trailing_ones() as usize);
             values[index] = mex.unwrap_or(seen.len() * 64) as u32;
             // The next board in lexicographic order: raise the last row that can grow, empty
             // the rows above it.

@@ -75,10 +75,17 @@ impl AmountTest {
 #[derive(Clone, Debug)]
 enum Compiled {
     /// A take of an allowed amount; what is left may stay or, with `split`, fall in two.
-    Take { amount: AmountTest, split: u8 },
+    Take {
+        amount: AmountTest,
+        split: u8,
+    },
     /// A split of the whole pile (t = 0).
-    Split { split: u8 },
-    Octal { digits: Vec<u8> },
+    Split {
+        split: u8,
+    },
+    Octal {
+        digits: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -187,8 +194,14 @@ impl HeapRules {
             };
             rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
         }
-        let mut compiled =
-            HeapRules { rules, flags: Vec::new(), one: Vec::new(), two: Vec::new(), most_taken: most, takes_nothing: None };
+        let mut compiled = HeapRules {
+            rules,
+            flags: Vec::new(),
+            one: Vec::new(),
+            two: Vec::new(),
+            most_taken: most,
+            takes_nothing: None,
+        };
         // t = 0 is evaluated at once: a take of nothing is an error on any non-empty pile.
         for rule in &compiled.rules {
             if matches!(rule.kind, Compiled::Take { .. }) && rule.flags(0).ok()? & GONE != 0 {
@@ -376,7 +389,6 @@ impl Values {
         }
     }
 
-
     pub fn to_vec(&self) -> Vec<i64> {
         (0..self.len()).map(|n| self.get(n) as i64).collect()
     }
@@ -435,7 +447,14 @@ struct Sparse {
 
 impl Sparse {
     fn new(mask: u32) -> Self {
-        let mut s = Sparse { mask, rare: Vec::new(), rare_value: Vec::new(), class: Vec::new(), seen: Vec::new(), need: Vec::new() };
+        let mut s = Sparse {
+            mask,
+            rare: Vec::new(),
+            rare_value: Vec::new(),
+            class: Vec::new(),
+            seen: Vec::new(),
+            need: Vec::new(),
+        };
         s.grow(0);
         s
     }
@@ -504,7 +523,9 @@ impl HeapKernel {
             self.sparse = choose_sparse(&self.values);
         }
         let g = match &self.values {
-            Values::Narrow(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
+            Values::Narrow(v) => {
+                next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work)
+            }
             Values::Wide(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
         };
         self.largest = self.largest.max(g);
@@ -531,8 +552,12 @@ fn choose_sparse(values: &Values) -> Option<Sparse> {
     let recent = len - len / 2;
     let (mut best_mask, mut best_rare) = (0u32, usize::MAX);
     for mask in 1..(1u32 << bits) {
-        let rare: usize =
-            histogram.iter().enumerate().filter(|(v, _)| (*v as u32 & mask).count_ones() & 1 == 0).map(|(_, c)| c).sum();
+        let rare: usize = histogram
+            .iter()
+            .enumerate()
+            .filter(|(v, _)| (*v as u32 & mask).count_ones() & 1 == 0)
+            .map(|(_, c)| c)
+            .sum();
         if rare < best_rare {
             (best_mask, best_rare) = (mask, rare);
         }
@@ -620,7 +645,14 @@ fn next_value<T: Slot>(
     }
 }
 
-fn sparse_value<T: Slot>(g: &[T], n: u64, rules: &HeapRules, marks: &mut Marks, sparse: &mut Sparse, work: &mut u64) -> u32 {
+fn sparse_value<T: Slot>(
+    g: &[T],
+    n: u64,
+    rules: &HeapRules,
+    marks: &mut Marks,
+    sparse: &mut Sparse,
+    work: &mut u64,
+) -> u32 {
     let splits = || rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
     // Byte tables rather than bits: the stores do not depend on each other, and the scan below
     // tests a pair with two loads and no unpredictable branch.

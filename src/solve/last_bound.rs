@@ -168,7 +168,12 @@ impl LastBound {
     /// The winning moves from a pile too large to list every move: the takes that remove the
     /// smallest terms of m's representation (each leaves a pile whose smallest term is out of
     /// the opponent's reach), checked one by one. The flag says the list may be incomplete.
-    pub fn winning_moves_large(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
+    pub fn winning_moves_large(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let m = pos.piles[0];
         if self.affine.is_none() || !self.extend_h(m as u128) {
             return Ok(None);

@@ -9,9 +9,9 @@
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
 
-pub mod last_bound;
 mod chomp;
 mod heap;
+pub mod last_bound;
 pub mod period;
 mod piles;
 mod search;
@@ -104,16 +104,24 @@ pub enum SolveError {
     #[error("this needs more than {limit} {what}")]
     #[diagnostic(
         code(takeaway::solve::state_limit),
-        help("raise the limit with --max-states {suggested} (it costs memory and time), or ask about a smaller position")
+        help(
+            "raise the limit with --max-states {suggested} (it costs memory and time), or ask about a smaller position"
+        )
     )]
     StateLimit { limit: u64, what: &'static str, suggested: usize },
 
     #[error("the computation ran out of time after {seconds} s")]
-    #[diagnostic(code(takeaway::solve::timeout), help("give it longer with --timeout SECONDS, or ask about a smaller position"))]
+    #[diagnostic(
+        code(takeaway::solve::timeout),
+        help("give it longer with --timeout SECONDS, or ask about a smaller position")
+    )]
     Timeout { seconds: f64 },
 
     #[error("the computation was cancelled")]
-    #[diagnostic(code(takeaway::solve::cancelled), help("ask about a smaller position, or lower --max-states to stop sooner"))]
+    #[diagnostic(
+        code(takeaway::solve::cancelled),
+        help("ask about a smaller position, or lower --max-states to stop sooner")
+    )]
     Cancelled,
 
     #[error("play can go round in a circle: position {position} comes back")]
@@ -138,7 +146,11 @@ impl SolveError {
     }
 
     fn work_limit(limits: Limits) -> Self {
-        SolveError::StateLimit { limit: limits.max_moves(), what: "moves examined", suggested: limits.max_states.saturating_mul(4) }
+        SolveError::StateLimit {
+            limit: limits.max_moves(),
+            what: "moves examined",
+            suggested: limits.max_states.saturating_mul(4),
+        }
     }
 }
 
@@ -237,7 +249,13 @@ impl<'g> Solver<'g> {
 
     /// The general engine alone, whatever the rules: the reference the fast methods are tested against.
     pub fn generic(game: &'g Game, limits: Limits) -> Self {
-        Solver { game, limits, method: Method::Search, search: Default::default(), remoteness_search: Default::default() }
+        Solver {
+            game,
+            limits,
+            method: Method::Search,
+            search: Default::default(),
+            remoteness_search: Default::default(),
+        }
     }
 
     pub fn method(&self) -> MethodKind {
@@ -342,7 +360,10 @@ impl<'g> Solver<'g> {
                     // positions are partitions of at most the total: few while it is small
                     pos.piles.iter().map(|&p| p as u128).sum::<u128>() <= 30
                 } else {
-                    pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1)).is_some_and(|n| n <= SMALL)
+                    pos.piles
+                        .iter()
+                        .try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1))
+                        .is_some_and(|n| n <= SMALL)
                 }
             }
         }

@@ -149,7 +149,9 @@ pub fn proof(
     let compared_to = examined.saturating_sub(period);
     if let Some(s) = subtraction_bound(game) {
         if (grundy || game.convention == crate::ast::Convention::Misere) && preperiod + s <= compared_to {
-            return Some("the subtraction-game theorem: once a window as long as the largest take repeats, all repeats");
+            return Some(
+                "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats",
+            );
         }
     }
     if let Some(t) = octal_bound(game) {
@@ -159,4 +161,3 @@ pub fn proof(
     }
     None
 }
-

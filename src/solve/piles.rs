@@ -87,7 +87,12 @@ impl PileValues {
     /// Every move to a position of value 0, found pile by pile: a move on a pile of p wins
     /// exactly when it leaves that pile's part of the sum at g(p) XOR the whole value. At most
     /// `MOST_WINNING_MOVES` are listed; the flag says whether more were left out.
-    pub fn winning_moves(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<(Vec<Move>, bool), SolveError> {
+    pub fn winning_moves(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<(Vec<Move>, bool), SolveError> {
         let total = self.position(game, pos, limits)?;
         let mut winning = Vec::new();
         if total == 0 {
@@ -160,8 +165,15 @@ impl PileValues {
             Some((pre, q)) => (Some(pre), pre + 2 * q),
             None => (None, limits.max_moves()),
         };
-        let (candidates, more) =
-            kernel.rules.winning_options(p, |q| self.known(q), target, MOST_WINNING_MOVES, periodic_from, scan, limits)?;
+        let (candidates, more) = kernel.rules.winning_options(
+            p,
+            |q| self.known(q),
+            target,
+            MOST_WINNING_MOVES,
+            periodic_from,
+            scan,
+            limits,
+        )?;
         for m in candidates {
             out.push(m.on_pile_of(index, pos));
         }
@@ -221,7 +233,13 @@ impl PileValues {
     }
 }
 
-fn listing_extend(game: &Game, values: &mut Vec<u32>, stop: usize, limits: Limits, work: &mut Work) -> Result<(), SolveError> {
+fn listing_extend(
+    game: &Game,
+    values: &mut Vec<u32>,
+    stop: usize,
+    limits: Limits,
+    work: &mut Work,
+) -> Result<(), SolveError> {
     let mut seen: Vec<bool> = Vec::new();
     while values.len() < stop {
         let n = values.len() as u64;

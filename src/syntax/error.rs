@@ -55,5 +55,4 @@ impl ParseError {
     pub fn is_incomplete(&self) -> bool {
         matches!(self, ParseError::Incomplete { .. })
     }
-
 }

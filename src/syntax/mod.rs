@@ -25,11 +25,8 @@ pub fn parse(text: &str) -> Result<GameFile, ParseError> {
     pest::set_error_detail(true);
     let mut pairs = GameParser::parse(Rule::file, text).map_err(|e| error_from_pest(text, e))?;
     let file = pairs.next().expect("the file rule always yields one pair");
-    let statements = file
-        .into_inner()
-        .filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI))
-        .map(statement)
-        .collect();
+    let statements =
+        file.into_inner().filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI)).map(statement).collect();
     Ok(GameFile { statements })
 }
 
@@ -91,9 +88,32 @@ fn is_keyword(rule: Rule) -> bool {
     use Rule::*;
     matches!(
         rule,
-        kw_game | kw_param | kw_pile | kw_piles | kw_rows | kw_first | kw_move | kw_play | kw_take
-            | kw_except | kw_from | kw_one | kw_a | kw_both | kw_each | kw_of | kw_up | kw_to
-            | kw_then | kw_split | kw_into | kw_octal | kw_bite | kw_square | kw_but | kw_where
+        kw_game
+            | kw_param
+            | kw_pile
+            | kw_piles
+            | kw_rows
+            | kw_first
+            | kw_move
+            | kw_play
+            | kw_take
+            | kw_except
+            | kw_from
+            | kw_one
+            | kw_a
+            | kw_both
+            | kw_each
+            | kw_of
+            | kw_up
+            | kw_to
+            | kw_then
+            | kw_split
+            | kw_into
+            | kw_octal
+            | kw_bite
+            | kw_square
+            | kw_but
+            | kw_where
             | kw_or
     )
 }
@@ -134,9 +154,8 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
             let first = head.into_inner().next().map(|p| p.as_rule()) == Some(Rule::first_move);
             let act = it.next().expect("move_decl has an action");
             let (action, inner_condition) = action(act);
-            let outer_condition = it.next().map(|w| {
-                expression(content(w).next().expect("where_clause has an expression"))
-            });
+            let outer_condition =
+                it.next().map(|w| expression(content(w).next().expect("where_clause has an expression")));
             // Conditions before and after `, then split` both must hold.
             let condition = match (inner_condition, outer_condition) {
                 (Some(a), Some(b)) => {
@@ -150,11 +169,7 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
         Rule::play_decl => {
             let conv = content(pair).next().expect("play_decl has a convention");
             let kw = conv.into_inner().next().expect("convention has a keyword");
-            Statement::Play(if kw.as_rule() == Rule::kw_misere {
-                Convention::Misere
-            } else {
-                Convention::Normal
-            })
+            Statement::Play(if kw.as_rule() == Rule::kw_misere { Convention::Misere } else { Convention::Normal })
         }
         r => unreachable!("statement rule {r:?}"),
     };
@@ -198,8 +213,7 @@ fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
         Rule::bite => {
             let except = content(pair).find(|p| p.as_rule() == Rule::square).map(|sq| {
                 let sp = span_of(&sq);
-                let nums: Vec<u64> =
-                    sq.into_inner().map(|n| n.as_str().parse::<u64>().unwrap_or(u64::MAX)).collect();
+                let nums: Vec<u64> = sq.into_inner().map(|n| n.as_str().parse::<u64>().unwrap_or(u64::MAX)).collect();
                 Spanned::new((nums[0], nums[1]), sp)
             });
             Action::Bite { except }
@@ -282,11 +296,7 @@ fn build_split(pair: Pair<Rule>) -> Split {
             Rule::arith => parts = Some(expression(p)),
             Rule::split_shape => {
                 let kw = p.into_inner().next().expect("split_shape has a keyword");
-                shape = Some(if kw.as_rule() == Rule::kw_unequal {
-                    SplitShape::Unequal
-                } else {
-                    SplitShape::Equal
-                });
+                shape = Some(if kw.as_rule() == Rule::kw_unequal { SplitShape::Unequal } else { SplitShape::Equal });
             }
             r => unreachable!("split child {r:?}"),
         }
@@ -421,9 +431,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         square => "a square such as (1, 1)",
         where_clause | kw_where => "`where`",
         expr | arith | integer | name | call | paren | neg | not | kw_not => "a number or an expression",
-        add | sub | mul | div | rem | le | ge | ne | eq | lt | gt | and | or | kw_and | kw_or => {
-            "an operator"
-        }
+        add | sub | mul | div | rem | le | ge | ne | eq | lt | gt | and | or | kw_and | kw_or => "an operator",
         string => "a name in double quotes",
         _ => return None,
     })
@@ -509,12 +517,8 @@ fn rest_is_blank(rest: &str) -> bool {
 fn last_token_before(text: &str, pos: usize) -> (usize, usize) {
     let before = text[..pos.min(text.len())].trim_end();
     let end = before.len();
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|(_, c)| c.is_whitespace())
-        .map(|(i, c)| i + c.len_utf8())
-        .unwrap_or(0);
+    let start =
+        before.char_indices().rev().find(|(_, c)| c.is_whitespace()).map(|(i, c)| i + c.len_utf8()).unwrap_or(0);
     (start, end - start)
 }
 
@@ -524,11 +528,9 @@ fn token_len(rest: &str) -> usize {
     match chars.next() {
         None => 0,
         Some((_, c)) if c == '\n' || c == '\r' => c.len_utf8(),
-        Some((_, c)) if c.is_alphanumeric() || c == '_' => rest
-            .char_indices()
-            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
-            .map(|(i, _)| i)
-            .unwrap_or(rest.len()),
+        Some((_, c)) if c.is_alphanumeric() || c == '_' => {
+            rest.char_indices().find(|(_, c)| !(c.is_alphanumeric() || *c == '_')).map(|(i, _)| i).unwrap_or(rest.len())
+        }
         Some((_, c)) => c.len_utf8(),
     }
 }

@@ -79,7 +79,10 @@ fn which_piles() {
     };
     assert_eq!(from("take 1"), None);
     assert_eq!(from("take 1 from one pile"), Some(PileChoice::One));
-    assert_eq!(from("take 1 from both piles"), Some(PileChoice::Several { count: None, up_to: false, independent: false }));
+    assert_eq!(
+        from("take 1 from both piles"),
+        Some(PileChoice::Several { count: None, up_to: false, independent: false })
+    );
     assert!(matches!(
         from("take 1..3 from each of up to 2 piles"),
         Some(PileChoice::Several { count: Some(_), up_to: true, independent: true })
