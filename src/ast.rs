@@ -95,6 +95,10 @@ pub struct MoveDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Take(Take),
+    /// `add 1..2`: put counters on one pile, so that play may come back to a position.
+    Add {
+        amount: Spanned<Amount>,
+    },
     Split(Split),
     /// An octal (take-and-break) code such as `0.77`, as written.
     Octal(Spanned<String>),

@@ -4,7 +4,7 @@
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::ast::{self, BinOp, Span, Spanned, Statement, UnOp};
+use crate::ast::{self, BinOp, CmpOp, Span, Spanned, Statement, UnOp};
 use crate::rules::expr::{Expr, ExprKind, Func, Var};
 use crate::rules::{self, Amount, Board, Choice, Game, Param, PileSelection, Rule, RuleKind, SplitSpec};
 
@@ -107,6 +107,17 @@ pub enum CheckError {
     TakesNothing {
         #[label("includes 0")]
         span: Span,
+    },
+
+    #[error("this rule can add without limit")]
+    #[diagnostic(
+        code(takeaway::check::unbounded_add),
+        help("give the amount an upper bound, such as `add 1..2` or `add ≤ last`; to keep piles small, add a condition such as `where n + t ≤ 20`")
+    )]
+    UnboundedAdd {
+        #[label("{reason}")]
+        span: Span,
+        reason: &'static str,
     },
 
     #[error("{what} must be a fixed number")]
@@ -429,6 +440,26 @@ impl Checker {
                 });
                 (RuleKind::Take { amount, piles, then_split }, Scope { n, t: Access::Yes, last })
             }
+            ast::Action::Add { amount } => {
+                let scope = Scope {
+                    n: Access::Yes,
+                    t: Access::No("`t` is the amount being chosen", "use `t` after `where`, as in `add t where t < n`"),
+                    last,
+                };
+                let checked = self.amount(amount, scope);
+                let unbounded = match &checked {
+                    Amount::Any => Some("`any` has no largest amount to add"),
+                    Amount::AnyExcept(_) => Some("`any except …` has no largest amount to add"),
+                    Amount::Bound(CmpOp::Ge | CmpOp::Gt | CmpOp::Ne, _) => {
+                        Some("this allows amounts as large as you like")
+                    }
+                    _ => None,
+                };
+                if let Some(reason) = unbounded {
+                    self.errors.push(CheckError::UnboundedAdd { span: amount.span, reason });
+                }
+                (RuleKind::Add { amount: checked }, Scope { n: Access::Yes, t: Access::Yes, last })
+            }
             ast::Action::Split(split) => {
                 self.board_allows_split(board, action_span);
                 let spec = self.split_spec(split, false);
@@ -494,7 +525,9 @@ impl Checker {
     }
 
     fn pile_selection(&mut self, from: Option<&Spanned<ast::PileChoice>>, board: Board) -> PileSelection {
-        let Some(from) = from else { return PileSelection::ONE };
+        let Some(from) = from else {
+            return PileSelection::ONE;
+        };
         let (min, max, independent) = match &from.node {
             ast::PileChoice::One => return PileSelection::ONE,
             ast::PileChoice::Several { count: None, independent, .. } => (2, 2, *independent),
@@ -842,7 +875,7 @@ fn rule_reads_last(rule: &Rule) -> bool {
         })
     };
     let in_amount = match &rule.kind {
-        RuleKind::Take { amount, .. } => match amount {
+        RuleKind::Take { amount, .. } | RuleKind::Add { amount } => match amount {
             Amount::Any => false,
             Amount::AnyExcept(list) | Amount::Choices(list) => in_choices(list),
             Amount::Bound(_, e) => e.reads(Var::Last),

@@ -43,6 +43,8 @@ struct Slip {
     from: Position,
     played: String,
     better: String,
+    /// What the better move would have done: "won" or "kept the draw".
+    would_have: &'static str,
 }
 
 struct Turn {
@@ -88,6 +90,9 @@ pub fn play(
     let mut your_moves = 0usize;
     // The position last announced to the player, so that commands do not repeat it.
     let mut announced: Option<Position> = None;
+    // Positions met in this game, so that a drawn game that comes round is pointed out once.
+    let mut met: std::collections::HashSet<Position> = std::collections::HashSet::new();
+    let mut told_circle = false;
     let say = |out: &mut dyn Write, text: String| {
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
@@ -102,6 +107,16 @@ pub fn play(
 
     loop {
         let moves = game.moves(&position, limits.max_states)?;
+        if !met.insert(game.canonical(&position)) && !told_circle && solver.outcome(&position)? == Outcome::D {
+            told_circle = true;
+            say(
+                out,
+                format!(
+                    "position {} has come back: it is a draw, and with best play the game goes round for ever. Type quit to stop.\n",
+                    position.piles_text()
+                ),
+            );
+        }
         if moves.is_empty() {
             let mover_wins = game.convention == Convention::Misere;
             let winner = if mover_wins { to_move } else { other(to_move) };
@@ -114,11 +129,13 @@ pub fn play(
                         say(
                             out,
                             format!(
-                                "The win slipped at your move {}: from {} you played {}, but {} would have won.\n",
+                                "The {} slipped at your move {}: from {} you played {}, but {} would have {}.\n",
+                                if s.would_have == "won" { "win" } else { "draw" },
                                 s.number,
                                 s.from.piles_text(),
                                 s.played,
-                                s.better
+                                s.better,
+                                s.would_have
                             ),
                         );
                     }
@@ -182,15 +199,21 @@ pub fn play(
                     _ => match pick(game, &moves, line) {
                         Some(m) => {
                             your_moves += 1;
-                            let was_winning = solver.outcome(&position)? == Outcome::N;
-                            if was_winning && solver.outcome(&m.to)? == Outcome::N {
-                                let better = solver.winning_moves(&position)?;
+                            let was = solver.outcome(&position)?;
+                            let now = solver.outcome(&m.to)?;
+                            // A slip: a win let go (the opponent is left a win or a draw), or a draw let go.
+                            if (was == Outcome::N && now != Outcome::P) || (was == Outcome::D && now == Outcome::N) {
+                                let better = match was {
+                                    Outcome::N => solver.winning_moves(&position)?,
+                                    _ => drawing_moves(&mut solver, game, &position)?,
+                                };
                                 if let Some(b) = better.first() {
                                     slips.push(Slip {
                                         number: your_moves,
                                         from: position.clone(),
                                         played: m.kind.describe(),
                                         better: b.kind.describe(),
+                                        would_have: if was == Outcome::N { "won" } else { "kept the draw" },
                                     });
                                 }
                             }
@@ -235,8 +258,29 @@ fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Option<
     moves.iter().find(|m| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted)
 }
 
+/// Moves to drawn positions, which keep a drawn game going.
+fn drawing_moves(solver: &mut Solver, game: &crate::rules::Game, position: &Position) -> Result<Vec<Move>, SolveError> {
+    let mut out = Vec::new();
+    for m in game.moves(position, solver.limits().max_states)? {
+        if solver.outcome(&m.to)? == Outcome::D {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
 fn hint(solver: &mut Solver, position: &Position) -> Result<String, SolveError> {
     let winning = solver.winning_moves(position)?;
+    if winning.is_empty() && solver.outcome(position)? == Outcome::D {
+        let game = solver.game();
+        if let Some(m) = drawing_moves(solver, game, position)?.first() {
+            return Ok(format!(
+                "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
+                m.kind.describe(),
+                m.to.piles_text()
+            ));
+        }
+    }
     Ok(match winning.first() {
         Some(m) => format!(
             "hint: {}, to {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
@@ -256,23 +300,28 @@ fn computer_move<'m>(
     if (random.next() % 100) as u8 >= strength.percent {
         return Ok(&moves[(random.next() % moves.len() as u64) as usize]);
     }
-    // Perfect: move to a P-position if there is one, hurrying; otherwise delay.
-    let mut best: Option<(&Move, bool, Option<u64>)> = None;
+    // Perfect: move to a P-position if there is one, hurrying; else keep a draw; else delay.
+    let rank = |o: Outcome| match o {
+        Outcome::P => 0,
+        Outcome::D => 1,
+        Outcome::N => 2,
+    };
+    let mut best: Option<(&Move, u8, Option<u64>)> = None;
     for m in moves {
-        let p = solver.outcome(&m.to)? == Outcome::P;
+        let k = rank(solver.outcome(&m.to)?);
         let r = solver.remoteness(&m.to)?;
         let better = match best {
             None => true,
-            Some((_, bp, br)) => match (p, bp) {
-                (true, false) => true,
-                (false, true) => false,
+            Some((_, bk, br)) if k == bk => match k {
                 // winning: the shortest; losing: the longest
-                (true, true) => matches!((r, br), (Some(r), Some(b)) if r < b),
-                (false, false) => matches!((r, br), (Some(r), Some(b)) if r > b),
+                0 => matches!((r, br), (Some(r), Some(b)) if r < b),
+                2 => matches!((r, br), (Some(r), Some(b)) if r > b),
+                _ => false,
             },
+            Some((_, bk, _)) => k < bk,
         };
         if better {
-            best = Some((m, p, r));
+            best = Some((m, k, r));
         }
     }
     Ok(best.expect("there is at least one move").0)

@@ -81,7 +81,7 @@ impl Comparison {
             None => format!("{} at n and {} at {b_at}: identical {what} for n = 0..{}\n", self.a, self.b, self.upto),
             Some((x, y)) => {
                 let side = |s: &Side| {
-                    let o = if s.outcome == Outcome::P { "P" } else { "N" };
+                    let o = s.outcome.letter();
                     match s.grundy {
                         Some(g) => format!("Grundy value {g} ({o})"),
                         None => o.to_string(),

@@ -121,6 +121,8 @@ pub enum Explanation {
         answers: Vec<Answer>,
         more_answers: usize,
         misere: bool,
+        /// The rules add counters: values are Smith's generalised ones, and draws exist.
+        loopy: bool,
     },
 }
 
@@ -241,7 +243,9 @@ fn moved_pile(m: &Move) -> Option<usize> {
 /// Schwenk's explanation, when the game is one of his: the first move may take anything but the
 /// whole pile, and the sequence H agrees with the solver. `None` otherwise.
 fn schwenk(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Option<Explanation>, SolveError> {
-    let Some(mut rule) = LastBound::recognise(game) else { return Ok(None) };
+    let Some(mut rule) = LastBound::recognise(game) else {
+        return Ok(None);
+    };
     let n = pos.piles[0];
     if n == 0 {
         return Ok(None);
@@ -354,16 +358,14 @@ fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
         answers,
         more_answers,
         misere: game.convention == crate::ast::Convention::Misere,
+        loopy: game.can_grow(),
     })
 }
 
 // ---- text --------------------------------------------------------------------------------------
 
-fn outcome_words(o: Outcome) -> &'static str {
-    match o {
-        Outcome::P => "P (the player to move loses against best play)",
-        Outcome::N => "N (the player to move wins)",
-    }
+fn outcome_words(o: Outcome) -> String {
+    format!("{} ({})", o.letter(), o.meaning())
 }
 
 fn pos_text(piles: &[u64]) -> String {
@@ -539,6 +541,7 @@ impl Explanation {
                 answers,
                 more_answers,
                 misere,
+                loopy,
             } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
                 if options.is_empty() && *misere {
@@ -549,10 +552,7 @@ impl Explanation {
                     out.push_str("Each move, and what it leaves:\n");
                     for o in options {
                         let g = o.grundy.map(|g| format!(", Grundy value {g}")).unwrap_or_default();
-                        let o_text = match o.outcome {
-                            Outcome::P => "P",
-                            Outcome::N => "N",
-                        };
+                        let o_text = o.outcome.letter();
                         out.push_str(&format!("  {}, to {}: {o_text}{g}\n", o.step.description, pos_text(&o.step.to)));
                     }
                     if *more_options > 0 {
@@ -560,13 +560,18 @@ impl Explanation {
                     }
                 }
                 out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
-                if let Some(g) = grundy {
-                    out.push_str(&format!("Grundy value: {g} (the mex of the values above)\n"));
+                match grundy {
+                    Some(g) if *loopy => out.push_str(&format!(
+                        "Grundy value: {g} (Smith's generalised value: no option has {g}, every smaller value is an option's, and from every option of a larger or ∞ value there is a move back to {g})\n"
+                    )),
+                    Some(g) => out.push_str(&format!("Grundy value: {g} (the mex of the values above)\n")),
+                    None => {}
                 }
                 if !options.is_empty() {
                     out.push_str(match outcome {
                         Outcome::N => "A position is N when some move leads to a P-position: those moves win.\n",
                         Outcome::P => "A position is P when every move leads to an N-position.\n",
+                        Outcome::D => "A position is a draw when no move leads to a P-position but some move leads to a draw: the player to move can keep the game going, and so can the opponent after that, for ever.\n",
                     });
                 }
                 answers_text(&mut out, answers, *more_answers);

@@ -14,6 +14,7 @@ pub use table::{table, Table, TableError, TableShape};
 use serde::Serialize;
 
 use crate::rules::{Game, Position};
+use crate::solve::loopy::LoopyValue;
 use crate::solve::{Outcome, SolveError, Solver};
 
 /// Everything `solve` says about one position.
@@ -33,11 +34,29 @@ pub struct SolveReport {
     /// True when there are more winning moves than the list shows.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub more_winning_moves: bool,
+    /// Smith's generalised Grundy value, for loopy games under normal play: a number or ∞{…}.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loopy_value: Option<String>,
+    /// For a draw: the moves that keep it (none of them loses, none wins).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub drawing_moves: Vec<WinningMove>,
+    /// For a draw: one line of play that keeps the draw until a position comes back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_line: Option<DrawLineReport>,
     /// Why the Grundy value is missing, when it is.
     #[serde(skip)]
     pub grundy_note: Option<String>,
     #[serde(skip)]
     pub method: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DrawLineReport {
+    pub moves: Vec<WinningMove>,
+    /// The move (counted from 0) after which play is back in the position it left: the circle
+    /// is the moves from there on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub circle_from: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -58,12 +77,38 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
     } else {
         (Vec::new(), false)
     };
+    let loopy_value = solver.loopy_value(pos)?;
     let grundy_note = match (value.grundy, convention) {
         (Some(_), _) => None,
+        (None, _) if loopy_value.is_some() => loopy_value.as_ref().map(|v| match v {
+            LoopyValue::Infinite(k) if k.is_empty() => {
+                format!(
+                    "{v} (Smith's generalised value: play from here need not end, and no option has a finite value)"
+                )
+            }
+            LoopyValue::Infinite(k) => format!(
+                "{v} (Smith's generalised value: play from here need not end; its options that are not ∞ have {} {})",
+                if k.len() == 1 { "value" } else { "values" },
+                k.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            LoopyValue::Finite(g) => g.to_string(),
+        }),
         (None, crate::ast::Convention::Misere) => Some("not defined under misère play (only outcomes are)".to_string()),
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
     let remoteness = solver.remoteness(pos)?;
+    let mut drawing_moves = Vec::new();
+    if value.outcome == Outcome::D {
+        for m in game.moves(pos, solver.limits().max_states)? {
+            if solver.outcome(&m.to)? == Outcome::D {
+                drawing_moves.push(WinningMove { description: m.kind.describe(), to: m.to.piles });
+            }
+        }
+    }
+    let draw_line = solver.draw_line(pos)?.map(|line| DrawLineReport {
+        moves: line.moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect(),
+        circle_from: line.circle_from,
+    });
     Ok(SolveReport {
         game: name,
         position: pos.piles.clone(),
@@ -73,6 +118,9 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         remoteness,
         winning_moves,
         more_winning_moves,
+        loopy_value: loopy_value.map(|v| v.to_string()),
+        drawing_moves,
+        draw_line,
         grundy_note,
         method: solver.method().describe(),
     })
@@ -87,10 +135,7 @@ impl SolveReport {
             out.push_str(&format!(" (the previous move took {l})"));
         }
         out.push('\n');
-        out.push_str(match self.outcome {
-            Outcome::N => "outcome: N (the player to move wins)\n",
-            Outcome::P => "outcome: P (the player to move loses against best play)\n",
-        });
+        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
         match (self.grundy, &self.grundy_note) {
             (Some(g), _) => out.push_str(&format!("Grundy value: {g}\n")),
             (None, Some(note)) => out.push_str(&format!("Grundy value: {note}\n")),
@@ -98,16 +143,29 @@ impl SolveReport {
         }
         match (self.remoteness, self.outcome) {
             (Some(0), _) => out.push_str("remoteness: 0 (the game is over)\n"),
+            (Some(1), Outcome::N) => out.push_str("remoteness: 1 (the player to move wins in 1 move with best play)\n"),
             (Some(r), Outcome::N) => {
                 out.push_str(&format!("remoteness: {r} (the player to move wins in {r} moves with best play)\n"))
             }
             (Some(r), Outcome::P) => out.push_str(&format!(
                 "remoteness: {r} (the player to move loses, but can make the game last {r} moves)\n"
             )),
-            (None, _) => {}
+            (None, Outcome::D) => out.push_str("remoteness: none (with best play the game never ends)\n"),
+            (_, _) => {}
         }
         if self.outcome == Outcome::P {
             out.push_str("winning moves: none; every move leads to an N-position\n");
+        } else if self.outcome == Outcome::D {
+            out.push_str("winning moves: none; no move leads to a P-position\n");
+            let heading =
+                if self.drawing_moves.len() == 1 { "move that keeps the draw" } else { "moves that keep the draw" };
+            out.push_str(&format!("{heading}:\n"));
+            for m in &self.drawing_moves {
+                out.push_str(&format!("  {}, to {}\n", m.description, Position::new(m.to.clone()).piles_text()));
+            }
+            if let Some(line) = &self.draw_line {
+                out.push_str(&line.to_text(&pos));
+            }
         } else {
             let heading = if self.winning_moves.len() == 1 { "winning move" } else { "winning moves" };
             out.push_str(&format!("{heading}:\n"));
@@ -125,6 +183,26 @@ impl SolveReport {
                     self.winning_moves.len()
                 ));
             }
+        }
+        out
+    }
+}
+
+impl DrawLineReport {
+    fn to_text(&self, start: &Position) -> String {
+        let mut out = String::from("one way play goes on for ever, each player keeping the draw:\n");
+        let mut before = start.piles_text();
+        let mut circle_start = None;
+        for (i, m) in self.moves.iter().enumerate() {
+            if Some(i) == self.circle_from {
+                circle_start = Some(before.clone());
+            }
+            let to = Position::new(m.to.clone()).piles_text();
+            out.push_str(&format!("  {}. {before} → {to}: {}\n", i + 1, m.description));
+            before = to;
+        }
+        if let Some(p) = circle_start {
+            out.push_str(&format!("  and round again: position {p} has come back\n"));
         }
         out
     }

@@ -36,8 +36,11 @@ pub struct Table {
     pub no_period_to: Option<u64>,
     /// A famous pattern of the P-positions, in words.
     pub pattern: Option<String>,
-    /// Remoteness of one pile of 0..=upto, when asked for (`None` entries were too large to search).
+    /// Remoteness of one pile of 0..=upto, when asked for (`None` entries were too large to
+    /// search, or are draws).
     pub remoteness: Option<Vec<Option<u64>>>,
+    /// Smith's generalised Grundy values of one pile of 0..=upto, for loopy games.
+    pub loopy_values: Option<Vec<String>>,
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -106,6 +109,7 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
                             no_period_to: None,
                             pattern: None,
                             remoteness: None,
+                            loopy_values: None,
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
@@ -161,9 +165,22 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
             }
         }
     }
+    let loopy = game.can_grow() && !misere;
+    let loopy_values = if loopy && shape == TableShape::OnePile {
+        let mut values = Vec::new();
+        for n in 0..=upto {
+            values.push(solver.loopy_value(&Position::new(vec![n]))?.map(|v| v.to_string()).unwrap_or_default());
+        }
+        Some(values)
+    } else {
+        None
+    };
     let missing = grundy.iter().flatten().any(|g| g.is_none());
     let grundy_note = match (missing, misere) {
         (false, _) => None,
+        (true, false) if loopy => Some(
+            "∞ is Smith's generalised value of a position from which play need not end; ∞(0,2) lists the values of its options that are not ∞",
+        ),
         (true, true) => Some("Grundy values are not defined under misère play"),
         (true, false) => Some("Grundy values marked - were not computed: those positions are too large to search"),
     };
@@ -203,10 +220,12 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         no_period_to,
         pattern,
         remoteness,
+        loopy_values,
     })
 }
 
-/// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1) otherwise.
+/// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1,
+/// D = 2) otherwise.
 fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveError> {
     // Schwenk's method knows outcomes only; its Grundy values would each need a search.
     if solver.method() == crate::solve::MethodKind::LastBound {
@@ -221,7 +240,12 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
     for n in 0..=last {
         let v = solver.value(&Position::new(vec![n]))?;
         grundy &= v.grundy.is_some();
-        values.push((v.grundy.map(|g| g as i64), if v.outcome == Outcome::P { 0 } else { 1 }));
+        let outcome = match v.outcome {
+            Outcome::P => 0,
+            Outcome::N => 1,
+            Outcome::D => 2,
+        };
+        values.push((v.grundy.map(|g| g as i64), outcome));
     }
     Ok((values.iter().map(|(g, o)| if grundy { g.unwrap_or(0) } else { *o }).collect(), grundy))
 }
@@ -255,10 +279,7 @@ fn one_pile_period(solver: &mut Solver, upto: u64) -> Result<Option<Periodicity>
 }
 
 fn outcome_text(o: Outcome) -> &'static str {
-    match o {
-        Outcome::P => "P",
-        Outcome::N => "N",
-    }
+    o.letter()
 }
 
 fn grundy_text(g: Option<u64>) -> String {
@@ -270,7 +291,8 @@ impl Table {
         let outcomes: Vec<Vec<&str>> =
             self.outcomes.iter().map(|row| row.iter().map(|o| outcome_text(*o)).collect()).collect();
         match self.shape {
-            TableShape::OnePile => json!({
+            TableShape::OnePile => {
+                let mut one = json!({
                 "game": self.game,
                 "upto": self.upto,
                 "outcomes": outcomes[0],
@@ -279,7 +301,12 @@ impl Table {
                 "period": self.period,
                 "pattern": self.pattern,
                 "remoteness": self.remoteness,
-            }),
+                });
+                if let (Some(values), Some(map)) = (&self.loopy_values, one.as_object_mut()) {
+                    map.insert("generalised_grundy".into(), json!(values));
+                }
+                one
+            }
             TableShape::TwoPiles => json!({
                 "game": self.game,
                 "upto": self.upto,
@@ -311,7 +338,11 @@ impl Table {
                 }
                 let mut t = text_table(&header);
                 for (n, (o, g)) in self.outcomes[0].iter().zip(&self.grundy[0]).enumerate() {
-                    let mut row = vec![n.to_string(), outcome_text(*o).to_string(), grundy_text(*g)];
+                    let value = match &self.loopy_values {
+                        Some(values) => values[n].clone(),
+                        None => grundy_text(*g),
+                    };
+                    let mut row = vec![n.to_string(), outcome_text(*o).to_string(), value];
                     if let Some(r) = &self.remoteness {
                         row.push(grundy_text(r[n]));
                     }
@@ -320,6 +351,13 @@ impl Table {
                 out.push_str(&trimmed(&t));
                 let ps: Vec<String> = self.p_positions.iter().map(|p| p[0].to_string()).collect();
                 out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
+                let draws: Vec<String> = (0..self.outcomes[0].len())
+                    .filter(|&n| self.outcomes[0][n] == Outcome::D)
+                    .map(|n| n.to_string())
+                    .collect();
+                if !draws.is_empty() {
+                    out.push_str(&format!("draws: {}\n", draws.join(", ")));
+                }
             }
             TableShape::TwoPiles => {
                 out.push_str(&format!("{}: two piles, each of 0..{}\n", self.game, self.upto));
@@ -356,7 +394,7 @@ impl Table {
         out
     }
 
-    /// A grid of outcomes, P marked and N shown as a dot so that the pattern stands out.
+    /// A grid of outcomes, P (and D) marked and N shown as a dot so that the pattern stands out.
     fn grid(&self, corner: &str, first: u64) -> String {
         let mut header = vec![corner.to_string()];
         header.extend((0..self.outcomes.len() as u64).map(|i| (i + first).to_string()));
@@ -364,7 +402,10 @@ impl Table {
         let mut t = text_table(&header);
         for (i, row) in self.outcomes.iter().enumerate() {
             let mut cells = vec![(i as u64 + first).to_string()];
-            cells.extend(row.iter().map(|o| if *o == Outcome::P { "P".to_string() } else { "·".to_string() }));
+            cells.extend(row.iter().map(|o| match o {
+                Outcome::N => "·".to_string(),
+                other => other.letter().to_string(),
+            }));
             t.add_row(cells);
         }
         trimmed(&t)

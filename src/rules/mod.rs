@@ -71,6 +71,8 @@ impl Rule {
 pub enum RuleKind {
     /// Take an amount from one or several piles; optionally the rest of the pile may fall apart.
     Take { amount: Amount, piles: PileSelection, then_split: Option<SplitSpec> },
+    /// Add an amount to one non-empty pile: play may then come back to a position it left.
+    Add { amount: Amount },
     /// Split one pile without taking anything.
     Split(SplitSpec),
     /// A take-and-break code: `digits[t]` says how many heaps may be left after taking t.
@@ -203,9 +205,15 @@ impl Game {
             && self.board != Board::Rows
             && self.moves.iter().all(|r| match &r.kind {
                 RuleKind::Take { piles, .. } => piles.is_one(),
-                RuleKind::Split(_) | RuleKind::Octal { .. } => true,
+                RuleKind::Add { .. } | RuleKind::Split(_) | RuleKind::Octal { .. } => true,
                 RuleKind::Bite { .. } => false,
             })
+    }
+
+    /// True when some rule adds counters, so that play may go round in a circle and a
+    /// position may be a draw.
+    pub fn can_grow(&self) -> bool {
+        self.first_moves.iter().chain(&self.moves).any(|r| matches!(r.kind, RuleKind::Add { .. }))
     }
 
     /// The value of a parameter, by name.

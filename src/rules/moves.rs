@@ -33,6 +33,12 @@ pub enum MoveKind {
         from: u64,
         parts: Vec<u64>,
     },
+    /// `amount` added to the pile at index `pile`, which held `from`.
+    Add {
+        pile: usize,
+        from: u64,
+        amount: u64,
+    },
     /// column and row of the chosen square, from (1, 1) at the bottom left
     Bite {
         column: u64,
@@ -78,6 +84,7 @@ impl Move {
         let kind = match self.kind {
             MoveKind::Take { from, amount, left, .. } => MoveKind::Take { pile: index, from, amount, left },
             MoveKind::Split { from, parts, .. } => MoveKind::Split { pile: index, from, parts },
+            MoveKind::Add { from, amount, .. } => MoveKind::Add { pile: index, from, amount },
             other => other,
         };
         Move { rule: self.rule, kind, to: Position { piles, last: self.to.last } }
@@ -114,6 +121,7 @@ impl MoveKind {
                 format!("split the pile of {from} into {}", and_list(parts))
             }
             MoveKind::Bite { column, row } => format!("bite the square ({column}, {row})"),
+            MoveKind::Add { from, amount, .. } => format!("add {amount} to the pile of {from}"),
         }
     }
 }
@@ -214,6 +222,14 @@ impl Game {
                         let kind = MoveKind::Take { pile: index, from: n, amount: t, left };
                         sink.push(rule, kind, piles, t)?;
                     }
+                }
+            }
+            RuleKind::Add { amount } => {
+                // Bounded so that the new pile fits; the rule's own bound is what matters.
+                let room = (i64::MAX as u64) - n;
+                for t in amounts(amount, rule, &base, room, sink)? {
+                    let piles = replace(&[n + t]);
+                    sink.push(rule, MoveKind::Add { pile: index, from: n, amount: t }, piles, t)?;
                 }
             }
             RuleKind::Split(spec) => {
@@ -394,7 +410,8 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// The amounts a rule allows from a pile of `cap`, in increasing order, after its condition.
+/// The amounts a rule allows from a pile of `cap` (for an add: at most `cap`), in increasing
+/// order, after its condition.
 fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Result<Vec<u64>, MoveError> {
     let cap_i = cap as i64;
     // Candidates may include 0 (a rule taking nothing) but never more than the pile.

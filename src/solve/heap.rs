@@ -190,7 +190,7 @@ impl HeapRules {
                     most = most.map(|m| m.max(digits.len() as u64 - 1));
                     Compiled::Octal { digits: digits.clone() }
                 }
-                RuleKind::Bite { .. } => return None,
+                RuleKind::Bite { .. } | RuleKind::Add { .. } => return None,
             };
             rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
         }

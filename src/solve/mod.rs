@@ -5,6 +5,8 @@
 //!   single piles, and a position's value is their XOR;
 //! - `last_bound`: one pile, and after the first move "take 1 up to f(last)": Schwenk's
 //!   take-away games, solved through the smallest winning take of each pile size;
+//! - `loopy`: rules that add counters, so that play can go round in circles: retrograde
+//!   analysis gives P, N or D (a draw), and Smith's generalised Grundy values add over piles;
 //! - `search`: everything else, by an iterative search over whole positions.
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
@@ -12,6 +14,7 @@
 mod chomp;
 mod heap;
 pub mod last_bound;
+pub mod loopy;
 pub mod period;
 mod piles;
 mod search;
@@ -75,11 +78,33 @@ impl Default for Limits {
     }
 }
 
-/// Who wins with best play: the Previous player (the one who just moved) or the Next.
+/// Who wins with best play: the Previous player (the one who just moved) or the Next; in a
+/// loopy game, neither (a Draw: best play goes on for ever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Outcome {
     P,
     N,
+    D,
+}
+
+impl Outcome {
+    /// One letter, as tables print it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+            Outcome::D => "D",
+        }
+    }
+
+    /// The outcome in words, for someone who has not met the letters.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Outcome::P => "the player to move loses against best play",
+            Outcome::N => "the player to move wins",
+            Outcome::D => "a draw: neither player can force a win, so best play goes on for ever",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +148,18 @@ pub enum SolveError {
         help("ask about a smaller position, or lower --max-states to stop sooner")
     )]
     Cancelled,
+
+    #[error("this loopy game reaches more than {limit} positions from here")]
+    #[diagnostic(
+        code(takeaway::solve::loopy_too_large),
+        help("a game that adds counters is solved over every position it can reach: bound the rule, as in `where n + t ≤ 20`, or raise the limit with --max-states {suggested}")
+    )]
+    LoopyTooLarge {
+        #[label("this rule adds counters, so piles can grow")]
+        span: Span,
+        limit: u64,
+        suggested: usize,
+    },
 
     #[error("play can go round in a circle: position {position} comes back")]
     #[diagnostic(
@@ -203,6 +240,7 @@ pub enum MethodKind {
     PileSum,
     LastBound,
     Chomp,
+    Loopy,
     Search,
 }
 
@@ -212,6 +250,9 @@ impl MethodKind {
             MethodKind::PileSum => "Sprague–Grundy values of single piles, added by XOR",
             MethodKind::LastBound => "Schwenk's method for take ≤ f(last) games",
             MethodKind::Chomp => "every Chomp board in the box, numbered in lexicographic order, in one pass",
+            MethodKind::Loopy => {
+                "retrograde analysis of every position play can reach, with Smith's generalised Grundy values"
+            }
             MethodKind::Search => "search over whole positions",
         }
     }
@@ -221,6 +262,7 @@ enum Method {
     PileSum(piles::PileValues),
     LastBound(last_bound::LastBound),
     Chomp(chomp::Chomp),
+    Loopy(Box<loopy::Loopy>),
     Search,
 }
 
@@ -235,7 +277,9 @@ pub struct Solver<'g> {
 
 impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
-        let method = if game.is_pile_sum() {
+        let method = if game.can_grow() {
+            Method::Loopy(Box::new(loopy::Loopy::new(game)))
+        } else if game.is_pile_sum() {
             Method::PileSum(piles::PileValues::new(game))
         } else if let Some(k) = last_bound::LastBound::recognise(game) {
             Method::LastBound(k)
@@ -263,6 +307,7 @@ impl<'g> Solver<'g> {
             Method::PileSum(_) => MethodKind::PileSum,
             Method::LastBound(_) => MethodKind::LastBound,
             Method::Chomp(_) => MethodKind::Chomp,
+            Method::Loopy(_) => MethodKind::Loopy,
             Method::Search => MethodKind::Search,
         }
     }
@@ -285,7 +330,7 @@ impl<'g> Solver<'g> {
         }
     }
 
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &'g Game {
         self.game
     }
 
@@ -314,14 +359,47 @@ impl<'g> Solver<'g> {
                 Some(g) => Ok(Value::from_grundy(g)),
                 None => self.search.value(self.game, pos, self.limits),
             },
+            Method::Loopy(loopy) => loopy.value(self.game, pos, self.limits),
             Method::Search => self.search.value(self.game, pos, self.limits),
         }
+    }
+
+    /// Smith's generalised Grundy value, for loopy games under normal play.
+    pub fn loopy_value(&mut self, pos: &Position) -> Result<Option<loopy::LoopyValue>, SolveError> {
+        match &mut self.method {
+            Method::Loopy(loopy) => loopy.loopy_value(self.game, pos, self.limits),
+            _ => Ok(None),
+        }
+    }
+
+    /// For a drawn position of a loopy game: a line of play that keeps the draw and comes
+    /// back to where it has been.
+    pub fn draw_line(&mut self, pos: &Position) -> Result<Option<loopy::DrawLine>, SolveError> {
+        let Method::Loopy(loopy) = &mut self.method else {
+            return Ok(None);
+        };
+        if loopy.value(self.game, pos, self.limits)?.outcome != Outcome::D {
+            return Ok(None);
+        }
+        Ok(Some(loopy.draw_line(self.game, pos, self.limits)?))
     }
 
     /// How many moves the game lasts from `pos` under best play, the winner hurrying and the
     /// loser delaying (Steinhaus). `None` when the whole-position search this needs is larger than
     /// the remoteness budget.
     pub fn remoteness(&mut self, pos: &Position) -> Result<Option<u64>, SolveError> {
+        if let Method::Loopy(loopy) = &mut self.method {
+            if !self.game.is_pile_sum() {
+                return loopy.remoteness(self.game, pos, self.limits);
+            }
+            // Values came from single piles; remoteness needs whole positions, which may be
+            // too many: search them within a smaller budget.
+            let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits };
+            return match loopy.remoteness(self.game, pos, small) {
+                Err(SolveError::LoopyTooLarge { .. } | SolveError::StateLimit { .. }) => Ok(None),
+                other => other,
+            };
+        }
         if !matches!(self.method, Method::Search) && !self.remoteness_is_small(pos) {
             return Ok(None);
         }
@@ -346,7 +424,7 @@ impl<'g> Solver<'g> {
     fn remoteness_is_small(&self, pos: &Position) -> bool {
         const SMALL: u128 = 20_000;
         match self.method {
-            Method::Search => true,
+            Method::Search | Method::Loopy(_) => true,
             // (pile, last) pairs
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
             // boards inside the position's box: few while it has few squares

@@ -80,7 +80,8 @@ impl Search {
         let remoteness = match value.outcome {
             _ if children.is_empty() => 0,
             Outcome::N => 1 + nodes.filter(|n| n.value.outcome == Outcome::P).map(|n| n.remoteness).min().unwrap_or(0),
-            Outcome::P => 1 + nodes.map(|n| n.remoteness).max().unwrap_or(0),
+            // A search refuses games with circles, so it never meets a draw.
+            Outcome::P | Outcome::D => 1 + nodes.map(|n| n.remoteness).max().unwrap_or(0),
         };
         Node { value, remoteness }
     }

@@ -97,6 +97,7 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_move
             | kw_play
             | kw_take
+            | kw_add
             | kw_except
             | kw_from
             | kw_one
@@ -204,6 +205,10 @@ fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
                 }
             }
             Action::Take(Take { amount: amount.expect("take has an amount"), from, then_split })
+        }
+        Rule::put => {
+            let amount = content(pair).find(|p| p.as_rule() == Rule::amount).expect("add has an amount");
+            Action::Add { amount: build_amount(amount) }
         }
         Rule::split => Action::Split(build_split(pair)),
         Rule::octal => {
@@ -409,6 +414,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         play_decl | kw_play => "`play`",
         convention | kw_misere | kw_normal => "`misère` or `normal`",
         take | kw_take => "`take`",
+        put | kw_add => "`add`",
         split | kw_split => "`split`",
         octal | kw_octal => "`octal`",
         bite | kw_bite => "`bite`",
@@ -540,7 +546,9 @@ fn describe_found(token: &str) -> String {
         "" => "end of the text".into(),
         "\n" | "\r" => "end of the line".into(),
         t if t.chars().all(|c| c.is_ascii_digit()) => format!("number `{t}`"),
-        t if t.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') => format!("word `{t}`"),
+        t if t.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') => {
+            format!("word `{t}`")
+        }
         t => format!("`{t}`"),
     }
 }
@@ -558,7 +566,7 @@ fn help_for(expected: &[&str]) -> String {
     if has("`game`") || has("`move:`") {
         "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`, `move: …`, `first move: …` or `play misère`".into()
     } else if has("`take`") {
-        "a move is `take …`, `split …`, `octal 0.77` or `bite any square but (1, 1)`".into()
+        "a move is `take …`, `add …`, `split …`, `octal 0.77` or `bite any square but (1, 1)`".into()
     } else if has("an amount") {
         "say how many to take: `any`, a number, a range `1..3`, choices `1 or 3`, or a bound `≤ 2·last`".into()
     } else if has("`where`") && has("`from`") {
