@@ -102,7 +102,7 @@ pub enum CheckError {
         help: String,
     },
 
-    #[error("this rule allows taking 0, which leaves the position as it was: play could go on forever")]
+    #[error("this rule allows an amount of 0, which leaves the position as it was: play could go on forever")]
     #[diagnostic(code(takeaway::check::takes_nothing), help("amounts start at 1: write `1..3`, not `0..3`"))]
     TakesNothing {
         #[label("includes 0")]
@@ -451,7 +451,7 @@ impl Checker {
                     Amount::Any => Some("`any` has no largest amount to add"),
                     Amount::AnyExcept(_) => Some("`any except …` has no largest amount to add"),
                     Amount::Bound(CmpOp::Ge | CmpOp::Gt | CmpOp::Ne, _) => {
-                        Some("this allows amounts as large as you like")
+                        Some("this sets no largest amount: a `where` condition is tested only on amounts already listed; write a range such as `2..9`")
                     }
                     _ => None,
                 };

@@ -413,3 +413,35 @@ fn a_table_stopped_by_a_limit_shows_what_it_computed() {
     assert!(v["upto"].as_u64().unwrap() < 3000);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);
 }
+
+#[test]
+fn solve_a_draw_in_a_loopy_game() {
+    insta::assert_snapshot!(ok(&["solve", "games/take-or-put-back.game", "5"]));
+}
+
+#[test]
+fn solve_a_loopy_game_json_names_the_draw() {
+    let v = json(&["solve", "games/take-or-put-back.game", "1", "2", "--format", "json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    assert_eq!(v["loopy_value"], "∞");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    assert!(!v["drawing_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn table_of_a_loopy_game_shows_draws_and_generalised_values() {
+    insta::assert_snapshot!(ok(&["table", "games/take-or-put-back.game", "--upto", "6"]));
+}
+
+#[test]
+fn a_loopy_game_that_grows_for_ever_is_refused_with_the_rule_named() {
+    let dir = std::env::temp_dir().join(format!("takeaway-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("grows.game");
+    std::fs::write(&file, "game \"Grows\"\npile\nmove: take 1..2\nmove: add 1\n").unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let err = fails(1, &["solve", &file, "5", "--max-states", "8000"]);
+    let err = err.replace(&file, "grows.game");
+    insta::assert_snapshot!(err);
+}

@@ -2,6 +2,8 @@
 //!
 //! Forms of a header claim:
 //! - `# expect grundy: 0 1 2 …`            Grundy values of one pile of 0, 1, 2, …
+//! - `# expect outcomes: P N N D`            outcomes of one pile of 0, 1, 2, … (D: a draw)
+//! - `# expect values: 0 ∞(0) ∞`             Smith's generalised values of one pile, for loopy games
 //! - `# expect p-positions to N: 0 4 8`    every P-position up to N (pairs as `a,b` for two piles)
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
 //!   positions the winning moves lead to (`winning includes …` for some of them)
@@ -16,6 +18,7 @@ fn outcome(word: &str) -> Outcome {
     match word {
         "P" => Outcome::P,
         "N" => Outcome::N,
+        "D" => Outcome::D,
         w => panic!("unknown outcome {w}"),
     }
 }
@@ -36,6 +39,21 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
             let expected = numbers(body);
             let table = analysis::table(&mut solver, expected.len() as u64 - 1, false).expect("table");
             let got: Vec<u64> = table.grundy[0].iter().map(|g| g.expect("Grundy value")).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["outcomes"] => {
+            let expected: Vec<Outcome> = body.split_whitespace().map(outcome).collect();
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1, false).expect("table");
+            assert_eq!(table.outcomes[0], expected, "{file}: {claim}");
+        }
+        ["values"] => {
+            let expected: Vec<&str> = body.split_whitespace().collect();
+            let got: Vec<String> = (0..expected.len() as u64)
+                .map(|n| {
+                    let pos = takeaway::rules::Position::new(vec![n]);
+                    solver.loopy_value(&pos).expect("solves").expect("a loopy game under normal play").to_string()
+                })
+                .collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["p-positions", "to", n] => {

@@ -354,3 +354,30 @@ fn take_or_put_back_by_hand() {
     assert!(seen.contains(&vec![3]) && seen.contains(&vec![4]), "{:?}", line.moves);
     assert!(circle < line.moves.len());
 }
+
+/// The loopy games shipped in `games/`, against the brute force's model of the same rules,
+/// on every position of up to two piles within the games' bounds.
+#[test]
+fn shipped_loopy_games_match_the_brute_force() {
+    let cases = [
+        ("take-or-put-back.game", Model { take: vec![1, 2], add: vec![1], cap: 4, both: false, misere: false }),
+        (
+            "subtraction-with-put-backs.game",
+            Model { take: vec![1, 3], add: vec![1], cap: 6, both: false, misere: false },
+        ),
+    ];
+    for (file, m) in cases {
+        let game = common::game(file);
+        let mut solver = Solver::new(&game, limits());
+        for a in 0..=m.cap {
+            for b in 0..=a {
+                let start = m.normal(vec![a, b]);
+                let graph = m.graph(&start);
+                let pos = Position::new(vec![a, b]);
+                assert_eq!(solver.value(&pos).unwrap().outcome, m.outcomes(&graph)[&start], "{file}: {a} {b}");
+                let value = solver.loopy_value(&pos).unwrap().unwrap().to_string();
+                assert_eq!(value, generalised(&graph)[&start], "{file}: {a} {b}");
+            }
+        }
+    }
+}

@@ -34,3 +34,14 @@ fn a_won_game_of_chomp() {
     assert!(out.ends_with("You win!\n"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn a_drawn_game_goes_round_until_the_draw_slips() {
+    // From 4 (a draw) take 1 to 3; the computer keeps the draw by putting one back, and the
+    // circle is pointed out. Taking 2 from 4 leaves 2, from which the computer wins.
+    let out = play(&["games/take-or-put-back.game", "4"], "put-back-draw-then-slip.txt");
+    assert!(out.contains("the computer plays add 1 to the pile of 3, to 4"), "the computer keeps the draw:\n{out}");
+    assert!(out.contains("position 4 has come back"), "{out}");
+    assert!(out.contains("The draw slipped at your move 3"), "{out}");
+    insta::assert_snapshot!(out);
+}
