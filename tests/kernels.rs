@@ -105,7 +105,8 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
 }
 
 /// A random game the compiled kernel takes: subtraction sets with ranges and exceptions,
-/// conditions on t, octal codes, splits of each shape and take-and-break.
+/// conditions on t, octal codes and codes in the full notation, splits of each shape and
+/// take-and-break.
 fn compiled_game() -> impl Strategy<Value = String> {
     let condition =
         prop_oneof![Just(""), Just(" where t % 2 == 1"), Just(" where prime(t)"), Just(" where not square(t)")];
@@ -121,7 +122,18 @@ fn compiled_game() -> impl Strategy<Value = String> {
         .prop_map(|d| format!("move: octal 0.{}", d.iter().map(|x| x.to_string()).collect::<String>()));
     let split =
         prop_oneof![Just("move: split unequal"), Just("move: split"), Just("move: split equal")].prop_map(String::from);
-    proptest::collection::vec(prop_oneof![take, except, octal, split], 1..3)
+    // The full notation, leaving at most two heaps: digits with `!`, `?` or `=`, and a repeat.
+    let digit = (0u8..8, prop_oneof![Just(""), Just("!"), Just("?"), Just("=")]).prop_map(|(d, m)| format!("{d}{m}"));
+    let code = (
+        prop_oneof![Just("0"), Just("4"), Just("4!"), Just("4=")],
+        proptest::collection::vec(digit.clone(), 0..3),
+        proptest::collection::vec(digit, 0..3),
+    )
+        .prop_map(|(first, plain, repeat)| {
+            let repeat = if repeat.is_empty() { String::new() } else { format!("[{}]", repeat.concat()) };
+            format!("move: code {first}.{}{repeat}", plain.concat())
+        });
+    proptest::collection::vec(prop_oneof![take, except, octal, split, code], 1..3)
         .prop_map(|rules| format!("game \"random\"\npiles\n{}\n", rules.join("\n")))
 }
 

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
-use crate::solve::{Outcome, SolveError, Solver};
+use crate::solve::{Limits, Outcome, SolveError, Solver};
 
 /// Which positions a table covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,7 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         return Err(SolveError::state_limit(solver.limits()).into());
     }
     let misere = game.convention == crate::ast::Convention::Misere;
+    let started = std::time::Instant::now();
     let mut outcomes = Vec::new();
     let mut grundy = Vec::new();
     let mut p_positions = Vec::new();
@@ -189,7 +190,19 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         TableShape::OnePile => {
             let p: Vec<bool> = outcomes[0].iter().map(|o| *o == Outcome::P).collect();
             pattern = periods::one_pile_pattern(&p);
-            match one_pile_period(solver, upto) {
+            // Looking past the table for a period is a bonus: it may take a few times what the
+            // table took, and at least a few seconds, but no more.
+            let given = solver.limits();
+            let bonus = started.elapsed().mul_f64(4.0).max(std::time::Duration::from_secs(3));
+            let bonus_end = std::time::Instant::now() + bonus;
+            let deadline = match given.deadline {
+                Some((end, d)) if end <= bonus_end => (end, d),
+                _ => (bonus_end, bonus),
+            };
+            solver.set_limits(Limits { deadline: Some(deadline), ..given });
+            let found = one_pile_period(solver, upto);
+            solver.set_limits(given);
+            match found {
                 Ok(Some(found)) => period = Some(found),
                 Ok(None) => no_period_to = Some(upto.max(periods::MIN_EXAMINED - 1)),
                 // Looking further than the table asked for hit a limit: say nothing about periods.

@@ -77,6 +77,9 @@ pub enum RuleKind {
     Split(SplitSpec),
     /// A take-and-break code: `digits[t]` says how many heaps may be left after taking t.
     Octal { digits: Vec<u8> },
+    /// The full take-and-break notation (digits past 7, `! ? =`, `[…]`, `{…}`), where a plain
+    /// octal code is not enough.
+    Code(TakeBreakCode),
     /// Chomp: choose a square; it and every square above and to the right go.
     Bite { except: Option<(u64, u64)> },
 }
@@ -121,6 +124,60 @@ pub struct SplitSpec {
     pub shape: Option<SplitShape>,
     /// the pile may also stay whole (take-and-break), rather than having to fall apart
     pub optional: bool,
+}
+
+/// A take-and-break code in the full notation: what taking t counters may leave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeBreakCode {
+    /// For t = 0, 1, 2, …; past the end, the digits from `repeat_from` on repeat for ever
+    /// (`0.[3]`), or nothing more may be taken.
+    pub digits: Vec<CodeDigit>,
+    pub repeat_from: Option<usize>,
+}
+
+/// The numbers of heaps one digit allows to be left, each with its shape.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CodeDigit {
+    pub counts: Vec<HeapCount>,
+}
+
+/// Leave at least `min` and at most `max` (no bound when `None`) non-empty heaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapCount {
+    pub min: u32,
+    pub max: Option<u32>,
+    pub shape: Option<CodeShape>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeShape {
+    /// `!`: the heaps left are pairwise unequal
+    Unequal,
+    /// `?`: not all the heaps left are equal
+    NotAllEqual,
+    /// `=`: all the heaps left are equal
+    Equal,
+}
+
+impl TakeBreakCode {
+    /// The digit for taking t, if the code allows taking t at all.
+    pub fn digit(&self, t: u64) -> Option<&CodeDigit> {
+        let len = self.digits.len() as u64;
+        if t < len {
+            return self.digits.get(t as usize);
+        }
+        let start = self.repeat_from? as u64;
+        let i = start + (t - start) % (len - start);
+        self.digits.get(i as usize)
+    }
+
+    /// The most a move takes, or `None` when a repeat lets it take any amount.
+    pub fn most_taken(&self) -> Option<u64> {
+        match self.repeat_from {
+            Some(_) => None,
+            None => Some(self.digits.len().saturating_sub(1) as u64),
+        }
+    }
 }
 
 /// A position: the piles as the user wrote them and, where the rules read it, the last move.
@@ -205,7 +262,7 @@ impl Game {
             && self.board != Board::Rows
             && self.moves.iter().all(|r| match &r.kind {
                 RuleKind::Take { piles, .. } => piles.is_one(),
-                RuleKind::Add { .. } | RuleKind::Split(_) | RuleKind::Octal { .. } => true,
+                RuleKind::Add { .. } | RuleKind::Split(_) | RuleKind::Octal { .. } | RuleKind::Code(_) => true,
                 RuleKind::Bite { .. } => false,
             })
     }

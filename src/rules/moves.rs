@@ -4,7 +4,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::expr::{Env, EvalError};
-use super::{Amount, Board, Choice, Game, PileSelection, Position, Rule, RuleKind, SplitSpec};
+use super::{Amount, Board, Choice, CodeShape, Game, PileSelection, Position, Rule, RuleKind, SplitSpec};
 use crate::ast::{CmpOp, Span, SplitShape};
 
 /// One move: which rule allowed it, what it does, and where it leads.
@@ -268,6 +268,60 @@ impl Game {
                         let spec = SplitSpec { parts: 2, shape: None, optional: false };
                         partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
                     }
+                    for left in lefts {
+                        let piles = replace(&left);
+                        let kind = if t == 0 {
+                            MoveKind::Split { pile: index, from: n, parts: left }
+                        } else {
+                            MoveKind::Take { pile: index, from: n, amount: t, left }
+                        };
+                        sink.push(rule, kind, piles, t)?;
+                    }
+                }
+            }
+            RuleKind::Code(code) => {
+                let most = code.most_taken().map_or(n, |m| m.min(n));
+                for t in 0..=most {
+                    let Some(digit) = code.digit(t) else { continue };
+                    if digit.counts.is_empty() {
+                        continue;
+                    }
+                    if let Some(c) = &rule.condition {
+                        if !c.truth(&Env { t: Some(t as i64), ..base })? {
+                            continue;
+                        }
+                    }
+                    let rest = n - t;
+                    let mut lefts: Vec<Vec<u64>> = Vec::new();
+                    for count in &digit.counts {
+                        let most_heaps = count.max.map_or(rest, |m| (m as u64).min(rest));
+                        for k in count.min as u64..=most_heaps.max(count.min as u64) {
+                            match k {
+                                0 if rest == 0 && t > 0 => lefts.push(vec![]),
+                                1 if rest >= 1 && t > 0 => lefts.push(vec![rest]),
+                                0 | 1 => {}
+                                _ => {
+                                    let shape = match count.shape {
+                                        Some(CodeShape::Unequal) => Some(SplitShape::Unequal),
+                                        Some(CodeShape::Equal) => Some(SplitShape::Equal),
+                                        _ => None,
+                                    };
+                                    let spec = SplitSpec { parts: k as usize, shape, optional: false };
+                                    let from = lefts.len();
+                                    partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                                    if count.shape == Some(CodeShape::NotAllEqual) {
+                                        let kept: Vec<Vec<u64>> = lefts
+                                            .drain(from..)
+                                            .filter(|p| p.windows(2).any(|w| w[0] != w[1]))
+                                            .collect();
+                                        lefts.extend(kept);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    lefts.sort();
+                    lefts.dedup();
                     for left in lefts {
                         let piles = replace(&left);
                         let kind = if t == 0 {

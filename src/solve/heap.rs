@@ -14,7 +14,7 @@
 use super::SolveError;
 use crate::ast::{CmpOp, Span, SplitShape};
 use crate::rules::expr::{Env, Expr, Var};
-use crate::rules::{Amount, Board, Choice, Game, Move, MoveError, MoveKind, Position, RuleKind};
+use crate::rules::{Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind};
 
 const GONE: u8 = 1;
 const ONE: u8 = 2;
@@ -27,6 +27,26 @@ const TWO_EQUAL: u8 = 16;
 const SPARSE_FROM: usize = 4096;
 /// The largest share of recent pile sizes with a rare value for which the method pays.
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
+
+/// The kernel's flags for one digit of a code, or `None` when it may leave three or more heaps.
+fn code_flags(digit: &CodeDigit) -> Option<u8> {
+    let mut f = 0;
+    for count in &digit.counts {
+        if count.max != Some(count.min) {
+            return None;
+        }
+        f |= match (count.min, count.shape) {
+            (0, _) => GONE,
+            (1, _) => ONE,
+            // Two heaps not both equal are two unequal heaps.
+            (2, Some(CodeShape::Unequal | CodeShape::NotAllEqual)) => TWO_UNEQUAL,
+            (2, Some(CodeShape::Equal)) => TWO_EQUAL,
+            (2, None) => TWO_ANY,
+            _ => return None,
+        };
+    }
+    Some(f)
+}
 
 /// Which amounts a rule allows, with its numbers evaluated once.
 #[derive(Clone, Debug)]
@@ -86,6 +106,12 @@ enum Compiled {
     Octal {
         digits: Vec<u8>,
     },
+    /// A code in the full notation whose digits leave at most two heaps: each digit's flags,
+    /// repeating from `repeat_from` where the code has a `[…]`.
+    Code {
+        flags: Vec<u8>,
+        repeat_from: Option<usize>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -119,6 +145,20 @@ impl CompiledRule {
                 }
                 None => 0,
             },
+            Compiled::Code { flags, repeat_from } => {
+                let len = flags.len() as u64;
+                let i = match repeat_from {
+                    _ if t < len => Some(t),
+                    Some(r) => Some(*r as u64 + (t - *r as u64) % (len - *r as u64)),
+                    None => None,
+                };
+                let f = i.map_or(0, |i| flags[i as usize]);
+                if t == 0 {
+                    f & !(GONE | ONE)
+                } else {
+                    f
+                }
+            }
         };
         if flags == 0 {
             return Ok(0);
@@ -190,6 +230,14 @@ impl HeapRules {
                     most = most.map(|m| m.max(digits.len() as u64 - 1));
                     Compiled::Octal { digits: digits.clone() }
                 }
+                RuleKind::Code(code) => {
+                    most = match (most, code.most_taken()) {
+                        (Some(m), Some(a)) => Some(m.max(a)),
+                        _ => None,
+                    };
+                    let flags = code.digits.iter().map(code_flags).collect::<Option<Vec<u8>>>()?;
+                    Compiled::Code { flags, repeat_from: code.repeat_from }
+                }
                 RuleKind::Bite { .. } | RuleKind::Add { .. } => return None,
             };
             rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
@@ -216,6 +264,7 @@ impl HeapRules {
         self.rules.iter().any(|r| match &r.kind {
             Compiled::Take { split, .. } | Compiled::Split { split } => *split != 0,
             Compiled::Octal { digits } => digits.iter().any(|d| d & 4 != 0),
+            Compiled::Code { flags, .. } => flags.iter().any(|f| f & (TWO_ANY | TWO_UNEQUAL | TWO_EQUAL) != 0),
         })
     }
 

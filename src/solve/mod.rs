@@ -338,6 +338,11 @@ impl<'g> Solver<'g> {
         self.limits
     }
 
+    /// Changes the limits of the questions that follow (what is already known stays known).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// Outcome and Grundy value of a position.
     pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
         match &mut self.method {
@@ -433,6 +438,7 @@ impl<'g> Solver<'g> {
                 let splits = self.game.moves.iter().any(|r| {
                     matches!(&r.kind, RuleKind::Split(_) | RuleKind::Take { then_split: Some(_), .. })
                         || matches!(&r.kind, RuleKind::Octal { digits } if digits.iter().any(|d| d & 4 != 0))
+                        || matches!(&r.kind, RuleKind::Code(_))
                 });
                 if splits {
                     // positions are partitions of at most the total: few while it is small

@@ -111,6 +111,7 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_split
             | kw_into
             | kw_octal
+            | kw_code
             | kw_bite
             | kw_square
             | kw_but
@@ -417,6 +418,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         put | kw_add => "`add`",
         split | kw_split => "`split`",
         octal | kw_octal => "`octal`",
+        kw_code => "`code`",
         bite | kw_bite => "`bite`",
         amount | any_except | kw_any | bound | choice_set | choices | choice | range => {
             "an amount such as `any`, `1..3`, `1 or 3` or `≤ 2·last`"
@@ -431,7 +433,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         then_split | kw_then => "`, then split`",
         kw_into => "`into`",
         split_shape | kw_unequal | kw_equal => "`unequal` or `equal`",
-        octal_code => "an octal code such as 0.77",
+        octal_code => "a take-and-break code such as 0.77 or 4!.0",
         kw_square => "`square`",
         kw_but => "`but`",
         square => "a square such as (1, 1)",
@@ -490,6 +492,10 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
     }
     if expected.contains(&"an operator") {
         expected.retain(|w| *w != "`=`");
+    }
+    // A code may start with `{`: the code's own description says so.
+    if expected.contains(&"a take-and-break code such as 0.77 or 4!.0") {
+        expected.retain(|w| *w != "`{`");
     }
     if expected.contains(&"`, then split`") {
         expected.retain(|w| *w != "`,`");
@@ -566,7 +572,7 @@ fn help_for(expected: &[&str]) -> String {
     if has("`game`") || has("`move:`") {
         "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`, `move: …`, `first move: …` or `play misère`".into()
     } else if has("`take`") {
-        "a move is `take …`, `add …`, `split …`, `octal 0.77` or `bite any square but (1, 1)`".into()
+        "a move is `take …`, `add …`, `split …`, `octal 0.77`, `code 4!.0` or `bite any square but (1, 1)`".into()
     } else if has("an amount") {
         "say how many to take: `any`, a number, a range `1..3`, choices `1 or 3`, or a bound `≤ 2·last`".into()
     } else if has("`where`") && has("`from`") {
@@ -583,8 +589,8 @@ fn help_for(expected: &[&str]) -> String {
         "a set of amounts is written in braces: take {1, 3, 4}".into()
     } else if has("which piles") {
         "say which piles: `from one pile`, `from both piles`, `from 2 piles`, `from up to 2 piles`, `from each of up to 2 piles`".into()
-    } else if has("an octal code") {
-        "an octal code is digits with a point, as in 0.77 (Kayles) or 4.07".into()
+    } else if has("a take-and-break code") {
+        "a code is digits with a point, as in 0.77 (Kayles), 4.07 or 4!.0 (Grundy's game)".into()
     } else if has("a number or an expression") {
         "an expression is numbers and names (n, t, last, parameters) with + - × / % and brackets".into()
     } else {
