@@ -33,7 +33,8 @@ fn codes_say_what_plain_words_say() {
         ("0.[7]", "move: take any, then split"),
         ("0.{0,1,2!}", "move: take 1, then split unequal"),
         ("0.77", "move: take 1..2, then split"), // Kayles, through the full notation's reader too
-        ("0.[1]", "move: take any where t = n"), // take a whole heap only
+        ("0.[1]", "move: take any where t = n"),
+        ("0.7007", "move: take 1 or 4, then split"), // Splittles {1, 4} // take a whole heap only
         ("4.0[3]", "move: split\nmove: take t where t ≥ 2"), // split, or take 2 or more
     ];
     for (c, w) in cases {
