@@ -160,6 +160,20 @@ pub enum CodeShape {
 }
 
 impl TakeBreakCode {
+    /// An octal code's digits in the full notation: bit i of a digit, leave i heaps.
+    pub fn from_octal(digits: &[u8]) -> TakeBreakCode {
+        let digits = digits
+            .iter()
+            .map(|&d| CodeDigit {
+                counts: (0..3)
+                    .filter(|bit| d & (1 << bit) != 0)
+                    .map(|bit| HeapCount { min: bit, max: Some(bit), shape: None })
+                    .collect(),
+            })
+            .collect();
+        TakeBreakCode { digits, repeat_from: None }
+    }
+
     /// The digit for taking t, if the code allows taking t at all.
     pub fn digit(&self, t: u64) -> Option<&CodeDigit> {
         let len = self.digits.len() as u64;

@@ -4,7 +4,9 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::expr::{Env, EvalError};
-use super::{Amount, Board, Choice, CodeShape, Game, PileSelection, Position, Rule, RuleKind, SplitSpec};
+use super::{
+    Amount, Board, Choice, CodeShape, Game, PileSelection, Position, Rule, RuleKind, SplitSpec, TakeBreakCode,
+};
 use crate::ast::{CmpOp, Span, SplitShape};
 
 /// One move: which rule allowed it, what it does, and where it leads.
@@ -246,94 +248,76 @@ impl Game {
                 }
             }
             RuleKind::Octal { digits } => {
-                for (t, &d) in digits.iter().enumerate() {
-                    let t = t as u64;
-                    if t > n {
-                        break;
-                    }
-                    if let Some(c) = &rule.condition {
-                        if !c.truth(&Env { t: Some(t as i64), ..base })? {
-                            continue;
-                        }
-                    }
-                    let rest = n - t;
-                    let mut lefts: Vec<Vec<u64>> = Vec::new();
-                    if t > 0 && d & 1 != 0 && rest == 0 {
-                        lefts.push(vec![]);
-                    }
-                    if t > 0 && d & 2 != 0 && rest >= 1 {
-                        lefts.push(vec![rest]);
-                    }
-                    if d & 4 != 0 {
-                        let spec = SplitSpec { parts: 2, shape: None, optional: false };
-                        partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
-                    }
-                    for left in lefts {
-                        let piles = replace(&left);
-                        let kind = if t == 0 {
-                            MoveKind::Split { pile: index, from: n, parts: left }
-                        } else {
-                            MoveKind::Take { pile: index, from: n, amount: t, left }
-                        };
-                        sink.push(rule, kind, piles, t)?;
-                    }
+                self.code_moves(rule, &TakeBreakCode::from_octal(digits), index, n, &base, &replace, sink)?
+            }
+            RuleKind::Code(code) => self.code_moves(rule, code, index, n, &base, &replace, sink)?,
+            RuleKind::Bite { .. } => unreachable!("bites are generated on rows"),
+        }
+        Ok(())
+    }
+
+    /// The moves a take-and-break code allows on the pile at `index`, of size `n`.
+    #[allow(clippy::too_many_arguments)]
+    fn code_moves(
+        &self,
+        rule: &Rule,
+        code: &TakeBreakCode,
+        index: usize,
+        n: u64,
+        base: &Env,
+        replace: &dyn Fn(&[u64]) -> Vec<u64>,
+        sink: &mut Sink,
+    ) -> Result<(), MoveError> {
+        let most = code.most_taken().map_or(n, |m| m.min(n));
+        for t in 0..=most {
+            let Some(digit) = code.digit(t) else { continue };
+            if digit.counts.is_empty() {
+                continue;
+            }
+            if let Some(c) = &rule.condition {
+                if !c.truth(&Env { t: Some(t as i64), ..*base })? {
+                    continue;
                 }
             }
-            RuleKind::Code(code) => {
-                let most = code.most_taken().map_or(n, |m| m.min(n));
-                for t in 0..=most {
-                    let Some(digit) = code.digit(t) else { continue };
-                    if digit.counts.is_empty() {
-                        continue;
-                    }
-                    if let Some(c) = &rule.condition {
-                        if !c.truth(&Env { t: Some(t as i64), ..base })? {
-                            continue;
-                        }
-                    }
-                    let rest = n - t;
-                    let mut lefts: Vec<Vec<u64>> = Vec::new();
-                    for count in &digit.counts {
-                        let most_heaps = count.max.map_or(rest, |m| (m as u64).min(rest));
-                        for k in count.min as u64..=most_heaps.max(count.min as u64) {
-                            match k {
-                                0 if rest == 0 && t > 0 => lefts.push(vec![]),
-                                1 if rest >= 1 && t > 0 => lefts.push(vec![rest]),
-                                0 | 1 => {}
-                                _ => {
-                                    let shape = match count.shape {
-                                        Some(CodeShape::Unequal) => Some(SplitShape::Unequal),
-                                        Some(CodeShape::Equal) => Some(SplitShape::Equal),
-                                        _ => None,
-                                    };
-                                    let spec = SplitSpec { parts: k as usize, shape, optional: false };
-                                    let from = lefts.len();
-                                    partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
-                                    if count.shape == Some(CodeShape::NotAllEqual) {
-                                        let kept: Vec<Vec<u64>> = lefts
-                                            .drain(from..)
-                                            .filter(|p| p.windows(2).any(|w| w[0] != w[1]))
-                                            .collect();
-                                        lefts.extend(kept);
-                                    }
-                                }
+            let rest = n - t;
+            let mut lefts: Vec<Vec<u64>> = Vec::new();
+            for count in &digit.counts {
+                let most_heaps = count.max.map_or(rest, |m| (m as u64).min(rest));
+                for k in count.min as u64..=most_heaps.max(count.min as u64) {
+                    match k {
+                        0 if rest == 0 && t > 0 => lefts.push(vec![]),
+                        1 if rest >= 1 && t > 0 => lefts.push(vec![rest]),
+                        0 | 1 => {}
+                        _ => {
+                            let shape = match count.shape {
+                                Some(CodeShape::Unequal) => Some(SplitShape::Unequal),
+                                Some(CodeShape::Equal) => Some(SplitShape::Equal),
+                                _ => None,
+                            };
+                            let spec = SplitSpec { parts: k as usize, shape, optional: false };
+                            let from = lefts.len();
+                            partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                            if count.shape == Some(CodeShape::NotAllEqual) {
+                                let kept: Vec<Vec<u64>> =
+                                    lefts.drain(from..).filter(|p| p.windows(2).any(|w| w[0] != w[1])).collect();
+                                lefts.extend(kept);
                             }
                         }
                     }
-                    lefts.sort();
-                    lefts.dedup();
-                    for left in lefts {
-                        let piles = replace(&left);
-                        let kind = if t == 0 {
-                            MoveKind::Split { pile: index, from: n, parts: left }
-                        } else {
-                            MoveKind::Take { pile: index, from: n, amount: t, left }
-                        };
-                        sink.push(rule, kind, piles, t)?;
-                    }
                 }
             }
-            RuleKind::Bite { .. } => unreachable!("bites are generated on rows"),
+            // Two counts of a digit may leave the same heaps: keep the first, in the code's order.
+            let mut seen = std::collections::HashSet::new();
+            lefts.retain(|l| seen.insert(l.clone()));
+            for left in lefts {
+                let piles = replace(&left);
+                let kind = if t == 0 {
+                    MoveKind::Split { pile: index, from: n, parts: left }
+                } else {
+                    MoveKind::Take { pile: index, from: n, amount: t, left }
+                };
+                sink.push(rule, kind, piles, t)?;
+            }
         }
         Ok(())
     }
