@@ -205,7 +205,7 @@ pub fn play(
                             if (was == Outcome::N && now != Outcome::P) || (was == Outcome::D && now == Outcome::N) {
                                 let better = match was {
                                     Outcome::N => solver.winning_moves(&position)?,
-                                    _ => drawing_moves(&mut solver, game, &position)?,
+                                    _ => solver.drawing_moves(&position)?,
                                 };
                                 if let Some(b) = better.first() {
                                     slips.push(Slip {
@@ -258,22 +258,10 @@ fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Option<
     moves.iter().find(|m| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted)
 }
 
-/// Moves to drawn positions, which keep a drawn game going.
-fn drawing_moves(solver: &mut Solver, game: &crate::rules::Game, position: &Position) -> Result<Vec<Move>, SolveError> {
-    let mut out = Vec::new();
-    for m in game.moves(position, solver.limits().max_states)? {
-        if solver.outcome(&m.to)? == Outcome::D {
-            out.push(m);
-        }
-    }
-    Ok(out)
-}
-
 fn hint(solver: &mut Solver, position: &Position) -> Result<String, SolveError> {
     let winning = solver.winning_moves(position)?;
     if winning.is_empty() && solver.outcome(position)? == Outcome::D {
-        let game = solver.game();
-        if let Some(m) = drawing_moves(solver, game, position)?.first() {
+        if let Some(m) = solver.drawing_moves(position)?.first() {
             return Ok(format!(
                 "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
                 m.kind.describe(),

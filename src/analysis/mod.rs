@@ -97,14 +97,12 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
     let remoteness = solver.remoteness(pos)?;
-    let mut drawing_moves = Vec::new();
-    if value.outcome == Outcome::D {
-        for m in game.moves(pos, solver.limits().max_states)? {
-            if solver.outcome(&m.to)? == Outcome::D {
-                drawing_moves.push(WinningMove { description: m.kind.describe(), to: m.to.piles });
-            }
-        }
-    }
+    let drawing_moves = if value.outcome == Outcome::D {
+        let moves = solver.drawing_moves(pos)?;
+        moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect()
+    } else {
+        Vec::new()
+    };
     let draw_line = solver.draw_line(pos)?.map(|line| DrawLineReport {
         moves: line.moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect(),
         circle_from: line.circle_from,

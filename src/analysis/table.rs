@@ -291,10 +291,6 @@ fn one_pile_period(solver: &mut Solver, upto: u64) -> Result<Option<Periodicity>
     }))
 }
 
-fn outcome_text(o: Outcome) -> &'static str {
-    o.letter()
-}
-
 fn grundy_text(g: Option<u64>) -> String {
     g.map(|g| g.to_string()).unwrap_or_else(|| "-".into())
 }
@@ -302,7 +298,7 @@ fn grundy_text(g: Option<u64>) -> String {
 impl Table {
     pub fn to_json(&self) -> Json {
         let outcomes: Vec<Vec<&str>> =
-            self.outcomes.iter().map(|row| row.iter().map(|o| outcome_text(*o)).collect()).collect();
+            self.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
         match self.shape {
             TableShape::OnePile => {
                 let mut one = json!({
@@ -355,7 +351,7 @@ impl Table {
                         Some(values) => values[n].clone(),
                         None => grundy_text(*g),
                     };
-                    let mut row = vec![n.to_string(), outcome_text(*o).to_string(), value];
+                    let mut row = vec![n.to_string(), o.letter().to_string(), value];
                     if let Some(r) = &self.remoteness {
                         row.push(grundy_text(r[n]));
                     }

@@ -160,6 +160,17 @@ pub enum CodeShape {
 }
 
 impl TakeBreakCode {
+    /// Which digit says what taking t may leave: past the end, the repeat's; `None` when the
+    /// code allows taking t at all.
+    pub fn digit_index(&self, t: u64) -> Option<usize> {
+        let len = self.digits.len() as u64;
+        if t < len {
+            return Some(t as usize);
+        }
+        let start = self.repeat_from? as u64;
+        Some((start + (t - start) % (len - start)) as usize)
+    }
+
     /// An octal code's digits in the full notation: bit i of a digit, leave i heaps.
     pub fn from_octal(digits: &[u8]) -> TakeBreakCode {
         let digits = digits
@@ -176,13 +187,7 @@ impl TakeBreakCode {
 
     /// The digit for taking t, if the code allows taking t at all.
     pub fn digit(&self, t: u64) -> Option<&CodeDigit> {
-        let len = self.digits.len() as u64;
-        if t < len {
-            return self.digits.get(t as usize);
-        }
-        let start = self.repeat_from? as u64;
-        let i = start + (t - start) % (len - start);
-        self.digits.get(i as usize)
+        self.digits.get(self.digit_index(t)?)
     }
 
     /// The most a move takes, or `None` when a repeat lets it take any amount.
@@ -284,7 +289,12 @@ impl Game {
     /// True when some rule adds counters, so that play may go round in a circle and a
     /// position may be a draw.
     pub fn can_grow(&self) -> bool {
-        self.first_moves.iter().chain(&self.moves).any(|r| matches!(r.kind, RuleKind::Add { .. }))
+        self.adding_rule().is_some()
+    }
+
+    /// The first rule that adds counters, for messages about games that grow.
+    pub fn adding_rule(&self) -> Option<&Rule> {
+        self.first_moves.iter().chain(&self.moves).find(|r| matches!(r.kind, RuleKind::Add { .. }))
     }
 
     /// The value of a parameter, by name.

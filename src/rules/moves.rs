@@ -283,7 +283,7 @@ impl Game {
             let mut lefts: Vec<Vec<u64>> = Vec::new();
             for count in &digit.counts {
                 let most_heaps = count.max.map_or(rest, |m| (m as u64).min(rest));
-                for k in count.min as u64..=most_heaps.max(count.min as u64) {
+                for k in count.min as u64..=most_heaps {
                     match k {
                         0 if rest == 0 && t > 0 => lefts.push(vec![]),
                         1 if rest >= 1 && t > 0 => lefts.push(vec![rest]),

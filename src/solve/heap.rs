@@ -14,7 +14,9 @@
 use super::SolveError;
 use crate::ast::{CmpOp, Span, SplitShape};
 use crate::rules::expr::{Env, Expr, Var};
-use crate::rules::{Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind};
+use crate::rules::{
+    Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind, TakeBreakCode,
+};
 
 const GONE: u8 = 1;
 const ONE: u8 = 2;
@@ -106,11 +108,10 @@ enum Compiled {
     Octal {
         digits: Vec<u8>,
     },
-    /// A code in the full notation whose digits leave at most two heaps: each digit's flags,
-    /// repeating from `repeat_from` where the code has a `[…]`.
+    /// A code in the full notation whose digits leave at most two heaps: each digit's flags.
     Code {
+        code: TakeBreakCode,
         flags: Vec<u8>,
-        repeat_from: Option<usize>,
     },
 }
 
@@ -145,20 +146,7 @@ impl CompiledRule {
                 }
                 None => 0,
             },
-            Compiled::Code { flags, repeat_from } => {
-                let len = flags.len() as u64;
-                let i = match repeat_from {
-                    _ if t < len => Some(t),
-                    Some(r) => Some(*r as u64 + (t - *r as u64) % (len - *r as u64)),
-                    None => None,
-                };
-                let f = i.map_or(0, |i| flags[i as usize]);
-                if t == 0 {
-                    f & !(GONE | ONE)
-                } else {
-                    f
-                }
-            }
+            Compiled::Code { code, flags } => code.digit_index(t).map_or(0, |i| flags[i]),
         };
         if flags == 0 {
             return Ok(0);
@@ -236,7 +224,7 @@ impl HeapRules {
                         _ => None,
                     };
                     let flags = code.digits.iter().map(code_flags).collect::<Option<Vec<u8>>>()?;
-                    Compiled::Code { flags, repeat_from: code.repeat_from }
+                    Compiled::Code { code: code.clone(), flags }
                 }
                 RuleKind::Bite { .. } | RuleKind::Add { .. } => return None,
             };

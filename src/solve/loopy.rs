@@ -16,8 +16,7 @@ use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use super::{Limits, Outcome, SolveError, Value, Work};
-use crate::ast::Span;
-use crate::rules::{Convention, Game, Move, Position, RuleKind};
+use crate::rules::{Convention, Game, Move, Position};
 
 /// A loopy game's position costs about this many of a search's in memory (it keeps its moves
 /// and the moves into it), so the graph holds at most this fraction of `--max-states`: the
@@ -147,7 +146,7 @@ impl Graph {
         let most = (limits.max_states / LOOPY_STATE_COST).max(1);
         if self.nodes.len() >= most {
             return Err(SolveError::LoopyTooLarge {
-                span: adding_rule(game),
+                span: game.adding_rule().map(|r| r.span).unwrap_or_default(),
                 limit: most as u64,
                 suggested: limits.max_states.saturating_mul(4),
             });
@@ -426,14 +425,4 @@ impl Loopy {
 pub struct DrawLine {
     pub moves: Vec<Move>,
     pub circle_from: Option<usize>,
-}
-
-/// The span of a game's first rule that adds counters, for messages about loops.
-pub fn adding_rule(game: &Game) -> Span {
-    game.first_moves
-        .iter()
-        .chain(&game.moves)
-        .find(|r| matches!(r.kind, RuleKind::Add { .. }))
-        .map(|r| r.span)
-        .unwrap_or_default()
 }

@@ -377,6 +377,17 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The moves to drawn positions: from a draw, those that keep it.
+    pub fn drawing_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        let mut out = Vec::new();
+        for m in self.game.moves(pos, self.limits.max_states)? {
+            if self.outcome(&m.to)? == Outcome::D {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
     /// For a drawn position of a loopy game: a line of play that keeps the draw and comes
     /// back to where it has been.
     pub fn draw_line(&mut self, pos: &Position) -> Result<Option<loopy::DrawLine>, SolveError> {
