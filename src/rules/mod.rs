@@ -163,12 +163,7 @@ impl TakeBreakCode {
     /// Which digit says what taking t may leave: past the end, the repeat's; `None` when the
     /// code allows taking t at all.
     pub fn digit_index(&self, t: u64) -> Option<usize> {
-        let len = self.digits.len() as u64;
-        if t < len {
-            return Some(t as usize);
-        }
-        let start = self.repeat_from? as u64;
-        Some((start + (t - start) % (len - start)) as usize)
+        code_digit_index(self.digits.len(), self.repeat_from, t)
     }
 
     /// An octal code's digits in the full notation: bit i of a digit, leave i heaps.
@@ -197,6 +192,17 @@ impl TakeBreakCode {
             None => Some(self.digits.len().saturating_sub(1) as u64),
         }
     }
+}
+
+/// Which of `len` digits, repeating from `repeat_from`, is taking t's (`None`: t may not be
+/// taken). Kept apart from `TakeBreakCode` so that the kernel can keep only its own flags.
+pub fn code_digit_index(len: usize, repeat_from: Option<usize>, t: u64) -> Option<usize> {
+    let len = len as u64;
+    if t < len {
+        return Some(t as usize);
+    }
+    let start = repeat_from? as u64;
+    Some((start + (t - start) % (len - start)) as usize)
 }
 
 /// A position: the piles as the user wrote them and, where the rules read it, the last move.

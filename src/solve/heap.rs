@@ -15,7 +15,7 @@ use super::SolveError;
 use crate::ast::{CmpOp, Span, SplitShape};
 use crate::rules::expr::{Env, Expr, Var};
 use crate::rules::{
-    Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind, TakeBreakCode,
+    code_digit_index, Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind,
 };
 
 const GONE: u8 = 1;
@@ -108,10 +108,11 @@ enum Compiled {
     Octal {
         digits: Vec<u8>,
     },
-    /// A code in the full notation whose digits leave at most two heaps: each digit's flags.
+    /// A code in the full notation whose digits leave at most two heaps: each digit's flags,
+    /// repeating from `repeat_from` where the code has a `[…]`.
     Code {
-        code: TakeBreakCode,
         flags: Vec<u8>,
+        repeat_from: Option<usize>,
     },
 }
 
@@ -146,7 +147,9 @@ impl CompiledRule {
                 }
                 None => 0,
             },
-            Compiled::Code { code, flags } => code.digit_index(t).map_or(0, |i| flags[i]),
+            Compiled::Code { flags, repeat_from } => {
+                code_digit_index(flags.len(), *repeat_from, t).map_or(0, |i| flags[i])
+            }
         };
         if flags == 0 {
             return Ok(0);
@@ -224,7 +227,7 @@ impl HeapRules {
                         _ => None,
                     };
                     let flags = code.digits.iter().map(code_flags).collect::<Option<Vec<u8>>>()?;
-                    Compiled::Code { code: code.clone(), flags }
+                    Compiled::Code { flags, repeat_from: code.repeat_from }
                 }
                 RuleKind::Bite { .. } | RuleKind::Add { .. } => return None,
             };
