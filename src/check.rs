@@ -123,6 +123,19 @@ pub enum CheckError {
         reason: &'static str,
     },
 
+    #[error("{a}/{b} is not a whole number, and takeaway counts in whole numbers: it would be {whole}")]
+    #[diagnostic(
+        code(takeaway::check::inexact_fraction),
+        help("to compare with a fraction, put the division at the end: `take ≤ {a}·last/{b}` rounds down once; or multiply out: `where {b}·t ≤ {a}·last`")
+    )]
+    InexactFraction {
+        #[label("this would round down to {whole}")]
+        span: Span,
+        a: i64,
+        b: i64,
+        whole: i64,
+    },
+
     #[error("{what} must be a fixed number")]
     #[diagnostic(
         code(takeaway::check::not_constant),
@@ -815,6 +828,17 @@ impl Checker {
         }
     }
 
+    /// `3/2` between fixed numbers is 1 in whole numbers: someone who writes it means 1.5, so
+    /// say so rather than play a different game. A division that reads n, t or last rounds
+    /// down on purpose (`take ≤ n/2`).
+    fn check_fraction(&mut self, a: &Expr, b: &Expr, span: Span) {
+        let (Some(x), Some(y)) = (a.constant(), b.constant()) else { return };
+        if y != 0 && x.checked_rem_euclid(y).is_some_and(|r| r != 0) {
+            let whole = x.div_euclid(y);
+            self.errors.push(CheckError::InexactFraction { span, a: x, b: y, whole });
+        }
+    }
+
     fn constant(&mut self, e: &ast::Expr, what: &'static str) -> Option<i64> {
         let before = self.errors.len();
         let checked = self.expr(e, Scope::CONSTANT, Ty::Int)?;
@@ -870,7 +894,11 @@ impl Checker {
                 };
                 let a = self.expr(a, scope, operand);
                 let b = self.expr(b, scope, operand);
-                Some((Expr::new(ExprKind::Binary(*op, Box::new(a?), Box::new(b?)), span), result))
+                let (a, b) = (a?, b?);
+                if *op == BinOp::Div {
+                    self.check_fraction(&a, &b, span);
+                }
+                Some((Expr::new(ExprKind::Binary(*op, Box::new(a), Box::new(b)), span), result))
             }
             ast::ExprKind::Call(name, args) => {
                 let Some(func) = Func::lookup(&name.node) else {

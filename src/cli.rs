@@ -93,6 +93,9 @@ enum Command {
         /// add a column: how many moves the game lasts with best play
         #[arg(long)]
         remoteness: bool,
+        /// memory games: add a grid of one pile of n after a previous move of each size
+        #[arg(long)]
+        by_last: bool,
         #[command(flatten)]
         params: ParamArgs,
         #[command(flatten)]
@@ -285,9 +288,10 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let limits = output.limits();
             print(&query::compare(&a, &b, upto, shift, output.format, limits, color).map_err(fail)?);
         }
-        Command::Table { file, upto, remoteness, params, output } => {
+        Command::Table { file, upto, remoteness, by_last, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            match query::table(&loaded, upto, remoteness, output.format, output.limits(), color) {
+            let options = crate::analysis::TableOptions { remoteness, by_last };
+            match query::table(&loaded, upto, options, output.format, output.limits(), color) {
                 Ok(text) => print(&text),
                 Err(f) => {
                     print(&f.partial);

@@ -94,7 +94,7 @@ pub fn solve(
 pub fn table(
     loaded: &Loaded,
     upto: u64,
-    remoteness: bool,
+    options: crate::analysis::TableOptions,
     format: Format,
     limits: Limits,
     color: bool,
@@ -104,7 +104,7 @@ pub fn table(
         Format::Text => table.to_text(),
         Format::Json => json_text(&table.to_json()),
     };
-    match crate::analysis::table(&mut solver, upto, remoteness) {
+    match crate::analysis::table(&mut solver, upto, options) {
         Ok(table) => Ok(show(&table)),
         Err(e) => {
             let rendered = render(&e, Some(&loaded.source), color);
@@ -158,7 +158,7 @@ pub fn compare(
 /// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.
 pub fn plot(loaded: &Loaded, upto: u64, limits: Limits, color: bool) -> Result<String, String> {
     let mut solver = Solver::new(&loaded.game, limits);
-    let table =
-        crate::analysis::table(&mut solver, upto, false).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    let table = crate::analysis::table(&mut solver, upto, Default::default())
+        .map_err(|e| render(&e, Some(&loaded.source), color))?;
     Ok(crate::analysis::plot::svg(&table))
 }

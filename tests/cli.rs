@@ -148,6 +148,33 @@ fn table_wythoff_lists_p_pairs() {
 }
 
 #[test]
+fn table_by_last_shows_a_memory_game_over_pile_and_last_move() {
+    insta::assert_snapshot!(ok(&["table", "games/mem.game", "--upto", "10", "--by-last"]));
+    // Fibonacci Nim after a move of k: a pile of n is lost exactly when the smallest term of
+    // n's Zeckendorf representation is more than 2k (taking that term is the winning move), or
+    // n = 0. Check the grid against the theorem, not a snapshot.
+    let v = json(&["table", "games/fibonacci-nim.game", "--upto", "25", "--by-last", "--format", "json"]);
+    let grid = &v["by_last"]["outcomes"];
+    let smallest_zeckendorf_term = |mut n: usize| {
+        let fib = [1, 2, 3, 5, 8, 13, 21];
+        let mut smallest = n;
+        while n > 0 {
+            let f = *fib.iter().rev().find(|&&f| f <= n).unwrap();
+            smallest = f;
+            n -= f;
+        }
+        smallest
+    };
+    for n in 0..=25usize {
+        for k in 1..=25usize {
+            let lost = n == 0 || smallest_zeckendorf_term(n) > 2 * k;
+            assert_eq!(grid[n][k - 1] == "P", lost, "pile {n} after a move of {k}");
+        }
+    }
+    insta::assert_snapshot!(fails(1, &["table", "games/nim.game", "--by-last"]));
+}
+
+#[test]
 fn table_fibonacci_nim() {
     insta::assert_snapshot!(ok(&["table", "games/fibonacci-nim.game", "--upto", "13"]));
 }

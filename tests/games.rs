@@ -2,11 +2,13 @@
 //!
 //! Forms of a header claim:
 //! - `# expect grundy: 0 1 2 …`            Grundy values of one pile of 0, 1, 2, …
+//! - `# expect grundy after last K: 0 0 1 …` the same after a previous move of K (memory games)
 //! - `# expect outcomes: P N N D`            outcomes of one pile of 0, 1, 2, … (D: a draw)
 //! - `# expect values: 0 ∞(0) ∞`             Smith's generalised values of one pile, for loopy games
 //! - `# expect p-positions to N: 0 4 8`    every P-position up to N (pairs as `a,b` for two piles)
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
-//!   positions the winning moves lead to (`winning includes …` for some of them)
+//!   positions the winning moves lead to (`winning includes …` for some of them); the position
+//!   may end with `--last K`
 
 mod common;
 
@@ -37,13 +39,24 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
     match head.as_slice() {
         ["grundy"] => {
             let expected = numbers(body);
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1, false).expect("table");
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
             let got: Vec<u64> = table.grundy[0].iter().map(|g| g.expect("Grundy value")).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["grundy", "after", "last", k] => {
+            let k: u64 = k.parse().expect("a number after `last`");
+            let expected = numbers(body);
+            let upto = (expected.len() as u64 - 1).max(k);
+            let options = analysis::TableOptions { by_last: true, ..Default::default() };
+            let table = analysis::table(&mut solver, upto, options).expect("table");
+            let grid = table.by_last.expect("a grid by last move");
+            let got: Vec<u64> =
+                grid.grundy.iter().take(expected.len()).map(|row| row[k as usize - 1].expect("Grundy value")).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["outcomes"] => {
             let expected: Vec<Outcome> = body.split_whitespace().map(outcome).collect();
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1, false).expect("table");
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
             assert_eq!(table.outcomes[0], expected, "{file}: {claim}");
         }
         ["values"] => {
@@ -58,7 +71,7 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
         }
         ["p-positions", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let table = analysis::table(&mut solver, upto, false).expect("table");
+            let table = analysis::table(&mut solver, upto, Default::default()).expect("table");
             let expected: Vec<Vec<u64>> = body
                 .split_whitespace()
                 .map(|item| item.split(',').map(|x| x.parse().expect("number")).collect())
@@ -66,7 +79,12 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
             assert_eq!(table.p_positions, expected, "{file}: {claim}");
         }
         ["solve", position @ ..] => {
-            let pos = parse_position(game, &position.join(" ")).expect("position");
+            let (position, last) = match position {
+                [piles @ .., "--last", k] => (piles, Some(k.parse::<u64>().expect("a number after --last"))),
+                piles => (piles, None),
+            };
+            let mut pos = parse_position(game, &position.join(" ")).expect("position");
+            pos.last = last.or(pos.last);
             let report = analysis::solve(&mut solver, &pos).expect("solve");
             let mut words = body.split_whitespace().peekable();
             assert_eq!(report.outcome, outcome(words.next().expect("an outcome")), "{file}: {claim}");

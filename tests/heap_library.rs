@@ -6,8 +6,14 @@ mod common;
 use std::collections::HashSet;
 
 fn claimed_grundy(file: &str) -> Vec<u64> {
+    claimed(file, "grundy")
+}
+
+/// The numbers of the header line `# expect {what}: …`.
+fn claimed(file: &str, what: &str) -> Vec<u64> {
     let text = std::fs::read_to_string(common::games_dir().join(file)).unwrap();
-    let line = text.lines().find_map(|l| l.strip_prefix("# expect grundy:")).expect("a grundy claim");
+    let prefix = format!("# expect {what}:");
+    let line = text.lines().find_map(|l| l.strip_prefix(prefix.as_str())).expect("a claim");
     line.split_whitespace().map(|w| w.parse().unwrap()).collect()
 }
 
@@ -45,4 +51,32 @@ fn splittles_matches_a_brute_force() {
         g.push(mex(&seen));
     }
     assert_eq!(g, claim);
+}
+
+/// Mem's values over (pile, last move), by the rule in words: take a ≥ k after a move of k.
+fn mem_values(size: usize) -> Vec<Vec<u64>> {
+    // g[n][k]: a pile of n after a move of k; k = 0 stands for the first move (any a ≥ 1).
+    let mut g = vec![vec![0u64; size + 1]; size + 1];
+    for n in 0..=size {
+        for k in 0..=size {
+            let seen: HashSet<u64> = (k.max(1)..=n).map(|a| g[n - a][a]).collect();
+            g[n][k] = mex(&seen);
+        }
+    }
+    g
+}
+
+#[test]
+fn mem_matches_a_brute_force() {
+    let g = mem_values(40);
+    let start = claimed_grundy("mem.game");
+    assert_eq!((0..start.len()).map(|n| g[n][0]).collect::<Vec<_>>(), start);
+    let after_three = claimed("mem.game", "grundy after last 3");
+    assert_eq!((0..after_three.len()).map(|n| g[n][3]).collect::<Vec<_>>(), after_three);
+    // The theory in the file's header: after a move of k, the P-positions are exactly n < k.
+    for n in 0..=40 {
+        for k in 1..=40 {
+            assert_eq!(g[n][k] == 0, n < k, "pile {n} after a move of {k}");
+        }
+    }
 }

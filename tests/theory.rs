@@ -352,7 +352,7 @@ fn restricted_nim_pile_values_are_n_mod_k_plus_one() {
 fn grundys_game_values_match_grundy_1939() {
     let g = game("grundys-game.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, false).unwrap();
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     let known = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2];
     assert_eq!(&got[..18], &known);
@@ -364,7 +364,7 @@ fn grundys_game_values_match_grundy_1939() {
 fn kayles_values_match_and_become_periodic_after_71() {
     let g = game("kayles.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, false).unwrap();
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]);
     let brute = brute_kayles(200);
@@ -390,7 +390,7 @@ fn kayles_in_words_and_octal_0_77_are_the_same_game() {
 fn dawsons_kayles_values_match() {
     let g = game("dawsons-kayles.game");
     let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, false).unwrap();
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]);
     let brute = brute_dawsons_kayles(200);
@@ -430,7 +430,7 @@ fn wythoff_p_positions_are_the_beatty_pairs() {
             assert_eq!(p, brute[a][b], "({a}, {b}): brute force");
         }
     }
-    let table = analysis::table(&mut s, 13, false).unwrap();
+    let table = analysis::table(&mut s, 13, Default::default()).unwrap();
     assert_eq!(table.p_positions, vec![vec![0, 0], vec![1, 2], vec![3, 5], vec![4, 7], vec![6, 10], vec![8, 13]]);
 }
 
@@ -557,7 +557,7 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
 fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway::analysis::periods::Periodicity> {
     let g = game_with(file, settings);
     let mut s = solver(&g);
-    analysis::table(&mut s, upto, false).unwrap().period
+    analysis::table(&mut s, upto, Default::default()).unwrap().period
 }
 
 #[test]
@@ -616,7 +616,7 @@ fn famous_patterns_of_p_positions_are_recognised() {
     let pattern = |file: &str, upto: u64| {
         let g = game(file);
         let mut s = solver(&g);
-        analysis::table(&mut s, upto, false).unwrap().pattern
+        analysis::table(&mut s, upto, Default::default()).unwrap().pattern
     };
     assert_eq!(pattern("tag.game", 40).as_deref(), Some("the multiples of 4"));
     assert_eq!(pattern("tag-misere.game", 40).as_deref(), Some("the numbers n with n mod 4 = 1"));
@@ -627,7 +627,10 @@ fn famous_patterns_of_p_positions_are_recognised() {
     assert_eq!(pattern("kayles.game", 40), None);
     let two_pile_nim = common::game_text("piles 2\nmove: take any from one pile\n");
     let mut s = solver(&two_pile_nim);
-    assert_eq!(analysis::table(&mut s, 20, false).unwrap().pattern.as_deref(), Some("the equal pairs (a, a)"));
+    assert_eq!(
+        analysis::table(&mut s, 20, Default::default()).unwrap().pattern.as_deref(),
+        Some("the equal pairs (a, a)")
+    );
 }
 
 // ---- remoteness (Steinhaus) ---------------------------------------------------------------------

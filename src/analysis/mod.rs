@@ -9,7 +9,7 @@ mod table;
 
 pub use compare::{compare, Comparison};
 pub use explain::{explain, Explanation};
-pub use table::{table, Table, TableError, TableShape};
+pub use table::{table, LastGrid, Table, TableError, TableOptions, TableShape};
 
 use serde::Serialize;
 

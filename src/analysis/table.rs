@@ -41,6 +41,26 @@ pub struct Table {
     pub remoteness: Option<Vec<Option<u64>>>,
     /// Smith's generalised Grundy values of one pile of 0..=upto, for loopy games.
     pub loopy_values: Option<Vec<String>>,
+    /// For games that remember the last move: one pile of n after a move of `last`.
+    pub by_last: Option<LastGrid>,
+}
+
+/// What a table is asked to show besides outcomes and Grundy values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// a column of remoteness: how many moves the game lasts with best play
+    pub remoteness: bool,
+    /// a grid of one pile of n after a previous move of `last`, for memory games
+    pub by_last: bool,
+}
+
+/// Values of one pile of n = 0..=upto (rows) after a previous move of last = 1..=upto
+/// (columns): a memory game's whole state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastGrid {
+    /// indexed [n][last - 1]
+    pub outcomes: Vec<Vec<Outcome>>,
+    pub grundy: Vec<Vec<Option<u64>>>,
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -59,6 +79,20 @@ pub enum TableError {
         cause: SolveError,
     },
 
+    #[error("--by-last was given, but the rules of {game} never read `last`")]
+    #[diagnostic(
+        code(takeaway::table::last_unused),
+        help("a table by last move is for memory games, whose rules read `last` (as in `take ≤ 2·last`)")
+    )]
+    LastUnused { game: String },
+
+    #[error("--by-last shows one pile after each previous move, and {game} is not a one-pile game")]
+    #[diagnostic(
+        code(takeaway::table::by_last_needs_one_pile),
+        help("ask about single positions instead: takeaway solve FILE 3 4 --last 2")
+    )]
+    ByLastNeedsOnePile { game: String },
+
     #[error("`table` shows one-pile positions or games on two piles, and {game} is played on {piles} piles")]
     #[diagnostic(
         code(takeaway::table::too_many_piles),
@@ -67,9 +101,15 @@ pub enum TableError {
     TooManyPiles { game: String, piles: usize },
 }
 
-pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Table, TableError> {
+pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Table, TableError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
+    if options.by_last && !game.uses_last {
+        return Err(TableError::LastUnused { game: name });
+    }
+    if options.by_last && !matches!(game.board, Board::OnePile | Board::AnyPiles) {
+        return Err(TableError::ByLastNeedsOnePile { game: name });
+    }
     let shape = match game.board {
         Board::OnePile | Board::AnyPiles => TableShape::OnePile,
         Board::FixedPiles(2) => TableShape::TwoPiles,
@@ -79,6 +119,7 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
     // A table holds every position it shows: refuse at once one larger than the limit allows.
     let n = upto as u128 + 1;
     let positions = match shape {
+        TableShape::OnePile if options.by_last => n * (n + 1),
         TableShape::OnePile => n,
         TableShape::TwoPiles => n * (n + 1) / 2,
         TableShape::Rectangles => (n - 1) * (n - 1),
@@ -111,6 +152,7 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
                             pattern: None,
                             remoteness: None,
                             loopy_values: None,
+                            by_last: None,
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
@@ -212,7 +254,8 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
         TableShape::Rectangles => {}
     }
-    let remoteness = if with_remoteness && shape == TableShape::OnePile {
+    let by_last = if options.by_last { Some(last_grid(solver, upto)?) } else { None };
+    let remoteness = if options.remoteness && shape == TableShape::OnePile {
         let mut r = Vec::new();
         for n in 0..=upto {
             r.push(solver.remoteness(&Position::new(vec![n]))?);
@@ -234,7 +277,24 @@ pub fn table(solver: &mut Solver, upto: u64, with_remoteness: bool) -> Result<Ta
         pattern,
         remoteness,
         loopy_values,
+        by_last,
     })
+}
+
+/// One pile of every n up to `upto`, after every previous move up to `upto`.
+fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
+    let mut grid = LastGrid { outcomes: Vec::new(), grundy: Vec::new() };
+    for n in 0..=upto {
+        let (mut o, mut g) = (Vec::new(), Vec::new());
+        for last in 1..=upto {
+            let v = solver.value(&Position { piles: vec![n], last: Some(last) })?;
+            o.push(v.outcome);
+            g.push(v.grundy);
+        }
+        grid.outcomes.push(o);
+        grid.grundy.push(g);
+    }
+    Ok(grid)
 }
 
 /// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1,
@@ -314,6 +374,14 @@ impl Table {
                 if let (Some(values), Some(map)) = (&self.loopy_values, one.as_object_mut()) {
                     map.insert("generalised_grundy".into(), json!(values));
                 }
+                if let (Some(grid), Some(map)) = (&self.by_last, one.as_object_mut()) {
+                    let outcomes: Vec<Vec<&str>> =
+                        grid.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
+                    map.insert(
+                        "by_last".into(),
+                        json!({ "last_from": 1, "outcomes": outcomes, "grundy": grid.grundy }),
+                    );
+                }
                 one
             }
             TableShape::TwoPiles => json!({
@@ -367,6 +435,9 @@ impl Table {
                 if !draws.is_empty() {
                     out.push_str(&format!("draws: {}\n", draws.join(", ")));
                 }
+                if let Some(grid) = &self.by_last {
+                    out.push_str(&grid.to_text(self.upto));
+                }
             }
             TableShape::TwoPiles => {
                 out.push_str(&format!("{}: two piles, each of 0..{}\n", self.game, self.upto));
@@ -418,6 +489,32 @@ impl Table {
             t.add_row(cells);
         }
         trimmed(&t)
+    }
+}
+
+impl LastGrid {
+    /// Grundy values, or outcome letters where a game has none (misère play).
+    fn to_text(&self, upto: u64) -> String {
+        let mut out = format!("\nafter a move of last = 1..{upto} (across), one pile of n (down): Grundy values\n");
+        if upto > 30 {
+            out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
+        }
+        let shown = upto.min(30) as usize;
+        let mut header = vec!["n\\last".to_string()];
+        header.extend((1..=shown).map(|l| l.to_string()));
+        let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
+        let mut t = text_table(&header);
+        for (n, (outcomes, grundy)) in self.outcomes.iter().zip(&self.grundy).enumerate().take(shown + 1) {
+            let mut cells = vec![n.to_string()];
+            cells.extend(outcomes.iter().zip(grundy).take(shown).map(|(o, g)| match g {
+                Some(g) => g.to_string(),
+                None => o.letter().to_string(),
+            }));
+            t.add_row(cells);
+        }
+        out.push_str(&trimmed(&t));
+        out.push_str("(0 marks a P-position: the player to move loses)\n");
+        out
     }
 }
 

@@ -187,6 +187,8 @@ enum Verb {
         upto_flag: Option<u64>,
         #[arg(long)]
         remoteness: bool,
+        #[arg(long)]
+        by_last: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[arg(long)]
@@ -423,9 +425,10 @@ impl Session {
             Verb::Explain(a) => {
                 query::explain(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
-            Verb::Table { upto, upto_flag, remoteness, format, max_states } => {
+            Verb::Table { upto, upto_flag, remoteness, by_last, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
-                match query::table(&entry.loaded, upto, remoteness, format, limits(max_states), self.color) {
+                let options = crate::analysis::TableOptions { remoteness, by_last };
+                match query::table(&entry.loaded, upto, options, format, limits(max_states), self.color) {
                     Ok(text) => Ok(text),
                     Err(f) => return Reply { output: f.partial, error: f.rendered, ..Default::default() },
                 }
@@ -658,7 +661,7 @@ pub fn help(topic: &str) -> String {
     let text = match topic.trim_start_matches(':') {
         "" => HELP,
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
-        "table" => "table [N] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N\n",
+        "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
         "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",
         "play" => "play POSITION [--first you|computer] [--strength 0-100] [--seed N]\n  a game against the computer; type a move's number or `to` and the position; hint, undo,\n  moves, quit\n",
