@@ -56,12 +56,10 @@ fn splittles_matches_a_brute_force() {
 /// Mem's values over (pile, last move), by the rule in words: take a ≥ k after a move of k.
 fn mem_values(size: usize) -> Vec<Vec<u64>> {
     // g[n][k]: a pile of n after a move of k; k = 0 stands for the first move (any a ≥ 1).
-    let mut g = vec![vec![0u64; size + 1]; size + 1];
+    let mut g: Vec<Vec<u64>> = Vec::new();
     for n in 0..=size {
-        for k in 0..=size {
-            let seen: HashSet<u64> = (k.max(1)..=n).map(|a| g[n - a][a]).collect();
-            g[n][k] = mex(&seen);
-        }
+        let row = (0..=size).map(|k| mex(&(k.max(1)..=n).map(|a| g[n - a][a]).collect())).collect();
+        g.push(row);
     }
     g
 }
