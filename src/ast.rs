@@ -95,6 +95,12 @@ pub struct MoveDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Take(Take),
+    /// `take k from one pile and l from the other`: two named amounts, one from each of two
+    /// piles, which the condition may relate.
+    TakePair {
+        first: Spanned<String>,
+        second: Spanned<String>,
+    },
     /// `add 1..2`: put counters on one pile, so that play may come back to a position.
     Add {
         amount: Spanned<Amount>,

@@ -223,6 +223,18 @@ pub enum CheckError {
         span: Span,
     },
 
+    #[error("`{name}` cannot name an amount here: {reason}")]
+    #[diagnostic(
+        code(takeaway::check::amount_name),
+        help("choose two new names, such as `take k from one pile and l from the other`")
+    )]
+    AmountName {
+        #[label("{reason}")]
+        span: Span,
+        name: String,
+        reason: String,
+    },
+
     #[error("{what} is given twice")]
     #[diagnostic(code(takeaway::check::duplicate), help("keep one of the two lines"))]
     Duplicate {
@@ -259,7 +271,7 @@ pub fn check(file: &ast::GameFile, default_name: &str, settings: &[(String, i64)
     if file.statements.is_empty() {
         return Err(vec![CheckError::Empty]);
     }
-    let mut c = Checker { errors: Vec::new(), params: Vec::new() };
+    let mut c = Checker { errors: Vec::new(), params: Vec::new(), pair_names: None };
     let game = c.game(file, default_name, settings);
     if c.errors.is_empty() {
         Ok(game)
@@ -301,6 +313,8 @@ struct Checker {
     /// Parameters in order; `None` for one whose value failed (already reported), so that its
     /// uses fail quietly instead of causing more errors.
     params: Vec<(String, Option<i64>)>,
+    /// While a `take k from one pile and l from the other` rule is checked: its two names.
+    pair_names: Option<[String; 2]>,
 }
 
 impl Checker {
@@ -466,6 +480,42 @@ impl Checker {
                 });
                 (RuleKind::Take { amount, piles, then_split }, Scope { n, t: Access::Yes, last })
             }
+            ast::Action::TakePair { first, second } => {
+                if matches!(board, Board::OnePile | Board::FixedPiles(1) | Board::Rows) {
+                    self.errors.push(CheckError::BoardMismatch {
+                        span: action_span,
+                        message: "this move takes from two piles, and the game has only one".into(),
+                        label: "takes from two piles".into(),
+                        help: "declare `piles 2` (or `piles` for any number of piles)".into(),
+                    });
+                }
+                for (i, name) in [first, second].into_iter().enumerate() {
+                    let reason = if ["n", "t", "last"].contains(&name.node.as_str()) {
+                        Some(format!("`{}` already means something in a rule", name.node))
+                    } else if self.params.iter().any(|(p, _)| *p == name.node) {
+                        Some("it is the name of a parameter".to_string())
+                    } else if Func::lookup(&name.node).is_some() {
+                        Some("it is the name of a function".to_string())
+                    } else if i == 1 && name.node == first.node {
+                        Some("the two amounts need different names".to_string())
+                    } else {
+                        None
+                    };
+                    if let Some(reason) = reason {
+                        self.errors.push(CheckError::AmountName { span: name.span, name: name.node.clone(), reason });
+                    }
+                }
+                self.pair_names = Some([first.node.clone(), second.node.clone()]);
+                let scope = Scope {
+                    n: Access::No(
+                        "`n` would be the size of one pile, and this move takes from two",
+                        "relate the two amounts you named instead",
+                    ),
+                    t: Access::No("this move names its two amounts", "use the names it gives them"),
+                    last,
+                };
+                (RuleKind::TakePair, scope)
+            }
             ast::Action::Add { amount } => {
                 let scope = Scope {
                     n: Access::Yes,
@@ -538,6 +588,7 @@ impl Checker {
             (Some(_), RuleKind::Bite { .. }) | (None, _) => None,
             (Some(c), _) => self.expr(c, cond_scope, Ty::Bool),
         };
+        self.pair_names = None;
         if self.errors.len() > errors_before {
             return None;
         }
@@ -816,7 +867,7 @@ impl Checker {
     /// The value of an expression that reads no variable, reporting overflow or division by
     /// zero now rather than during play. `None` when it depends on play or fails.
     fn fold(&mut self, e: &Expr) -> Option<i64> {
-        if e.reads(Var::N) || e.reads(Var::T) || e.reads(Var::Last) {
+        if !e.is_fixed() {
             return None;
         }
         match e.int(&Default::default()) {
@@ -938,6 +989,12 @@ impl Checker {
     }
 
     fn name(&mut self, name: &str, span: Span, scope: Scope) -> Option<(Expr, Ty)> {
+        if let Some(names) = &self.pair_names {
+            if let Some(i) = names.iter().position(|n| n == name) {
+                let var = if i == 0 { Var::First } else { Var::Second };
+                return Some((Expr::new(ExprKind::Var(var), span), Ty::Int));
+            }
+        }
         let var = match name {
             "n" => Some((Var::N, scope.n)),
             "t" => Some((Var::T, scope.t)),
@@ -967,6 +1024,7 @@ impl Checker {
         }
         let mut known: Vec<&str> = vec!["n", "t", "last"];
         known.extend(self.params.iter().map(|(n, _)| n.as_str()));
+        known.extend(self.pair_names.iter().flatten().map(|n| n.as_str()));
         self.errors.push(CheckError::UnknownName {
             span,
             name: name.to_string(),

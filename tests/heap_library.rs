@@ -78,3 +78,45 @@ fn mem_matches_a_brute_force() {
         }
     }
 }
+
+/// r-Wythoff's P-positions (a ≤ b ≤ upto) by the rule in words: from (x, y) take any amount from
+/// one pile, or k ≥ 1 from one and l ≥ 1 from the other with |k − l| < r.
+fn r_wythoff_p_positions(r: usize, upto: usize) -> Vec<Vec<u64>> {
+    let mut p = vec![vec![false; upto + 1]; upto + 1];
+    for x in 0..=upto {
+        for y in 0..=upto {
+            let one_pile = (0..x).any(|a| p[a][y]) || (0..y).any(|b| p[x][b]);
+            let both = (1..=x).any(|k| (1..=y).any(|l| k.abs_diff(l) < r && p[x - k][y - l]));
+            p[x][y] = !(one_pile || both);
+        }
+    }
+    let mut pairs = Vec::new();
+    for (x, row) in p.iter().enumerate() {
+        for (y, &lost) in row.iter().enumerate().skip(x) {
+            if lost {
+                pairs.push(vec![x as u64, y as u64]);
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn r_wythoff_matches_a_brute_force_and_fraenkels_pairs() {
+    let text = std::fs::read_to_string(common::games_dir().join("r-wythoff.game")).unwrap();
+    for r in 1..=4u64 {
+        let game = takeaway::load(&text, "r-wythoff.game", &[("r".to_string(), r as i64)]).unwrap();
+        let mut solver = takeaway::solve::Solver::new(&game, Default::default());
+        let table = takeaway::analysis::table(&mut solver, 30, Default::default()).unwrap();
+        let brute = r_wythoff_p_positions(r as usize, 30);
+        assert_eq!(table.p_positions, brute, "r = {r}");
+        // Fraenkel: the k-th pair is (a_k, a_k + r·k), a_k the least number not yet used.
+        let mut used = std::collections::BTreeSet::new();
+        for (k, pair) in brute.iter().enumerate() {
+            let a = (0..).find(|x| !used.contains(x)).unwrap();
+            assert_eq!(pair, &vec![a, a + r * k as u64], "r = {r}, pair {k}");
+            used.insert(a);
+            used.insert(a + r * k as u64);
+        }
+    }
+}

@@ -75,5 +75,33 @@ pub fn two_pile_pattern(p_positions: &[Vec<u64>], upto: u64) -> Option<String> {
         }
         beatty.push(vec![a, b]);
     }
-    (beatty == p_positions).then(|| "Wythoff's pairs (⌊kφ⌋, ⌊kφ²⌋), φ the golden ratio".into())
+    if beatty == p_positions {
+        return Some("Wythoff's pairs (⌊kφ⌋, ⌊kφ²⌋), φ the golden ratio".into());
+    }
+    // The second pair is (1, 1 + r): it says which r to try.
+    let r = p_positions[1][1].checked_sub(1).filter(|&r| r >= 2 && p_positions[1][0] == 1)?;
+    (fraenkel_pairs(r, upto) == p_positions).then(|| {
+        format!("Fraenkel's pairs for r = {r}: (aₖ, aₖ + {r}k), aₖ the smallest number not in an earlier pair")
+    })
+}
+
+/// The P-positions of r-Wythoff (Fraenkel 1982) with both piles at most `upto`: a_k is the
+/// least number in no earlier pair, b_k = a_k + r·k.
+fn fraenkel_pairs(r: u64, upto: u64) -> Vec<Vec<u64>> {
+    let mut used = vec![false; upto as usize + 1];
+    let mut pairs = Vec::new();
+    let mut a = 0;
+    for k in 0u64.. {
+        while a <= upto && used[a as usize] {
+            a += 1;
+        }
+        let b = a + r * k;
+        if b > upto {
+            break;
+        }
+        used[a as usize] = true;
+        used[b as usize] = true;
+        pairs.push(vec![a, b]);
+    }
+    pairs
 }

@@ -15,6 +15,9 @@ pub enum Var {
     T,
     /// the amount taken by the previous move
     Last,
+    /// the first and second named amounts of `take k from one pile and l from the other`
+    First,
+    Second,
 }
 
 impl Var {
@@ -23,6 +26,8 @@ impl Var {
             Var::N => "n",
             Var::T => "t",
             Var::Last => "last",
+            Var::First => "the first amount",
+            Var::Second => "the second amount",
         }
     }
 }
@@ -81,6 +86,8 @@ pub struct Env {
     pub n: Option<i64>,
     pub t: Option<i64>,
     pub last: Option<i64>,
+    /// the two named amounts of a move that takes from two piles
+    pub pair: Option<(i64, i64)>,
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -129,6 +136,9 @@ fn describe_env(env: &Env) -> String {
     if let Some(l) = env.last {
         parts.push(format!("last = {l}"));
     }
+    if let Some((a, b)) = env.pair {
+        parts.push(format!("the amounts are {a} and {b}"));
+    }
     if parts.is_empty() {
         "evaluated".into()
     } else {
@@ -151,6 +161,8 @@ impl Expr {
                     Var::N => env.n,
                     Var::T => env.t,
                     Var::Last => env.last,
+                    Var::First => env.pair.map(|p| p.0),
+                    Var::Second => env.pair.map(|p| p.1),
                 };
                 value.ok_or_else(|| EvalError::Unbound { span: self.span, word: v.word(), context: describe_env(env) })
             }
@@ -233,9 +245,14 @@ impl Expr {
         }
     }
 
+    /// True when the expression reads no word that changes during play.
+    pub fn is_fixed(&self) -> bool {
+        ![Var::N, Var::T, Var::Last, Var::First, Var::Second].into_iter().any(|v| self.reads(v))
+    }
+
     /// The constant value, when the expression reads no variable.
     pub fn constant(&self) -> Option<i64> {
-        if self.reads(Var::N) || self.reads(Var::T) || self.reads(Var::Last) {
+        if !self.is_fixed() {
             return None;
         }
         self.int(&Env::default()).ok()

@@ -71,6 +71,9 @@ impl Rule {
 pub enum RuleKind {
     /// Take an amount from one or several piles; optionally the rest of the pile may fall apart.
     Take { amount: Amount, piles: PileSelection, then_split: Option<SplitSpec> },
+    /// Take from two piles at once, an amount from each that the condition relates (the
+    /// condition reads them as `Var::First` and `Var::Second`, in either order).
+    TakePair,
     /// Add an amount to one non-empty pile: play may then come back to a position it left.
     Add { amount: Amount },
     /// Split one pile without taking anything.
@@ -288,7 +291,7 @@ impl Game {
             && self.moves.iter().all(|r| match &r.kind {
                 RuleKind::Take { piles, .. } => piles.is_one(),
                 RuleKind::Add { .. } | RuleKind::Split(_) | RuleKind::Octal { .. } | RuleKind::Code(_) => true,
-                RuleKind::Bite { .. } => false,
+                RuleKind::Bite { .. } | RuleKind::TakePair => false,
             })
     }
 

@@ -182,6 +182,7 @@ impl Game {
             match &rule.kind {
                 RuleKind::Bite { except } => self.bites(rule, *except, &mut sink)?,
                 RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, &mut sink)?,
+                RuleKind::TakePair => self.take_pair(rule, last, &mut sink)?,
                 _ => {
                     for (index, n) in distinct_piles(&pos.piles, self.board) {
                         self.one_pile_moves(rule, index, n, last, &mut sink)?;
@@ -200,7 +201,7 @@ impl Game {
         last: Option<i64>,
         sink: &mut Sink,
     ) -> Result<(), MoveError> {
-        let base = Env { n: Some(n as i64), t: None, last };
+        let base = Env { n: Some(n as i64), t: None, last, pair: None };
         let replace = |left: &[u64]| -> Vec<u64> {
             let mut piles = sink.pos.piles.clone();
             if left.is_empty() {
@@ -252,6 +253,7 @@ impl Game {
             }
             RuleKind::Code(code) => self.code_moves(rule, code, index, n, &base, &replace, sink)?,
             RuleKind::Bite { .. } => unreachable!("bites are generated on rows"),
+            RuleKind::TakePair => unreachable!("pair takes are generated on two piles"),
         }
         Ok(())
     }
@@ -345,7 +347,7 @@ impl Game {
                     let mut options: Vec<Vec<u64>> = Vec::new();
                     for &i in &combo {
                         let n = sink.pos.piles[i];
-                        let env = Env { n: Some(n as i64), t: None, last };
+                        let env = Env { n: Some(n as i64), t: None, last, pair: None };
                         options.push(amounts(amount, rule, &env, n, sink)?);
                     }
                     if options.iter().any(|o| o.is_empty()) {
@@ -381,7 +383,7 @@ impl Game {
                     }
                 } else {
                     let cap = combo.iter().map(|&i| sink.pos.piles[i]).min().unwrap_or(0);
-                    let env = Env { n: None, t: None, last };
+                    let env = Env { n: None, t: None, last, pair: None };
                     for t in amounts(amount, rule, &env, cap, sink)? {
                         let mut piles = sink.pos.piles.clone();
                         let takes: Vec<(usize, u64, u64)> = combo.iter().map(|&i| (i, sink.pos.piles[i], t)).collect();
@@ -390,6 +392,41 @@ impl Game {
                         }
                         let removed = t * combo.len() as u64;
                         sink.push(rule, MoveKind::TakeSeveral { takes }, piles, removed)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `take k from one pile and l from the other where …`: a from one pile and b from another,
+    /// allowed when the condition holds with the names either way round.
+    fn take_pair(&self, rule: &Rule, last: Option<i64>, sink: &mut Sink) -> Result<(), MoveError> {
+        let piles = sink.pos.piles.clone();
+        let mut seen_sizes: Vec<(u64, u64)> = Vec::new();
+        for i in 0..piles.len() {
+            for j in i + 1..piles.len() {
+                let (x, y) = (piles[i].min(piles[j]), piles[i].max(piles[j]));
+                if x == 0 || seen_sizes.contains(&(x, y)) {
+                    continue;
+                }
+                seen_sizes.push((x, y));
+                for a in 1..=piles[i] {
+                    for b in 1..=piles[j] {
+                        let allowed = |first: u64, second: u64| match &rule.condition {
+                            None => Ok(true),
+                            Some(c) => {
+                                c.truth(&Env { pair: Some((first as i64, second as i64)), last, ..Env::default() })
+                            }
+                        };
+                        if !(allowed(a, b)? || allowed(b, a)?) {
+                            continue;
+                        }
+                        let mut next = piles.clone();
+                        next[i] -= a;
+                        next[j] -= b;
+                        let takes = vec![(i, piles[i], a), (j, piles[j], b)];
+                        sink.push(rule, MoveKind::TakeSeveral { takes }, next, a + b)?;
                     }
                 }
             }

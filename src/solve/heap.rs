@@ -155,7 +155,7 @@ impl CompiledRule {
             return Ok(0);
         }
         if let Some(c) = &self.condition {
-            if !c.truth(&Env { n: None, t: Some(ti), last: None })? {
+            if !c.truth(&Env { n: None, t: Some(ti), last: None, pair: None })? {
                 return Ok(0);
             }
         }
@@ -229,7 +229,7 @@ impl HeapRules {
                     let flags = code.digits.iter().map(code_flags).collect::<Option<Vec<u8>>>()?;
                     Compiled::Code { flags, repeat_from: code.repeat_from }
                 }
-                RuleKind::Bite { .. } | RuleKind::Add { .. } => return None,
+                RuleKind::Bite { .. } | RuleKind::Add { .. } | RuleKind::TakePair => return None,
             };
             rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
         }

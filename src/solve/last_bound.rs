@@ -148,7 +148,7 @@ impl LastBound {
     /// of 1 up to a bound (`take any`, `take 1..n-1`, `take ≤ n/2`).
     fn first_move_reach(game: &Game, m: u64) -> Option<u64> {
         let mut most: Option<u64> = None;
-        let env = Env { n: Some(m as i64), t: None, last: None };
+        let env = Env { n: Some(m as i64), t: None, last: None, pair: None };
         for rule in &game.first_moves {
             let reach = match rule.plain_take()? {
                 Amount::Any => m,
@@ -227,7 +227,7 @@ impl LastBound {
     }
 
     fn evaluate_bound(&self, t: u64) -> Result<i64, SolveError> {
-        let env = Env { n: None, t: None, last: Some(t as i64) };
+        let env = Env { n: None, t: None, last: Some(t as i64), pair: None };
         let mut most = i64::MIN;
         for (e, offset) in &self.bounds {
             let v = e.int(&env).map_err(crate::rules::MoveError::from)?;

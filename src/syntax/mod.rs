@@ -103,6 +103,8 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_one
             | kw_a
             | kw_both
+            | kw_the
+            | kw_other
             | kw_each
             | kw_of
             | kw_up
@@ -206,6 +208,15 @@ fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
                 }
             }
             Action::Take(Take { amount: amount.expect("take has an amount"), from, then_split })
+        }
+        Rule::take_pair => {
+            let mut names = content(pair).filter(|p| p.as_rule() == Rule::name).map(|p| {
+                let sp = span_of(&p);
+                Spanned::new(p.as_str().to_string(), sp)
+            });
+            let first = names.next().expect("take_pair names its first amount");
+            let second = names.next().expect("take_pair names its second amount");
+            Action::TakePair { first, second }
         }
         Rule::put => {
             let amount = content(pair).find(|p| p.as_rule() == Rule::amount).expect("add has an amount");
@@ -371,9 +382,29 @@ fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
                 Rule::or => BinOp::Or,
                 r => BinOp::Cmp(cmp_op(r)),
             };
+            // `k ≤ l < k + 2` reads as mathematics does: `k ≤ l and l < k + 2`.
+            if let (BinOp::Cmp(_), Some(middle)) = (op, chain_end(&lhs)) {
+                let next_span = middle.span.to(rhs.span);
+                let next = Spanned::new(ExprKind::Binary(op, Box::new(middle.clone()), Box::new(rhs)), next_span);
+                return Spanned::new(ExprKind::Binary(BinOp::And, Box::new(lhs), Box::new(next)), span);
+            }
             Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
         })
         .parse(pairs)
+}
+
+/// The last operand of a comparison chain written without brackets (`l` in `k ≤ l`, `c` in
+/// `a < b < c`), which the next comparison in the chain reads. Brackets widen a node's span
+/// beyond its operands', which is how `(a < b) < c` stays a comparison of a condition.
+fn chain_end(e: &Expr) -> Option<&Expr> {
+    match &e.node {
+        ExprKind::Binary(op, a, b) if e.span == a.span.to(b.span) => match op {
+            BinOp::Cmp(_) => Some(b),
+            BinOp::And if matches!(b.node, ExprKind::Binary(BinOp::Cmp(_), ..)) => chain_end(b),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn primary(pair: Pair<Rule>) -> Expr {
@@ -414,7 +445,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         first_move | kw_first => "`first move:`",
         play_decl | kw_play => "`play`",
         convention | kw_misere | kw_normal => "`misère` or `normal`",
-        take | kw_take => "`take`",
+        take | take_pair | kw_take => "`take`",
+        kw_the => "`the`",
+        kw_other => "`other`",
         put | kw_add => "`add`",
         split | kw_split => "`split`",
         octal | kw_octal => "`octal`",

@@ -147,3 +147,28 @@ fn deep_nesting_is_refused_before_the_parser_sees_it() {
     let fine = format!("piles\nmove: take {}1{}\n", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
     assert!(parse(&fine).is_ok());
 }
+
+#[test]
+fn a_comparison_chain_reads_as_and() {
+    let chain = parse_move("take t where 1 ≤ t < 5").condition.unwrap();
+    let ExprKind::Binary(BinOp::And, low, high) = &chain.node else { panic!("{chain:?}") };
+    assert!(matches!(&low.node, ExprKind::Binary(BinOp::Cmp(CmpOp::Le), ..)), "{low:?}");
+    let ExprKind::Binary(BinOp::Cmp(CmpOp::Lt), middle, _) = &high.node else { panic!("{high:?}") };
+    assert_eq!(middle.node, ExprKind::Name("t".into()));
+    let three = parse_move("take t where 1 < t < 5 < 9").condition.unwrap();
+    let rendered = format!("{three:?}");
+    assert_eq!(rendered.matches("And").count(), 2, "{rendered}");
+    // With brackets, a comparison of a comparison stays what it says (and `check` refuses it).
+    let bracketed = parse_move("take t where (1 < t) < 5").condition.unwrap();
+    assert!(matches!(bracketed.node, ExprKind::Binary(BinOp::Cmp(_), ..)), "{bracketed:?}");
+}
+
+#[test]
+fn two_named_amounts_from_two_piles() {
+    let m = parse_move("take k from one pile and l from the other where k ≤ l < k + 2");
+    match m.action.node {
+        Action::TakePair { first, second } => assert_eq!((first.node.as_str(), second.node.as_str()), ("k", "l")),
+        other => panic!("{other:?}"),
+    }
+    assert!(m.condition.is_some());
+}
