@@ -76,6 +76,8 @@ pub enum Board {
     AnyPiles,
     FixedPiles(Spanned<u64>),
     Rows,
+    /// a row of coins, numbered from 1; a position lists the coins showing heads
+    Coins,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +110,11 @@ pub enum Action {
     Split(Split),
     /// An octal (take-and-break) code such as `0.77`, as written.
     Octal(Spanned<String>),
+    /// `turn 1..3 coins, consecutive, …`: the rightmost goes from heads to tails.
+    Turn {
+        count: Spanned<Amount>,
+        shapes: Vec<Spanned<CoinShape>>,
+    },
     /// `bite any square`, optionally `but (x, y)`.
     Bite {
         except: Option<Spanned<(u64, u64)>>,
@@ -159,6 +166,19 @@ pub enum SplitShape {
     Unequal,
     /// all parts the same size
     Equal,
+}
+
+/// A condition on the set of coins a move turns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CoinShape {
+    Consecutive,
+    EquallySpaced,
+    /// the set is its own mirror image about its middle
+    Symmetric,
+    /// the set includes coin 1
+    IncludesFirst,
+    /// from the leftmost to the rightmost coin turned spans at most this many coins
+    Within(Expr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

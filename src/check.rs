@@ -7,8 +7,8 @@ use thiserror::Error;
 use crate::ast::{self, BinOp, CmpOp, Span, Spanned, Statement, UnOp};
 use crate::rules::expr::{Expr, ExprKind, Func, Var};
 use crate::rules::{
-    self, Amount, Board, Choice, CodeDigit, CodeShape, Game, HeapCount, Param, PileSelection, Rule, RuleKind,
-    SplitSpec, TakeBreakCode,
+    self, Amount, Board, Choice, CodeDigit, CodeShape, CoinShapes, Game, HeapCount, Param, PileSelection, Rule,
+    RuleKind, SplitSpec, TakeBreakCode,
 };
 
 /// The most parts a split may make, so that splitting stays a human-sized rule.
@@ -339,6 +339,7 @@ impl Checker {
                         ast::Board::OnePile => Board::OnePile,
                         ast::Board::AnyPiles => Board::AnyPiles,
                         ast::Board::Rows => Board::Rows,
+                        ast::Board::Coins => Board::Coins,
                         ast::Board::FixedPiles(k) => {
                             if k.node == 0 || k.node > 64 {
                                 self.errors.push(CheckError::BadCount {
@@ -559,6 +560,45 @@ impl Checker {
                 };
                 (kind, Scope { n: Access::Yes, t: Access::Yes, last })
             }
+            ast::Action::Turn { count, shapes } => {
+                if board != Board::Coins {
+                    self.errors.push(CheckError::BoardMismatch {
+                        span: action_span,
+                        message: "`turn` is a move on a row of coins".into(),
+                        label: "needs `coins`".into(),
+                        help: "declare the board with `coins`; a position then lists the coins showing heads, numbered from 1".into(),
+                    });
+                }
+                let scope = Scope {
+                    n: Access::Yes,
+                    t: Access::No("`t` is the number of coins being chosen", "use `t` after `where`"),
+                    last,
+                };
+                let count = self.amount(count, scope);
+                let mut checked = CoinShapes::default();
+                for shape in shapes {
+                    match &shape.node {
+                        ast::CoinShape::Consecutive => checked.consecutive = true,
+                        ast::CoinShape::EquallySpaced => checked.equally_spaced = true,
+                        ast::CoinShape::Symmetric => checked.symmetric = true,
+                        ast::CoinShape::IncludesFirst => checked.includes_first = true,
+                        ast::CoinShape::Within(e) => {
+                            let w = self.constant(e, "the span of coins").unwrap_or(1);
+                            if w < 1 {
+                                self.errors.push(CheckError::BadCount {
+                                    span: e.span,
+                                    message: format!("`within {w}` allows no coin at all"),
+                                    label: "must be at least 1".into(),
+                                    help: "`within s` keeps the coins turned among s neighbouring coins".into(),
+                                });
+                            }
+                            checked.within = Some(w.max(1) as u64);
+                        }
+                    }
+                }
+                // In a condition, n is the coin going to tails and t the number of coins turned.
+                (RuleKind::Turn { count, shapes: checked }, Scope { n: Access::Yes, t: Access::Yes, last })
+            }
             ast::Action::Bite { except } => {
                 if board != Board::Rows {
                     self.errors.push(CheckError::BoardMismatch {
@@ -575,6 +615,14 @@ impl Checker {
                 (RuleKind::Bite { except: except.as_ref().map(|e| e.node) }, Scope::CONSTANT)
             }
         };
+        if board == Board::Coins && !matches!(kind, RuleKind::Turn { .. }) {
+            self.errors.push(CheckError::BoardMismatch {
+                span: action_span,
+                message: "a game on `coins` is played by turning coins over".into(),
+                label: "not a move on a row of coins".into(),
+                help: "write for example `move: turn 1..3 coins`, or declare `piles` for a game on piles".into(),
+            });
+        }
         if board == Board::Rows && !matches!(kind, RuleKind::Bite { .. }) {
             self.errors.push(CheckError::BoardMismatch {
                 span: action_span,

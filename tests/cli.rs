@@ -175,6 +175,14 @@ fn table_by_last_shows_a_memory_game_over_pile_and_last_move() {
 }
 
 #[test]
+fn coin_games_answer_in_coins_and_refuse_impossible_rows() {
+    insta::assert_snapshot!(ok(&["solve", "games/mock-turtles.game", "3", "5", "9"]));
+    insta::assert_snapshot!(ok(&["explain", "games/ruler.game", "3", "6", "12"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/ruler.game", "3", "0"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/ruler.game", "3", "4", "3"]));
+}
+
+#[test]
 fn table_fibonacci_nim() {
     insta::assert_snapshot!(ok(&["table", "games/fibonacci-nim.game", "--upto", "13"]));
 }

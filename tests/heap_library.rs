@@ -120,3 +120,111 @@ fn r_wythoff_matches_a_brute_force_and_fraenkels_pairs() {
         }
     }
 }
+
+/// Grundy values of every position of a row of `size` coins (bit i − 1 set: coin i shows heads),
+/// by the coins themselves: a move turns over a set of coins allowed by `allowed` (given
+/// ascending) whose rightmost shows heads.
+fn coin_game_values(size: u32, allowed: &dyn Fn(&[u64]) -> bool) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::new();
+    for heads in 0u32..1 << size {
+        let mut seen = HashSet::new();
+        // Every set of coins, as a mask; its highest coin must show heads. Turning it gives a
+        // smaller mask, whose value is known.
+        for set in 1u32..1 << size {
+            let top = 31 - set.leading_zeros();
+            if heads & (1 << top) == 0 {
+                continue;
+            }
+            let coins: Vec<u64> = (0..size).filter(|i| set & (1 << i) != 0).map(|i| i as u64 + 1).collect();
+            if allowed(&coins) {
+                seen.insert(g[(heads ^ set) as usize]);
+            }
+        }
+        g.push(mex(&seen));
+    }
+    g
+}
+
+/// Every position of up to `size` coins: takeaway's value (a sum of single coins, by the
+/// coin-turning theorem) is the brute force's; and one heads coin at n has the claimed value.
+fn check_coin_game(text: &str, name: &str, size: u32, allowed: &dyn Fn(&[u64]) -> bool) {
+    let game = takeaway::load(text, name, &[]).unwrap();
+    let mut solver = takeaway::solve::Solver::new(&game, Default::default());
+    let brute = coin_game_values(size, allowed);
+    for (heads, &expected) in brute.iter().enumerate() {
+        let coins: Vec<u64> = (0..size).filter(|i| heads & (1 << i) != 0).map(|i| i as u64 + 1).collect();
+        let got = solver.value(&takeaway::rules::Position::new(coins.clone())).unwrap().grundy;
+        assert_eq!(got, Some(expected), "{name}: heads at {coins:?}");
+    }
+}
+
+fn game_text(file: &str) -> String {
+    std::fs::read_to_string(common::games_dir().join(file)).unwrap()
+}
+
+#[test]
+fn mock_turtles_matches_the_coins_and_the_odious_numbers() {
+    let claim = claimed_grundy("mock-turtles.game");
+    let single = coin_game_values(12, &|s| s.len() <= 3);
+    for (n, &value) in claim.iter().enumerate().skip(1).take(12) {
+        assert_eq!(single[1 << (n - 1)], value, "coin {n}");
+    }
+    // Odious: the n-th number (from 1) with an odd number of 1s in binary.
+    let odious: Vec<u64> = (0u64..).filter(|x| x.count_ones() % 2 == 1).take(claim.len() - 1).collect();
+    assert_eq!(&claim[1..], &odious[..]);
+    check_coin_game(&game_text("mock-turtles.game"), "mock-turtles.game", 10, &|s| s.len() <= 3);
+}
+
+#[test]
+fn ruler_matches_the_coins_and_the_powers_of_two() {
+    let consecutive = |s: &[u64]| s.windows(2).all(|w| w[1] == w[0] + 1);
+    let claim = claimed_grundy("ruler.game");
+    let single = coin_game_values(12, &consecutive);
+    for (n, &value) in claim.iter().enumerate().skip(1) {
+        assert_eq!(value, 1 << (n as u64).trailing_zeros(), "coin {n}: the largest power of 2 dividing it");
+        if n <= 12 {
+            assert_eq!(single[1 << (n - 1)], value, "coin {n}");
+        }
+    }
+    check_coin_game(&game_text("ruler.game"), "ruler.game", 10, &consecutive);
+}
+
+#[test]
+fn grunt_matches_the_coins_and_grundys_game() {
+    let grunt = |s: &[u64]| s.len() == 4 && s[0] == 1 && s[1] + s[2] == s[3] + 1;
+    let claim = claimed_grundy("grunt.game");
+    let single = coin_game_values(12, &grunt);
+    for (n, &value) in claim.iter().enumerate().skip(1).take(12) {
+        assert_eq!(single[1 << (n - 1)], value, "coin {n}");
+    }
+    let grundy = takeaway::load(&game_text("grundys-game.game"), "grundys-game.game", &[]).unwrap();
+    let mut solver = takeaway::solve::Solver::new(&grundy, Default::default());
+    for (n, &value) in claim.iter().enumerate().skip(1) {
+        let g = solver.value(&takeaway::rules::Position::new(vec![n as u64 - 1])).unwrap().grundy;
+        assert_eq!(g, Some(value), "coin {n} is worth G({})", n - 1);
+    }
+    check_coin_game(&game_text("grunt.game"), "grunt.game", 10, &grunt);
+}
+
+#[test]
+fn every_coin_shape_matches_a_brute_force_over_the_coins() {
+    let spaced = |s: &[u64]| s.windows(3).all(|w| w[1] - w[0] == w[2] - w[1]);
+    let symmetric = |s: &[u64]| s.iter().zip(s.iter().rev()).all(|(a, b)| a + b == s[0] + s[s.len() - 1]);
+    let span = |s: &[u64]| s[s.len() - 1] - s[0] + 1;
+    let cases: Vec<(&str, Box<dyn Fn(&[u64]) -> bool>)> = vec![
+        ("turn 2 coins", Box::new(|s: &[u64]| s.len() == 2)),
+        ("turn 3 coins, equally spaced", Box::new(move |s: &[u64]| s.len() == 3 && spaced(s))),
+        ("turn 1..4 coins, equally spaced", Box::new(move |s: &[u64]| s.len() <= 4 && spaced(s))),
+        ("turn 2..5 coins, symmetric", Box::new(move |s: &[u64]| (2..=5).contains(&s.len()) && symmetric(s))),
+        ("turn any coins, symmetric, within 4", Box::new(move |s: &[u64]| symmetric(s) && span(s) <= 4)),
+        ("turn 1..3 coins, within 3", Box::new(move |s: &[u64]| s.len() <= 3 && span(s) <= 3)),
+        ("turn 2 or 3 coins, including the first", Box::new(|s: &[u64]| (2..=3).contains(&s.len()) && s[0] == 1)),
+        ("turn any coins, consecutive, within 3", Box::new(move |s: &[u64]| span(s) == s.len() as u64 && s.len() <= 3)),
+        ("turn 1..5 coins", Box::new(|s: &[u64]| s.len() <= 5)),
+        ("turn 3 coins where t < n", Box::new(|s: &[u64]| s.len() == 3 && 3 < s[2])),
+    ];
+    for (rule, allowed) in cases {
+        let text = format!("coins\nmove: {rule}\n");
+        check_coin_game(&text, rule, 9, allowed.as_ref());
+    }
+}

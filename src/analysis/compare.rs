@@ -38,7 +38,7 @@ pub enum CompareError {
 
 pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<Comparison, CompareError> {
     for s in [&*a, &*b] {
-        if !matches!(s.game().board, Board::OnePile | Board::AnyPiles) {
+        if !matches!(s.game().board, Board::OnePile | Board::AnyPiles | Board::Coins) {
             return Err(CompareError::NotOnePile { game: s.game().name.clone() });
         }
     }

@@ -79,6 +79,8 @@ pub struct OptionOutcome {
 pub enum Explanation {
     Mex {
         game: String,
+        /// "pile", or "coin" in a coin-turning game (where a heads coin at n is a heap of n)
+        unit: &'static str,
         pile: u64,
         options: Vec<OptionValue>,
         more_options: usize,
@@ -89,6 +91,7 @@ pub enum Explanation {
     },
     NimSum {
         game: String,
+        unit: &'static str,
         position: Vec<u64>,
         values: Vec<u64>,
         columns: Vec<Column>,
@@ -184,7 +187,18 @@ fn mex(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, 
     let more_options = options.len().saturating_sub(LISTED);
     options.truncate(LISTED);
     let answers = if outcome == Outcome::P && n > 0 { answers(solver, game, pos)?.0 } else { Vec::new() };
-    Ok(Explanation::Mex { game: game.name.clone(), pile: n, options, more_options, values, mex, outcome, answers })
+    let unit = unit(game);
+    Ok(Explanation::Mex {
+        game: game.name.clone(),
+        unit,
+        pile: n,
+        options,
+        more_options,
+        values,
+        mex,
+        outcome,
+        answers,
+    })
 }
 
 fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
@@ -214,7 +228,7 @@ fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
             if v & column == 0 || !seen.insert(p) {
                 continue;
             }
-            let moves: Vec<Step> = all.iter().filter(|m| moved_pile(m) == Some(i)).map(Step::of).collect();
+            let moves: Vec<Step> = all.iter().filter(|m| moved_pile(m, pos) == Some(i)).map(Step::of).collect();
             winning.push(NimSumMove { column, pile: p, value: v, target: v ^ nim_sum, moves });
         }
     } else {
@@ -222,6 +236,7 @@ fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
     }
     Ok(Explanation::NimSum {
         game: game.name.clone(),
+        unit: unit(game),
         position: pos.piles.clone(),
         values,
         columns,
@@ -233,10 +248,22 @@ fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
     })
 }
 
-fn moved_pile(m: &Move) -> Option<usize> {
+/// What one part of a sum is called: a pile, or in a coin-turning game a heads coin.
+fn unit(game: &Game) -> &'static str {
+    if game.board == crate::rules::Board::Coins {
+        "coin"
+    } else {
+        "pile"
+    }
+}
+
+/// Which pile of `pos` a move changes (for a coin game, which heads coin it turns to tails).
+fn moved_pile(m: &Move, pos: &Position) -> Option<usize> {
+    use crate::rules::MoveKind;
     match &m.kind {
-        crate::rules::MoveKind::Take { pile, .. } | crate::rules::MoveKind::Split { pile, .. } => Some(*pile),
-        _ => None,
+        MoveKind::Take { pile, .. } | MoveKind::Split { pile, .. } | MoveKind::Add { pile, .. } => Some(*pile),
+        MoveKind::Turn { coin, .. } => pos.piles.iter().position(|c| c == coin),
+        MoveKind::TakeSeveral { .. } | MoveKind::Bite { .. } => None,
     }
 }
 
@@ -402,8 +429,11 @@ impl Explanation {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         match self {
-            Explanation::Mex { game, pile, options, more_options, values, mex, outcome, answers } => {
-                out.push_str(&format!("{game}, one pile of {pile}\n"));
+            Explanation::Mex { game, unit, pile, options, more_options, values, mex, outcome, answers } => {
+                out.push_str(&match *unit {
+                    "coin" => format!("{game}, one coin showing heads, at {pile}\n"),
+                    _ => format!("{game}, one pile of {pile}\n"),
+                });
                 if options.is_empty() {
                     out.push_str("No move is possible, so the Grundy value is mex{} = 0.\n");
                 } else {
@@ -434,6 +464,7 @@ impl Explanation {
             }
             Explanation::NimSum {
                 game,
+                unit,
                 position,
                 values,
                 columns,
@@ -444,7 +475,7 @@ impl Explanation {
                 more_answers,
             } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
-                out.push_str("Each pile's Grundy value, in binary:\n");
+                out.push_str(&format!("Each {unit}'s Grundy value, in binary:\n"));
                 let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
                 let widths: Vec<usize> = heads.iter().map(|h| h.len()).collect();
                 let pile_w = position.iter().map(|p| p.to_string().len()).max().unwrap_or(1).max(4);
@@ -453,7 +484,7 @@ impl Explanation {
                     let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
                     format!("  {label:>pile_w$}  {value:>val_w$}   {}\n", cells.join(" "))
                 };
-                out.push_str(&row("pile", "Grundy", heads.clone()));
+                out.push_str(&row(unit, "Grundy", heads.clone()));
                 for (i, (p, v)) in position.iter().zip(values).enumerate() {
                     out.push_str(&row(
                         &p.to_string(),
@@ -475,21 +506,25 @@ impl Explanation {
                 }
                 out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
                 if *nim_sum == 0 {
-                    out.push_str(
-                        "Every column is even. Any move changes one pile's value, so some column becomes odd: \
-                         every move leads to an N-position.\n",
-                    );
+                    out.push_str(&format!(
+                        "Every column is even. Any move changes one {unit}'s value, so some column becomes odd: \
+                         every move leads to an N-position.\n"
+                    ));
                     answers_text(&mut out, answers, *more_answers);
                 } else if let Some(first) = winning.first() {
                     out.push_str(&format!(
-                        "The highest odd column is {}. A pile whose value has a 1 there can be changed to make \
+                        "The highest odd column is {}. A {unit} whose value has a 1 there can be changed to make \
                          every column even: its value v must become v ⊕ {nim_sum}.\n",
                         first.column
                     ));
                     for w in winning {
+                        let which = match *unit {
+                            "coin" => format!("coin {}", w.pile),
+                            _ => format!("the pile of {}", w.pile),
+                        };
                         out.push_str(&format!(
-                            "  the pile of {}: value {} becomes {} ⊕ {nim_sum} = {}",
-                            w.pile, w.value, w.value, w.target
+                            "  {which}: value {} becomes {} ⊕ {nim_sum} = {}",
+                            w.value, w.value, w.target
                         ));
                         if w.moves.is_empty() {
                             out.push_str(" (no single move reaches it)\n");

@@ -43,6 +43,8 @@ pub struct Table {
     pub loopy_values: Option<Vec<String>>,
     /// For games that remember the last move: one pile of n after a move of `last`.
     pub by_last: Option<LastGrid>,
+    /// A coin-turning game: row n is one heads coin at n.
+    pub coins: bool,
 }
 
 /// What a table is asked to show besides outcomes and Grundy values.
@@ -111,7 +113,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         return Err(TableError::ByLastNeedsOnePile { game: name });
     }
     let shape = match game.board {
-        Board::OnePile | Board::AnyPiles => TableShape::OnePile,
+        Board::OnePile | Board::AnyPiles | Board::Coins => TableShape::OnePile,
         Board::FixedPiles(2) => TableShape::TwoPiles,
         Board::FixedPiles(k) => return Err(TableError::TooManyPiles { game: name, piles: k }),
         Board::Rows => TableShape::Rectangles,
@@ -153,6 +155,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                             remoteness: None,
                             loopy_values: None,
                             by_last: None,
+                            coins: game.board == Board::Coins,
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
@@ -278,6 +281,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         remoteness,
         loopy_values,
         by_last,
+        coins: game.board == Board::Coins,
     })
 }
 
@@ -408,7 +412,10 @@ impl Table {
         let mut out = String::new();
         match self.shape {
             TableShape::OnePile => {
-                out.push_str(&format!("{}: one pile of n = 0..{}\n", self.game, self.upto));
+                out.push_str(&match self.coins {
+                    true => format!("{}: one coin showing heads, at n = 1..{} (0: none)\n", self.game, self.upto),
+                    false => format!("{}: one pile of n = 0..{}\n", self.game, self.upto),
+                });
                 let mut header = vec!["n", "outcome", "Grundy"];
                 if self.remoteness.is_some() {
                     header.push("remoteness");

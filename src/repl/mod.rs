@@ -629,6 +629,7 @@ impl Entry {
             Board::AnyPiles => "any number of piles".to_string(),
             Board::FixedPiles(k) => format!("{k} piles"),
             Board::Rows => "rows".to_string(),
+            Board::Coins => "a row of coins".to_string(),
         }];
         for p in &g.params {
             parts.push(format!("{} = {}", p.name, p.value));

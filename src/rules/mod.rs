@@ -26,6 +26,9 @@ pub enum Board {
     FixedPiles(usize),
     /// a Chomp board: row lengths, bottom row first
     Rows,
+    /// a row of coins numbered from 1: a position lists the coins showing heads, and each
+    /// heads coin is a game of its own (a heap of its number)
+    Coins,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +88,21 @@ pub enum RuleKind {
     Code(TakeBreakCode),
     /// Chomp: choose a square; it and every square above and to the right go.
     Bite { except: Option<(u64, u64)> },
+    /// Coin-turning: turn over `count` coins whose rightmost goes from heads to tails.
+    Turn { count: Amount, shapes: CoinShapes },
+}
+
+/// Conditions on the set of coins one move turns over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoinShapes {
+    pub consecutive: bool,
+    pub equally_spaced: bool,
+    /// the set is its own mirror image about its middle
+    pub symmetric: bool,
+    /// coin 1 is among them
+    pub includes_first: bool,
+    /// leftmost to rightmost spans at most this many coins
+    pub within: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -267,6 +285,10 @@ impl Game {
             }
             Board::FixedPiles(_) => piles.sort_unstable(),
             Board::OnePile => {}
+            Board::Coins => {
+                piles.retain(|&p| p > 0);
+                piles.sort_unstable();
+            }
             Board::Rows => {
                 while piles.last() == Some(&0) {
                     piles.pop();
@@ -290,7 +312,11 @@ impl Game {
             && self.board != Board::Rows
             && self.moves.iter().all(|r| match &r.kind {
                 RuleKind::Take { piles, .. } => piles.is_one(),
-                RuleKind::Add { .. } | RuleKind::Split(_) | RuleKind::Octal { .. } | RuleKind::Code(_) => true,
+                RuleKind::Add { .. }
+                | RuleKind::Split(_)
+                | RuleKind::Octal { .. }
+                | RuleKind::Code(_)
+                | RuleKind::Turn { .. } => true,
                 RuleKind::Bite { .. } | RuleKind::TakePair => false,
             })
     }

@@ -5,7 +5,8 @@ use thiserror::Error;
 
 use super::expr::{Env, EvalError};
 use super::{
-    Amount, Board, Choice, CodeShape, Game, PileSelection, Position, Rule, RuleKind, SplitSpec, TakeBreakCode,
+    Amount, Board, Choice, CodeShape, CoinShapes, Game, PileSelection, Position, Rule, RuleKind, SplitSpec,
+    TakeBreakCode,
 };
 use crate::ast::{CmpOp, Span, SplitShape};
 
@@ -40,6 +41,11 @@ pub enum MoveKind {
         pile: usize,
         from: u64,
         amount: u64,
+    },
+    /// coin `coin` turned from heads to tails, and with it the coins `others` (ascending)
+    Turn {
+        coin: u64,
+        others: Vec<u64>,
     },
     /// column and row of the chosen square, from (1, 1) at the bottom left
     Bite {
@@ -87,6 +93,15 @@ impl Move {
             MoveKind::Take { from, amount, left, .. } => MoveKind::Take { pile: index, from, amount, left },
             MoveKind::Split { from, parts, .. } => MoveKind::Split { pile: index, from, parts },
             MoveKind::Add { from, amount, .. } => MoveKind::Add { pile: index, from, amount },
+            MoveKind::Turn { coin, others } => {
+                // Coins turned that already showed heads go back to tails.
+                let piles = turned(&pos.piles, index, &others);
+                return Move {
+                    rule: self.rule,
+                    kind: MoveKind::Turn { coin, others },
+                    to: Position { piles, last: self.to.last },
+                };
+            }
             other => other,
         };
         Move { rule: self.rule, kind, to: Position { piles, last: self.to.last } }
@@ -124,6 +139,11 @@ impl MoveKind {
             }
             MoveKind::Bite { column, row } => format!("bite the square ({column}, {row})"),
             MoveKind::Add { from, amount, .. } => format!("add {amount} to the pile of {from}"),
+            MoveKind::Turn { coin, others } if others.is_empty() => format!("turn coin {coin} to tails"),
+            MoveKind::Turn { coin, others } => {
+                let word = if others.len() == 1 { "coin" } else { "coins" };
+                format!("turn coin {coin} to tails, and {word} {} over", and_list(others))
+            }
         }
     }
 }
@@ -254,6 +274,15 @@ impl Game {
             RuleKind::Code(code) => self.code_moves(rule, code, index, n, &base, &replace, sink)?,
             RuleKind::Bite { .. } => unreachable!("bites are generated on rows"),
             RuleKind::TakePair => unreachable!("pair takes are generated on two piles"),
+            RuleKind::Turn { count, shapes } => {
+                let counts = amounts(count, rule, &base, n, sink)?;
+                let pos = sink.pos;
+                coin_sets(n, &counts, shapes, &mut |others| {
+                    let piles = turned(&pos.piles, index, others);
+                    let kind = MoveKind::Turn { coin: n, others: others.to_vec() };
+                    sink.push(rule, kind, piles, others.len() as u64 + 1)
+                })?;
+            }
         }
         Ok(())
     }
@@ -460,6 +489,124 @@ impl Game {
 }
 
 /// Indices of the piles worth moving on: for interchangeable piles, one of each size.
+/// The heads coins after coin `piles[index]` goes to tails and each of `others` turns over.
+fn turned(piles: &[u64], index: usize, others: &[u64]) -> Vec<u64> {
+    let mut heads: Vec<u64> = piles.iter().enumerate().filter(|&(i, _)| i != index).map(|(_, &c)| c).collect();
+    for &coin in others {
+        match heads.iter().position(|&h| h == coin) {
+            Some(at) => {
+                heads.remove(at);
+            }
+            None => heads.push(coin),
+        }
+    }
+    heads.sort_unstable();
+    heads
+}
+
+/// Every set of coins left of coin `n` that a turning move may take with it: `counts` coins in
+/// all (n included), in the shapes asked for. Each set goes to `emit`, ascending.
+fn coin_sets(
+    n: u64,
+    counts: &[u64],
+    shapes: &CoinShapes,
+    emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>,
+) -> Result<(), MoveError> {
+    // The leftmost coin a set may reach.
+    let lowest = match shapes.within {
+        Some(w) => n.saturating_sub(w.saturating_sub(1)).max(1),
+        None => 1,
+    };
+    if shapes.includes_first && lowest > 1 {
+        return Ok(());
+    }
+    for &c in counts {
+        if c == 1 {
+            if !shapes.includes_first || n == 1 {
+                emit(&[])?;
+            }
+            continue;
+        }
+        if c > n {
+            continue;
+        }
+        if shapes.consecutive || shapes.equally_spaced {
+            // Spacing d: coins n − (c−1)d, …, n − d; such a set is symmetric too.
+            let widest = if shapes.consecutive { 1 } else { (n - 1) / (c - 1) };
+            for d in 1..=widest {
+                let low = n - (c - 1) * d;
+                if low < lowest || (shapes.includes_first && low != 1) {
+                    continue;
+                }
+                let others: Vec<u64> = (0..c - 1).map(|i| low + i * d).collect();
+                emit(&others)?;
+            }
+        } else if shapes.symmetric {
+            // Leftmost coin m; every coin x between has its mirror m + n − x.
+            let lows = if shapes.includes_first { 1..=1 } else { lowest..=n - 1 };
+            for m in lows {
+                let left_slots: Vec<u64> = (m + 1..).take_while(|x| 2 * x < m + n).collect();
+                let centre = (m + n) % 2 == 0 && n - m >= 2;
+                for with_centre in [false, true] {
+                    if with_centre && !centre {
+                        continue;
+                    }
+                    let inner = c - 2 - with_centre as u64;
+                    if inner % 2 != 0 || inner / 2 > left_slots.len() as u64 {
+                        continue;
+                    }
+                    choose(&left_slots, (inner / 2) as usize, &mut |chosen| {
+                        let mut others = vec![m];
+                        others.extend(chosen.iter().flat_map(|&x| [x, m + n - x]));
+                        if with_centre {
+                            others.push((m + n) / 2);
+                        }
+                        others.sort_unstable();
+                        emit(&others)
+                    })?;
+                }
+            }
+        } else if shapes.includes_first {
+            let rest: Vec<u64> = (2..n).collect();
+            choose(&rest, (c - 2) as usize, &mut |chosen| {
+                let mut others = vec![1];
+                others.extend_from_slice(chosen);
+                emit(&others)
+            })?;
+        } else {
+            let rest: Vec<u64> = (lowest..n).collect();
+            choose(&rest, (c - 1) as usize, emit)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every choice of `k` of `items`, in order, each passed to `emit`.
+fn choose(items: &[u64], k: usize, emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>) -> Result<(), MoveError> {
+    fn go(
+        items: &[u64],
+        k: usize,
+        start: usize,
+        current: &mut Vec<u64>,
+        emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>,
+    ) -> Result<(), MoveError> {
+        if current.len() == k {
+            return emit(current);
+        }
+        // Leave room for the items still to choose.
+        for i in start..=items.len() - (k - current.len()) {
+            current.push(items[i]);
+            go(items, k, i + 1, current, emit)?;
+            current.pop();
+        }
+        Ok(())
+    }
+    if k > items.len() {
+        return Ok(());
+    }
+    go(items, k, 0, &mut Vec::with_capacity(k), emit)
+}
+
 fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {
     let mut seen = std::collections::HashSet::new();
     piles.iter().copied().enumerate().filter(|&(_, n)| n > 0 && (board == Board::Rows || seen.insert(n))).collect()

@@ -48,6 +48,24 @@ pub enum PositionError {
         help: String,
     },
 
+    #[error("coins are numbered from 1, so there is no coin 0")]
+    #[diagnostic(
+        code(takeaway::position::no_coin_zero),
+        help("a position of a coin game lists the coins showing heads, for example: 3 5 9")
+    )]
+    NoCoinZero {
+        #[label("not a coin")]
+        span: Span,
+    },
+
+    #[error("coin {coin} is listed twice")]
+    #[diagnostic(code(takeaway::position::coin_twice), help("a coin shows heads or tails: list each heads coin once"))]
+    CoinTwice {
+        #[label("again here")]
+        span: Span,
+        coin: u64,
+    },
+
     #[error("row {row} (length {len}) is longer than the row below it (length {below})")]
     #[diagnostic(
         code(takeaway::position::rows_grow),
@@ -96,6 +114,16 @@ pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError
                 found: piles.len(),
                 help: help.to_string(),
             });
+        }
+    }
+    if game.board == Board::Coins {
+        for (i, (&coin, &span)) in piles.iter().zip(&spans).enumerate() {
+            if coin == 0 {
+                return Err(PositionError::NoCoinZero { span });
+            }
+            if piles[..i].contains(&coin) {
+                return Err(PositionError::CoinTwice { span, coin });
+            }
         }
     }
     if game.board == Board::Rows {

@@ -229,7 +229,9 @@ impl HeapRules {
                     let flags = code.digits.iter().map(code_flags).collect::<Option<Vec<u8>>>()?;
                     Compiled::Code { flags, repeat_from: code.repeat_from }
                 }
-                RuleKind::Bite { .. } | RuleKind::Add { .. } | RuleKind::TakePair => return None,
+                RuleKind::Bite { .. } | RuleKind::Add { .. } | RuleKind::TakePair | RuleKind::Turn { .. } => {
+                    return None
+                }
             };
             rules.push(CompiledRule { span: rule.span, kind, condition: rule.condition.clone() });
         }

@@ -115,6 +115,10 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_octal
             | kw_code
             | kw_bite
+            | kw_turn
+            | kw_coins
+            | kw_coin
+            | kw_within
             | kw_square
             | kw_but
             | kw_where
@@ -143,6 +147,7 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
                 Rule::kw_pile => Board::OnePile,
                 Rule::kw_piles => Board::AnyPiles,
                 Rule::kw_rows => Board::Rows,
+                Rule::kw_coins => Board::Coins,
                 Rule::fixed_piles => {
                     let n = content(inner).next().expect("fixed_piles has a count");
                     // The grammar admits only digits; too many of them saturate and `check` reports it.
@@ -217,6 +222,32 @@ fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
             let first = names.next().expect("take_pair names its first amount");
             let second = names.next().expect("take_pair names its second amount");
             Action::TakePair { first, second }
+        }
+        Rule::turn => {
+            let mut count = None;
+            let mut shapes = Vec::new();
+            for p in content(pair) {
+                match p.as_rule() {
+                    Rule::amount => count = Some(build_amount(p)),
+                    Rule::coin_shape => {
+                        let sp = span_of(&p);
+                        let inner = p.into_inner().next().expect("coin_shape has one child");
+                        let shape = match inner.as_rule() {
+                            Rule::kw_consecutive => CoinShape::Consecutive,
+                            Rule::equally_spaced => CoinShape::EquallySpaced,
+                            Rule::kw_symmetric => CoinShape::Symmetric,
+                            Rule::including_first => CoinShape::IncludesFirst,
+                            Rule::within => {
+                                CoinShape::Within(expression(content(inner).next().expect("within has a number")))
+                            }
+                            r => unreachable!("coin_shape child {r:?}"),
+                        };
+                        shapes.push(Spanned::new(shape, sp));
+                    }
+                    r => unreachable!("turn child {r:?}"),
+                }
+            }
+            Action::Turn { count: count.expect("turn has a count"), shapes }
         }
         Rule::put => {
             let amount = content(pair).find(|p| p.as_rule() == Rule::amount).expect("add has an amount");
@@ -440,7 +471,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         EOI => "the end of the text",
         game_decl | kw_game => "`game`",
         param_decl | kw_param => "`param`",
-        board_decl | fixed_piles | kw_pile | kw_piles | kw_rows => "`pile`, `piles` or `rows`",
+        board_decl | fixed_piles | kw_pile | kw_piles | kw_rows => "`pile`, `piles`, `rows` or `coins`",
+        turn | kw_turn => "`turn`",
+        kw_coins | kw_coin => "`coins`",
+        coin_shape | kw_consecutive | equally_spaced | kw_equally | kw_spaced | kw_symmetric | including_first
+        | kw_including | within | kw_within => {
+            "a condition on the coins, such as `consecutive`, `equally spaced`, `symmetric`, `including the first` or `within 5`"
+        }
         move_decl | move_head | kw_move => "`move:`",
         first_move | kw_first => "`first move:`",
         play_decl | kw_play => "`play`",
