@@ -211,7 +211,8 @@ fn every_coin_shape_matches_a_brute_force_over_the_coins() {
     let spaced = |s: &[u64]| s.windows(3).all(|w| w[1] - w[0] == w[2] - w[1]);
     let symmetric = |s: &[u64]| s.iter().zip(s.iter().rev()).all(|(a, b)| a + b == s[0] + s[s.len() - 1]);
     let span = |s: &[u64]| s[s.len() - 1] - s[0] + 1;
-    let cases: Vec<(&str, Box<dyn Fn(&[u64]) -> bool>)> = vec![
+    type Allowed = Box<dyn Fn(&[u64]) -> bool>;
+    let cases: Vec<(&str, Allowed)> = vec![
         ("turn 2 coins", Box::new(|s: &[u64]| s.len() == 2)),
         ("turn 3 coins, equally spaced", Box::new(move |s: &[u64]| s.len() == 3 && spaced(s))),
         ("turn 1..4 coins, equally spaced", Box::new(move |s: &[u64]| s.len() <= 4 && spaced(s))),

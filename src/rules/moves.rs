@@ -546,13 +546,13 @@ fn coin_sets(
             let lows = if shapes.includes_first { 1..=1 } else { lowest..=n - 1 };
             for m in lows {
                 let left_slots: Vec<u64> = (m + 1..).take_while(|x| 2 * x < m + n).collect();
-                let centre = (m + n) % 2 == 0 && n - m >= 2;
+                let centre = (m + n).is_multiple_of(2) && n - m >= 2;
                 for with_centre in [false, true] {
                     if with_centre && !centre {
                         continue;
                     }
                     let inner = c - 2 - with_centre as u64;
-                    if inner % 2 != 0 || inner / 2 > left_slots.len() as u64 {
+                    if !inner.is_multiple_of(2) || inner / 2 > left_slots.len() as u64 {
                         continue;
                     }
                     choose(&left_slots, (inner / 2) as usize, &mut |chosen| {
