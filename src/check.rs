@@ -1073,6 +1073,8 @@ impl Checker {
         let mut known: Vec<&str> = vec!["n", "t", "last"];
         known.extend(self.params.iter().map(|(n, _)| n.as_str()));
         known.extend(self.pair_names.iter().flatten().map(|n| n.as_str()));
+        let mut listed = std::collections::HashSet::new();
+        known.retain(|n| listed.insert(*n));
         self.errors.push(CheckError::UnknownName {
             span,
             name: name.to_string(),

@@ -290,6 +290,10 @@ fn every_move_line_in_the_readme_checks() {
             }
             let text = if rule.contains("bite") {
                 format!("rows\nmove: {rule}\n")
+            } else if rule.contains("coins") {
+                format!("coins\nmove: {rule}\n")
+            } else if rule.contains("from the other") {
+                format!("piles 2\nparam r = 2\nmove: {rule}\n")
             } else if rule.contains("last") {
                 format!("pile\nfirst move: take 1..n-1\nmove: {rule}\n")
             } else if rule.contains("both") {

@@ -642,7 +642,7 @@ fn help_for(expected: &[&str]) -> String {
     if has("`game`") || has("`move:`") {
         "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`, `move: …`, `first move: …` or `play misère`".into()
     } else if has("`take`") {
-        "a move is `take …`, `add …`, `split …`, `octal 0.77`, `code 4!.0` or `bite any square but (1, 1)`".into()
+        "a move is `take …`, `add …`, `split …`, `octal 0.77`, `code 4!.0`, `bite any square but (1, 1)` or `turn 1..3 coins`".into()
     } else if has("an amount") {
         "say how many to take: `any`, a number, a range `1..3`, choices `1 or 3`, or a bound `≤ 2·last`".into()
     } else if has("`where`") && has("`from`") {
