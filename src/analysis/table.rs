@@ -138,6 +138,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::OnePile => {
             let (mut o, mut g) = (Vec::new(), Vec::new());
             for n in 0..=upto {
+                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
                 let v = match solver.value(&Position::new(vec![n])) {
                     Ok(v) => v,
                     Err(cause) if n > 0 => {
@@ -182,6 +183,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             outcomes = vec![vec![Outcome::N; size]; size];
             grundy = vec![vec![None; size]; size];
             for a in 0..=upto {
+                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, a, upto + 1);
                 for b in a..=upto {
                     let v = solver.value(&Position::new(vec![a, b]))?;
                     let (i, j) = (a as usize, b as usize);
@@ -289,6 +291,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
 fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
     let mut grid = LastGrid { outcomes: Vec::new(), grundy: Vec::new() };
     for n in 0..=upto {
+        crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
         let (mut o, mut g) = (Vec::new(), Vec::new());
         for last in 1..=upto {
             let v = solver.value(&Position { piles: vec![n], last: Some(last) })?;

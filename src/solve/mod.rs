@@ -17,6 +17,7 @@ pub mod last_bound;
 pub mod loopy;
 pub mod period;
 mod piles;
+pub mod progress;
 mod search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -226,7 +227,12 @@ struct Work {
 impl Work {
     fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
         check_cancel(limits)?;
+        let before = self.moves;
         self.moves += moves as u64;
+        // Each time another 2^16 moves have been examined.
+        if before >> 16 != self.moves >> 16 {
+            progress::report(progress::Stage::Search, self.moves, 0);
+        }
         if self.moves > limits.max_moves() {
             return Err(SolveError::work_limit(limits));
         }

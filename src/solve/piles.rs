@@ -196,11 +196,12 @@ impl PileValues {
                         if n % 1024 == 0 {
                             self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
                             options %= KERNEL_OPTIONS_PER_MOVE;
+                            super::progress::report(super::progress::Stage::PileValues, n as u64, upto + 1);
                         }
                     }
                     self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
                 }
-                Engine::Listing(values) => listing_extend(game, values, stop, limits, &mut self.work)?,
+                Engine::Listing(values) => listing_extend(game, values, stop, upto + 1, limits, &mut self.work)?,
             }
             if self.computed() >= self.next_period_check {
                 self.next_period_check *= 2;
@@ -237,6 +238,7 @@ fn listing_extend(
     game: &Game,
     values: &mut Vec<u32>,
     stop: usize,
+    total: u64,
     limits: Limits,
     work: &mut Work,
 ) -> Result<(), SolveError> {
@@ -245,6 +247,9 @@ fn listing_extend(
         let n = values.len() as u64;
         let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
         work.add(moves.len(), limits)?;
+        if n % 256 == 0 {
+            super::progress::report(super::progress::Stage::PileValues, n, total);
+        }
         seen.clear();
         seen.resize(moves.len() + 1, false);
         for m in &moves {
