@@ -247,7 +247,7 @@ fn listing_extend(
         let n = values.len() as u64;
         let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
         work.add(moves.len(), limits)?;
-        if n % 256 == 0 {
+        if n.is_multiple_of(256) {
             super::progress::report(super::progress::Stage::PileValues, n, total);
         }
         seen.clear();
