@@ -183,6 +183,18 @@ fn coin_games_answer_in_coins_and_refuse_impossible_rows() {
 }
 
 #[test]
+fn a_coin_rule_with_too_many_sets_is_refused_not_run_out_of_memory() {
+    // Turning any set of coins: coin n has 2^(n-1) moves.
+    let dir = std::env::temp_dir().join(format!("takeaway-coins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("any.game");
+    std::fs::write(&file, "coins\nmove: turn any coins\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "40", "--max-states", "100000"]);
+    assert!(stderr.contains("takeaway::rules::too_many_moves"), "{stderr}");
+    assert!(stderr.contains("turn any coins"), "{stderr}");
+}
+
+#[test]
 fn table_fibonacci_nim() {
     insta::assert_snapshot!(ok(&["table", "games/fibonacci-nim.game", "--upto", "13"]));
 }

@@ -169,15 +169,30 @@ struct Sink<'a> {
     limit: usize,
     pos: &'a Position,
     history: bool,
+    /// Numbers held by the moves so far, counting each move's own bookkeeping as a few more:
+    /// a move may leave more piles (or coins) than the position had.
+    kept: usize,
 }
+
+/// What one move costs besides its numbers, in numbers (its vectors and description).
+const MOVE_OVERHEAD: usize = 12;
 
 impl Sink<'_> {
     fn push(&mut self, rule: &Rule, kind: MoveKind, piles: Vec<u64>, removed: u64) -> Result<(), MoveError> {
-        if self.out.len() >= self.limit {
+        let described = match &kind {
+            MoveKind::Turn { others, .. } => others.len(),
+            MoveKind::Take { left, .. } => left.len(),
+            MoveKind::Split { parts, .. } => parts.len(),
+            MoveKind::TakeSeveral { takes } => 3 * takes.len(),
+            MoveKind::Add { .. } | MoveKind::Bite { .. } => 0,
+        };
+        self.kept += piles.len() + described + MOVE_OVERHEAD;
+        if self.out.len() >= self.limit || self.kept > MAX_NUMBERS_KEPT {
             return Err(MoveError::TooManyMoves {
                 span: rule.span,
                 position: self.pos.short_text(),
-                limit: self.limit,
+                // Where memory ran out first, the moves held then are the limit that applied.
+                limit: self.out.len().min(self.limit),
             });
         }
         let last = if self.history { Some(removed) } else { None };
@@ -196,7 +211,7 @@ impl Game {
         // Every move stores a whole position: bound the numbers kept, not only the moves.
         let per_move = pos.piles.len().max(1) + 1;
         let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
-        let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history() };
+        let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0 };
         let last = pos.last.map(|l| l as i64);
         for rule in self.rules_for(pos) {
             match &rule.kind {
