@@ -560,16 +560,19 @@ fn coin_sets(
             // Leftmost coin m; every coin x between has its mirror m + n − x.
             let lows = if shapes.includes_first { 1..=1 } else { lowest..=n - 1 };
             for m in lows {
-                let left_slots: Vec<u64> = (m + 1..).take_while(|x| 2 * x < m + n).collect();
+                // Coins m+1 … below the middle, each chosen with its mirror.
+                let slots = (n - m - 1) / 2;
                 let centre = (m + n).is_multiple_of(2) && n - m >= 2;
                 for with_centre in [false, true] {
                     if with_centre && !centre {
                         continue;
                     }
-                    let inner = c - 2 - with_centre as u64;
-                    if !inner.is_multiple_of(2) || inner / 2 > left_slots.len() as u64 {
+                    let Some(inner) = (c - 2).checked_sub(with_centre as u64) else { continue };
+                    if !inner.is_multiple_of(2) || inner / 2 > slots {
                         continue;
                     }
+                    // Listed only when some are chosen, so that the work follows the moves made.
+                    let left_slots: Vec<u64> = if inner == 0 { Vec::new() } else { (m + 1..=m + slots).collect() };
                     choose(&left_slots, (inner / 2) as usize, &mut |chosen| {
                         let mut others = vec![m];
                         others.extend(chosen.iter().flat_map(|&x| [x, m + n - x]));
