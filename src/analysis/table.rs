@@ -446,7 +446,7 @@ impl Table {
                     out.push_str(&format!("draws: {}\n", draws.join(", ")));
                 }
                 if let Some(grid) = &self.by_last {
-                    out.push_str(&grid.to_text(self.upto));
+                    out.push_str(&grid.to_text());
                 }
             }
             TableShape::TwoPiles => {
@@ -504,12 +504,13 @@ impl Table {
 
 impl LastGrid {
     /// Grundy values, or outcome letters where a game has none (misère play).
-    fn to_text(&self, upto: u64) -> String {
+    fn to_text(&self) -> String {
+        let upto = self.outcomes.len().saturating_sub(1);
         let mut out = format!("\nafter a move of last = 1..{upto} (across), one pile of n (down): Grundy values\n");
         if upto > 30 {
             out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
         }
-        let shown = upto.min(30) as usize;
+        let shown = upto.min(30);
         let mut header = vec!["n\\last".to_string()];
         header.extend((1..=shown).map(|l| l.to_string()));
         let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();

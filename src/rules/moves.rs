@@ -87,21 +87,19 @@ pub enum MoveError {
 impl Move {
     /// This move, found on a one-pile position, made on pile `index` of `pos` instead.
     pub fn on_pile_of(self, index: usize, pos: &Position) -> Move {
-        let mut piles = pos.piles.clone();
-        piles.splice(index..=index, self.to.piles.iter().copied());
+        let piles = match &self.kind {
+            // Coins turned that already showed heads go back to tails.
+            MoveKind::Turn { others, .. } => turned(&pos.piles, index, others),
+            _ => {
+                let mut piles = pos.piles.clone();
+                piles.splice(index..=index, self.to.piles.iter().copied());
+                piles
+            }
+        };
         let kind = match self.kind {
             MoveKind::Take { from, amount, left, .. } => MoveKind::Take { pile: index, from, amount, left },
             MoveKind::Split { from, parts, .. } => MoveKind::Split { pile: index, from, parts },
             MoveKind::Add { from, amount, .. } => MoveKind::Add { pile: index, from, amount },
-            MoveKind::Turn { coin, others } => {
-                // Coins turned that already showed heads go back to tails.
-                let piles = turned(&pos.piles, index, &others);
-                return Move {
-                    rule: self.rule,
-                    kind: MoveKind::Turn { coin, others },
-                    to: Position { piles, last: self.to.last },
-                };
-            }
             other => other,
         };
         Move { rule: self.rule, kind, to: Position { piles, last: self.to.last } }
@@ -446,7 +444,11 @@ impl Game {
     /// `take k from one pile and l from the other where …`: a from one pile and b from another,
     /// allowed when the condition holds with the names either way round.
     fn take_pair(&self, rule: &Rule, last: Option<i64>, sink: &mut Sink) -> Result<(), MoveError> {
-        let piles = sink.pos.piles.clone();
+        let piles = &sink.pos.piles;
+        let allowed = |first: u64, second: u64| match &rule.condition {
+            None => Ok(true),
+            Some(c) => c.truth(&Env { pair: Some((first as i64, second as i64)), last, ..Env::default() }),
+        };
         let mut seen_sizes: Vec<(u64, u64)> = Vec::new();
         for i in 0..piles.len() {
             for j in i + 1..piles.len() {
@@ -457,12 +459,6 @@ impl Game {
                 seen_sizes.push((x, y));
                 for a in 1..=piles[i] {
                     for b in 1..=piles[j] {
-                        let allowed = |first: u64, second: u64| match &rule.condition {
-                            None => Ok(true),
-                            Some(c) => {
-                                c.truth(&Env { pair: Some((first as i64, second as i64)), last, ..Env::default() })
-                            }
-                        };
                         if !(allowed(a, b)? || allowed(b, a)?) {
                             continue;
                         }
