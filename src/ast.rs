@@ -68,6 +68,28 @@ pub enum Statement {
     Move(MoveDecl),
     /// `play misère` / `play normal`
     Play(Convention),
+    /// `acrostic product of "A" and "B"`: the two strings name heap games.
+    Product { kind: ProductKind, parts: [Spanned<String>; 2] },
+}
+
+/// How two heap games combine into a game on cells (x, y).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProductKind {
+    /// a move is a move of the first game on x, or of the second on y
+    Acrostic,
+    /// a move is a move of the first game on x together with one of the second on y
+    Tartan,
+}
+
+impl ProductKind {
+    /// The word the language uses for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            ProductKind::Acrostic => "acrostic",
+            ProductKind::Tartan => "tartan",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

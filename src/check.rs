@@ -263,16 +263,97 @@ pub enum CheckError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Eval(#[from] rules::expr::EvalError),
+
+    #[error("there is no game or game file called `{name}`")]
+    #[diagnostic(code(takeaway::check::unknown_game), help("{help}"))]
+    UnknownGame {
+        #[label("not found")]
+        span: Span,
+        name: String,
+        help: String,
+    },
+
+    #[error("the game `{name}` has errors")]
+    #[diagnostic(
+        code(takeaway::check::game_has_errors),
+        help("its own diagnostics follow; a product can be made once both its games are right")
+    )]
+    GameHasErrors {
+        #[label("named here")]
+        span: Span,
+        name: String,
+        /// the game's diagnostics, rendered against its own text
+        rendered: String,
+    },
+
+    #[error("{name} is not a heap game: {reason}")]
+    #[diagnostic(code(takeaway::check::not_a_heap_game), help("{help}"))]
+    NotAHeapGame {
+        #[label("a product needs a game on piles or coins here")]
+        span: Span,
+        name: String,
+        reason: String,
+        help: String,
+    },
+
+    #[error("a product game takes its board and its moves from its two games")]
+    #[diagnostic(
+        code(takeaway::check::product_with_rules),
+        help("remove this line, or put it into one of the games the product names")
+    )]
+    ProductWithRules {
+        #[label("{what} in a product game")]
+        span: Span,
+        #[label("the product")]
+        product: Span,
+        what: &'static str,
+    },
+}
+
+/// Where the games a product statement names are found: the REPL session's games, or game
+/// files beside the one being checked.
+pub trait Library {
+    fn find(&self, name: &str) -> Lookup;
+}
+
+/// What a library found under a name.
+pub enum Lookup {
+    Found { game: Game, source_name: String, text: String },
+    /// The game is there, but its text has errors: they come rendered against that text.
+    Failed { rendered: String },
+    /// Nothing of that name; the help says where games are looked for.
+    Missing { help: String },
+}
+
+/// No games to find: for game text checked on its own.
+pub struct NoLibrary;
+
+impl Library for NoLibrary {
+    fn find(&self, _name: &str) -> Lookup {
+        Lookup::Missing { help: "a product names games of the REPL session or game files".into() }
+    }
 }
 
 /// Checks a parsed game. `default_name` names it when it has no `game` line;
 /// `settings` are `--set NAME=VALUE` overrides of its parameters.
-pub fn check(file: &ast::GameFile, default_name: &str, settings: &[(String, i64)]) -> Result<Game, Vec<CheckError>> {
+pub fn check(
+    file: &ast::GameFile,
+    default_name: &str,
+    settings: &[(String, i64)],
+    library: &dyn Library,
+) -> Result<Game, Vec<CheckError>> {
     if file.statements.is_empty() {
         return Err(vec![CheckError::Empty]);
     }
     let mut c = Checker { errors: Vec::new(), params: Vec::new(), pair_names: None };
-    let game = c.game(file, default_name, settings);
+    let mut game = c.game(file, default_name, settings);
+    if let Some((kind, parts, span)) = product_statement(file) {
+        if let Some(product) = c.product(file, kind, parts, span, library) {
+            let coins = product.parts.iter().all(|p| p.game.board == Board::Coins);
+            game.board = Board::Cells { coins };
+            game.product = Some(Box::new(product));
+        }
+    }
     if c.errors.is_empty() {
         Ok(game)
     } else {
@@ -317,12 +398,88 @@ struct Checker {
     pair_names: Option<[String; 2]>,
 }
 
+/// The product statement of a file, if it has one (a second one is reported as a duplicate).
+fn product_statement(file: &ast::GameFile) -> Option<(ast::ProductKind, &[Spanned<String>; 2], Span)> {
+    file.statements.iter().find_map(|st| match &st.node {
+        Statement::Product { kind, parts } => Some((*kind, parts, st.span)),
+        _ => None,
+    })
+}
+
+/// Why a game cannot be one of a product's two, and what to do: `None` when it can.
+fn not_a_heap_game(game: &Game) -> Option<(String, &'static str)> {
+    const HEAPS: &str = "name a game played on `pile`, `piles` or `coins`";
+    let reason = match game.board {
+        _ if game.product.is_some() => "it is a product itself".to_string(),
+        Board::FixedPiles(k) => format!("it is played on exactly {k} piles"),
+        Board::Rows => "it is played on the rows of a Chomp board".to_string(),
+        _ if game.convention == ast::Convention::Misere => {
+            return Some((
+                "it is played misère".into(),
+                "a product follows its own `play` line: name the normal-play game, and write `play misère` beside the product",
+            ))
+        }
+        _ if game.tracks_history() => "its rules depend on the previous move".to_string(),
+        _ if game.can_grow() => "it adds counters, so play could go round in circles".to_string(),
+        _ if !game.is_pile_sum() => "some of its moves act on several piles at once".to_string(),
+        _ => return None,
+    };
+    Some((reason, HEAPS))
+}
+
 impl Checker {
+    /// The product a file's product statement describes, with both games found and fit for it.
+    fn product(
+        &mut self,
+        file: &ast::GameFile,
+        kind: ast::ProductKind,
+        parts: &[Spanned<String>; 2],
+        span: Span,
+        library: &dyn Library,
+    ) -> Option<rules::Product> {
+        for st in &file.statements {
+            let what = match &st.node {
+                Statement::Board(_) => "a board",
+                Statement::Move(_) => "a move",
+                _ => continue,
+            };
+            self.errors.push(CheckError::ProductWithRules { span: st.span, product: span, what });
+        }
+        let mut found = Vec::new();
+        for reference in parts {
+            match library.find(&reference.node) {
+                Lookup::Found { game, source_name, text } => {
+                    if let Some((reason, help)) = not_a_heap_game(&game) {
+                        self.errors.push(CheckError::NotAHeapGame {
+                            span: reference.span,
+                            name: game.name.clone(),
+                            reason,
+                            help: help.to_string(),
+                        });
+                    } else {
+                        found.push(rules::Part { reference: reference.clone(), game, source_name, text });
+                    }
+                }
+                Lookup::Failed { rendered } => self.errors.push(CheckError::GameHasErrors {
+                    span: reference.span,
+                    name: reference.node.clone(),
+                    rendered,
+                }),
+                Lookup::Missing { help } => {
+                    self.errors.push(CheckError::UnknownGame { span: reference.span, name: reference.node.clone(), help })
+                }
+            }
+        }
+        let [first, second]: [rules::Part; 2] = found.try_into().ok()?;
+        Some(rules::Product { kind, span, parts: [first, second] })
+    }
+
     fn game(&mut self, file: &ast::GameFile, default_name: &str, settings: &[(String, i64)]) -> Game {
         let mut name: Option<&Spanned<String>> = None;
         let mut board: Option<(Board, Span)> = None;
         let mut convention: Option<(ast::Convention, Span)> = None;
         let mut declared: Vec<(String, Span)> = Vec::new();
+        let mut product: Option<Span> = None;
 
         for st in &file.statements {
             match &st.node {
@@ -381,6 +538,10 @@ impl Checker {
                     self.params.push((pname.node.clone(), value));
                 }
                 Statement::Move(_) => {}
+                Statement::Product { .. } => match product {
+                    Some(first) => self.duplicate("the product", st.span, first),
+                    None => product = Some(st.span),
+                },
             }
         }
         for (set_name, _) in settings {
@@ -399,6 +560,8 @@ impl Checker {
         let first_statement = file.statements.first().map(|s| s.span).unwrap_or(whole);
         let board = match board {
             Some((b, _)) => b,
+            // A product's board comes from its games.
+            None if product.is_some() => Board::AnyPiles,
             None => {
                 self.errors.push(CheckError::MissingBoard { span: name.map(|n| n.span).unwrap_or(first_statement) });
                 Board::AnyPiles
@@ -432,7 +595,7 @@ impl Checker {
             }
         }
         let any_move = file.statements.iter().any(|s| matches!(&s.node, Statement::Move(_)));
-        if !any_move {
+        if !any_move && product.is_none() {
             self.errors.push(CheckError::NoMoves { span: name.map(|n| n.span).unwrap_or(first_statement) });
         }
 
@@ -444,6 +607,7 @@ impl Checker {
             moves,
             convention: convention.map(|(c, _)| c).unwrap_or(ast::Convention::Normal),
             uses_last,
+            product: None,
         }
     }
 

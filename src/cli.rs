@@ -328,12 +328,25 @@ fn position_query(q: PositionQuery, color: bool, verb: PositionVerb) -> Result<S
 
 /// Reads, parses and checks a game file; on failure, every problem rendered.
 pub(crate) fn read_game(path: &Path, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
+    read_game_in(path, settings, color, Vec::new())
+}
+
+/// The same, where a product may also name games of a REPL session.
+pub(crate) fn read_game_in(
+    path: &Path,
+    settings: &[(String, i64)],
+    color: bool,
+    session: Vec<&Loaded>,
+) -> Result<Loaded, String> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| render(&CliError::Read { path: shown.clone(), reason: e.kind().to_string() }, None, color))?;
     let text = String::from_utf8(bytes).map_err(|_| render(&CliError::NotUtf8 { path: shown.clone() }, None, color))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
-    query::load(Source::new(shown, text), &stem, settings, color)
+    // A product's games are found beside the file that names them.
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let library = query::Games { dir, session, color };
+    query::load_in(Source::new(shown, text), &stem, settings, color, &library)
 }
 
 /// A progress bar on stderr for computations that take a while: only on a terminal, only after

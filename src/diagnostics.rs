@@ -29,7 +29,8 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
     let mut out = String::new();
     let with_source;
     let diagnostic: &dyn Diagnostic = match source {
-        Some(src) if diagnostic.labels().is_some() => {
+        // A diagnostic that carries its own text (an error in another game's rules) keeps it.
+        Some(src) if diagnostic.labels().is_some() && diagnostic.source_code().is_none() => {
             with_source = WithSource { inner: diagnostic, source: NamedSource::new(&src.name, src.text.clone()) };
             &with_source
         }

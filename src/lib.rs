@@ -43,6 +43,16 @@ impl LoadError {
 
 /// Parses and checks game text. `default_name` names a game that has no `game` line.
 pub fn load(text: &str, default_name: &str, settings: &[(String, i64)]) -> Result<Game, LoadError> {
+    load_with(text, default_name, settings, &check::NoLibrary)
+}
+
+/// Parses and checks game text whose product statement (if any) names games in `library`.
+pub fn load_with(
+    text: &str,
+    default_name: &str,
+    settings: &[(String, i64)],
+    library: &dyn check::Library,
+) -> Result<Game, LoadError> {
     let file = syntax::parse(text)?;
-    check::check(&file, default_name, settings).map_err(LoadError::Check)
+    check::check(&file, default_name, settings, library).map_err(LoadError::Check)
 }

@@ -3,6 +3,9 @@
 //! the same words give the same output in both. Answers and failures come back as text; a
 //! failure is the rendered diagnostics.
 
+use std::path::{Path, PathBuf};
+
+use crate::check::{CheckError, Library, Lookup};
 use crate::diagnostics::{render, Source};
 use crate::rules::{parse_position, Game, Position};
 use crate::solve::{Limits, Solver};
@@ -22,9 +25,96 @@ pub enum Format {
 
 /// Parses and checks game text; on failure, every diagnostic rendered.
 pub fn load(source: Source, default_name: &str, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
-    match crate::load(&source.text, default_name, settings) {
+    load_in(source, default_name, settings, color, &crate::check::NoLibrary)
+}
+
+/// Parses and checks game text whose product statement names games of `library`.
+pub fn load_in(
+    source: Source,
+    default_name: &str,
+    settings: &[(String, i64)],
+    color: bool,
+    library: &dyn Library,
+) -> Result<Loaded, String> {
+    match crate::load_with(&source.text, default_name, settings, library) {
         Ok(game) => Ok(Loaded { game, source }),
+        Err(crate::LoadError::Check(errors)) => Err(errors
+            .iter()
+            .map(|e| match e {
+                // The named game's own diagnostics follow the one that names it.
+                CheckError::GameHasErrors { rendered, .. } => format!("{}{rendered}", render(e, Some(&source), color)),
+                e => render(e, Some(&source), color),
+            })
+            .collect()),
         Err(err) => Err(err.diagnostics().into_iter().map(|d| render(d, Some(&source), color)).collect()),
+    }
+}
+
+/// Where a product's games are found: the REPL session's games by name, then game files, by
+/// path from `dir` (`.game` may be left off).
+pub struct Games<'a> {
+    pub dir: PathBuf,
+    pub session: Vec<&'a Loaded>,
+    pub color: bool,
+}
+
+impl Library for Games<'_> {
+    fn find(&self, name: &str) -> Lookup {
+        if let Some(found) = self.session.iter().find(|l| l.game.name == name) {
+            return Lookup::Found {
+                game: found.game.clone(),
+                source_name: found.source.name.clone(),
+                text: found.source.text.clone(),
+            };
+        }
+        let mut paths = vec![self.dir.join(name)];
+        if Path::new(name).extension().is_none() {
+            paths.push(self.dir.join(format!("{name}.game")));
+        }
+        let Some(path) = paths.into_iter().find(|p| p.is_file()) else {
+            return Lookup::Missing { help: self.missing_help() };
+        };
+        let shown = path.display().to_string();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => return Lookup::Failed { rendered: format!("{shown}: {e}\n") },
+        };
+        let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| name.to_string());
+        // A product's games are loaded on their own: a product of products is refused.
+        match load(Source::new(shown.clone(), text.clone()), &stem, &[], self.color) {
+            Ok(loaded) => Lookup::Found { game: loaded.game, source_name: shown, text },
+            Err(rendered) => Lookup::Failed { rendered },
+        }
+    }
+}
+
+impl Games<'_> {
+    /// Where games are looked for, with the names there are.
+    fn missing_help(&self) -> String {
+        let mut files: Vec<String> = std::fs::read_dir(&self.dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().to_string())
+                    .filter(|n| n.ends_with(".game"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        let dir = if self.dir.as_os_str().is_empty() { ".".to_string() } else { self.dir.display().to_string() };
+        let mut help = String::new();
+        if !self.session.is_empty() {
+            let names: Vec<String> = self.session.iter().map(|l| format!("\"{}\"", l.game.name)).collect();
+            help.push_str(&format!("the session's games are {}; ", names.join(", ")));
+        }
+        help.push_str(&format!("game files are looked for in {dir}"));
+        if !files.is_empty() {
+            const SHOWN: usize = 8;
+            let more = if files.len() > SHOWN { ", …" } else { "" };
+            files.truncate(SHOWN);
+            help.push_str(&format!(", which has {}{more}", files.join(", ")));
+        }
+        help
     }
 }
 

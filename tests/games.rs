@@ -6,6 +6,8 @@
 //! - `# expect outcomes: P N N D`            outcomes of one pile of 0, 1, 2, … (D: a draw)
 //! - `# expect values: 0 ∞(0) ∞`             Smith's generalised values of one pile, for loopy games
 //! - `# expect p-positions to N: 0 4 8`    every P-position up to N (pairs as `a,b` for two piles)
+//! - `# expect cells to N: 0 0 | 0 1`       a product game: Grundy values of one cell (x, y),
+//!   x = 1..N (rows, separated by `|`) and y = 1..N
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
 //!   positions the winning moves lead to (`winning includes …` for some of them); the position
 //!   may end with `--last K`
@@ -26,7 +28,7 @@ fn outcome(word: &str) -> Outcome {
 }
 
 fn numbers(text: &str) -> Vec<u64> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter(|w| !w.is_empty())
         .map(|w| w.parse().unwrap_or_else(|_| panic!("not a number: {w}")))
         .collect()
@@ -67,6 +69,14 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
                     solver.loopy_value(&pos).expect("solves").expect("a loopy game under normal play").to_string()
                 })
                 .collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["cells", "to", n] => {
+            let upto: u64 = n.parse().expect("a number after `to`");
+            let table = analysis::table(&mut solver, upto, Default::default()).expect("table");
+            let expected: Vec<Vec<u64>> = body.split('|').map(numbers).collect();
+            let got: Vec<Vec<u64>> =
+                table.grundy.iter().map(|row| row.iter().map(|g| g.expect("Grundy value")).collect()).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["p-positions", "to", n] => {
@@ -130,7 +140,12 @@ fn every_game_file_loads_and_keeps_its_header_claims() {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
-        let game = takeaway::load(&text, &name, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        // A product names other files of games/.
+        let library = takeaway::query::Games { dir: common::games_dir(), session: Vec::new(), color: false };
+        let source = takeaway::diagnostics::Source::new(name.clone(), text.clone());
+        let loaded = takeaway::query::load_in(source, &name, &[], false, &library)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let game = loaded.game;
         let claims: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix("# expect ")).collect();
         assert!(!claims.is_empty(), "{name} states no `# expect` claim in its header");
         for claim in claims {

@@ -24,12 +24,39 @@ pub struct Step {
     #[serde(rename = "move")]
     pub description: String,
     pub to: Vec<u64>,
+    /// `to` holds cells (x, y) in pairs
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cells: bool,
 }
 
 impl Step {
     fn of(m: &Move) -> Step {
-        Step { description: m.kind.describe(), to: m.to.piles.clone() }
+        Step { description: m.kind.describe(), to: m.to.piles.clone(), cells: m.to.cells }
     }
+
+    fn to_text(&self) -> String {
+        Position::shown(&self.to, self.cells)
+    }
+}
+
+/// One cell of a product game's position and its Grundy value.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellValue {
+    pub x: u64,
+    pub y: u64,
+    pub grundy: u64,
+    /// For a tartan product: the two games' values, whose nim-product the cell's value is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub factors: Option<(u64, u64)>,
+}
+
+/// A move of a one-cell position, the value of each cell it leaves, and their XOR.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellOption {
+    #[serde(rename = "move")]
+    pub step: Step,
+    pub parts: Vec<CellValue>,
+    pub grundy: u64,
 }
 
 /// A move of a P-position and a winning answer to it.
@@ -114,9 +141,31 @@ pub enum Explanation {
         answers: Vec<Answer>,
         more_answers: usize,
     },
+    /// A product game: each cell's value (for one cell, the mex of its options; for a tartan
+    /// product, also the nim-product of the two games' values), then the nim-sum of the cells.
+    Cells {
+        game: String,
+        /// "the tartan product of Twins and Twins"
+        product: String,
+        /// the two games' names, for the tartan theorem's factors
+        games: [String; 2],
+        cells: Vec<CellValue>,
+        options: Vec<CellOption>,
+        more_options: usize,
+        /// for one cell: the values its options reach, and their mex
+        reached: Vec<u64>,
+        columns: Vec<Column>,
+        nim_sum: u64,
+        outcome: Outcome,
+        winning: Vec<Step>,
+        answers: Vec<Answer>,
+        more_answers: usize,
+    },
     Options {
         game: String,
         position: Vec<u64>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cells: bool,
         outcome: Outcome,
         grundy: Option<u64>,
         options: Vec<OptionOutcome>,
@@ -139,6 +188,7 @@ pub fn explain(solver: &mut Solver, pos: &Position) -> Result<Explanation, Solve
             Some(e) => Ok(e),
             None => options(solver, &game, pos),
         },
+        MethodKind::Cells => cells(solver, &game, pos),
         _ => options(solver, &game, pos),
     }
 }
@@ -207,16 +257,7 @@ fn nim_sum(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
         values.push(solver.value(&Position::new(vec![p]))?.grundy.unwrap_or(0));
     }
     let nim_sum = values.iter().fold(0, |a, v| a ^ v);
-    let top = values.iter().copied().max().unwrap_or(0);
-    let width = 64 - top.leading_zeros() as usize;
-    let columns: Vec<Column> = (0..width.max(1))
-        .rev()
-        .map(|bit| {
-            let bits: Vec<u8> = values.iter().map(|v| ((v >> bit) & 1) as u8).collect();
-            let sum = bits.iter().map(|b| *b as u64).sum();
-            Column { value: 1 << bit, bits, sum }
-        })
-        .collect();
+    let columns = columns(&values);
     let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
     let mut winning = Vec::new();
     let (mut answers_list, mut more_answers) = (Vec::new(), 0);
@@ -263,6 +304,7 @@ fn moved_pile(m: &Move, pos: &Position) -> Option<usize> {
     match &m.kind {
         MoveKind::Take { pile, .. } | MoveKind::Split { pile, .. } | MoveKind::Add { pile, .. } => Some(*pile),
         MoveKind::Turn { coin, .. } => pos.piles.iter().position(|c| c == coin),
+        MoveKind::Cell { cell, .. } => pos.cell_pairs().position(|c| c == *cell),
         MoveKind::TakeSeveral { .. } | MoveKind::Bite { .. } => None,
     }
 }
@@ -386,7 +428,109 @@ fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
         more_answers,
         misere: game.convention == crate::ast::Convention::Misere,
         loopy: game.can_grow(),
+        cells: pos.cells,
     })
+}
+
+/// A product game's position, cell by cell.
+fn cells(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    let product = game.product.as_deref().expect("a game solved cell by cell is a product");
+    let [first, second] = &product.parts;
+    let tartan = product.kind == crate::ast::ProductKind::Tartan;
+    let (mut one, mut two) = (Solver::new(&first.game, solver.limits()), Solver::new(&second.game, solver.limits()));
+    let mut cell_value = |solver: &mut Solver, x: u64, y: u64| -> Result<CellValue, SolveError> {
+        let grundy = solver.value(&Position::of_cells(vec![x, y]))?.grundy.unwrap_or(0);
+        let factors = if tartan {
+            let a = one.value(&Position::new(vec![x]))?.grundy.unwrap_or(0);
+            let b = two.value(&Position::new(vec![y]))?.grundy.unwrap_or(0);
+            Some((a, b))
+        } else {
+            None
+        };
+        Ok(CellValue { x, y, grundy, factors })
+    };
+    let canonical = game.canonical(pos);
+    let mut cells = Vec::new();
+    for (x, y) in canonical.cell_pairs() {
+        cells.push(cell_value(solver, x, y)?);
+    }
+    let (mut options, mut reached, mut more_options) = (Vec::new(), Vec::new(), 0);
+    if cells.len() == 1 {
+        for m in game.moves(&canonical, solver.limits().max_states)? {
+            let mut parts = Vec::new();
+            for (x, y) in m.to.cell_pairs() {
+                parts.push(cell_value(solver, x, y)?);
+            }
+            let grundy = parts.iter().fold(0, |acc, p| acc ^ p.grundy);
+            reached.push(grundy);
+            if options.len() < LISTED {
+                options.push(CellOption { step: Step::of(&m), parts, grundy });
+            } else {
+                more_options += 1;
+            }
+        }
+        reached.sort_unstable();
+        reached.dedup();
+    }
+    let values: Vec<u64> = cells.iter().map(|c| c.grundy).collect();
+    let nim_sum = values.iter().fold(0, |a, v| a ^ v);
+    let outcome = if nim_sum == 0 { Outcome::P } else { Outcome::N };
+    let winning = if nim_sum != 0 { solver.winning_moves(pos)?.iter().map(Step::of).collect() } else { Vec::new() };
+    let (answers, more_answers) =
+        if nim_sum == 0 && !cells.is_empty() { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    Ok(Explanation::Cells {
+        game: game.name.clone(),
+        product: format!("the {} product of {} and {}", product.kind.word(), first.game.name, second.game.name),
+        games: [first.game.name.clone(), second.game.name.clone()],
+        cells,
+        options,
+        more_options,
+        reached,
+        columns: columns(&values),
+        nim_sum,
+        outcome,
+        winning,
+        answers,
+        more_answers,
+    })
+}
+
+/// The binary columns of some Grundy values, highest first, each with how many 1s it has.
+fn columns(values: &[u64]) -> Vec<Column> {
+    let top = values.iter().copied().max().unwrap_or(0);
+    let width = 64 - top.leading_zeros() as usize;
+    (0..width.max(1))
+        .rev()
+        .map(|bit| {
+            let bits: Vec<u8> = values.iter().map(|v| ((v >> bit) & 1) as u8).collect();
+            let sum = bits.iter().map(|b| *b as u64).sum();
+            Column { value: 1 << bit, bits, sum }
+        })
+        .collect()
+}
+
+/// The Grundy values of a sum's parts in binary, a row each, with every column's sum and parity.
+fn columns_text(unit: &str, labels: &[String], values: &[u64], columns: &[Column]) -> String {
+    let mut out = String::new();
+    let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
+    let widths: Vec<usize> = heads.iter().map(|h| h.len()).collect();
+    let label_w = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(4);
+    let val_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(6);
+    let row = |label: &str, value: &str, cells: Vec<String>| -> String {
+        let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
+        format!("  {label:>label_w$}  {value:>val_w$}   {}\n", cells.join(" "))
+    };
+    out.push_str(&row(unit, "Grundy", heads.clone()));
+    for (i, (label, v)) in labels.iter().zip(values).enumerate() {
+        out.push_str(&row(label, &v.to_string(), columns.iter().map(|c| c.bits[i].to_string()).collect()));
+    }
+    out.push_str(&row("", "sum", columns.iter().map(|c| c.sum.to_string()).collect()));
+    out.push_str(&row(
+        "",
+        "parity",
+        columns.iter().map(|c| if c.sum % 2 == 0 { "e".to_string() } else { "o".to_string() }).collect(),
+    ));
+    out
 }
 
 // ---- text --------------------------------------------------------------------------------------
@@ -406,10 +550,10 @@ fn answers_text(out: &mut String, answers: &[Answer], more: usize) {
     out.push_str("\nEvery move has a winning reply (a strategy for the second player):\n");
     for a in answers {
         let reply = match &a.reply {
-            Some(r) => format!("answer: {}, to {}", r.description, pos_text(&r.to)),
+            Some(r) => format!("answer: {}, to {}", r.description, r.to_text()),
             None => "no answer needed: the game is over".into(),
         };
-        out.push_str(&format!("  {}, to {}  →  {}\n", a.played.description, pos_text(&a.played.to), reply));
+        out.push_str(&format!("  {}, to {}  →  {}\n", a.played.description, a.played.to_text(), reply));
     }
     if more > 0 {
         out.push_str(&format!("  … and {more} more moves\n"));
@@ -448,7 +592,7 @@ impl Explanation {
                                 format!("{} = {} = {}", names.join(" ⊕ "), vals.join(" ⊕ "), o.grundy)
                             }
                         };
-                        out.push_str(&format!("  {}, to {}: {}\n", o.step.description, pos_text(&o.step.to), parts));
+                        out.push_str(&format!("  {}, to {}: {}\n", o.step.description, o.step.to_text(), parts));
                     }
                     if *more_options > 0 {
                         out.push_str(&format!("  … and {more_options} more moves\n"));
@@ -476,28 +620,8 @@ impl Explanation {
             } => {
                 out.push_str(&format!("{game}, position {}\n", pos_text(position)));
                 out.push_str(&format!("Each {unit}'s Grundy value, in binary:\n"));
-                let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
-                let widths: Vec<usize> = heads.iter().map(|h| h.len()).collect();
-                let pile_w = position.iter().map(|p| p.to_string().len()).max().unwrap_or(1).max(4);
-                let val_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(6);
-                let row = |label: &str, value: &str, cells: Vec<String>| -> String {
-                    let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
-                    format!("  {label:>pile_w$}  {value:>val_w$}   {}\n", cells.join(" "))
-                };
-                out.push_str(&row(unit, "Grundy", heads.clone()));
-                for (i, (p, v)) in position.iter().zip(values).enumerate() {
-                    out.push_str(&row(
-                        &p.to_string(),
-                        &v.to_string(),
-                        columns.iter().map(|c| c.bits[i].to_string()).collect(),
-                    ));
-                }
-                out.push_str(&row("", "sum", columns.iter().map(|c| c.sum.to_string()).collect()));
-                out.push_str(&row(
-                    "",
-                    "parity",
-                    columns.iter().map(|c| if c.sum % 2 == 0 { "e".to_string() } else { "o".to_string() }).collect(),
-                ));
+                let labels: Vec<String> = position.iter().map(|p| p.to_string()).collect();
+                out.push_str(&columns_text(unit, &labels, values, columns));
                 let odd: Vec<String> = columns.iter().filter(|c| c.sum % 2 == 1).map(|c| c.value.to_string()).collect();
                 if odd.is_empty() {
                     out.push_str("The nim-sum (XOR) is 0: no column is odd.\n");
@@ -530,7 +654,7 @@ impl Explanation {
                             out.push_str(" (no single move reaches it)\n");
                         } else {
                             let ms: Vec<String> =
-                                w.moves.iter().map(|m| format!("{}, to {}", m.description, pos_text(&m.to))).collect();
+                                w.moves.iter().map(|m| format!("{}, to {}", m.description, m.to_text())).collect();
                             out.push_str(&format!(": {}\n", ms.join("; or ")));
                         }
                     }
@@ -561,7 +685,7 @@ impl Explanation {
                 }
                 out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
                 if let Some(w) = winning {
-                    out.push_str(&format!("winning move: {}, to {}\n", w.description, pos_text(&w.to)));
+                    out.push_str(&format!("winning move: {}, to {}\n", w.description, w.to_text()));
                 }
                 out.push_str(&format!("Why: {why}\n"));
                 answers_text(&mut out, answers, *more_answers);
@@ -569,6 +693,7 @@ impl Explanation {
             Explanation::Options {
                 game,
                 position,
+                cells,
                 outcome,
                 grundy,
                 options,
@@ -578,7 +703,7 @@ impl Explanation {
                 misere,
                 loopy,
             } => {
-                out.push_str(&format!("{game}, position {}\n", pos_text(position)));
+                out.push_str(&format!("{game}, position {}\n", Position::shown(position, *cells)));
                 if options.is_empty() && *misere {
                     out.push_str("No move is possible: under misère play the player to move has won.\n");
                 } else if options.is_empty() {
@@ -588,7 +713,7 @@ impl Explanation {
                     for o in options {
                         let g = o.grundy.map(|g| format!(", Grundy value {g}")).unwrap_or_default();
                         let o_text = o.outcome.letter();
-                        out.push_str(&format!("  {}, to {}: {o_text}{g}\n", o.step.description, pos_text(&o.step.to)));
+                        out.push_str(&format!("  {}, to {}: {o_text}{g}\n", o.step.description, o.step.to_text()));
                     }
                     if *more_options > 0 {
                         out.push_str(&format!("  … and {more_options} more moves\n"));
@@ -608,6 +733,78 @@ impl Explanation {
                         Outcome::P => "A position is P when every move leads to an N-position.\n",
                         Outcome::D => "A position is a draw when no move leads to a P-position but some move leads to a draw: the player to move can keep the game going, and so can the opponent after that, for ever.\n",
                     });
+                }
+                answers_text(&mut out, answers, *more_answers);
+            }
+            Explanation::Cells {
+                game,
+                product,
+                games,
+                cells,
+                options,
+                more_options,
+                reached,
+                columns,
+                nim_sum,
+                outcome,
+                winning,
+                answers,
+                more_answers,
+            } => {
+                let position: Vec<u64> = cells.iter().flat_map(|c| [c.x, c.y]).collect();
+                out.push_str(&format!("{game} ({product}), position {}\n", Position::shown(&position, true)));
+                out.push_str("Each cell is a game of its own, and its Grundy value is:\n");
+                for c in cells {
+                    out.push_str(&format!("  G({}, {}) = {}", c.x, c.y, c.grundy));
+                    if let Some((a, b)) = c.factors {
+                        out.push_str(&format!(
+                            " = {a} ⊗ {b}, the nim-product of {}'s value of {} and {}'s value of {} (the tartan theorem)",
+                            games[0], c.x, games[1], c.y
+                        ));
+                    }
+                    out.push('\n');
+                }
+                if let [c] = cells.as_slice() {
+                    if options.is_empty() {
+                        out.push_str("No move is possible, so the Grundy value is mex{} = 0.\n");
+                    } else {
+                        out.push_str("Each move of the cell, and the Grundy value of what it leaves:\n");
+                        for o in options {
+                            let names: Vec<String> = o.parts.iter().map(|p| format!("G({}, {})", p.x, p.y)).collect();
+                            let values: Vec<String> = o.parts.iter().map(|p| p.grundy.to_string()).collect();
+                            let value = match names.len() {
+                                0 => "nothing left: 0".to_string(),
+                                1 => format!("{} = {}", names[0], values[0]),
+                                _ => format!("{} = {} = {}", names.join(" ⊕ "), values.join(" ⊕ "), o.grundy),
+                            };
+                            out.push_str(&format!("  {}: {value}\n", o.step.description));
+                        }
+                        if *more_options > 0 {
+                            out.push_str(&format!("  … and {more_options} more moves\n"));
+                        }
+                        out.push_str(&format!(
+                            "G({}, {}) = mex{} = {}, the least number not among them\n",
+                            c.x,
+                            c.y,
+                            set_text(reached),
+                            c.grundy
+                        ));
+                    }
+                } else if !cells.is_empty() {
+                    let labels: Vec<String> = cells.iter().map(|c| format!("({}, {})", c.x, c.y)).collect();
+                    let values: Vec<u64> = cells.iter().map(|c| c.grundy).collect();
+                    out.push_str("The cells' values in binary, and their nim-sum:\n");
+                    out.push_str(&columns_text("cell", &labels, &values, columns));
+                    out.push_str(&format!("The nim-sum (XOR) is {nim_sum}.\n"));
+                }
+                out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                if !winning.is_empty() {
+                    out.push_str(&format!(
+                        "A winning move changes one cell's value v to v ⊕ {nim_sum}, making the nim-sum 0:\n"
+                    ));
+                    for w in winning {
+                        out.push_str(&format!("  {}, to {}\n", w.description, w.to_text()));
+                    }
                 }
                 answers_text(&mut out, answers, *more_answers);
             }

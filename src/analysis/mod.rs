@@ -22,6 +22,10 @@ use crate::solve::{Outcome, SolveError, Solver};
 pub struct SolveReport {
     pub game: String,
     pub position: Vec<u64>,
+    /// A product game's position: the numbers of `position` and of each move's `to` are the
+    /// cells' coordinates in pairs, x₁, y₁, x₂, y₂, …
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cells: bool,
     /// The previous move's size, for games whose rules read it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last: Option<u64>,
@@ -110,6 +114,7 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
     Ok(SolveReport {
         game: name,
         position: pos.piles.clone(),
+        cells: pos.cells,
         last: pos.last,
         outcome: value.outcome,
         grundy: value.grundy,
@@ -127,7 +132,7 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
 impl SolveReport {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let pos = Position { piles: self.position.clone(), last: self.last };
+        let pos = Position { piles: self.position.clone(), last: self.last, cells: self.cells };
         out.push_str(&format!("{}, position {}", self.game, pos.piles_text()));
         if let Some(l) = self.last {
             out.push_str(&format!(" (the previous move took {l})"));
@@ -159,7 +164,7 @@ impl SolveReport {
                 if self.drawing_moves.len() == 1 { "move that keeps the draw" } else { "moves that keep the draw" };
             out.push_str(&format!("{heading}:\n"));
             for m in &self.drawing_moves {
-                out.push_str(&format!("  {}, to {}\n", m.description, Position::new(m.to.clone()).piles_text()));
+                out.push_str(&format!("  {}, to {}\n", m.description, Position::shown(&m.to, pos.cells)));
             }
             if let Some(line) = &self.draw_line {
                 out.push_str(&line.to_text(&pos));
@@ -168,7 +173,7 @@ impl SolveReport {
             let heading = if self.winning_moves.len() == 1 { "winning move" } else { "winning moves" };
             out.push_str(&format!("{heading}:\n"));
             for m in &self.winning_moves {
-                let to = Position::new(m.to.clone()).piles_text();
+                let to = Position::shown(&m.to, pos.cells);
                 out.push_str(&format!(
                     "  {}, to {}\n",
                     m.description,
@@ -195,7 +200,7 @@ impl DrawLineReport {
             if Some(i) == self.circle_from {
                 circle_start = Some(before.clone());
             }
-            let to = Position::new(m.to.clone()).piles_text();
+            let to = Position::shown(&m.to, start.cells);
             out.push_str(&format!("  {}. {before} → {to}: {}\n", i + 1, m.description));
             before = to;
         }

@@ -32,7 +32,7 @@ fn tick_step(range: u64, ticks: u64) -> u64 {
 pub fn svg(table: &Table) -> String {
     match table.shape {
         TableShape::OnePile => sequence(table),
-        TableShape::TwoPiles | TableShape::Rectangles => map(table),
+        TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => map(table),
     }
 }
 
@@ -164,14 +164,20 @@ fn legend(s: &mut String, x: f64, y: f64, grundy: bool) {
 
 fn map(table: &Table) -> String {
     let rect = table.shape == TableShape::Rectangles;
+    let product = table.shape == TableShape::Cells;
     let cells = table.outcomes.len();
+    let rect = rect || product;
+    // A product's cells are shaded by their Grundy value, darker for larger ones.
+    let largest = table.grundy.iter().flatten().flatten().copied().max().unwrap_or(0).max(1);
     let first = if rect { 1 } else { 0 };
     let (left, top, right, bottom) = (70.0, 60.0, 30.0, 60.0);
     let size = 600.0f64;
     let cell = size / cells as f64;
     let (w, h) = (left + size + right, top + size + bottom);
     let mut s = String::new();
-    let (title, xlabel, ylabel) = if rect {
+    let (title, xlabel, ylabel) = if product {
+        (format!("Grundy values of {}: cells (x, y) up to ({}, {})", table.game, table.upto, table.upto), "y", "x")
+    } else if rect {
         (format!("P-positions of {}: rectangles up to {}×{}", table.game, table.upto, table.upto), "columns", "rows")
     } else {
         (format!("P-positions of {}: two piles up to {}", table.game, table.upto), "b (second pile)", "a (first pile)")
@@ -188,6 +194,19 @@ fn map(table: &Table) -> String {
     // a grows upward from the bottom left, like a chart
     for (a, row) in table.outcomes.iter().enumerate() {
         for (b, o) in row.iter().enumerate() {
+            if let (true, Some(g)) = (product && *o != Outcome::P, table.grundy[a][b]) {
+                let shade = 235 - (g.min(largest) * 180 / largest) as u32;
+                let _ = writeln!(
+                    s,
+                    "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"rgb({shade},{shade},{shade})\"><title>({}, {}): {g}</title></rect>",
+                    left + b as f64 * cell,
+                    top + size - (a + 1) as f64 * cell,
+                    cell,
+                    cell,
+                    a + first,
+                    b + first
+                );
+            }
             if *o == Outcome::P {
                 let _ = writeln!(
                     s,

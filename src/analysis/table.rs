@@ -18,6 +18,8 @@ pub enum TableShape {
     TwoPiles,
     /// Chomp rectangles of r rows and c columns, 1 ≤ r, c ≤ upto
     Rectangles,
+    /// one cell (x, y) of a product game, 1 ≤ x, y ≤ upto
+    Cells,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +47,8 @@ pub struct Table {
     pub by_last: Option<LastGrid>,
     /// A coin-turning game: row n is one heads coin at n.
     pub coins: bool,
+    /// For a product game: the theorem its cells' values follow, where one does.
+    pub cell_rule: Option<String>,
 }
 
 /// What a table is asked to show besides outcomes and Grundy values.
@@ -117,6 +121,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         Board::FixedPiles(2) => TableShape::TwoPiles,
         Board::FixedPiles(k) => return Err(TableError::TooManyPiles { game: name, piles: k }),
         Board::Rows => TableShape::Rectangles,
+        Board::Cells { .. } => TableShape::Cells,
     };
     // A table holds every position it shows: refuse at once one larger than the limit allows.
     let n = upto as u128 + 1;
@@ -124,7 +129,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::OnePile if options.by_last => n * (n + 1),
         TableShape::OnePile => n,
         TableShape::TwoPiles => n * (n + 1) / 2,
-        TableShape::Rectangles => (n - 1) * (n - 1),
+        TableShape::Rectangles | TableShape::Cells => (n - 1) * (n - 1),
     };
     if positions > solver.limits().max_states as u128 {
         return Err(SolveError::state_limit(solver.limits()).into());
@@ -157,6 +162,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                             loopy_values: None,
                             by_last: None,
                             coins: game.board == Board::Coins,
+                            cell_rule: None,
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
@@ -212,6 +218,22 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 grundy.push(g);
             }
         }
+        TableShape::Cells => {
+            for x in 1..=upto {
+                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, x, upto);
+                let (mut o, mut g) = (Vec::new(), Vec::new());
+                for y in 1..=upto {
+                    let v = solver.value(&Position::of_cells(vec![x, y]))?;
+                    if v.outcome == Outcome::P {
+                        p_positions.push(vec![x, y]);
+                    }
+                    o.push(v.outcome);
+                    g.push(v.grundy);
+                }
+                outcomes.push(o);
+                grundy.push(g);
+            }
+        }
     }
     let loopy = game.can_grow() && !misere;
     let loopy_values = if loopy && shape == TableShape::OnePile {
@@ -257,8 +279,9 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             }
         }
         TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
-        TableShape::Rectangles => {}
+        TableShape::Rectangles | TableShape::Cells => {}
     }
+    let cell_rule = if shape == TableShape::Cells { cell_rule(solver, &grundy)? } else { None };
     let by_last = if options.by_last { Some(last_grid(solver, upto)?) } else { None };
     let remoteness = if options.remoteness && shape == TableShape::OnePile {
         let mut r = Vec::new();
@@ -284,7 +307,35 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         loopy_values,
         by_last,
         coins: game.board == Board::Coins,
+        cell_rule,
     })
+}
+
+/// The tartan theorem, when the values of a tartan product's cells follow it (they always
+/// should: the table checks it rather than assuming it).
+fn cell_rule(solver: &Solver, grundy: &[Vec<Option<u64>>]) -> Result<Option<String>, SolveError> {
+    let game = solver.game();
+    let Some(product) = &game.product else { return Ok(None) };
+    if product.kind != crate::ast::ProductKind::Tartan || game.convention != crate::ast::Convention::Normal {
+        return Ok(None);
+    }
+    let [first, second] = &product.parts;
+    let values = |part: &crate::rules::Part| -> Result<Vec<u64>, SolveError> {
+        let mut s = Solver::new(&part.game, solver.limits());
+        (1..=grundy.len() as u64)
+            .map(|n| Ok(s.value(&Position::new(vec![n]))?.grundy.unwrap_or(0)))
+            .collect()
+    };
+    let (a, b) = (values(first)?, values(second)?);
+    let follows = grundy.iter().enumerate().all(|(x, row)| {
+        row.iter().enumerate().all(|(y, g)| *g == Some(crate::rules::nim_product(a[x], b[y])))
+    });
+    Ok(follows.then(|| {
+        format!(
+            "the value of (x, y) is G₁(x) ⊗ G₂(y), the nim-product of {}'s value of x and {}'s value of y (the tartan theorem)",
+            first.game.name, second.game.name
+        )
+    }))
 }
 
 /// One pile of every n up to `upto`, after every previous move up to `upto`.
@@ -294,7 +345,7 @@ fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
         crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
         let (mut o, mut g) = (Vec::new(), Vec::new());
         for last in 1..=upto {
-            let v = solver.value(&Position { piles: vec![n], last: Some(last) })?;
+            let v = solver.value(&Position { piles: vec![n], last: Some(last), cells: false })?;
             o.push(v.outcome);
             g.push(v.grundy);
         }
@@ -408,6 +459,16 @@ impl Table {
                 "grundy": self.grundy,
                 "p_positions": self.p_positions,
             }),
+            TableShape::Cells => json!({
+                "game": self.game,
+                "upto": self.upto,
+                "board": "cells",
+                "from": 1,
+                "outcomes": outcomes,
+                "grundy": self.grundy,
+                "p_positions": self.p_positions,
+                "rule": self.cell_rule,
+            }),
         }
     }
 
@@ -468,6 +529,21 @@ impl Table {
                 let ps: Vec<String> = self.p_positions.iter().map(|p| format!("{}×{}", p[0], p[1])).collect();
                 out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
             }
+            TableShape::Cells => {
+                let what = if self.grundy_note.is_some() { "outcomes" } else { "Grundy values" };
+                out.push_str(&format!(
+                    "{}: one cell (x, y), x = 1..{} (down), y = 1..{} (across): {what}\n",
+                    self.game, self.upto, self.upto
+                ));
+                if self.upto > 30 {
+                    out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
+                }
+                out.push_str(&value_grid("x\\y", &self.outcomes, &self.grundy, 1, 30));
+                out.push_str("(0 or P marks a P-position: the player to move loses)\n");
+                if let Some(rule) = &self.cell_rule {
+                    out.push_str(&format!("rule: {rule}\n"));
+                }
+            }
         }
         if let Some(pattern) = &self.pattern {
             out.push_str(&format!("pattern: the P-positions are {pattern} (as far as the table goes)\n"));
@@ -510,23 +586,35 @@ impl LastGrid {
         if upto > 30 {
             out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
         }
-        let shown = upto.min(30);
-        let mut header = vec!["n\\last".to_string()];
-        header.extend((1..=shown).map(|l| l.to_string()));
-        let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
-        let mut t = text_table(&header);
-        for (n, (outcomes, grundy)) in self.outcomes.iter().zip(&self.grundy).enumerate().take(shown + 1) {
-            let mut cells = vec![n.to_string()];
-            cells.extend(outcomes.iter().zip(grundy).take(shown).map(|(o, g)| match g {
-                Some(g) => g.to_string(),
-                None => o.letter().to_string(),
-            }));
-            t.add_row(cells);
-        }
-        out.push_str(&trimmed(&t));
+        out.push_str(&value_grid("n\\last", &self.outcomes, &self.grundy, 0, 30));
         out.push_str("(0 marks a P-position: the player to move loses)\n");
         out
     }
+}
+
+/// A grid of Grundy values (outcome letters where there are none), rows numbered from
+/// `first_row` and columns from 1, at most `shown` columns and rows past the first.
+fn value_grid(
+    corner: &str,
+    outcomes: &[Vec<Outcome>],
+    grundy: &[Vec<Option<u64>>],
+    first_row: usize,
+    shown: usize,
+) -> String {
+    let columns = outcomes.first().map_or(0, |r| r.len()).min(shown);
+    let mut header = vec![corner.to_string()];
+    header.extend((1..=columns).map(|l| l.to_string()));
+    let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
+    let mut t = text_table(&header);
+    for (i, (outcomes, grundy)) in outcomes.iter().zip(grundy).enumerate().take(shown + 1 - first_row) {
+        let mut cells = vec![(i + first_row).to_string()];
+        cells.extend(outcomes.iter().zip(grundy).take(columns).map(|(o, g)| match g {
+            Some(g) => g.to_string(),
+            None => o.letter().to_string(),
+        }));
+        t.add_row(cells);
+    }
+    trimmed(&t)
 }
 
 /// The table's lines without the padding comfy-table leaves at their ends.

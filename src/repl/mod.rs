@@ -19,7 +19,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::ast::Statement;
-use crate::cli::{parse_setting, read_game, Failed, PlayOptions};
+use crate::cli::{parse_setting, read_game_in, Failed, PlayOptions};
 use crate::diagnostics::{render, Source};
 use crate::play::PlayRequest;
 use crate::query::{self, Format, Loaded};
@@ -461,11 +461,12 @@ impl Session {
         settings.retain(|(n, _)| *n != name);
         settings.push((name.clone(), value));
         let name_of_game = entry.name().to_string();
-        match query::load(
+        match query::load_in(
             Source::new(entry.loaded.source.name.clone(), entry.text.clone()),
             &name_of_game,
             &settings,
             self.color,
+            &self.library(Some(i)),
         ) {
             Ok(loaded) => {
                 let entry = &mut self.games[i];
@@ -494,7 +495,9 @@ impl Session {
         };
         let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
         let source_name = format!("<{}>", game_name(&file).unwrap_or(&default_name));
-        let loaded = match query::load(Source::new(source_name, text.clone()), &default_name, &settings, self.color) {
+        let library = self.library(replacing);
+        let loaded = match query::load_in(Source::new(source_name, text.clone()), &default_name, &settings, self.color, &library)
+        {
             Ok(l) => l,
             Err(e) => return Reply::err(e),
         };
@@ -502,6 +505,13 @@ impl Session {
         let verb = if replacing.is_some() { "changed" } else { "defined" };
         let index = self.insert(entry, replacing);
         Reply::ok(format!("{verb} {}\n", self.games[index].describe()))
+    }
+
+    /// Where a product finds its games: the session's (but the one being redefined), then game
+    /// files from the current directory.
+    fn library(&self, except: Option<usize>) -> query::Games<'_> {
+        let session = self.games.iter().enumerate().filter(|(i, _)| Some(*i) != except).map(|(_, e)| &e.loaded).collect();
+        query::Games { dir: std::path::PathBuf::new(), session, color: self.color }
     }
 
     /// The index of the session's game called `name` (quotes allowed), or the diagnostic.
@@ -538,7 +548,7 @@ impl Session {
 
     /// Loads a game file; it becomes the current game.
     pub fn load_file(&mut self, path: &Path) -> Reply {
-        match read_game(path, &[], self.color) {
+        match read_game_in(path, &[], self.color, self.library(None).session) {
             Ok(loaded) => {
                 let entry = Entry {
                     text: loaded.source.text.clone(),
@@ -630,6 +640,15 @@ impl Entry {
             Board::FixedPiles(k) => format!("{k} piles"),
             Board::Rows => "rows".to_string(),
             Board::Coins => "a row of coins".to_string(),
+            Board::Cells { .. } => match &g.product {
+                Some(p) => format!(
+                    "the {} product of {} and {}",
+                    p.kind.word(),
+                    p.parts[0].game.name,
+                    p.parts[1].game.name
+                ),
+                None => "cells".to_string(),
+            },
         }];
         for p in &g.params {
             parts.push(format!("{} = {}", p.name, p.value));

@@ -7,11 +7,13 @@
 pub mod expr;
 mod moves;
 mod position;
+mod product;
 
 pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
-pub use crate::ast::Convention;
+pub use crate::ast::{Convention, ProductKind};
+pub use product::{nim_product, Part, Product};
 use crate::ast::{CmpOp, Span, SplitShape};
 use expr::Expr;
 
@@ -29,6 +31,10 @@ pub enum Board {
     /// a row of coins numbered from 1: a position lists the coins showing heads, and each
     /// heads coin is a game of its own (a heap of its number)
     Coins,
+    /// the cells (x, y) of a product of two heap games, each cell a game of its own; `coins`
+    /// when both games are coin games, so that a cell shows heads or tails and a move turns
+    /// cells over, rather than leaving heaps
+    Cells { coins: bool },
 }
 
 #[derive(Clone, Debug)]
@@ -48,6 +54,9 @@ pub struct Game {
     pub convention: Convention,
     /// Some rule reads `last`, so positions carry the previous move's size.
     pub uses_last: bool,
+    /// For a product of two games (board `Cells`): the games and how they combine; the moves
+    /// come from them, and `moves` is empty.
+    pub product: Option<Box<Product>>,
 }
 
 #[derive(Clone, Debug)]
@@ -229,20 +238,42 @@ pub fn code_digit_index(len: usize, repeat_from: Option<usize>, t: u64) -> Optio
 /// A position: the piles as the user wrote them and, where the rules read it, the last move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Position {
+    /// Pile sizes, coins, row lengths; for a product game, the cells' coordinates in pairs:
+    /// x₁, y₁, x₂, y₂, …
     pub piles: Vec<u64>,
     /// The size of the previous move; `None` before the first move.
     pub last: Option<u64>,
+    /// The numbers are cells (x, y) in pairs.
+    pub cells: bool,
 }
 
 impl Position {
     pub fn new(piles: Vec<u64>) -> Self {
-        Position { piles, last: None }
+        Position { piles, last: None, cells: false }
+    }
+
+    /// A position of a product game: its cells' coordinates in pairs.
+    pub fn of_cells(coordinates: Vec<u64>) -> Self {
+        Position { piles: coordinates, last: None, cells: true }
+    }
+
+    /// The numbers of `piles`, read as cells when `cells` says so.
+    pub fn shown(piles: &[u64], cells: bool) -> String {
+        Position { piles: piles.to_vec(), last: None, cells }.piles_text()
+    }
+
+    /// The cells of a product game's position.
+    pub fn cell_pairs(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.piles.chunks_exact(2).map(|c| (c[0], c[1]))
     }
 
     /// The piles, written as a user types them.
     pub fn piles_text(&self) -> String {
         if self.piles.is_empty() {
-            return "(no piles)".into();
+            return if self.cells { "(no cells)".into() } else { "(no piles)".into() };
+        }
+        if self.cells {
+            return self.cell_pairs().map(|(x, y)| format!("({x}, {y})")).collect::<Vec<_>>().join(" ");
         }
         self.piles.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
     }
@@ -252,6 +283,10 @@ impl Position {
         const SHOWN: usize = 8;
         if self.piles.len() <= SHOWN + 2 {
             return self.piles_text();
+        }
+        if self.cells {
+            let start = Position::shown(&self.piles[..SHOWN], true);
+            return format!("{start} … ({} cells)", self.piles.len() / 2);
         }
         let start: Vec<String> = self.piles[..SHOWN].iter().map(|p| p.to_string()).collect();
         format!("{} … ({} piles)", start.join(" "), self.piles.len())
@@ -294,6 +329,12 @@ impl Game {
                     piles.pop();
                 }
             }
+            Board::Cells { .. } => {
+                // A cell with a coordinate 0 is an empty heap; the order of cells does not matter.
+                let mut cells: Vec<(u64, u64)> = pos.cell_pairs().filter(|&(x, y)| x > 0 && y > 0).collect();
+                cells.sort_unstable();
+                piles = cells.into_iter().flat_map(|(x, y)| [x, y]).collect();
+            }
         }
         let last = match pos.last {
             Some(l) if self.uses_last => Some(l),
@@ -301,7 +342,7 @@ impl Game {
             Some(_) if !self.first_moves.is_empty() => Some(0),
             _ => None,
         };
-        Position { piles, last }
+        Position { piles, last, cells: pos.cells }
     }
 
     /// True when every rule acts on one pile alone and play is normal with no history, so that
@@ -310,6 +351,7 @@ impl Game {
         self.convention == Convention::Normal
             && !self.tracks_history()
             && self.board != Board::Rows
+            && self.product.is_none()
             && self.moves.iter().all(|r| match &r.kind {
                 RuleKind::Take { piles, .. } => piles.is_one(),
                 RuleKind::Add { .. }

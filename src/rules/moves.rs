@@ -52,6 +52,15 @@ pub enum MoveKind {
         column: u64,
         row: u64,
     },
+    /// a product game's move on the cell (x, y): the first game's move on x, the second's on
+    /// y, or both (each with its game's name); the cells it leaves, or on coins turns over
+    Cell {
+        cell: (u64, u64),
+        first: Option<(String, Box<MoveKind>)>,
+        second: Option<(String, Box<MoveKind>)>,
+        leaves: Vec<(u64, u64)>,
+        coins: bool,
+    },
 }
 
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -82,6 +91,48 @@ pub enum MoveError {
         position: String,
         limit: usize,
     },
+
+    /// An error in the rules of one of a product's games, shown against that game's text.
+    #[error("in {game}, one of the product's games: {message}")]
+    #[diagnostic(code(takeaway::rules::in_product_game), help("{help}"))]
+    InPart {
+        game: String,
+        message: String,
+        help: String,
+        #[source_code]
+        text: SourceText,
+        #[label("{label}")]
+        span: Span,
+        label: String,
+    },
+}
+
+/// A game's text with its name, for diagnostics that point into another game than the one
+/// being solved (comparable, unlike miette's own).
+#[derive(Clone, Debug)]
+pub struct SourceText(pub miette::NamedSource<String>);
+
+impl From<miette::NamedSource<String>> for SourceText {
+    fn from(source: miette::NamedSource<String>) -> Self {
+        SourceText(source)
+    }
+}
+
+impl PartialEq for SourceText {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name() && self.0.inner() == other.0.inner()
+    }
+}
+
+impl miette::SourceCode for SourceText {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        self.0.read_span(span, context_lines_before, context_lines_after)
+    }
 }
 
 impl Move {
@@ -102,7 +153,7 @@ impl Move {
             MoveKind::Add { from, amount, .. } => MoveKind::Add { pile: index, from, amount },
             other => other,
         };
-        Move { rule: self.rule, kind, to: Position { piles, last: self.to.last } }
+        Move { rule: self.rule, kind, to: Position { piles, last: self.to.last, cells: false } }
     }
 }
 
@@ -141,6 +192,20 @@ impl MoveKind {
             MoveKind::Turn { coin, others } => {
                 let word = if others.len() == 1 { "coin" } else { "coins" };
                 format!("turn coin {coin} to tails, and {word} {} over", and_list(others))
+            }
+            MoveKind::Cell { cell: (x, y), first, second, leaves, coins } => {
+                let by = |side: &Option<(String, Box<MoveKind>)>, axis: &str, at: u64| {
+                    side.as_ref().map(|(game, kind)| format!("{game} on {axis} = {at} ({})", kind.describe()))
+                };
+                let how: Vec<String> = [by(first, "x", *x), by(second, "y", *y)].into_iter().flatten().collect();
+                let cells: Vec<String> = leaves.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+                let result = match (coins, cells.is_empty()) {
+                    (true, true) => format!("turns ({x}, {y}) to tails"),
+                    (true, false) => format!("turns ({x}, {y}) to tails, and {} over", join_and(&cells)),
+                    (false, true) => "leaves nothing".to_string(),
+                    (false, false) => format!("leaves {}", join_and(&cells)),
+                };
+                format!("({x}, {y}) by {}: {result}", how.join(" with "))
             }
         }
     }
@@ -183,6 +248,7 @@ impl Sink<'_> {
             MoveKind::Split { parts, .. } => parts.len(),
             MoveKind::TakeSeveral { takes } => 3 * takes.len(),
             MoveKind::Add { .. } | MoveKind::Bite { .. } => 0,
+            MoveKind::Cell { leaves, .. } => 2 * leaves.len(),
         };
         self.kept += piles.len() + described + MOVE_OVERHEAD;
         if self.out.len() >= self.limit || self.kept > MAX_NUMBERS_KEPT {
@@ -194,7 +260,7 @@ impl Sink<'_> {
             });
         }
         let last = if self.history { Some(removed) } else { None };
-        self.out.push(Move { rule: rule.span, kind, to: Position { piles, last } });
+        self.out.push(Move { rule: rule.span, kind, to: Position { piles, last, cells: false } });
         Ok(())
     }
 
@@ -209,6 +275,9 @@ impl Game {
         // Every move stores a whole position: bound the numbers kept, not only the moves.
         let per_move = pos.piles.len().max(1) + 1;
         let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
+        if let Some(product) = &self.product {
+            return self.product_moves(product, pos, limit);
+        }
         let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0 };
         let last = pos.last.map(|l| l as i64);
         for rule in self.rules_for(pos) {

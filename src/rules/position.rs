@@ -66,6 +66,26 @@ pub enum PositionError {
         coin: u64,
     },
 
+    #[error("the cell has no second coordinate")]
+    #[diagnostic(
+        code(takeaway::position::half_cell),
+        help("a position of a product game lists cells (x, y), each as two numbers: (3, 5) (2, 7), or 3,5 2,7")
+    )]
+    HalfCell {
+        #[label("x = {x}, and no y after it")]
+        span: Span,
+        x: u64,
+    },
+
+    #[error("cell ({x}, {y}) is listed twice")]
+    #[diagnostic(code(takeaway::position::cell_twice), help("a coin shows heads or tails: list each heads cell once"))]
+    CellTwice {
+        #[label("again here")]
+        span: Span,
+        x: u64,
+        y: u64,
+    },
+
     #[error("row {row} (length {len}) is longer than the row below it (length {below})")]
     #[diagnostic(
         code(takeaway::position::rows_grow),
@@ -82,22 +102,9 @@ pub enum PositionError {
 
 /// Reads `text` as a position of `game`.
 pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError> {
-    let mut piles = Vec::new();
-    let mut spans = Vec::new();
-    for (start, word) in words(text) {
-        let span = Span::new(start, start + word.len());
-        if !word.chars().all(|c| c.is_ascii_digit()) {
-            return Err(PositionError::NotANumber { span, text: word.to_string() });
-        }
-        let value = match word.parse::<u64>() {
-            Ok(v) if v <= MAX_PILE => v,
-            _ => return Err(PositionError::TooLarge { span, text: word.to_string() }),
-        };
-        piles.push(value);
-        spans.push(span);
-    }
-    if piles.is_empty() {
-        return Err(PositionError::Empty);
+    let (piles, spans) = numbers(text)?;
+    if let Board::Cells { coins } = game.board {
+        return cells(piles, spans, coins);
     }
     let all = Span::new(spans[0].start, spans[spans.len() - 1].end);
     let expected = match game.board {
@@ -136,12 +143,55 @@ pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError
     Ok(Position::new(piles))
 }
 
-/// The words of a position with their byte offsets; spaces and commas separate them.
+/// The numbers of a position and where each is; at least one.
+fn numbers(text: &str) -> Result<(Vec<u64>, Vec<Span>), PositionError> {
+    let mut piles = Vec::new();
+    let mut spans = Vec::new();
+    for (start, word) in words(text) {
+        let span = Span::new(start, start + word.len());
+        if !word.chars().all(|c| c.is_ascii_digit()) {
+            return Err(PositionError::NotANumber { span, text: word.to_string() });
+        }
+        let value = match word.parse::<u64>() {
+            Ok(v) if v <= MAX_PILE => v,
+            _ => return Err(PositionError::TooLarge { span, text: word.to_string() }),
+        };
+        piles.push(value);
+        spans.push(span);
+    }
+    if piles.is_empty() {
+        return Err(PositionError::Empty);
+    }
+    Ok((piles, spans))
+}
+
+/// The numbers of a product game's position read as cells (x, y), two by two.
+fn cells(numbers: Vec<u64>, spans: Vec<Span>, coins: bool) -> Result<Position, PositionError> {
+    if numbers.len() % 2 == 1 {
+        let last = numbers.len() - 1;
+        return Err(PositionError::HalfCell { span: spans[last], x: numbers[last] });
+    }
+    if coins {
+        for (i, pair) in numbers.chunks_exact(2).enumerate() {
+            let span = spans[2 * i].to(spans[2 * i + 1]);
+            if let Some(at) = pair.iter().position(|&c| c == 0) {
+                return Err(PositionError::NoCoinZero { span: spans[2 * i + at] });
+            }
+            if numbers[..2 * i].chunks_exact(2).any(|earlier| earlier == pair) {
+                return Err(PositionError::CellTwice { span, x: pair[0], y: pair[1] });
+            }
+        }
+    }
+    Ok(Position::of_cells(numbers))
+}
+
+/// The words of a position with their byte offsets; spaces, commas and brackets separate them,
+/// so that a cell may be written (3, 5) or 3,5.
 fn words(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices() {
-        let sep = c.is_whitespace() || c == ',';
+        let sep = c.is_whitespace() || c == ',' || c == '(' || c == ')';
         match (sep, start) {
             (true, Some(s)) => {
                 out.push((s, &text[s..i]));

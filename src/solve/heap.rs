@@ -321,7 +321,7 @@ impl HeapRules {
                 1 => ONE,
                 _ => TWO_ANY | TWO_UNEQUAL | TWO_EQUAL,
             };
-            Move { rule: rule_for(t, flag), kind, to: Position { piles: left, last: None } }
+            Move { rule: rule_for(t, flag), kind, to: Position::new(left) }
         };
         // The options that are one per amount first, so that a long scan cannot hide them.
         if p > 0 && self.flag(p) & GONE != 0 && target == 0 {

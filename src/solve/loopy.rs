@@ -362,7 +362,7 @@ impl Loopy {
         if let Some(piles) = &mut self.piles {
             let mut parts = Vec::new();
             for &p in canonical.piles.iter().filter(|&&p| p > 0) {
-                let single = game.canonical(&Position { piles: vec![p], last: None });
+                let single = game.canonical(&Position::new(vec![p]));
                 let i = piles.node(game, single, limits)?;
                 parts.push(piles.value[i as usize].clone());
             }

@@ -11,6 +11,7 @@
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
 
+mod cells;
 mod chomp;
 mod heap;
 pub mod last_bound;
@@ -247,6 +248,7 @@ pub enum MethodKind {
     LastBound,
     Chomp,
     Loopy,
+    Cells,
     Search,
 }
 
@@ -259,23 +261,25 @@ impl MethodKind {
             MethodKind::Loopy => {
                 "retrograde analysis of every position play can reach, with Smith's generalised Grundy values"
             }
+            MethodKind::Cells => "the values of single cells, added by XOR (tartan products: the nim-product of the two games' values)",
             MethodKind::Search => "search over whole positions",
         }
     }
 }
 
-enum Method {
+enum Method<'g> {
     PileSum(piles::PileValues),
     LastBound(last_bound::LastBound),
     Chomp(chomp::Chomp),
     Loopy(Box<loopy::Loopy>),
+    Cells(Box<cells::CellValues<'g>>),
     Search,
 }
 
 pub struct Solver<'g> {
     game: &'g Game,
     limits: Limits,
-    method: Method,
+    method: Method<'g>,
     search: search::Search,
     /// For remoteness under the fast methods, with its own smaller budget.
     remoteness_search: search::Search,
@@ -283,7 +287,12 @@ pub struct Solver<'g> {
 
 impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
-        let method = if game.can_grow() {
+        let method = if let Some(product) = game.product.as_deref() {
+            match game.convention {
+                crate::ast::Convention::Normal => Method::Cells(Box::new(cells::CellValues::new(product, limits))),
+                crate::ast::Convention::Misere => Method::Search,
+            }
+        } else if game.can_grow() {
             Method::Loopy(Box::new(loopy::Loopy::new(game)))
         } else if game.is_pile_sum() {
             Method::PileSum(piles::PileValues::new(game))
@@ -314,6 +323,7 @@ impl<'g> Solver<'g> {
             Method::LastBound(_) => MethodKind::LastBound,
             Method::Chomp(_) => MethodKind::Chomp,
             Method::Loopy(_) => MethodKind::Loopy,
+            Method::Cells(_) => MethodKind::Cells,
             Method::Search => MethodKind::Search,
         }
     }
@@ -371,6 +381,7 @@ impl<'g> Solver<'g> {
                 None => self.search.value(self.game, pos, self.limits),
             },
             Method::Loopy(loopy) => loopy.value(self.game, pos, self.limits),
+            Method::Cells(cells) => Ok(Value::from_grundy(cells.position(pos, self.limits)?)),
             Method::Search => self.search.value(self.game, pos, self.limits),
         }
     }
@@ -451,6 +462,8 @@ impl<'g> Solver<'g> {
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
             // boards inside the position's box: few while it has few squares
             Method::Chomp(_) => pos.piles.iter().sum::<u64>() <= 24,
+            // whole positions of cells: few while the cells are few and near the corner
+            Method::Cells(_) => pos.cell_pairs().map(|(x, y)| x.saturating_mul(y)).sum::<u64>() <= 16,
             Method::PileSum(_) => {
                 let splits = self.game.moves.iter().any(|r| {
                     matches!(&r.kind, RuleKind::Split(_) | RuleKind::Take { then_split: Some(_), .. })

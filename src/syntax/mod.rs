@@ -123,6 +123,7 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_but
             | kw_where
             | kw_or
+            | kw_product
     )
 }
 
@@ -179,6 +180,23 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
             let conv = content(pair).next().expect("play_decl has a convention");
             let kw = conv.into_inner().next().expect("convention has a keyword");
             Statement::Play(if kw.as_rule() == Rule::kw_misere { Convention::Misere } else { Convention::Normal })
+        }
+        Rule::product_decl => {
+            let mut it = content(pair);
+            let kind = it.next().expect("product_decl has a kind");
+            let kind = match kind.into_inner().next().map(|k| k.as_rule()) {
+                Some(Rule::kw_acrostic) => ProductKind::Acrostic,
+                _ => ProductKind::Tartan,
+            };
+            let mut it = it.filter(|p| p.as_rule() == Rule::string);
+            let mut part = || {
+                let s = it.next().expect("product_decl has two strings");
+                let text = s.as_str();
+                Spanned::new(text[1..text.len() - 1].to_string(), span_of(&s))
+            };
+            let first = part();
+            let second = part();
+            Statement::Product { kind, parts: [first, second] }
         }
         r => unreachable!("statement rule {r:?}"),
     };
@@ -481,6 +499,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         move_decl | move_head | kw_move => "`move:`",
         first_move | kw_first => "`first move:`",
         play_decl | kw_play => "`play`",
+        product_decl | product_kind | kw_acrostic | kw_tartan => "`acrostic product of` or `tartan product of`",
+        kw_product => "`product`",
         convention | kw_misere | kw_normal => "`misère` or `normal`",
         take | take_pair | kw_take => "`take`",
         kw_the => "`the`",
@@ -640,7 +660,7 @@ fn join_or(words: &[&str]) -> String {
 fn help_for(expected: &[&str]) -> String {
     let has = |w: &str| expected.iter().any(|e| e.contains(w));
     if has("`game`") || has("`move:`") {
-        "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`, `move: …`, `first move: …` or `play misère`".into()
+        "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`/`coins`, `move: …`, `first move: …`, `play misère` or `tartan product of \"A\" and \"B\"`".into()
     } else if has("`take`") {
         "a move is `take …`, `add …`, `split …`, `octal 0.77`, `code 4!.0`, `bite any square but (1, 1)` or `turn 1..3 coins`".into()
     } else if has("an amount") {

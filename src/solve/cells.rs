@@ -1,0 +1,141 @@
+//! Product games under normal play: each cell (x, y) is a game of its own, so a position's
+//! value is the XOR of its cells' values (Sprague–Grundy), as for piles.
+//!
+//! - tartan products: a cell is worth G₁(x) ⊗ G₂(y), the nim-product of the two games'
+//!   values (the tartan theorem of Winning Ways), and those come from each game's own solver,
+//!   so that a cell far out is answered as fast as its two heaps are;
+//! - acrostic products know no such theorem: a cell's value is the mex of its options, each
+//!   the XOR of the cells it leaves, computed over the cells below it without recursion.
+//!
+//! `Solver::generic` solves the same games by a search over whole positions; tests compare.
+
+use std::collections::HashMap;
+
+use super::{Limits, SolveError, Solver, Work};
+use crate::ast::ProductKind;
+use crate::rules::{nim_product, Position, Product};
+
+pub struct CellValues<'g> {
+    product: &'g Product,
+    /// The two games' solvers, for the tartan theorem.
+    first: Box<Solver<'g>>,
+    second: Box<Solver<'g>>,
+    /// Acrostic: the cells computed so far.
+    memo: HashMap<(u64, u64), u64>,
+    /// Acrostic: the heaps each move of the first game leaves from a heap of n, and of the second.
+    first_options: HashMap<u64, Vec<Vec<u64>>>,
+    second_options: HashMap<u64, Vec<Vec<u64>>>,
+    work: Work,
+}
+
+impl<'g> CellValues<'g> {
+    pub fn new(product: &'g Product, limits: Limits) -> Self {
+        let [first, second] = &product.parts;
+        CellValues {
+            product,
+            first: Box::new(Solver::new(&first.game, limits)),
+            second: Box::new(Solver::new(&second.game, limits)),
+            memo: HashMap::new(),
+            first_options: HashMap::new(),
+            second_options: HashMap::new(),
+            work: Work::default(),
+        }
+    }
+
+    /// The Grundy value of a whole position: the XOR of its cells' values.
+    pub fn position(&mut self, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+        let mut total = 0;
+        for (x, y) in pos.cell_pairs() {
+            total ^= self.cell(x, y, limits)?;
+        }
+        Ok(total)
+    }
+
+    /// The value of one cell; a cell with a coordinate 0 is an empty heap.
+    pub fn cell(&mut self, x: u64, y: u64, limits: Limits) -> Result<u64, SolveError> {
+        if x == 0 || y == 0 {
+            return Ok(0);
+        }
+        match self.product.kind {
+            ProductKind::Tartan => {
+                self.first.set_limits(limits);
+                self.second.set_limits(limits);
+                let a = heap_value(&mut self.first, x)?;
+                let b = heap_value(&mut self.second, y)?;
+                Ok(nim_product(a, b))
+            }
+            ProductKind::Acrostic => self.acrostic(x, y, limits),
+        }
+    }
+
+    /// The mex rule, over the cells a cell's options leave, smallest first.
+    fn acrostic(&mut self, x: u64, y: u64, limits: Limits) -> Result<u64, SolveError> {
+        if let Some(&v) = self.memo.get(&(x, y)) {
+            return Ok(v);
+        }
+        let mut stack = vec![(x, y)];
+        while let Some(&(a, b)) = stack.last() {
+            if self.memo.contains_key(&(a, b)) {
+                stack.pop();
+                continue;
+            }
+            if self.memo.len() + stack.len() >= limits.max_states {
+                return Err(SolveError::state_limit(limits));
+            }
+            let across = options(&mut self.first_options, &self.product.parts[0], a, limits)?;
+            let down = options(&mut self.second_options, &self.product.parts[1], b, limits)?;
+            // Every heap a move leaves is smaller than the heap moved, so cells are finished
+            // before the cells that need them.
+            let missing: Vec<(u64, u64)> = across
+                .iter()
+                .flatten()
+                .map(|&h| (h, b))
+                .chain(down.iter().flatten().map(|&h| (a, h)))
+                .filter(|c| !self.memo.contains_key(c))
+                .collect();
+            if !missing.is_empty() {
+                stack.extend(missing);
+                continue;
+            }
+            self.work.add(across.len() + down.len(), limits)?;
+            let memo = &self.memo;
+            let xor = |cells: &mut dyn Iterator<Item = (u64, u64)>| cells.fold(0, |acc, c| acc ^ memo[&c]);
+            let mut seen: Vec<u64> = across
+                .iter()
+                .map(|heaps| xor(&mut heaps.iter().map(|&h| (h, b))))
+                .chain(down.iter().map(|heaps| xor(&mut heaps.iter().map(|&h| (a, h)))))
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            let mex = seen.iter().enumerate().find(|&(i, &v)| v != i as u64).map_or(seen.len(), |(i, _)| i) as u64;
+            self.memo.insert((a, b), mex);
+            stack.pop();
+            if self.memo.len() % 4096 == 0 {
+                super::progress::report(super::progress::Stage::PileValues, self.memo.len() as u64, 0);
+            }
+        }
+        Ok(self.memo[&(x, y)])
+    }
+}
+
+/// The Grundy value of one heap of n in one of the product's games.
+fn heap_value(solver: &mut Solver, n: u64) -> Result<u64, SolveError> {
+    let value = solver.value(&Position::new(vec![n]))?;
+    // A product's games are heap games under normal play (the checker sees to it): their
+    // positions have Grundy values.
+    Ok(value.grundy.expect("a heap game under normal play has Grundy values"))
+}
+
+/// The heaps each move on a heap of n leaves, listed once and kept.
+fn options<'a>(
+    cache: &'a mut HashMap<u64, Vec<Vec<u64>>>,
+    part: &crate::rules::Part,
+    n: u64,
+    limits: Limits,
+) -> Result<&'a [Vec<u64>], SolveError> {
+    if !cache.contains_key(&n) {
+        let heaps: Vec<Vec<u64>> = part.heap_moves(n, limits.max_states)?.into_iter().map(|(_, h)| h).collect();
+        cache.insert(n, heaps);
+    }
+    Ok(&cache[&n])
+}
