@@ -72,7 +72,7 @@ impl Library for Games<'_> {
             paths.push(self.dir.join(format!("{name}.game")));
         }
         let Some(path) = paths.into_iter().find(|p| p.is_file()) else {
-            return Lookup::Missing { help: self.missing_help() };
+            return Lookup::Missing { help: self.missing_help(name) };
         };
         let shown = path.display().to_string();
         let text = match std::fs::read_to_string(&path) {
@@ -89,8 +89,8 @@ impl Library for Games<'_> {
 }
 
 impl Games<'_> {
-    /// Where games are looked for, with the names there are.
-    fn missing_help(&self) -> String {
+    /// A close name, or where games are looked for with the names there are.
+    fn missing_help(&self, name: &str) -> String {
         let mut files: Vec<String> = std::fs::read_dir(&self.dir)
             .map(|entries| {
                 entries
@@ -101,6 +101,17 @@ impl Games<'_> {
             })
             .unwrap_or_default();
         files.sort();
+        let wanted = name.trim_end_matches(".game");
+        let close = files
+            .iter()
+            .map(|f| f.trim_end_matches(".game").to_string())
+            .chain(self.session.iter().map(|l| l.game.name.clone()))
+            .map(|known| (strsim::damerau_levenshtein(wanted, &known), known))
+            .filter(|(d, known)| *d <= 2 && *d < known.len().max(wanted.len()))
+            .min();
+        if let Some((_, known)) = close {
+            return format!("did you mean \"{known}\"?");
+        }
         let dir = if self.dir.as_os_str().is_empty() { ".".to_string() } else { self.dir.display().to_string() };
         let mut help = String::new();
         if !self.session.is_empty() {

@@ -496,3 +496,36 @@ fn a_loopy_game_that_grows_for_ever_is_refused_with_the_rule_named() {
     let err = err.replace(&file, "grows.game");
     insta::assert_snapshot!(err);
 }
+
+#[test]
+fn a_tartan_product_solves_table_and_explains_cells() {
+    insta::assert_snapshot!(ok(&["solve", "games/turning-corners.game", "(3, 5)", "(4, 4)"]));
+    insta::assert_snapshot!(ok(&["table", "games/turning-corners.game", "--upto", "6"]));
+    insta::assert_snapshot!(ok(&["explain", "games/turning-corners.game", "3,5", "4,4", "5,5"]));
+}
+
+#[test]
+fn a_product_position_in_json_is_its_cells_in_pairs() {
+    let v = json(&["solve", "games/acrostic-twins.game", "2,3", "4,4", "--format", "json"]);
+    assert_eq!(v["cells"], true);
+    assert_eq!(v["position"], serde_json::json!([2, 3, 4, 4]));
+    // (2, 3) is worth 1 ⊕ 2 = 3 and (4, 4) is worth 0: moving (2, 3) to (2, 2) wins.
+    assert_eq!(v["grundy"], 3);
+    assert_eq!(v["winning_moves"][0]["to"], serde_json::json!([4, 4, 2, 2]));
+    let t = json(&["table", "games/turning-corners.game", "--upto", "4", "--format", "json"]);
+    assert_eq!(t["board"], "cells");
+    assert_eq!(t["grundy"][2], serde_json::json!([0, 2, 3, 1]));
+}
+
+#[test]
+fn a_product_position_must_give_cells_whole() {
+    let err = fails(1, &["solve", "games/turning-corners.game", "3,5", "4"]);
+    assert!(err.contains("takeaway::position::half_cell"), "{err}");
+    let err = fails(1, &["solve", "games/turning-corners.game", "3,5", "3,5"]);
+    assert!(err.contains("takeaway::position::cell_twice"), "{err}");
+    let err = fails(1, &["solve", "games/turning-corners.game", "0,5"]);
+    assert!(err.contains("takeaway::position::no_coin_zero"), "{err}");
+    // On heaps a cell may repeat, and a cell with a 0 is an empty heap.
+    let out = ok(&["solve", "games/acrostic-nim.game", "2,3", "2,3", "0,5"]);
+    assert!(out.contains("outcome: P"), "{out}");
+}

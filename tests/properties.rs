@@ -82,7 +82,7 @@ proptest! {
         let pos = Position::new(vec![n]);
         prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome);
         for last in 1..=n.min(6) {
-            let pos = Position { piles: vec![n], last: Some(last) };
+            let pos = Position { piles: vec![n], last: Some(last), cells: false };
             prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome, "last = {}", last);
         }
     }

@@ -14,6 +14,8 @@ fn a_definition_continues_until_it_has_a_board_and_a_move() {
     assert!(!needs_more("game \"x\"\npile\nmove: take 1..3", false));
     assert!(needs_more("pile", false), "no game yet: this starts one");
     assert!(!needs_more("move: take 5", true), "with a current game, a move line changes it at once");
+    assert!(!needs_more("game \"x\"\ntartan product of \"a\" and \"b\"", false), "a product is whole");
+    assert!(needs_more("game \"x\"\ntartan product of \"a\" and", false));
 }
 
 #[test]
@@ -118,5 +120,13 @@ fn session_teaching_verbs() {
     assert!(out.starts_with("exit code: 0"), "{out}");
     let svg = std::fs::read_to_string(format!("{}/target/repl-session-plot.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert!(svg.contains("Grundy values of Kayles"));
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_products_of_the_sessions_games() {
+    let out = run_session("products.txt");
+    assert!(out.starts_with("exit code: 1"), "the script's two mistakes make it exit 1: {out}");
+    assert!(out.contains("did you mean \"twins\"?"), "{out}");
     insta::assert_snapshot!(out);
 }

@@ -758,8 +758,8 @@ impl Explanation {
                     out.push_str(&format!("  G({}, {}) = {}", c.x, c.y, c.grundy));
                     if let Some((a, b)) = c.factors {
                         out.push_str(&format!(
-                            " = {a} ⊗ {b}, the nim-product of {}'s value of {} and {}'s value of {} (the tartan theorem)",
-                            games[0], c.x, games[1], c.y
+                            " = {a} ⊗ {b}, the nim-product of G({}) = {a} in {} and G({}) = {b} in {} (the tartan theorem)",
+                            c.x, games[0], c.y, games[1]
                         ));
                     }
                     out.push('\n');

@@ -332,7 +332,7 @@ fn cell_rule(solver: &Solver, grundy: &[Vec<Option<u64>>]) -> Result<Option<Stri
     });
     Ok(follows.then(|| {
         format!(
-            "the value of (x, y) is G₁(x) ⊗ G₂(y), the nim-product of {}'s value of x and {}'s value of y (the tartan theorem)",
+            "G(x, y) = G₁(x) ⊗ G₂(y), the nim-product of the value of a heap of x in {} and of a heap of y in {} (the tartan theorem)",
             first.game.name, second.game.name
         )
     }))

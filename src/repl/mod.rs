@@ -304,7 +304,9 @@ pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
             }
             let has_board = file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
             let has_move = file.statements.iter().any(|s| matches!(s.node, Statement::Move(_)));
-            !(has_board && has_move)
+            // A product takes its board and moves from the games it names.
+            let is_product = file.statements.iter().any(|s| matches!(s.node, Statement::Product { .. }));
+            !(has_board && has_move || is_product)
         }
     }
 }
