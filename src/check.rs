@@ -318,11 +318,19 @@ pub trait Library {
 
 /// What a library found under a name.
 pub enum Lookup {
-    Found { game: Game, source_name: String, text: String },
+    Found {
+        game: Game,
+        source_name: String,
+        text: String,
+    },
     /// The game is there, but its text has errors: they come rendered against that text.
-    Failed { rendered: String },
+    Failed {
+        rendered: String,
+    },
     /// Nothing of that name; the help says where games are looked for.
-    Missing { help: String },
+    Missing {
+        help: String,
+    },
 }
 
 /// No games to find: for game text checked on its own.
@@ -465,9 +473,11 @@ impl Checker {
                     name: reference.node.clone(),
                     rendered,
                 }),
-                Lookup::Missing { help } => {
-                    self.errors.push(CheckError::UnknownGame { span: reference.span, name: reference.node.clone(), help })
-                }
+                Lookup::Missing { help } => self.errors.push(CheckError::UnknownGame {
+                    span: reference.span,
+                    name: reference.node.clone(),
+                    help,
+                }),
             }
         }
         let [first, second]: [rules::Part; 2] = found.try_into().ok()?;

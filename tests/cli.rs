@@ -529,3 +529,20 @@ fn a_product_position_must_give_cells_whole() {
     let out = ok(&["solve", "games/acrostic-nim.game", "2,3", "2,3", "0,5"]);
     assert!(out.contains("outcome: P"), "{out}");
 }
+
+#[test]
+fn an_error_in_a_products_game_points_into_that_games_file() {
+    let dir = std::env::temp_dir().join(format!("takeaway-product-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("over.game"), "game \"Overflowing\"\npiles\nmove: take any where n * n * n * n > 0\n")
+        .unwrap();
+    std::fs::write(dir.join("prod.game"), "acrostic product of \"over\" and \"over\"\n").unwrap();
+    let prod = dir.join("prod.game").display().to_string();
+    let err = fails(1, &["solve", &prod, "1000000,2"]);
+    assert!(err.contains("takeaway::rules::in_product_game"), "{err}");
+    assert!(err.contains("over.game:3:22"), "the label is in the game's own file: {err}");
+    assert!(err.contains("this overflows when n = 1000000"), "{err}");
+    // Small cells are fine.
+    assert!(ok(&["solve", &prod, "3,2"]).contains("Grundy value: 4"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -143,8 +143,8 @@ fn every_game_file_loads_and_keeps_its_header_claims() {
         // A product names other files of games/.
         let library = takeaway::query::Games { dir: common::games_dir(), session: Vec::new(), color: false };
         let source = takeaway::diagnostics::Source::new(name.clone(), text.clone());
-        let loaded = takeaway::query::load_in(source, &name, &[], false, &library)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let loaded =
+            takeaway::query::load_in(source, &name, &[], false, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
         let game = loaded.game;
         let claims: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix("# expect ")).collect();
         assert!(!claims.is_empty(), "{name} states no `# expect` claim in its header");

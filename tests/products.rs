@@ -288,8 +288,12 @@ fn heap_products_match_the_definition_and_the_tartan_theorem() {
             for kind in ["acrostic", "tartan"] {
                 let game = product(kind, first, second, false);
                 let mut solver = Solver::new(&game, Limits::default());
-                let mut brute =
-                    HeapProduct { tartan: kind == "tartan", first: first_moves, second: second_moves, memo: HashMap::new() };
+                let mut brute = HeapProduct {
+                    tartan: kind == "tartan",
+                    first: first_moves,
+                    second: second_moves,
+                    memo: HashMap::new(),
+                };
                 for x in 1..=upto {
                     for y in 1..=upto {
                         let expected = brute.cell(x, y);
@@ -369,10 +373,8 @@ fn game_files_of_products_keep_their_claims_against_the_brute_force() {
         let text = std::fs::read_to_string(common::games_dir().join(file)).unwrap();
         let line = text.lines().find_map(|l| l.split_once("# expect cells to ").map(|(_, rest)| rest)).unwrap();
         let (_, grid) = line.split_once(':').unwrap();
-        let claimed: Vec<Vec<u64>> = grid
-            .split('|')
-            .map(|row| row.split_whitespace().map(|w| w.parse().unwrap()).collect())
-            .collect();
+        let claimed: Vec<Vec<u64>> =
+            grid.split('|').map(|row| row.split_whitespace().map(|w| w.parse().unwrap()).collect()).collect();
         assert_eq!(claimed, expected, "{file}");
     }
 }

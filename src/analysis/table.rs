@@ -322,14 +322,13 @@ fn cell_rule(solver: &Solver, grundy: &[Vec<Option<u64>>]) -> Result<Option<Stri
     let [first, second] = &product.parts;
     let values = |part: &crate::rules::Part| -> Result<Vec<u64>, SolveError> {
         let mut s = Solver::new(&part.game, solver.limits());
-        (1..=grundy.len() as u64)
-            .map(|n| Ok(s.value(&Position::new(vec![n]))?.grundy.unwrap_or(0)))
-            .collect()
+        (1..=grundy.len() as u64).map(|n| Ok(s.value(&Position::new(vec![n]))?.grundy.unwrap_or(0))).collect()
     };
     let (a, b) = (values(first)?, values(second)?);
-    let follows = grundy.iter().enumerate().all(|(x, row)| {
-        row.iter().enumerate().all(|(y, g)| *g == Some(crate::rules::nim_product(a[x], b[y])))
-    });
+    let follows = grundy
+        .iter()
+        .enumerate()
+        .all(|(x, row)| row.iter().enumerate().all(|(y, g)| *g == Some(crate::rules::nim_product(a[x], b[y]))));
     Ok(follows.then(|| {
         format!(
             "G(x, y) = G₁(x) ⊗ G₂(y), the nim-product of the value of a heap of x in {} and of a heap of y in {} (the tartan theorem)",

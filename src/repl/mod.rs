@@ -498,8 +498,13 @@ impl Session {
         let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
         let source_name = format!("<{}>", game_name(&file).unwrap_or(&default_name));
         let library = self.library(replacing);
-        let loaded = match query::load_in(Source::new(source_name, text.clone()), &default_name, &settings, self.color, &library)
-        {
+        let loaded = match query::load_in(
+            Source::new(source_name, text.clone()),
+            &default_name,
+            &settings,
+            self.color,
+            &library,
+        ) {
             Ok(l) => l,
             Err(e) => return Reply::err(e),
         };
@@ -512,7 +517,8 @@ impl Session {
     /// Where a product finds its games: the session's (but the one being redefined), then game
     /// files from the current directory.
     fn library(&self, except: Option<usize>) -> query::Games<'_> {
-        let session = self.games.iter().enumerate().filter(|(i, _)| Some(*i) != except).map(|(_, e)| &e.loaded).collect();
+        let session =
+            self.games.iter().enumerate().filter(|(i, _)| Some(*i) != except).map(|(_, e)| &e.loaded).collect();
         query::Games { dir: std::path::PathBuf::new(), session, color: self.color }
     }
 
@@ -643,12 +649,9 @@ impl Entry {
             Board::Rows => "rows".to_string(),
             Board::Coins => "a row of coins".to_string(),
             Board::Cells { .. } => match &g.product {
-                Some(p) => format!(
-                    "the {} product of {} and {}",
-                    p.kind.word(),
-                    p.parts[0].game.name,
-                    p.parts[1].game.name
-                ),
+                Some(p) => {
+                    format!("the {} product of {} and {}", p.kind.word(), p.parts[0].game.name, p.parts[1].game.name)
+                }
                 None => "cells".to_string(),
             },
         }];

@@ -12,10 +12,10 @@ mod product;
 pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
-pub use crate::ast::{Convention, ProductKind};
-pub use product::{nim_product, Part, Product};
 use crate::ast::{CmpOp, Span, SplitShape};
+pub use crate::ast::{Convention, ProductKind};
 use expr::Expr;
+pub use product::{nim_product, Part, Product};
 
 /// What the game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -92,19 +92,24 @@ pub enum MoveError {
         limit: usize,
     },
 
-    /// An error in the rules of one of a product's games, shown against that game's text.
-    #[error("in {game}, one of the product's games: {message}")]
-    #[diagnostic(code(takeaway::rules::in_product_game), help("{help}"))]
-    InPart {
-        game: String,
-        message: String,
-        help: String,
-        #[source_code]
-        text: SourceText,
-        #[label("{label}")]
-        span: Span,
-        label: String,
-    },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    InPart(Box<PartError>),
+}
+
+/// An error in the rules of one of a product's games, shown against that game's text.
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+#[error("in {game}, one of the product's games: {message}")]
+#[diagnostic(code(takeaway::rules::in_product_game), help("{help}"))]
+pub struct PartError {
+    pub game: String,
+    pub message: String,
+    pub help: String,
+    #[source_code]
+    pub text: SourceText,
+    #[label("{label}")]
+    pub span: Span,
+    pub label: String,
 }
 
 /// A game's text with its name, for diagnostics that point into another game than the one

@@ -57,13 +57,21 @@ impl Product {
                     if too_many(&out) {
                         return Err(self.too_many(x, y, limit));
                     }
-                    out.push(CellMove { first: Some(kind), second: None, leaves: heaps.iter().map(|&a| (a, y)).collect() });
+                    out.push(CellMove {
+                        first: Some(kind),
+                        second: None,
+                        leaves: heaps.iter().map(|&a| (a, y)).collect(),
+                    });
                 }
                 for (kind, heaps) in down {
                     if too_many(&out) {
                         return Err(self.too_many(x, y, limit));
                     }
-                    out.push(CellMove { first: None, second: Some(kind), leaves: heaps.iter().map(|&b| (x, b)).collect() });
+                    out.push(CellMove {
+                        first: None,
+                        second: Some(kind),
+                        leaves: heaps.iter().map(|&b| (x, b)).collect(),
+                    });
                 }
             }
             ProductKind::Tartan => {
@@ -115,20 +123,25 @@ impl Part {
             .and_then(|mut labels| labels.next())
             .map(|l| (Span::new(l.offset(), l.offset() + l.len()), l.label().unwrap_or("here").to_string()))
             .unwrap_or((Span::new(0, 0), "here".into()));
-        MoveError::InPart {
+        MoveError::InPart(Box::new(super::moves::PartError {
             game: self.game.name.clone(),
             message: error.to_string(),
             help: error.help().map(|h| h.to_string()).unwrap_or_default(),
             text: miette::NamedSource::new(&self.source_name, self.text.clone()).into(),
             span,
             label,
-        }
+        }))
     }
 }
 
 impl Game {
     /// Every move of a product game's position: each distinct cell moved in every way.
-    pub(super) fn product_moves(&self, product: &Product, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+    pub(super) fn product_moves(
+        &self,
+        product: &Product,
+        pos: &Position,
+        limit: usize,
+    ) -> Result<Vec<Move>, MoveError> {
         let coins = matches!(self.board, Board::Cells { coins: true });
         let cells: Vec<(u64, u64)> = pos.cell_pairs().collect();
         let mut out = Vec::new();

@@ -110,7 +110,7 @@ impl<'g> CellValues<'g> {
             let mex = seen.iter().enumerate().find(|&(i, &v)| v != i as u64).map_or(seen.len(), |(i, _)| i) as u64;
             self.memo.insert((a, b), mex);
             stack.pop();
-            if self.memo.len() % 4096 == 0 {
+            if self.memo.len().is_multiple_of(4096) {
                 super::progress::report(super::progress::Stage::PileValues, self.memo.len() as u64, 0);
             }
         }
@@ -133,9 +133,11 @@ fn options<'a>(
     n: u64,
     limits: Limits,
 ) -> Result<&'a [Vec<u64>], SolveError> {
-    if !cache.contains_key(&n) {
-        let heaps: Vec<Vec<u64>> = part.heap_moves(n, limits.max_states)?.into_iter().map(|(_, h)| h).collect();
-        cache.insert(n, heaps);
+    match cache.entry(n) {
+        std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let heaps = part.heap_moves(n, limits.max_states)?.into_iter().map(|(_, h)| h).collect();
+            Ok(e.insert(heaps))
+        }
     }
-    Ok(&cache[&n])
 }

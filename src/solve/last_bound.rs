@@ -206,7 +206,11 @@ impl LastBound {
             if f < 0 || (f as u64) < w {
                 let span = game.rules_for(pos).first().map(|r| r.span).unwrap_or_default();
                 let kind = crate::rules::MoveKind::Take { pile: 0, from: m, amount: take, left: vec![left] };
-                moves.push(Move { rule: span, kind, to: Position { piles: vec![left], last: Some(take), cells: false } });
+                moves.push(Move {
+                    rule: span,
+                    kind,
+                    to: Position { piles: vec![left], last: Some(take), cells: false },
+                });
             }
         }
         Ok(Some((moves, true)))

@@ -261,7 +261,9 @@ impl MethodKind {
             MethodKind::Loopy => {
                 "retrograde analysis of every position play can reach, with Smith's generalised Grundy values"
             }
-            MethodKind::Cells => "the values of single cells, added by XOR (tartan products: the nim-product of the two games' values)",
+            MethodKind::Cells => {
+                "the values of single cells, added by XOR (tartan products: the nim-product of the two games' values)"
+            }
             MethodKind::Search => "search over whole positions",
         }
     }
