@@ -194,31 +194,24 @@ fn map(table: &Table) -> String {
     // a grows upward from the bottom left, like a chart
     for (a, row) in table.outcomes.iter().enumerate() {
         for (b, o) in row.iter().enumerate() {
-            if let (true, Some(g)) = (product && *o != Outcome::P, table.grundy[a][b]) {
-                let shade = 235 - (g.min(largest) * 180 / largest) as u32;
-                let _ = writeln!(
-                    s,
-                    "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"rgb({shade},{shade},{shade})\"><title>({}, {}): {g}</title></rect>",
-                    left + b as f64 * cell,
-                    top + size - (a + 1) as f64 * cell,
-                    cell,
-                    cell,
-                    a + first,
-                    b + first
-                );
-            }
-            if *o == Outcome::P {
-                let _ = writeln!(
-                    s,
-                    "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{P_COLOUR}\"><title>({}, {}): P</title></rect>",
-                    left + b as f64 * cell,
-                    top + size - (a + 1) as f64 * cell,
-                    cell,
-                    cell,
-                    a + first,
-                    b + first
-                );
-            }
+            let (fill, what) = match (*o, table.grundy[a][b]) {
+                (Outcome::P, _) => (P_COLOUR.to_string(), "P".to_string()),
+                (_, Some(g)) if product => {
+                    let shade = 235 - (g.min(largest) * 180 / largest) as u32;
+                    (format!("rgb({shade},{shade},{shade})"), g.to_string())
+                }
+                _ => continue,
+            };
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{fill}\"><title>({}, {}): {what}</title></rect>",
+                left + b as f64 * cell,
+                top + size - (a + 1) as f64 * cell,
+                cell,
+                cell,
+                a + first,
+                b + first
+            );
         }
     }
     let step = tick_step(cells as u64, 10) as usize;

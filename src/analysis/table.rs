@@ -203,29 +203,19 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 }
             }
         }
-        TableShape::Rectangles => {
+        TableShape::Rectangles | TableShape::Cells => {
+            // r rows of c squares, or the cell (x, y) = (r, c)
+            let position = |r: u64, c: u64| match shape {
+                TableShape::Cells => Position::of_cells(vec![r, c]),
+                _ => Position::new(vec![c; r as usize]),
+            };
             for r in 1..=upto {
+                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, r, upto);
                 let (mut o, mut g) = (Vec::new(), Vec::new());
                 for c in 1..=upto {
-                    let v = solver.value(&Position::new(vec![c; r as usize]))?;
+                    let v = solver.value(&position(r, c))?;
                     if v.outcome == Outcome::P {
                         p_positions.push(vec![r, c]);
-                    }
-                    o.push(v.outcome);
-                    g.push(v.grundy);
-                }
-                outcomes.push(o);
-                grundy.push(g);
-            }
-        }
-        TableShape::Cells => {
-            for x in 1..=upto {
-                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, x, upto);
-                let (mut o, mut g) = (Vec::new(), Vec::new());
-                for y in 1..=upto {
-                    let v = solver.value(&Position::of_cells(vec![x, y]))?;
-                    if v.outcome == Outcome::P {
-                        p_positions.push(vec![x, y]);
                     }
                     o.push(v.outcome);
                     g.push(v.grundy);

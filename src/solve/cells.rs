@@ -23,8 +23,10 @@ pub struct CellValues<'g> {
     /// Acrostic: the cells computed so far.
     memo: HashMap<(u64, u64), u64>,
     /// Acrostic: the heaps each move of the first game leaves from a heap of n, and of the second.
-    first_options: HashMap<u64, Vec<Vec<u64>>>,
-    second_options: HashMap<u64, Vec<Vec<u64>>>,
+    first_options: HashMap<u64, HeapOptions>,
+    second_options: HashMap<u64, HeapOptions>,
+    /// Numbers the two caches hold: past `CACHED_NUMBERS` they are emptied and filled again.
+    cached: usize,
     work: Work,
 }
 
@@ -38,6 +40,7 @@ impl<'g> CellValues<'g> {
             memo: HashMap::new(),
             first_options: HashMap::new(),
             second_options: HashMap::new(),
+            cached: 0,
             work: Work::default(),
         }
     }
@@ -82,15 +85,20 @@ impl<'g> CellValues<'g> {
             if self.memo.len() + stack.len() >= limits.max_states {
                 return Err(SolveError::state_limit(limits));
             }
-            let across = options(&mut self.first_options, &self.product.parts[0], a, limits)?;
-            let down = options(&mut self.second_options, &self.product.parts[1], b, limits)?;
+            if self.cached > CACHED_NUMBERS {
+                self.first_options.clear();
+                self.second_options.clear();
+                self.cached = 0;
+            }
+            let across = options(&mut self.first_options, &mut self.cached, &self.product.parts[0], a, limits)?;
+            let down = options(&mut self.second_options, &mut self.cached, &self.product.parts[1], b, limits)?;
             // Every heap a move leaves is smaller than the heap moved, so cells are finished
             // before the cells that need them.
             let missing: Vec<(u64, u64)> = across
+                .heaps
                 .iter()
-                .flatten()
                 .map(|&h| (h, b))
-                .chain(down.iter().flatten().map(|&h| (a, h)))
+                .chain(down.heaps.iter().map(|&h| (a, h)))
                 .filter(|c| !self.memo.contains_key(c))
                 .collect();
             if !missing.is_empty() {
@@ -126,18 +134,46 @@ fn heap_value(solver: &mut Solver, n: u64) -> Result<u64, SolveError> {
     Ok(value.grundy.expect("a heap game under normal play has Grundy values"))
 }
 
+/// The most numbers the caches of heap options hold, 128 MiB of them: a heap's options are
+/// listed again rather than kept without bound.
+const CACHED_NUMBERS: usize = 16 << 20;
+
+/// The heaps each move on one heap leaves, kept flat: option i is `heaps[ends[i - 1]..ends[i]]`.
+#[derive(Default)]
+struct HeapOptions {
+    ends: Vec<usize>,
+    heaps: Vec<u64>,
+}
+
+impl HeapOptions {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u64]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.heaps[start..end])
+    }
+}
+
 /// The heaps each move on a heap of n leaves, listed once and kept.
 fn options<'a>(
-    cache: &'a mut HashMap<u64, Vec<Vec<u64>>>,
+    cache: &'a mut HashMap<u64, HeapOptions>,
+    cached: &mut usize,
     part: &crate::rules::Part,
     n: u64,
     limits: Limits,
-) -> Result<&'a [Vec<u64>], SolveError> {
+) -> Result<&'a HeapOptions, SolveError> {
     match cache.entry(n) {
         std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
         std::collections::hash_map::Entry::Vacant(e) => {
-            let heaps = part.heap_moves(n, limits.max_states)?.into_iter().map(|(_, h)| h).collect();
-            Ok(e.insert(heaps))
+            let mut options = HeapOptions::default();
+            for (_, heaps) in part.heap_moves(n, limits.max_states)? {
+                options.heaps.extend(heaps);
+                options.ends.push(options.heaps.len());
+            }
+            *cached += options.heaps.len() + options.ends.len();
+            Ok(e.insert(options))
         }
     }
 }
