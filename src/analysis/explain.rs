@@ -436,18 +436,9 @@ fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
 fn cells(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
     let product = game.product.as_deref().expect("a game solved cell by cell is a product");
     let [first, second] = &product.parts;
-    let tartan = product.kind == crate::ast::ProductKind::Tartan;
-    let (mut one, mut two) = (Solver::new(&first.game, solver.limits()), Solver::new(&second.game, solver.limits()));
-    let mut cell_value = |solver: &mut Solver, x: u64, y: u64| -> Result<CellValue, SolveError> {
+    let cell_value = |solver: &mut Solver, x: u64, y: u64| -> Result<CellValue, SolveError> {
         let grundy = solver.value(&Position::of_cells(vec![x, y]))?.grundy.unwrap_or(0);
-        let factors = if tartan {
-            let a = one.value(&Position::new(vec![x]))?.grundy.unwrap_or(0);
-            let b = two.value(&Position::new(vec![y]))?.grundy.unwrap_or(0);
-            Some((a, b))
-        } else {
-            None
-        };
-        Ok(CellValue { x, y, grundy, factors })
+        Ok(CellValue { x, y, grundy, factors: solver.cell_factors(x, y)? })
     };
     let canonical = game.canonical(pos);
     let mut cells = Vec::new();

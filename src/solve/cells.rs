@@ -61,14 +61,27 @@ impl<'g> CellValues<'g> {
         }
         match self.product.kind {
             ProductKind::Tartan => {
-                self.first.set_limits(limits);
-                self.second.set_limits(limits);
-                let a = heap_value(&mut self.first, x)?;
-                let b = heap_value(&mut self.second, y)?;
+                let (a, b) = self.heap_values(x, y, limits)?;
                 Ok(nim_product(a, b))
             }
             ProductKind::Acrostic => self.acrostic(x, y, limits),
         }
+    }
+
+    /// For a tartan product: the first game's value of a heap of x and the second's of a heap
+    /// of y, whose nim-product the cell (x, y) is worth.
+    pub fn factors(&mut self, x: u64, y: u64, limits: Limits) -> Result<Option<(u64, u64)>, SolveError> {
+        if self.product.kind != ProductKind::Tartan {
+            return Ok(None);
+        }
+        Ok(Some(self.heap_values(x, y, limits)?))
+    }
+
+    /// The first game's value of a heap of x, and the second's of a heap of y.
+    fn heap_values(&mut self, x: u64, y: u64, limits: Limits) -> Result<(u64, u64), SolveError> {
+        self.first.set_limits(limits);
+        self.second.set_limits(limits);
+        Ok((heap_value(&mut self.first, x)?, heap_value(&mut self.second, y)?))
     }
 
     /// The mex rule, over the cells a cell's options leave, smallest first.

@@ -388,6 +388,15 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// For a tartan product under normal play: the two games' values of the cell's x and y,
+    /// whose nim-product the cell is worth (the tartan theorem, by which it was computed).
+    pub fn cell_factors(&mut self, x: u64, y: u64) -> Result<Option<(u64, u64)>, SolveError> {
+        match &mut self.method {
+            Method::Cells(cells) => cells.factors(x, y, self.limits),
+            _ => Ok(None),
+        }
+    }
+
     /// Smith's generalised Grundy value, for loopy games under normal play.
     pub fn loopy_value(&mut self, pos: &Position) -> Result<Option<loopy::LoopyValue>, SolveError> {
         match &mut self.method {
