@@ -58,6 +58,56 @@ fn octal_game_with_splits_by_sparse_space_matches_the_definition() {
     }
 }
 
+/// Values by the definition for a game whose moves take `t` from a pile (t in `takes`) and
+/// leave the rest whole, or take `t` (t in `splits`, 0 for a plain split) and split the rest
+/// in two non-empty piles, unequal ones when `unequal`.
+fn take_and_break_by_definition(upto: usize, takes: &[usize], splits: &[usize], unequal: bool) -> Vec<u64> {
+    let mut g = vec![0u64; upto + 1];
+    for n in 1..=upto {
+        let mut options = Vec::new();
+        for &t in takes.iter().filter(|&&t| t <= n) {
+            options.push(g[n - t] as u32);
+        }
+        for &t in splits.iter().filter(|&&t| t + 2 <= n) {
+            let rest = n - t;
+            for a in 1..=rest / 2 {
+                if !(unequal && 2 * a == rest) {
+                    options.push((g[a] ^ g[rest - a]) as u32);
+                }
+            }
+        }
+        g[n] = common::mex(options) as u64;
+    }
+    g
+}
+
+#[test]
+fn the_targeted_witness_search_agrees_with_the_definition_far_past_the_switch() {
+    // Past 4096 the kernel finds most options' values through a few chosen pile sizes and
+    // scans the rest only when that fails; these games run long enough for both to happen
+    // many times: Grundy's game, a split after taking one beside a plain take, and 0.37, whose
+    // splits may leave two equal piles.
+    let cases: [(&str, usize, &[usize], &[usize], bool); 3] = [
+        ("move: split unequal", 20_000, &[], &[0], true),
+        ("move: take 1, then split unequal\nmove: take 2", 12_000, &[1, 2], &[1], true),
+        ("move: octal 0.37", 12_000, &[1, 2], &[2], false),
+    ];
+    for (rules, upto, takes, splits, unequal) in cases {
+        let expected = take_and_break_by_definition(upto, takes, splits, unequal);
+        let game = common::game_text(&format!("game \"g\"\npiles\n{rules}\n"));
+        let mut solver = Solver::new(&game, Limits::states(1_000_000));
+        solver.value(&Position::new(vec![upto as u64])).unwrap();
+        assert!(solver.uses_sparse_space(), "{rules}: the sparse-space method is in use");
+        for n in 0..=upto as u64 {
+            assert_eq!(
+                solver.value(&Position::new(vec![n])).unwrap().grundy,
+                Some(expected[n as usize]),
+                "{rules}, n = {n}"
+            );
+        }
+    }
+}
+
 #[test]
 fn kayles_answers_a_pile_of_ten_to_the_eighteen_from_its_proven_period() {
     let game = common::game("kayles.game");

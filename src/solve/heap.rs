@@ -8,8 +8,11 @@
 //! (Gangolli–Plambeck, Flammenkamp) a mask splits values into a common class, closed under
 //! nothing, and a rare one that few pile sizes take: XOR-ing two common values gives a rare one.
 //! Then the common values reachable from n come only from pairs with a rare pile, which are few,
-//! and a full scan is needed only to confirm the rare values below the answer, which it finds
-//! early. The result never depends on the mask; only the speed does.
+//! and the pairs of two common piles are needed only to show that each rare value below the
+//! answer is reachable. A short scan finds most of those; for the few left, which few pairs
+//! reach, the kernel tries the pile sizes holding a value whose partner is frequent, and scans
+//! everything only when that fails. The result never depends on the mask or on the order of
+//! the search; only the speed does.
 
 use super::SolveError;
 use crate::ast::{CmpOp, Span, SplitShape};
@@ -391,22 +394,25 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
     })
 }
 
-/// Grundy values of piles 0, 1, 2, …, narrow while they fit in 16 bits.
+/// Grundy values of piles 0, 1, 2, …, a byte each while they fit, then two, then four: most
+/// take-and-break games keep their values small, and the table is the memory a long run needs.
 #[derive(Debug)]
 pub enum Values {
+    Byte(Vec<u8>),
     Narrow(Vec<u16>),
     Wide(Vec<u32>),
 }
 
 impl Default for Values {
     fn default() -> Self {
-        Values::Narrow(Vec::new())
+        Values::Byte(Vec::new())
     }
 }
 
 impl Values {
     pub fn len(&self) -> usize {
         match self {
+            Values::Byte(v) => v.len(),
             Values::Narrow(v) => v.len(),
             Values::Wide(v) => v.len(),
         }
@@ -414,6 +420,7 @@ impl Values {
 
     pub fn get(&self, n: usize) -> u32 {
         match self {
+            Values::Byte(v) => v[n] as u32,
             Values::Narrow(v) => v[n] as u32,
             Values::Wide(v) => v[n],
         }
@@ -421,11 +428,18 @@ impl Values {
 
     fn push(&mut self, g: u32) {
         match self {
-            Values::Narrow(v) if g < u16::MAX as u32 => v.push(g as u16),
+            Values::Byte(v) if g <= u8::MAX as u32 => v.push(g as u8),
+            Values::Byte(v) => {
+                let mut wider: Vec<u16> = v.iter().map(|&x| x as u16).collect();
+                wider.reserve(wider.len() / 2);
+                *self = Values::Narrow(wider);
+                self.push(g);
+            }
+            Values::Narrow(v) if g <= u16::MAX as u32 => v.push(g as u16),
             Values::Narrow(v) => {
-                let mut wide: Vec<u32> = v.iter().map(|&x| x as u32).collect();
-                wide.push(g);
-                *self = Values::Wide(wide);
+                let mut wider: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                wider.push(g);
+                *self = Values::Wide(wider);
             }
             Values::Wide(v) => v.push(g),
         }
@@ -474,6 +488,17 @@ impl Marks {
     }
 }
 
+/// How many pile sizes of each value are kept as witnesses for the targeted search: the first
+/// ones, so that the list is a fixed prefix of the table and costs bounded memory.
+const HOLDERS_PER_VALUE: usize = 4096;
+/// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
+const RECOUNT_EVERY: u32 = 4096;
+/// Pairs examined from the middle before the search turns to particular values: a plain scan
+/// finds the common XORs at once, and the targeted search the scarce ones.
+const SHORT_SCAN: usize = 1024;
+/// How many partner values the targeted search tries for one missing value.
+const PARTNERS_TRIED: usize = 16;
+
 /// The sparse-space classes: a value is common when the bits it shares with the mask are odd.
 struct Sparse {
     mask: u32,
@@ -485,6 +510,15 @@ struct Sparse {
     /// scratch tables of the same size: values reached, and rare values still looked for
     seen: Vec<u8>,
     need: Vec<u8>,
+    /// `holders[c]`: the first pile sizes whose value is c, increasing
+    holders: Vec<Vec<u32>>,
+    /// how often each value occurred since the last recount, and in the stretch before it
+    counting: Vec<u32>,
+    counted: Vec<u32>,
+    since_recount: u32,
+    /// `partners[v]`: common values c whose holders to try for the missing value v, best first
+    /// (c XOR v the most frequent), made when first needed after each recount
+    partners: Vec<Option<Vec<u32>>>,
 }
 
 impl Sparse {
@@ -496,6 +530,11 @@ impl Sparse {
             class: Vec::new(),
             seen: Vec::new(),
             need: Vec::new(),
+            holders: Vec::new(),
+            counting: Vec::new(),
+            counted: Vec::new(),
+            since_recount: 0,
+            partners: Vec::new(),
         };
         s.grow(0);
         s
@@ -511,6 +550,11 @@ impl Sparse {
         let size = (largest.max(1) + 1).next_power_of_two() as usize * 2;
         if self.class.len() < size {
             self.class = (0..size as u32).map(|v| self.common(v) as u8).collect();
+            self.holders.resize(size, Vec::new());
+            self.counting.resize(size, 0);
+            self.counted.resize(size, 0);
+            self.partners.clear();
+            self.partners.resize(size, None);
         }
     }
 
@@ -519,6 +563,33 @@ impl Sparse {
         if !self.common(value) {
             self.rare.push(n);
             self.rare_value.push(value);
+        }
+        let holders = &mut self.holders[value as usize];
+        if holders.len() < HOLDERS_PER_VALUE {
+            holders.push(n);
+        }
+        self.counting[value as usize] += 1;
+        self.since_recount += 1;
+        if self.since_recount == RECOUNT_EVERY {
+            self.since_recount = 0;
+            std::mem::swap(&mut self.counting, &mut self.counted);
+            self.counting.iter_mut().for_each(|c| *c = 0);
+            self.partners.iter_mut().for_each(|p| *p = None);
+        }
+    }
+
+    /// Finds the common values whose holders are likeliest to pair with a pile of value c XOR
+    /// `v`, unless known since the last recount.
+    fn make_partners(&mut self, v: usize) {
+        if self.partners[v].is_none() {
+            let mut list: Vec<(u32, u32)> = (0..self.class.len())
+                .filter(|&c| self.class[c] != 0 && !self.holders[c].is_empty() && (c ^ v) < self.counted.len())
+                .map(|c| (self.counted[c ^ v], c as u32))
+                .filter(|&(count, _)| count > 0)
+                .collect();
+            list.sort_unstable_by(|a, b| b.cmp(a));
+            list.truncate(PARTNERS_TRIED);
+            self.partners[v] = Some(list.into_iter().map(|(_, c)| c).collect());
         }
     }
 }
@@ -565,6 +636,7 @@ impl HeapKernel {
             self.sparse = choose_sparse(&self.values);
         }
         let g = match &self.values {
+            Values::Byte(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
             Values::Narrow(v) => {
                 next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work)
             }
@@ -621,6 +693,12 @@ fn choose_sparse(values: &Values) -> Option<Sparse> {
 
 trait Slot: Copy {
     fn value(self) -> u32;
+}
+impl Slot for u8 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
 }
 impl Slot for u16 {
     #[inline]
@@ -708,14 +786,24 @@ fn sparse_value<T: Slot>(
     // Every option with a rare part.
     for &(t, f) in splits() {
         let rest = (n - t) as usize;
-        let unequal_only = f & TWO_ANY == 0;
+        // Parts from 1 to rest − 1, but for an unequal split not rest / 2: two ranges, so
+        // that the loop itself has no test.
+        let first = rare.partition_point(|&r| r == 0);
         let count = rare.partition_point(|&r| (r as usize) < rest);
-        for (&r, &value) in rare[..count].iter().zip(&rare_value[..count]) {
-            let r = r as usize;
-            if r == 0 || (unequal_only && 2 * r == rest) {
-                continue;
+        let (below, from) = if f & TWO_ANY == 0 && rest.is_multiple_of(2) {
+            let half = rare.partition_point(|&r| (r as usize) < rest / 2);
+            (half, rare.partition_point(|&r| (r as usize) <= rest / 2))
+        } else {
+            (count, count)
+        };
+        // Local slices: a byte store could alias the vectors' own fields, which would then be
+        // read again on every pass.
+        let window = &g[..rest];
+        let reached = seen.as_mut_slice();
+        for range in [first..below, from..count] {
+            for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
+                reached[(value ^ window[rest - r as usize].value()) as usize] = 1;
             }
-            seen[(value ^ g[rest - r].value()) as usize] = 1;
         }
         *work += count as u64;
     }
@@ -738,44 +826,117 @@ fn sparse_value<T: Slot>(
     }
     // Options with two common parts reach rare values: look for the missing ones. Every option
     // with a rare part was marked above, so a missing value found here came from two common
-    // parts. From the middle out, where both parts are large: small piles are where the rare
-    // values gather. Eight pairs at a time, so that the test is one branch per eight.
-    for &(t, f) in splits() {
-        let rest = (n - t) as usize;
-        let top = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
-        let mut a = top;
-        let found = |a: usize, need: &mut Vec<u8>, missing: &mut usize| -> bool {
-            let v = (g[a].value() ^ g[rest - a].value()) as usize;
-            if need[v] != 0 {
-                need[v] = 0;
-                *missing -= 1;
-            }
-            *missing == 0
-        };
-        while a >= 8 {
-            let mut hit = 0;
-            for k in 0..8 {
-                hit |= need[(g[a - k].value() ^ g[rest - a + k].value()) as usize];
-            }
-            if hit != 0 {
-                for k in 0..8 {
-                    if found(a - k, need, &mut missing) {
-                        *work += (top - a + k) as u64;
-                        return candidate as u32;
-                    }
-                }
-            }
-            a -= 8;
+    // parts. First a short scan from the middle out, where both parts are large (small piles
+    // are where the rare values gather): it finds the values many pairs reach.
+    let sources: Vec<(usize, usize)> = splits()
+        .map(|&(t, f)| {
+            let rest = (n - t) as usize;
+            (rest, if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 })
+        })
+        .collect();
+    let mut next: Vec<usize> = sources.iter().map(|&(_, top)| top).collect();
+    let mut budget = SHORT_SCAN;
+    for (&(rest, _), a) in sources.iter().zip(next.iter_mut()) {
+        let start = *a;
+        if scan_pairs(g, rest, a, start.saturating_sub(budget).max(1), &mut sparse.need, &mut missing, work) {
+            return candidate as u32;
         }
-        while a >= 1 {
-            if found(a, need, &mut missing) {
-                *work += top as u64;
+        budget = budget.saturating_sub(start - *a);
+    }
+    // The values still missing are reached by few pairs, and mostly through a scarce value:
+    // go straight to the pile sizes holding the partner values likeliest to give them.
+    for v in 0..candidate {
+        if sparse.need[v] == 0 {
+            continue;
+        }
+        sparse.make_partners(v);
+        if targeted_witness(g, v as u32, &sources, sparse, work) {
+            sparse.need[v] = 0;
+            missing -= 1;
+            if missing == 0 {
                 return candidate as u32;
             }
-            a -= 1;
         }
-        *work += top as u64;
+    }
+    // The rest of the scan, which ends the search either way.
+    let need = &mut sparse.need;
+    for (&(rest, _), a) in sources.iter().zip(next.iter_mut()) {
+        if scan_pairs(g, rest, a, 1, need, &mut missing, work) {
+            return candidate as u32;
+        }
     }
     // Some rare value below the candidate has no option: it is the answer.
     need.iter().position(|&x| x != 0).expect("a value is still missing") as u32
+}
+
+/// Looks at the pairs (a, rest − a) for a from `*a` down to `stop`, crossing off the values
+/// they reach; true once none is missing. Eight pairs at a time, so that the test is one branch
+/// per eight. `*a` is left where the scan stopped.
+fn scan_pairs<T: Slot>(
+    g: &[T],
+    rest: usize,
+    a: &mut usize,
+    stop: usize,
+    need: &mut [u8],
+    missing: &mut usize,
+    work: &mut u64,
+) -> bool {
+    let start = *a;
+    let mut found = |a: usize, need: &mut [u8]| -> bool {
+        let v = (g[a].value() ^ g[rest - a].value()) as usize;
+        if need[v] != 0 {
+            need[v] = 0;
+            *missing -= 1;
+        }
+        *missing == 0
+    };
+    while *a >= stop + 8 {
+        let mut hit = 0;
+        for k in 0..8 {
+            hit |= need[(g[*a - k].value() ^ g[rest - *a + k].value()) as usize];
+        }
+        if hit != 0 {
+            for k in 0..8 {
+                if found(*a - k, need) {
+                    *work += (start - *a + k) as u64;
+                    *a -= k + 1;
+                    return true;
+                }
+            }
+        }
+        *a -= 8;
+    }
+    while *a >= stop.max(1) {
+        let done = found(*a, need);
+        *a -= 1;
+        if done {
+            *work += (start - *a) as u64;
+            return true;
+        }
+    }
+    *work += (start - *a) as u64;
+    false
+}
+
+/// Looks for one pair of parts reaching the rare value `v`, among the pile sizes that hold the
+/// partner values likeliest to give it. Finding none proves nothing: the full scan decides.
+fn targeted_witness<T: Slot>(g: &[T], v: u32, sources: &[(usize, usize)], sparse: &Sparse, work: &mut u64) -> bool {
+    let partners = sparse.partners[v as usize].as_deref().unwrap_or_default();
+    for &c in partners {
+        let want = c ^ v;
+        for &(rest, top) in sources {
+            for &p in &sparse.holders[c as usize] {
+                let p = p as usize;
+                if p >= rest {
+                    break;
+                }
+                *work += 1;
+                // The pair (p, rest − p) is one of the options when its smaller part is at most `top`.
+                if p > 0 && p.min(rest - p) <= top && g[rest - p].value() == want {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
