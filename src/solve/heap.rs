@@ -361,10 +361,17 @@ impl HeapRules {
                     out.push(take(t, vec![a, rest - a]));
                     // A winning part in the periodic range comes back every period.
                     more |= last > scan && periodic_from.is_some_and(|e| a >= e);
+                    if out.len() > most {
+                        // Enough to show, and to know there are more.
+                        break;
+                    }
                 }
             }
             // Without a period, parts past the scan are unknown: say there may be more.
             more |= last > scan && periodic_from.is_none();
+            if out.len() > most {
+                break;
+            }
         }
         more |= out.len() > most;
         out.truncate(most);
@@ -447,6 +454,16 @@ impl Values {
 
     pub fn to_vec(&self) -> Vec<i64> {
         (0..self.len()).map(|n| self.get(n) as i64).collect()
+    }
+
+    /// Room for `total` values in all, so that a long run's table is not doubled past its end.
+    pub fn reserve_total(&mut self, total: usize) {
+        let more = total.saturating_sub(self.len());
+        match self {
+            Values::Byte(v) => v.reserve_exact(more),
+            Values::Narrow(v) => v.reserve_exact(more),
+            Values::Wide(v) => v.reserve_exact(more),
+        }
     }
 }
 

@@ -190,6 +190,9 @@ impl PileValues {
             let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_states).max(computed + 1);
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
+                    // Up to 2^34 values: the largest table reserved at once (untouched pages
+                    // cost nothing, a period may end the run early).
+                    kernel.values.reserve_total((upto as usize).saturating_add(1).min(limits.max_states).min(1 << 34));
                     let mut options = 0u64;
                     for n in computed..stop {
                         kernel.push_next(&mut options)?;
