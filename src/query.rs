@@ -187,8 +187,44 @@ pub fn solve(
     limits: Limits,
     color: bool,
 ) -> Result<String, String> {
+    if let Some(report) = big_pile(loaded, position, last, color)? {
+        return Ok(show(&report, format, crate::analysis::BigSolveReport::to_text));
+    }
     let report = analyse_position(loaded, position, last, limits, color, crate::analysis::solve)?;
     Ok(show(&report, format, crate::analysis::SolveReport::to_text))
+}
+
+/// A pile too large for 64 bits, answered in arbitrary-size integers where the game is one of
+/// Schwenk's with a linear bound; `None` when the position is not such a pile, so that the
+/// ordinary reading reports what is wrong with it.
+fn big_pile(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    color: bool,
+) -> Result<Option<crate::analysis::BigSolveReport>, String> {
+    use crate::rules::PositionError;
+    use crate::solve::big::{BigFailure, BigSchwenk, MOST_DIGITS};
+    let game = &loaded.game;
+    let Err(PositionError::TooLarge { span, text }) = parse_position(game, position) else {
+        return Ok(None);
+    };
+    if text.len() > MOST_DIGITS || (last.is_some() && !game.uses_last) {
+        return Ok(None);
+    }
+    let Some(mut schwenk) = BigSchwenk::recognise(game) else {
+        return Ok(None);
+    };
+    let Some(pile) = num_bigint::BigUint::parse_bytes(text.as_bytes(), 10) else {
+        return Ok(None);
+    };
+    match schwenk.answer(&pile, last) {
+        Ok(answer) => Ok(Some(crate::analysis::BigSolveReport::new(game, &pile, last, answer))),
+        Err(BigFailure::SlowSequence { terms }) => {
+            let error = PositionError::BeyondSequence { span, text, terms };
+            Err(render(&error, Some(&Source::new("position", position)), color))
+        }
+    }
 }
 
 /// `table`: every one-pile position up to `upto` (pairs for two-pile games).

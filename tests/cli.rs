@@ -103,6 +103,31 @@ fn solve_fibonacci_nim_100000_answers() {
 }
 
 #[test]
+fn solve_fibonacci_nim_past_sixty_four_bits_in_arbitrary_size_integers() {
+    // F(150) = 16130531424904581415797907386349 is a P-position; one more is won by taking 1.
+    let out = ok(&["solve", "games/fibonacci-nim.game", "16130531424904581415797907386350"]);
+    assert!(out.contains("outcome: N"), "{out}");
+    assert!(
+        out.contains("take 1 from the pile of 16130531424904581415797907386350, to 16130531424904581415797907386349")
+    );
+    insta::assert_snapshot!(out);
+    let p = ok(&["solve", "games/fibonacci-nim.game", "16130531424904581415797907386349"]);
+    assert!(p.contains("outcome: P"), "{p}");
+    let v = json(&["solve", "games/fibonacci-nim.game", "10000000000000000000000000000000", "--format", "json"]);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&v).unwrap());
+}
+
+#[test]
+fn a_bound_far_above_the_pile_makes_schwenks_sequence_too_slow_for_a_huge_pile() {
+    // While its terms are below 100000, H grows by one a term: 2^16 terms do not reach 10^25.
+    let dir = std::env::temp_dir().join(format!("takeaway-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("slow.game");
+    std::fs::write(&path, "game \"slow\"\npile\nfirst move: take 1..n-1\nmove: take ≤ 100000·last\n").unwrap();
+    insta::assert_snapshot!(fails(1, &["solve", path.to_str().unwrap(), "10000000000000000000000000"]));
+}
+
+#[test]
 fn solve_with_a_previous_move() {
     // From 10 after the opponent took 1, at most 2 may be taken: 10 = 8 + 2, take 2 wins.
     let out = ok(&["solve", "games/fibonacci-nim.game", "10", "--last", "1"]);

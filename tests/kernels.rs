@@ -87,7 +87,9 @@ fn the_targeted_witness_search_agrees_with_the_definition_far_past_the_switch() 
     // scans the rest only when that fails; these games run long enough for both to happen
     // many times: Grundy's game, a split after taking one beside a plain take, and 0.37, whose
     // splits may leave two equal piles.
-    let cases: [(&str, usize, &[usize], &[usize], bool); 3] = [
+    // (rules, up to, amounts taken leaving one heap, amounts taken before a split, unequal only)
+    type Case<'a> = (&'a str, usize, &'a [usize], &'a [usize], bool);
+    let cases: [Case; 3] = [
         ("move: split unequal", 20_000, &[], &[0], true),
         ("move: take 1, then split unequal\nmove: take 2", 12_000, &[1, 2], &[1], true),
         ("move: octal 0.37", 12_000, &[1, 2], &[2], false),

@@ -181,11 +181,107 @@ impl SolveReport {
                 ));
             }
             if self.more_winning_moves {
-                out.push_str(&format!(
-                    "  … and there may be more: only these {} are listed\n",
-                    self.winning_moves.len()
-                ));
+                out.push_str(&more_moves_line(self.winning_moves.len()));
             }
+        }
+        out
+    }
+}
+
+/// What `solve` says of a pile too large for 64 bits in one of Schwenk's games: the numbers
+/// are decimal text, in JSON too, since they do not fit a JSON number.
+#[derive(Debug, Clone, Serialize)]
+pub struct BigSolveReport {
+    pub game: String,
+    pub position: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<u64>,
+    pub outcome: Outcome,
+    pub grundy: Option<u64>,
+    /// The pile written greedily as a sum of terms of Schwenk's sequence H, largest first.
+    pub terms: Vec<String>,
+    pub winning_moves: Vec<BigWinningMove>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub more_winning_moves: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BigWinningMove {
+    #[serde(rename = "move")]
+    pub description: String,
+    pub to: Vec<String>,
+}
+
+/// The line under a list of winning moves that may not be all of them.
+fn more_moves_line(listed: usize) -> String {
+    match listed {
+        1 => "  … and there may be more: only this one is listed\n".to_string(),
+        n => format!("  … and there may be more: only these {n} are listed\n"),
+    }
+}
+
+/// The most terms of a pile's representation written out in text.
+const TERMS_SHOWN: usize = 12;
+
+impl BigSolveReport {
+    pub fn new(
+        game: &Game,
+        pile: &num_bigint::BigUint,
+        last: Option<u64>,
+        answer: crate::solve::big::BigAnswer,
+    ) -> Self {
+        let pile_text = pile.to_string();
+        BigSolveReport {
+            game: game.name.clone(),
+            position: vec![pile_text.clone()],
+            last,
+            outcome: answer.outcome,
+            grundy: None,
+            terms: answer.terms.iter().map(|t| t.to_string()).collect(),
+            winning_moves: answer
+                .winning
+                .iter()
+                .map(|(take, left)| BigWinningMove {
+                    description: format!("take {take} from the pile of {pile_text}"),
+                    to: vec![left.to_string()],
+                })
+                .collect(),
+            more_winning_moves: answer.more,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}, position {}", self.game, self.position.join(" "));
+        if let Some(l) = self.last {
+            out.push_str(&format!(" (the previous move took {l})"));
+        }
+        out.push('\n');
+        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
+        out.push_str("Grundy value: not computed: this position is too large to search for it\n");
+        let shown: Vec<&str> = self.terms.iter().take(TERMS_SHOWN).map(|t| t.as_str()).collect();
+        let rest = match self.terms.len().saturating_sub(TERMS_SHOWN) {
+            0 => String::new(),
+            n => format!(" + … ({n} more terms)"),
+        };
+        out.push_str(&format!("as a sum of Schwenk's sequence: {}{rest}\n", shown.join(" + ")));
+        if let Some(smallest) = self.terms.last() {
+            out.push_str(&format!(
+                "the smallest term, {smallest}, is the smallest take that wins: it is {} the reach of this move\n",
+                if self.outcome == Outcome::N { "within" } else { "beyond" }
+            ));
+        }
+        if self.outcome == Outcome::P {
+            out.push_str("winning moves: none; every move leads to an N-position\n");
+            return out;
+        }
+        let heading = if self.winning_moves.len() == 1 { "winning move" } else { "winning moves" };
+        out.push_str(&format!("{heading}:\n"));
+        for m in &self.winning_moves {
+            let to = if m.to[0] == "0" { "nothing".to_string() } else { m.to.join(" ") };
+            out.push_str(&format!("  {}, to {to}\n", m.description));
+        }
+        if self.more_winning_moves {
+            out.push_str(&more_moves_line(self.winning_moves.len()));
         }
         out
     }

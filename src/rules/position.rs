@@ -30,11 +30,26 @@ pub enum PositionError {
     },
 
     #[error("pile size {text} is too large")]
-    #[diagnostic(code(takeaway::position::too_large), help("pile sizes go up to 9223372036854775807 (2^63 - 1)"))]
+    #[diagnostic(
+        code(takeaway::position::too_large),
+        help("pile sizes go up to 9223372036854775807 (2^63 - 1); only one-pile games whose moves take up to a linear f(last), such as Fibonacci Nim, take larger piles (up to 1000 digits), and only in `solve`")
+    )]
     TooLarge {
         #[label("larger than the largest pile size")]
         span: Span,
         text: String,
+    },
+
+    #[error("Schwenk's sequence for this game grows too slowly to reach pile size {text}")]
+    #[diagnostic(
+        code(takeaway::position::beyond_sequence),
+        help("a pile past 2^63 is written as a sum of terms of the sequence, and this one would need more than {terms} terms: ask about a smaller pile")
+    )]
+    BeyondSequence {
+        #[label("needs more terms than are kept")]
+        span: Span,
+        text: String,
+        terms: usize,
     },
 
     #[error("{game} is played on exactly {expected}, but the position has {found}")]

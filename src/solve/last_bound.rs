@@ -67,7 +67,7 @@ impl LastBound {
             bounds.push((expr.clone(), offset));
         }
         let affine: Option<Vec<(i128, i128)>> =
-            bounds.iter().map(|(e, offset)| affine_in_last(e).map(|(a, b)| (a, b + *offset as i128))).collect();
+            bounds.iter().map(|(e, offset)| affine_in(e, Var::Last).map(|(a, b)| (a, b + *offset as i128))).collect();
         // Schwenk's theorem needs f non-decreasing and f(x) ≥ x: every piece with a ≥ 0, and
         // one with a ≥ 1 and a − 1 + b ≥ 0.
         let affine = affine.filter(|pieces| {
@@ -87,6 +87,11 @@ impl LastBound {
     /// True when piles of any size are answered through Schwenk's sequence H.
     pub fn has_sequence(&self) -> bool {
         self.affine.is_some()
+    }
+
+    /// f as linear pieces (a, b), f(x) = the largest a·x + b, when Schwenk's theorem applies.
+    pub fn pieces(&self) -> Option<&[(i128, i128)]> {
+        self.affine.as_deref()
     }
 
     fn f_affine(&self, x: u128) -> u128 {
@@ -302,22 +307,23 @@ impl LastBound {
     }
 }
 
-/// `expr` as a·last + b, when it is built from whole numbers and `last` by +, − and ×
-/// by a constant.
-fn affine_in_last(expr: &Expr) -> Option<(i128, i128)> {
+/// `expr` as a·x + b for the variable `var`, when it is built from whole numbers and `var` by
+/// +, − and × by a constant.
+pub fn affine_in(expr: &Expr, var: Var) -> Option<(i128, i128)> {
+    let of = |e: &Expr| affine_in(e, var);
     match &expr.kind {
         ExprKind::Int(v) => Some((0, *v as i128)),
-        ExprKind::Var(Var::Last) => Some((1, 0)),
-        ExprKind::Unary(UnOp::Neg, a) => affine_in_last(a).map(|(a, b)| (-a, -b)),
+        ExprKind::Var(v) if *v == var => Some((1, 0)),
+        ExprKind::Unary(UnOp::Neg, a) => of(a).map(|(a, b)| (-a, -b)),
         ExprKind::Binary(BinOp::Add, x, y) => {
-            let ((a1, b1), (a2, b2)) = (affine_in_last(x)?, affine_in_last(y)?);
+            let ((a1, b1), (a2, b2)) = (of(x)?, of(y)?);
             Some((a1 + a2, b1 + b2))
         }
         ExprKind::Binary(BinOp::Sub, x, y) => {
-            let ((a1, b1), (a2, b2)) = (affine_in_last(x)?, affine_in_last(y)?);
+            let ((a1, b1), (a2, b2)) = (of(x)?, of(y)?);
             Some((a1 - a2, b1 - b2))
         }
-        ExprKind::Binary(BinOp::Mul, x, y) => match (affine_in_last(x)?, affine_in_last(y)?) {
+        ExprKind::Binary(BinOp::Mul, x, y) => match (of(x)?, of(y)?) {
             ((0, c), (a, b)) | ((a, b), (0, c)) => Some((a.checked_mul(c)?, b.checked_mul(c)?)),
             _ => None,
         },

@@ -11,6 +11,7 @@
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
 
+pub mod big;
 mod cells;
 mod chomp;
 mod heap;
