@@ -131,14 +131,8 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
 
 impl SolveReport {
     pub fn to_text(&self) -> String {
-        let mut out = String::new();
         let pos = Position { piles: self.position.clone(), last: self.last, cells: self.cells };
-        out.push_str(&format!("{}, position {}", self.game, pos.piles_text()));
-        if let Some(l) = self.last {
-            out.push_str(&format!(" (the previous move took {l})"));
-        }
-        out.push('\n');
-        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
+        let mut out = report_head(&self.game, &pos.piles_text(), self.last, self.outcome);
         match (self.grundy, &self.grundy_note) {
             (Some(g), _) => out.push_str(&format!("Grundy value: {g}\n")),
             (None, Some(note)) => out.push_str(&format!("Grundy value: {note}\n")),
@@ -212,6 +206,17 @@ pub struct BigWinningMove {
     pub to: Vec<String>,
 }
 
+/// The first lines of a `solve` report: the game, the position, and its outcome.
+fn report_head(game: &str, position: &str, last: Option<u64>, outcome: Outcome) -> String {
+    let mut out = format!("{game}, position {position}");
+    if let Some(l) = last {
+        out.push_str(&format!(" (the previous move took {l})"));
+    }
+    out.push('\n');
+    out.push_str(&format!("outcome: {} ({})\n", outcome.letter(), outcome.meaning()));
+    out
+}
+
 /// The line under a list of winning moves that may not be all of them.
 fn more_moves_line(listed: usize) -> String {
     match listed {
@@ -251,12 +256,7 @@ impl BigSolveReport {
     }
 
     pub fn to_text(&self) -> String {
-        let mut out = format!("{}, position {}", self.game, self.position.join(" "));
-        if let Some(l) = self.last {
-            out.push_str(&format!(" (the previous move took {l})"));
-        }
-        out.push('\n');
-        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
+        let mut out = report_head(&self.game, &self.position.join(" "), self.last, self.outcome);
         out.push_str("Grundy value: not computed: this position is too large to search for it\n");
         let shown: Vec<&str> = self.terms.iter().take(TERMS_SHOWN).map(|t| t.as_str()).collect();
         let rest = match self.terms.len().saturating_sub(TERMS_SHOWN) {

@@ -6,11 +6,10 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
-use super::last_bound::{affine_in, LastBound};
+use super::last_bound::{affine_in, take_bound, LastBound};
 use super::Outcome;
-use crate::ast::CmpOp;
 use crate::rules::expr::Var;
-use crate::rules::{Amount, Choice, Game};
+use crate::rules::Game;
 
 /// The most terms of H computed for one pile: a bound f far above the pile makes H grow slowly.
 pub const MOST_TERMS: usize = 1 << 16;
@@ -62,15 +61,9 @@ impl BigSchwenk {
         let after = bound.pieces()?.to_vec();
         let mut first = Vec::new();
         for rule in &game.first_moves {
-            let reach = match rule.plain_take()? {
-                Amount::Any => None,
-                Amount::Bound(CmpOp::Le, e) => Some(affine_in(e, Var::N)?),
-                Amount::Bound(CmpOp::Lt, e) => affine_in(e, Var::N).map(|(a, b)| Some((a, b - 1)))?,
-                Amount::Choices(list) => match list.as_slice() {
-                    [Choice::Range(lo, hi)] if lo.constant() == Some(1) => Some(affine_in(hi, Var::N)?),
-                    _ => return None,
-                },
-                _ => return None,
+            let reach = match take_bound(rule.plain_take()?)? {
+                None => None,
+                Some((e, offset)) => affine_in(e, Var::N).map(|(a, b)| Some((a, b + offset as i128)))?,
             };
             first.push(reach);
         }

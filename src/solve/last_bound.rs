@@ -52,15 +52,7 @@ impl LastBound {
         let first_ok = game.first_moves.iter().all(|r| matches!(r.kind, RuleKind::Take { then_split: None, .. }));
         let mut bounds = Vec::new();
         for rule in &game.moves {
-            let (expr, offset) = match rule.plain_take()? {
-                Amount::Bound(CmpOp::Le, e) => (e, 0),
-                Amount::Bound(CmpOp::Lt, e) => (e, -1),
-                Amount::Choices(list) => match list.as_slice() {
-                    [Choice::Range(lo, hi)] if lo.constant() == Some(1) => (hi, 0),
-                    _ => return None,
-                },
-                _ => return None,
-            };
+            let (expr, offset) = take_bound(rule.plain_take()?)??;
             if expr.reads(Var::N) || expr.reads(Var::T) {
                 return None;
             }
@@ -155,15 +147,9 @@ impl LastBound {
         let mut most: Option<u64> = None;
         let env = Env { n: Some(m as i64), t: None, last: None, pair: None };
         for rule in &game.first_moves {
-            let reach = match rule.plain_take()? {
-                Amount::Any => m,
-                Amount::Bound(CmpOp::Le, e) => e.int(&env).ok()?.clamp(0, m as i64) as u64,
-                Amount::Bound(CmpOp::Lt, e) => (e.int(&env).ok()? - 1).clamp(0, m as i64) as u64,
-                Amount::Choices(list) => match list.as_slice() {
-                    [Choice::Range(lo, hi)] if lo.constant() == Some(1) => hi.int(&env).ok()?.clamp(0, m as i64) as u64,
-                    _ => return None,
-                },
-                _ => return None,
+            let reach = match take_bound(rule.plain_take()?)? {
+                None => m,
+                Some((e, offset)) => e.int(&env).ok()?.saturating_add(offset).clamp(0, m as i64) as u64,
             };
             most = Some(most.map_or(reach, |x: u64| x.max(reach)));
         }
@@ -304,6 +290,21 @@ impl LastBound {
             }
         };
         Ok(if wins { Outcome::N } else { Outcome::P })
+    }
+}
+
+/// A take of 1 up to a bound, as (bound, what to add to it): `Some(None)` for `take any`, `None`
+/// for any other amount.
+pub fn take_bound(amount: &Amount) -> Option<Option<(&Expr, i64)>> {
+    match amount {
+        Amount::Any => Some(None),
+        Amount::Bound(CmpOp::Le, e) => Some(Some((e, 0))),
+        Amount::Bound(CmpOp::Lt, e) => Some(Some((e, -1))),
+        Amount::Choices(list) => match list.as_slice() {
+            [Choice::Range(lo, hi)] if lo.constant() == Some(1) => Some(Some((hi, 0))),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
