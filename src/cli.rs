@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use crate::diagnostics::{render, stderr_wants_color, Source};
 use crate::query::{self, Format, Loaded};
-use crate::solve::{Limits, DEFAULT_MAX_STATES};
+use crate::solve::{Limits, Table, DEFAULT_MAX_STATES};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -177,11 +177,17 @@ struct OutputArgs {
     /// stop with an error after this many seconds
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// keep every pile's Grundy value in memory; without it, solving a pile of 2^21 or more in a
+    /// splitting game keeps only the first 2^18 piles' values and the latest 2^18 to 2^19 (all
+    /// the sparse-space method reads)
+    #[arg(long)]
+    keep_table: bool,
 }
 
 impl OutputArgs {
     fn limits(&self) -> Limits {
-        Limits::states(self.max_states).with_timeout(self.timeout)
+        let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
+        Limits { table, ..Limits::states(self.max_states).with_timeout(self.timeout) }
     }
 }
 

@@ -84,6 +84,14 @@ fn solve_grundys_game_and_kayles_show_splits() {
 }
 
 #[test]
+fn keep_table_changes_memory_not_answers() {
+    // Past the sparse-space switch; the window itself is tested in tests/kernels.rs.
+    let plain = ok(&["solve", "games/grundys-game.game", "9000"]);
+    assert_eq!(ok(&["solve", "games/grundys-game.game", "9000", "--keep-table"]), plain);
+    assert!(plain.contains("Grundy value: "), "{plain}");
+}
+
+#[test]
 fn solve_chomp() {
     insta::assert_snapshot!(ok(&["solve", "games/chomp.game", "3", "3", "3"]));
 }

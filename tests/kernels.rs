@@ -5,7 +5,7 @@ mod common;
 
 use proptest::prelude::*;
 use takeaway::rules::Position;
-use takeaway::solve::{Limits, MethodKind, Solver};
+use takeaway::solve::{Limits, MethodKind, Solver, Table};
 
 /// Grundy values of one pile, by the plain O(n²) mex loop over every split into two unequal
 /// piles: the definition, written independently of the kernel.
@@ -154,6 +154,55 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
     let moves = solver.winning_moves(&Position::new(vec![n])).unwrap();
     assert_eq!(moves[0].to.piles, vec![n - smallest]);
     assert!(solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway::solve::Outcome::P);
+}
+
+fn with_table(table: Table) -> Limits {
+    Limits { table, ..Limits::states(10_000_000) }
+}
+
+#[test]
+fn a_window_of_values_gives_the_answers_of_the_whole_table() {
+    // Grundy's game's last rare pile is 82860: a window of 88000 recent piles holds every
+    // partner the rare loop reads. The window first slides at 8192 + 2 · 88000, so piles
+    // 8192..96192 are gone by 190000.
+    let game = common::game("grundys-game.game");
+    let window = Table::Window { from: 0, prefix: 8192, recent: 88_000 };
+    let (big, middle) = (190_000u64, 50_000u64);
+    let mut whole = Solver::new(&game, with_table(Table::Whole));
+    let pile = |n: u64| Position::new(vec![n]);
+    let expected = whole.value(&pile(big)).unwrap();
+    let expected_moves = whole.winning_moves_listed(&pile(big)).unwrap();
+    assert!(!whole.table_windowed());
+
+    let mut windowed = Solver::new(&game, with_table(window));
+    assert_eq!(windowed.value(&pile(big)).unwrap(), expected);
+    assert!(windowed.table_windowed(), "the window was big enough, so nothing was computed twice");
+    assert_eq!(windowed.winning_moves_listed(&pile(big)).unwrap(), expected_moves);
+    assert!(windowed.table_windowed(), "the first winning splits have a part in the prefix");
+    // A pile the window dropped: computed again, keeping everything from then on.
+    assert_eq!(windowed.value(&pile(middle)).unwrap(), whole.value(&pile(middle)).unwrap());
+    assert!(!windowed.table_windowed());
+
+    // Piles asked about together are kept as they pass, whatever the window.
+    let several = Position::new(vec![big, middle, 3]);
+    let mut windowed = Solver::new(&game, with_table(window));
+    assert_eq!(windowed.value(&several).unwrap(), whole.value(&several).unwrap());
+    assert!(windowed.table_windowed());
+    // Winning moves on the pile of 50000 read parts the window dropped: computed again.
+    assert_eq!(windowed.winning_moves_listed(&several).unwrap(), whole.winning_moves_listed(&several).unwrap());
+}
+
+#[test]
+fn a_window_too_small_for_the_rare_piles_starts_again_with_the_whole_table() {
+    let game = common::game("grundys-game.game");
+    let mut whole = Solver::new(&game, with_table(Table::Whole));
+    let mut small = Solver::new(&game, with_table(Table::Window { from: 0, prefix: 4096, recent: 1024 }));
+    for n in [30_000u64, 20_000, 30_001] {
+        let pos = Position::new(vec![n]);
+        assert_eq!(small.value(&pos).unwrap(), whole.value(&pos).unwrap(), "n = {n}");
+        assert_eq!(small.winning_moves_listed(&pos).unwrap(), whole.winning_moves_listed(&pos).unwrap());
+    }
+    assert!(!small.table_windowed(), "rare piles lie more than 1024 back");
 }
 
 /// A random game the compiled kernel takes: subtraction sets with ranges and exceptions,

@@ -293,18 +293,19 @@ impl HeapRules {
     /// The options of one pile of `p` whose parts' values XOR to `target`: at most `most` of
     /// them, and the flag says whether more exist. Splits are scanned up to `scan` for the
     /// smaller part: where the values are periodic from a preperiod e with period q, parts
-    /// beyond e + 2q repeat what came before, so a pile of 10¹⁸ answers at once.
+    /// beyond e + 2q repeat what came before, so a pile of 10¹⁸ answers at once. `None` when
+    /// a value the scan needs is not in the table any more (see `Table::Window`).
     #[allow(clippy::too_many_arguments)] // each bound is a separate question of the caller's
     pub fn winning_options(
         &self,
         p: u64,
-        value: impl Fn(u64) -> u64,
+        value: impl Fn(u64) -> Option<u64>,
         target: u64,
         most: usize,
         periodic_from: Option<u64>,
         scan: u64,
         limits: super::Limits,
-    ) -> Result<(Vec<Move>, bool), SolveError> {
+    ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let mut out = Vec::new();
         let rule_for = |t: u64, flag: u8| -> Span {
             self.rules
@@ -334,7 +335,10 @@ impl HeapRules {
             if t >= p {
                 break;
             }
-            if value(p - t) == target {
+            let Some(left) = value(p - t) else {
+                return Ok(None);
+            };
+            if left == target {
                 out.push(take(t, vec![p - t]));
             }
         }
@@ -357,7 +361,10 @@ impl HeapRules {
                 if examined.is_multiple_of(1 << 16) {
                     super::check_cancel(limits)?;
                 }
-                if value(a) ^ value(rest - a) == target {
+                let (Some(x), Some(y)) = (value(a), value(rest - a)) else {
+                    return Ok(None);
+                };
+                if x ^ y == target {
                     out.push(take(t, vec![a, rest - a]));
                     // A winning part in the periodic range comes back every period.
                     more |= last > scan && periodic_from.is_some_and(|e| a >= e);
@@ -375,7 +382,7 @@ impl HeapRules {
         }
         more |= out.len() > most;
         out.truncate(most);
-        Ok((out, more))
+        Ok(Some((out, more)))
     }
 
     fn flag(&self, t: u64) -> u8 {
@@ -456,6 +463,15 @@ impl Values {
         (0..self.len()).map(|n| self.get(n) as i64).collect()
     }
 
+    /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
+    fn forget(&mut self, range: std::ops::Range<usize>) {
+        match self {
+            Values::Byte(v) => drop(v.drain(range)),
+            Values::Narrow(v) => drop(v.drain(range)),
+            Values::Wide(v) => drop(v.drain(range)),
+        }
+    }
+
     /// Room for `total` values in all, so that a long run's table is not doubled past its end.
     pub fn reserve_total(&mut self, total: usize) {
         let more = total.saturating_sub(self.len());
@@ -490,9 +506,18 @@ impl Marks {
         self.words[w] |= 1 << (v % 64);
     }
 
-    #[inline]
-    fn is_marked(&self, v: u32) -> bool {
-        self.words.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+    /// The marked values, increasing.
+    fn marked(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    i as u32 * 64 + b
+                })
+            })
+        })
     }
 
     fn mex(&self) -> u32 {
@@ -527,6 +552,9 @@ struct Sparse {
     /// scratch tables of the same size: values reached, and rare values still looked for
     seen: Vec<u8>,
     need: Vec<u8>,
+    /// scratch: the ways to split of the pile at hand, and where each one's scan stands
+    sources: Vec<Source>,
+    next: Vec<usize>,
     /// `holders[c]`: the first pile sizes whose value is c, increasing
     holders: Vec<Vec<u32>>,
     /// how often each value occurred since the last recount, and in the stretch before it
@@ -547,6 +575,8 @@ impl Sparse {
             class: Vec::new(),
             seen: Vec::new(),
             need: Vec::new(),
+            sources: Vec::new(),
+            next: Vec::new(),
             holders: Vec::new(),
             counting: Vec::new(),
             counted: Vec::new(),
@@ -611,15 +641,49 @@ impl Sparse {
     }
 }
 
+/// Which pile sizes the table still holds. The whole table while nothing is dropped; in a
+/// window, the piles below `prefix` and those from `base` on, stored right after the prefix.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    prefix: usize,
+    base: usize,
+}
+
+impl Reach {
+    const WHOLE: Reach = Reach { prefix: 0, base: 0 };
+
+    /// How many pile sizes are dropped between the prefix and the recent piles.
+    fn dropped(self) -> usize {
+        self.base - self.prefix
+    }
+
+    /// Where pile `q`'s value is stored, if it is.
+    fn index(self, q: usize) -> Option<usize> {
+        if q >= self.base {
+            Some(q - self.dropped())
+        } else if q < self.prefix {
+            Some(q)
+        } else {
+            None
+        }
+    }
+}
+
 /// Computes single-pile values with the compiled rules.
 pub struct HeapKernel {
     pub rules: HeapRules,
-    pub values: Values,
+    values: Values,
     largest: u32,
     marks: Marks,
     sparse: Option<Sparse>,
     /// whether the sparse-space method was considered already
     sparse_tried: bool,
+    reach: Reach,
+    /// how many recent values a window keeps at least (0: the whole table is kept)
+    recent: usize,
+    /// piles asked about whose values must outlive the window, and those computed
+    wanted: Vec<u64>,
+    kept: Vec<(u64, u32)>,
 }
 
 impl HeapKernel {
@@ -631,7 +695,66 @@ impl HeapKernel {
             marks: Marks::default(),
             sparse: None,
             sparse_tried: false,
+            reach: Reach::WHOLE,
+            recent: 0,
+            wanted: Vec::new(),
+            kept: Vec::new(),
         }
+    }
+
+    /// How many pile sizes have values: 0 up to this.
+    pub fn computed(&self) -> usize {
+        self.values.len() + self.reach.dropped()
+    }
+
+    /// The value of pile `n`, unless it is not computed yet or a window dropped it.
+    pub fn value(&self, n: u64) -> Option<u32> {
+        if n >= self.computed() as u64 {
+            return None;
+        }
+        match self.reach.index(n as usize) {
+            Some(i) => Some(self.values.get(i)),
+            None => self.kept.iter().find(|&&(p, _)| p == n).map(|&(_, g)| g),
+        }
+    }
+
+    /// Every value so far, in order, when the whole table is kept.
+    pub fn all_values(&self) -> Option<Vec<i64>> {
+        (self.reach.dropped() == 0).then(|| self.values.to_vec())
+    }
+
+    /// Makes pile `n`'s value outlive a window, when it is still to be computed.
+    pub fn keep_value_of(&mut self, n: u64) {
+        if n >= self.computed() as u64 && !self.wanted.contains(&n) {
+            self.wanted.push(n);
+        }
+    }
+
+    /// Room for the values of piles below `total` (a window's are stored closer together).
+    pub fn reserve_total(&mut self, total: usize) {
+        self.values.reserve_total(total.saturating_sub(self.reach.dropped()))
+    }
+
+    /// From here on keeps only the piles below `prefix` and at least the latest `recent`, when
+    /// the sparse-space method is in use (the only one whose reads stay in such a window) and
+    /// every amount taken is small next to the window. True if the window is in use.
+    pub fn start_window(&mut self, prefix: usize, recent: usize) -> bool {
+        let small_takes = self.rules.most_taken.is_some_and(|m| m < recent as u64 / 2);
+        if self.recent == 0
+            && self.sparse.is_some()
+            && small_takes
+            && self.computed() >= prefix
+            && prefix >= SPARSE_FROM
+        {
+            self.reach = Reach { prefix, base: prefix };
+            self.recent = recent;
+        }
+        self.recent > 0
+    }
+
+    /// Whether a window dropped values.
+    pub fn windowed(&self) -> bool {
+        self.reach.dropped() > 0
     }
 
     /// Whether the sparse-space method is in use (for the benchmark's report).
@@ -639,9 +762,10 @@ impl HeapKernel {
         self.sparse.is_some()
     }
 
-    /// Computes the next pile's value; `work` counts the options examined.
-    pub fn push_next(&mut self, work: &mut u64) -> Result<(), SolveError> {
-        let n = self.values.len() as u64;
+    /// Computes the next pile's value; `work` counts the options examined. False, with
+    /// nothing computed, when the value needs piles a window dropped.
+    pub fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
+        let n = self.computed() as u64;
         if n > 0 {
             if let Some(span) = self.rules.takes_nothing {
                 return Err(MoveError::TakesNothing { span, position: n.to_string() }.into());
@@ -652,19 +776,33 @@ impl HeapKernel {
             self.sparse_tried = true;
             self.sparse = choose_sparse(&self.values);
         }
-        let g = match &self.values {
-            Values::Byte(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
-            Values::Narrow(v) => {
-                next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work)
-            }
-            Values::Wide(v) => next_value(v, n, &self.rules, &mut self.marks, self.largest, self.sparse.as_mut(), work),
+        let (rules, marks, largest, reach, sparse) =
+            (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
+        let found = match &self.values {
+            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, work),
+            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, work),
+            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, work),
+        };
+        let Some(g) = found else {
+            return Ok(false);
         };
         self.largest = self.largest.max(g);
         if let Some(s) = &mut self.sparse {
             s.add(n as u32, g);
         }
         self.values.push(g);
-        Ok(())
+        if let Some(i) = self.wanted.iter().position(|&w| w == n) {
+            self.wanted.swap_remove(i);
+            self.kept.push((n, g));
+        }
+        // Slide the window by `recent` values at a time: one move of the recent part per
+        // `recent` piles.
+        if self.recent > 0 && self.values.len() >= self.reach.prefix + 2 * self.recent {
+            let from = self.reach.prefix;
+            self.values.forget(from..from + self.recent);
+            self.reach.base += self.recent;
+        }
+        Ok(true)
     }
 }
 
@@ -730,15 +868,19 @@ impl Slot for u32 {
     }
 }
 
+/// The value of pile n from the stored values `g` (all of them, or a window's as `reach` says);
+/// `None` when it needs a value the window dropped.
+#[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
 fn next_value<T: Slot>(
     g: &[T],
     n: u64,
+    reach: Reach,
     rules: &HeapRules,
     marks: &mut Marks,
     largest: u32,
     sparse: Option<&mut Sparse>,
     work: &mut u64,
-) -> u32 {
+) -> Option<u32> {
     let n_us = n as usize;
     marks.reset(largest);
     if n > 0 && rules.flag(n) & GONE != 0 {
@@ -748,7 +890,7 @@ fn next_value<T: Slot>(
         if t >= n {
             break;
         }
-        marks.mark(g[n_us - t as usize].value());
+        marks.mark(g[reach.index(n_us - t as usize)?].value());
     }
     *work += rules.one.len().min(n_us) as u64;
     for &(t, f) in &rules.two {
@@ -761,6 +903,7 @@ fn next_value<T: Slot>(
         }
     }
     match sparse {
+        // A window starts only under the sparse-space method: every pile is stored.
         None => {
             for &(t, f) in &rules.two {
                 if t + 2 > n || f & (TWO_ANY | TWO_UNEQUAL) == 0 {
@@ -776,29 +919,33 @@ fn next_value<T: Slot>(
                 }
                 *work += rest as u64 / 2;
             }
-            marks.mex()
+            Some(marks.mex())
         }
-        Some(sparse) => sparse_value(g, n, rules, marks, sparse, work),
+        Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, work),
     }
 }
 
 fn sparse_value<T: Slot>(
     g: &[T],
     n: u64,
+    reach: Reach,
     rules: &HeapRules,
     marks: &mut Marks,
     sparse: &mut Sparse,
     work: &mut u64,
-) -> u32 {
+) -> Option<u32> {
     let splits = || rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
+    let dropped = reach.dropped();
     // Byte tables rather than bits: the stores do not depend on each other, and the scan below
     // tests a pair with two loads and no unpredictable branch.
     let Sparse { rare, rare_value, class, seen, need, .. } = sparse;
     let size = class.len();
     seen.clear();
     seen.resize(size, 0);
-    for (v, s) in seen.iter_mut().enumerate() {
-        *s = marks.is_marked(v as u32) as u8;
+    for v in marks.marked() {
+        if let Some(s) = seen.get_mut(v as usize) {
+            *s = 1;
+        }
     }
     // Every option with a rare part.
     for &(t, f) in splits() {
@@ -813,13 +960,32 @@ fn sparse_value<T: Slot>(
         } else {
             (count, count)
         };
+        // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
+        // r > rest − prefix; in between it was dropped.
+        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).min(count);
+        let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
+        if recent_end < prefix_from.min(count) {
+            return None;
+        }
         // Local slices: a byte store could alias the vectors' own fields, which would then be
         // read again on every pass.
-        let window = &g[..rest];
         let reached = seen.as_mut_slice();
-        for range in [first..below, from..count] {
+        let without_half = |start: usize, end: usize| {
+            let end = end.max(start);
+            [start..end.min(below).max(start), from.clamp(start, end)..end]
+        };
+        // The recent piles (all of them without a window): stored at rest − dropped − r.
+        let top = rest - dropped;
+        let window = &g[..top];
+        for range in without_half(first, recent_end) {
             for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
-                reached[(value ^ window[rest - r as usize].value()) as usize] = 1;
+                reached[(value ^ window[top - r as usize].value()) as usize] = 1;
+            }
+        }
+        // The prefix, in a window: stored at rest − r.
+        for range in without_half(prefix_from, count) {
+            for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
+                reached[(value ^ g[rest - r as usize].value()) as usize] = 1;
             }
         }
         *work += count as u64;
@@ -839,24 +1005,49 @@ fn sparse_value<T: Slot>(
         }
     }
     if missing == 0 {
-        return candidate as u32;
+        return Some(candidate as u32);
     }
     // Options with two common parts reach rare values: look for the missing ones. Every option
     // with a rare part was marked above, so a missing value found here came from two common
     // parts. First a short scan from the middle out, where both parts are large (small piles
-    // are where the rare values gather): it finds the values many pairs reach.
-    let sources: Vec<(usize, usize)> = splits()
-        .map(|&(t, f)| {
-            let rest = (n - t) as usize;
-            (rest, if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 })
-        })
-        .collect();
-    let mut next: Vec<usize> = sources.iter().map(|&(_, top)| top).collect();
+    // are where the rare values gather): it finds the values many pairs reach. In a window,
+    // the smaller part is one of the prefix and the larger a recent pile.
+    let mut sources = std::mem::take(&mut sparse.sources);
+    let mut next = std::mem::take(&mut sparse.next);
+    sources.clear();
+    sources.extend(splits().map(|&(t, f)| {
+        let rest = (n - t) as usize;
+        let top = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
+        let stored = if dropped == 0 { top } else { top.min(reach.prefix - 1).min(rest.saturating_sub(reach.base)) };
+        Source { rest, top, stored, right: rest - dropped, below: rest.saturating_sub(reach.base) }
+    }));
+    next.clear();
+    next.extend(sources.iter().map(|s| s.stored));
+    let found = find_witnesses(g, candidate, dropped, sparse, &sources, &mut next, missing, work);
+    sparse.sources = sources;
+    sparse.next = next;
+    found
+}
+
+/// With `missing` rare values below `candidate` not reached by options with a rare part: the
+/// candidate if pairs of common parts reach them all, else the smallest one they miss (`None`
+/// when a window dropped piles that might reach it).
+#[allow(clippy::too_many_arguments)]
+fn find_witnesses<T: Slot>(
+    g: &[T],
+    candidate: usize,
+    dropped: usize,
+    sparse: &mut Sparse,
+    sources: &[Source],
+    next: &mut [usize],
+    mut missing: usize,
+    work: &mut u64,
+) -> Option<u32> {
     let mut budget = SHORT_SCAN;
-    for (&(rest, _), a) in sources.iter().zip(next.iter_mut()) {
+    for (source, a) in sources.iter().zip(next.iter_mut()) {
         let start = *a;
-        if scan_pairs(g, rest, a, start.saturating_sub(budget).max(1), &mut sparse.need, &mut missing, work) {
-            return candidate as u32;
+        if scan_pairs(g, source.right, a, start.saturating_sub(budget).max(1), &mut sparse.need, &mut missing, work) {
+            return Some(candidate as u32);
         }
         budget = budget.saturating_sub(start - *a);
     }
@@ -867,31 +1058,48 @@ fn sparse_value<T: Slot>(
             continue;
         }
         sparse.make_partners(v);
-        if targeted_witness(g, v as u32, &sources, sparse, work) {
+        if targeted_witness(g, v as u32, sources, sparse, work) {
             sparse.need[v] = 0;
             missing -= 1;
             if missing == 0 {
-                return candidate as u32;
+                return Some(candidate as u32);
             }
         }
     }
-    // The rest of the scan, which ends the search either way.
+    // The rest of the scan, which ends the search either way when every pile is stored.
     let need = &mut sparse.need;
-    for (&(rest, _), a) in sources.iter().zip(next.iter_mut()) {
-        if scan_pairs(g, rest, a, 1, need, &mut missing, work) {
-            return candidate as u32;
+    for (source, a) in sources.iter().zip(next.iter_mut()) {
+        if scan_pairs(g, source.right, a, 1, need, &mut missing, work) {
+            return Some(candidate as u32);
         }
     }
+    if dropped > 0 {
+        // The pairs through dropped piles might reach the missing value.
+        return None;
+    }
     // Some rare value below the candidate has no option: it is the answer.
-    need.iter().position(|&x| x != 0).expect("a value is still missing") as u32
+    Some(need.iter().position(|&x| x != 0).expect("a value is still missing") as u32)
+}
+
+/// One way to split: the pairs (a, rest − a) for a from 1 to `top`.
+struct Source {
+    rest: usize,
+    top: usize,
+    /// the largest a whose pair is stored
+    stored: usize,
+    /// where pile rest − a is stored is `right − a`
+    right: usize,
+    /// the largest smaller part whose partner is stored (a window's recent piles)
+    below: usize,
 }
 
 /// Looks at the pairs (a, rest − a) for a from `*a` down to `stop`, crossing off the values
-/// they reach; true once none is missing. Eight pairs at a time, so that the test is one branch
-/// per eight. `*a` is left where the scan stopped.
+/// they reach; true once none is missing. Pile a is stored at a and rest − a at `right − a`.
+/// Eight pairs at a time, so that the test is one branch per eight. `*a` is left where the
+/// scan stopped.
 fn scan_pairs<T: Slot>(
     g: &[T],
-    rest: usize,
+    right: usize,
     a: &mut usize,
     stop: usize,
     need: &mut [u8],
@@ -900,7 +1108,7 @@ fn scan_pairs<T: Slot>(
 ) -> bool {
     let start = *a;
     let mut found = |a: usize, need: &mut [u8]| -> bool {
-        let v = (g[a].value() ^ g[rest - a].value()) as usize;
+        let v = (g[a].value() ^ g[right - a].value()) as usize;
         if need[v] != 0 {
             need[v] = 0;
             *missing -= 1;
@@ -910,7 +1118,7 @@ fn scan_pairs<T: Slot>(
     while *a >= stop + 8 {
         let mut hit = 0;
         for k in 0..8 {
-            hit |= need[(g[*a - k].value() ^ g[rest - *a + k].value()) as usize];
+            hit |= need[(g[*a - k].value() ^ g[right - *a + k].value()) as usize];
         }
         if hit != 0 {
             for k in 0..8 {
@@ -937,19 +1145,19 @@ fn scan_pairs<T: Slot>(
 
 /// Looks for one pair of parts reaching the rare value `v`, among the pile sizes that hold the
 /// partner values likeliest to give it. Finding none proves nothing: the full scan decides.
-fn targeted_witness<T: Slot>(g: &[T], v: u32, sources: &[(usize, usize)], sparse: &Sparse, work: &mut u64) -> bool {
+fn targeted_witness<T: Slot>(g: &[T], v: u32, sources: &[Source], sparse: &Sparse, work: &mut u64) -> bool {
     let partners = sparse.partners[v as usize].as_deref().unwrap_or_default();
     for &c in partners {
         let want = c ^ v;
-        for &(rest, top) in sources {
+        for source in sources {
             for &p in &sparse.holders[c as usize] {
                 let p = p as usize;
-                if p >= rest {
+                if p >= source.rest || p > source.below {
                     break;
                 }
                 *work += 1;
                 // The pair (p, rest − p) is one of the options when its smaller part is at most `top`.
-                if p > 0 && p.min(rest - p) <= top && g[rest - p].value() == want {
+                if p > 0 && p.min(source.rest - p) <= source.top && g[source.right - p].value() == want {
                     return true;
                 }
             }

@@ -39,6 +39,26 @@ pub struct Limits {
     pub max_states: usize,
     /// When the computation must stop, and the time it was given (for the message).
     pub deadline: Option<(Instant, Duration)>,
+    /// How much of a long run's table of single-pile values stays in memory.
+    pub table: Table,
+}
+
+/// How much of the table of single-pile values a long run keeps. The sparse-space method reads
+/// only the rare piles, which lie early, and the recent piles; past them a window is enough.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// Every value (`--keep-table`).
+    Whole,
+    /// For a pile of at least `from`, under the sparse-space method: the values of piles below
+    /// `prefix` and the latest `recent` ones. A pile that needs a value outside them (a rare
+    /// pile far back, a winning move through a dropped part, a second large pile asked about
+    /// later) makes the run start again and keep everything, so the answers never change.
+    Window { from: u64, prefix: usize, recent: usize },
+}
+
+impl Table {
+    /// A window of 2¹⁸ + 2¹⁸ values (a few hundred KB) for piles from 2²¹ on.
+    pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
 pub use piles::MOST_WINNING_MOVES;
@@ -58,7 +78,7 @@ const MOVES_PER_STATE: u64 = 10;
 
 impl Limits {
     pub fn states(max_states: usize) -> Self {
-        Limits { max_states, deadline: None }
+        Limits { max_states, deadline: None, table: Table::DEFAULT }
     }
 
     /// The same limits, and a deadline `seconds` from now.
@@ -334,6 +354,11 @@ impl<'g> Solver<'g> {
     /// Whether single-pile values come from the sparse-space method (reported by the benchmark).
     pub fn uses_sparse_space(&self) -> bool {
         matches!(&self.method, Method::PileSum(v) if v.uses_sparse_space())
+    }
+
+    /// Whether a window dropped single-pile values to bound memory (`Table::Window`).
+    pub fn table_windowed(&self) -> bool {
+        matches!(&self.method, Method::PileSum(v) if v.windowed())
     }
 
     /// Whether single-pile values come from the compiled take-and-break kernel.

@@ -6,7 +6,7 @@
 //! computation stops and every larger pile is answered from the period.
 
 use super::heap::{HeapKernel, HeapRules};
-use super::{check_cancel, period, Limits, SolveError, Work};
+use super::{check_cancel, period, Limits, SolveError, Table, Work};
 use crate::rules::{Game, Move, Position};
 
 /// Values are looked at for a period each time their number doubles from here.
@@ -26,6 +26,8 @@ pub struct PileValues {
     period: Option<(u64, u64)>,
     next_period_check: usize,
     work: Work,
+    /// Set once a window proved too small: from then on every value is kept.
+    keep_table: bool,
 }
 
 enum Engine {
@@ -40,7 +42,25 @@ impl PileValues {
             Some(rules) => Engine::Kernel(Box::new(HeapKernel::new(rules))),
             None => Engine::Listing(Vec::new()),
         };
-        PileValues { engine, period: None, next_period_check: FIRST_PERIOD_CHECK, work: Work::default() }
+        PileValues {
+            engine,
+            period: None,
+            next_period_check: FIRST_PERIOD_CHECK,
+            work: Work::default(),
+            keep_table: false,
+        }
+    }
+
+    /// Starts again from pile 0, keeping every value: a window dropped one that a question
+    /// needs. The answers are the same; only the time is spent twice.
+    fn keep_whole_table(&mut self, game: &Game) {
+        *self = PileValues::new(game);
+        self.keep_table = true;
+    }
+
+    /// Whether a window dropped values of the middle piles (for tests and the benchmark).
+    pub fn windowed(&self) -> bool {
+        matches!(&self.engine, Engine::Kernel(k) if k.windowed())
     }
 
     /// Whether the compiled kernel computes the values (not the move-listing loop).
@@ -55,33 +75,49 @@ impl PileValues {
 
     fn computed(&self) -> usize {
         match &self.engine {
-            Engine::Kernel(k) => k.values.len(),
+            Engine::Kernel(k) => k.computed(),
             Engine::Listing(v) => v.len(),
         }
     }
 
-    fn stored(&self, n: usize) -> u32 {
+    fn stored(&self, n: u64) -> Option<u32> {
         match &self.engine {
-            Engine::Kernel(k) => k.values.get(n),
-            Engine::Listing(v) => v[n],
+            Engine::Kernel(k) => k.value(n),
+            Engine::Listing(v) => v.get(n as usize).copied(),
         }
     }
 
-    /// The value of a pile already computed or covered by the period.
-    fn known(&self, n: u64) -> u64 {
+    /// The value of a pile already computed or covered by the period; `None` for one a window
+    /// dropped.
+    fn known(&self, n: u64) -> Option<u64> {
         let computed = self.computed() as u64;
         if n < computed {
-            return self.stored(n as usize) as u64;
+            return self.stored(n).map(u64::from);
         }
         let (pre, p) = self.period.expect("piles past the computed ones are answered from a proven period");
-        self.stored((pre + (n - pre) % p) as usize) as u64
+        self.stored(pre + (n - pre) % p).map(u64::from)
     }
 
     /// The Grundy value of a whole position: the XOR of its piles' values.
     pub fn position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+        if let Some(g) = self.try_position(game, pos, limits)? {
+            return Ok(g);
+        }
+        self.keep_whole_table(game);
+        Ok(self.try_position(game, pos, limits)?.expect("the whole table holds every value"))
+    }
+
+    fn try_position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<u64>, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
-        self.extend(game, largest, limits)?;
-        Ok(pos.piles.iter().fold(0u64, |acc, &p| acc ^ self.known(p)))
+        if let Engine::Kernel(k) = &mut self.engine {
+            for &p in &pos.piles {
+                k.keep_value_of(p);
+            }
+        }
+        if !self.extend(game, largest, limits)? {
+            return Ok(None);
+        }
+        Ok(pos.piles.iter().try_fold(0u64, |acc, &p| Some(acc ^ self.known(p)?)))
     }
 
     /// Every move to a position of value 0, found pile by pile: a move on a pile of p wins
@@ -93,30 +129,49 @@ impl PileValues {
         pos: &Position,
         limits: Limits,
     ) -> Result<(Vec<Move>, bool), SolveError> {
+        if let Some(found) = self.try_winning_moves(game, pos, limits)? {
+            return Ok(found);
+        }
+        self.keep_whole_table(game);
+        Ok(self.try_winning_moves(game, pos, limits)?.expect("the whole table holds every value"))
+    }
+
+    /// The winning moves, unless a window dropped a value they need.
+    fn try_winning_moves(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        limits: Limits,
+    ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let total = self.position(game, pos, limits)?;
         let mut winning = Vec::new();
         if total == 0 {
-            return Ok((winning, false));
+            return Ok(Some((winning, false)));
         }
         let mut seen = std::collections::HashSet::new();
         for (index, &p) in pos.piles.iter().enumerate() {
             if p == 0 || !seen.insert(p) {
                 continue;
             }
-            let target = self.known(p) ^ total;
+            let Some(value) = self.known(p) else {
+                return Ok(None);
+            };
+            let target = value ^ total;
             let more = match &self.engine {
                 Engine::Kernel(k) => self.kernel_moves(game, k, p, index, pos, target, &mut winning, limits)?,
                 Engine::Listing(_) => {
-                    self.listed_moves(game, p, index, pos, target, &mut winning, limits)?;
-                    false
+                    self.listed_moves(game, p, index, pos, target, &mut winning, limits)?.map(|()| false)
                 }
+            };
+            let Some(more) = more else {
+                return Ok(None);
             };
             if more || winning.len() > MOST_WINNING_MOVES {
                 winning.truncate(MOST_WINNING_MOVES);
-                return Ok((winning, true));
+                return Ok(Some((winning, true)));
             }
         }
-        Ok((winning, false))
+        Ok(Some((winning, false)))
     }
 
     /// The moves of one pile of `p`, listed by the rules, that leave its part of the sum at `target`.
@@ -130,14 +185,16 @@ impl PileValues {
         target: u64,
         out: &mut Vec<Move>,
         limits: Limits,
-    ) -> Result<(), SolveError> {
+    ) -> Result<Option<()>, SolveError> {
         for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
-            let value = m.to.piles.iter().fold(0u64, |acc, &q| acc ^ self.known(q));
+            let Some(value) = m.to.piles.iter().try_fold(0u64, |acc, &q| Some(acc ^ self.known(q)?)) else {
+                return Ok(None);
+            };
             if value == target {
                 out.push(m.on_pile_of(index, pos));
             }
         }
-        Ok(())
+        Ok(Some(()))
     }
 
     /// Winning moves on one pile of `p` under compiled rules, in the order the rules list
@@ -153,11 +210,10 @@ impl PileValues {
         target: u64,
         out: &mut Vec<Move>,
         limits: Limits,
-    ) -> Result<bool, SolveError> {
+    ) -> Result<Option<bool>, SolveError> {
         // Small piles: the general move list, which also describes the moves.
         if p <= 4096 {
-            self.listed_moves(game, p, index, pos, target, out, limits)?;
-            return Ok(false);
+            return Ok(self.listed_moves(game, p, index, pos, target, out, limits)?.map(|()| false));
         }
         // Past a proven period, parts beyond preperiod + 2 periods repeat earlier ones; otherwise
         // scan as far as the work budget allows.
@@ -165,7 +221,7 @@ impl PileValues {
             Some((pre, q)) => (Some(pre), pre + 2 * q),
             None => (None, limits.max_moves()),
         };
-        let (candidates, more) = kernel.rules.winning_options(
+        let Some((candidates, more)) = kernel.rules.winning_options(
             p,
             |q| self.known(q),
             target,
@@ -173,14 +229,18 @@ impl PileValues {
             periodic_from,
             scan,
             limits,
-        )?;
+        )?
+        else {
+            return Ok(None);
+        };
         for m in candidates {
             out.push(m.on_pile_of(index, pos));
         }
-        Ok(more)
+        Ok(Some(more))
     }
 
-    fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
+    /// Computes values up to pile `upto`; false when a window proved too small for it.
+    fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<bool, SolveError> {
         while (self.computed() as u64) <= upto && self.period.is_none() {
             let computed = self.computed();
             if computed >= limits.max_states {
@@ -188,14 +248,28 @@ impl PileValues {
             }
             // Up to the next period check, or the pile asked about.
             let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_states).max(computed + 1);
+            // A window where no theorem needs the whole table to prove a period.
+            let window = match limits.table {
+                Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
+                    let theorem = period::subtraction_bound(game).is_some() || period::octal_bound(game).is_some();
+                    (!theorem).then_some((prefix, recent))
+                }
+                _ => None,
+            };
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
+                    if let Some((prefix, recent)) = window {
+                        kernel.start_window(prefix, recent);
+                    }
                     // Up to 2^34 values: the largest table reserved at once (untouched pages
-                    // cost nothing, a period may end the run early).
-                    kernel.values.reserve_total((upto as usize).saturating_add(1).min(limits.max_states).min(1 << 34));
+                    // cost nothing, a period may end the run early), or a window's worth.
+                    let total = (upto as usize).saturating_add(1).min(limits.max_states).min(1 << 34);
+                    kernel.reserve_total(window.map_or(total, |(prefix, recent)| total.min(prefix + 2 * recent)));
                     let mut options = 0u64;
                     for n in computed..stop {
-                        kernel.push_next(&mut options)?;
+                        if !kernel.push_next(&mut options)? {
+                            return Ok(false);
+                        }
                         if n % 1024 == 0 {
                             self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
                             options %= KERNEL_OPTIONS_PER_MOVE;
@@ -211,7 +285,7 @@ impl PileValues {
                 self.look_for_period(game);
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Proves a period where a theorem applies, so that larger piles need no computing.
@@ -220,7 +294,11 @@ impl PileValues {
             return;
         }
         let values: Vec<i64> = match &self.engine {
-            Engine::Kernel(k) => k.values.to_vec(),
+            // No window starts where a theorem applies.
+            Engine::Kernel(k) => match k.all_values() {
+                Some(values) => values,
+                None => return,
+            },
             Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
         };
         let examined = values.len() as u64;
