@@ -737,8 +737,8 @@ impl HeapKernel {
 
     /// From here on keeps only the piles below `prefix` and at least the latest `recent`, when
     /// the sparse-space method is in use (the only one whose reads stay in such a window) and
-    /// every amount taken is small next to the window. True if the window is in use.
-    pub fn start_window(&mut self, prefix: usize, recent: usize) -> bool {
+    /// every amount taken is small next to the window.
+    pub fn start_window(&mut self, prefix: usize, recent: usize) {
         let small_takes = self.rules.most_taken.is_some_and(|m| m < recent as u64 / 2);
         if self.recent == 0
             && self.sparse.is_some()
@@ -749,7 +749,6 @@ impl HeapKernel {
             self.reach = Reach { prefix, base: prefix };
             self.recent = recent;
         }
-        self.recent > 0
     }
 
     /// Whether a window dropped values.
@@ -974,18 +973,14 @@ fn sparse_value<T: Slot>(
             let end = end.max(start);
             [start..end.min(below).max(start), from.clamp(start, end)..end]
         };
-        // The recent piles (all of them without a window): stored at rest − dropped − r.
-        let top = rest - dropped;
-        let window = &g[..top];
-        for range in without_half(first, recent_end) {
-            for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
-                reached[(value ^ window[top - r as usize].value()) as usize] = 1;
-            }
-        }
-        // The prefix, in a window: stored at rest − r.
-        for range in without_half(prefix_from, count) {
-            for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
-                reached[(value ^ g[rest - r as usize].value()) as usize] = 1;
+        // Partners among the recent piles (all of them without a window) are stored at
+        // rest − dropped − r, those in a window's prefix at rest − r.
+        for (start, end, top) in [(first, recent_end, rest - dropped), (prefix_from, count, rest)] {
+            let window = &g[..top.min(g.len())];
+            for range in without_half(start, end) {
+                for (&r, &value) in rare[range.clone()].iter().zip(&rare_value[range]) {
+                    reached[(value ^ window[top - r as usize].value()) as usize] = 1;
+                }
             }
         }
         *work += count as u64;

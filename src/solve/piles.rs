@@ -100,11 +100,21 @@ impl PileValues {
 
     /// The Grundy value of a whole position: the XOR of its piles' values.
     pub fn position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
-        if let Some(g) = self.try_position(game, pos, limits)? {
-            return Ok(g);
+        self.again_with_whole_table(game, |values| values.try_position(game, pos, limits))
+    }
+
+    /// What `attempt` finds, or, when a window dropped a value it needs, what it finds with
+    /// every value kept.
+    fn again_with_whole_table<T>(
+        &mut self,
+        game: &Game,
+        mut attempt: impl FnMut(&mut Self) -> Result<Option<T>, SolveError>,
+    ) -> Result<T, SolveError> {
+        if let Some(found) = attempt(self)? {
+            return Ok(found);
         }
         self.keep_whole_table(game);
-        Ok(self.try_position(game, pos, limits)?.expect("the whole table holds every value"))
+        Ok(attempt(self)?.expect("the whole table holds every value"))
     }
 
     fn try_position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<u64>, SolveError> {
@@ -129,11 +139,7 @@ impl PileValues {
         pos: &Position,
         limits: Limits,
     ) -> Result<(Vec<Move>, bool), SolveError> {
-        if let Some(found) = self.try_winning_moves(game, pos, limits)? {
-            return Ok(found);
-        }
-        self.keep_whole_table(game);
-        Ok(self.try_winning_moves(game, pos, limits)?.expect("the whole table holds every value"))
+        self.again_with_whole_table(game, |values| values.try_winning_moves(game, pos, limits))
     }
 
     /// The winning moves, unless a window dropped a value they need.
@@ -241,6 +247,14 @@ impl PileValues {
 
     /// Computes values up to pile `upto`; false when a window proved too small for it.
     fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<bool, SolveError> {
+        // A window where no theorem needs the whole table to prove a period.
+        let window = match limits.table {
+            Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
+                let theorem = period::subtraction_bound(game).is_some() || period::octal_bound(game).is_some();
+                (!theorem).then_some((prefix, recent))
+            }
+            _ => None,
+        };
         while (self.computed() as u64) <= upto && self.period.is_none() {
             let computed = self.computed();
             if computed >= limits.max_states {
@@ -248,14 +262,6 @@ impl PileValues {
             }
             // Up to the next period check, or the pile asked about.
             let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_states).max(computed + 1);
-            // A window where no theorem needs the whole table to prove a period.
-            let window = match limits.table {
-                Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
-                    let theorem = period::subtraction_bound(game).is_some() || period::octal_bound(game).is_some();
-                    (!theorem).then_some((prefix, recent))
-                }
-                _ => None,
-            };
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
                     if let Some((prefix, recent)) = window {
