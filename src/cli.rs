@@ -83,6 +83,18 @@ enum Command {
         /// game files to load first; the last one becomes the current game
         files: Vec<PathBuf>,
     },
+    /// The misère quotient of a heap game: generators, relations, P-portion and Φ(n)
+    Quotient {
+        /// the game file
+        file: PathBuf,
+        /// compute the quotient of heaps up to N
+        #[arg(long, default_value_t = 300)]
+        upto: u64,
+        #[command(flatten)]
+        params: ParamArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N)
     Table {
         /// the game file
@@ -317,6 +329,10 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
                     return Err(fail(f.rendered));
                 }
             }
+        }
+        Command::Quotient { file, upto, params, output } => {
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            print(&query::quotient(&loaded, upto, output.format, output.limits(), color).map_err(fail)?);
         }
         Command::Repl { .. } => unreachable!("handled by main"),
     }

@@ -256,6 +256,16 @@ pub fn table(
     }
 }
 
+/// `quotient`: the misère quotient of a heap game, heaps 0..=upto.
+pub fn quotient(loaded: &Loaded, upto: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    let mut solver = Solver::new(&loaded.game, limits);
+    let report = crate::analysis::quotient(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(match format {
+        Format::Text => report.to_text(),
+        Format::Json => json_text(&report.to_json()),
+    })
+}
+
 /// A failed answer: what could be computed before the failure, and the rendered diagnostics.
 #[derive(Debug)]
 pub struct Failure {

@@ -8,6 +8,9 @@
 //! - `# expect p-positions to N: 0 4 8`    every P-position up to N (pairs as `a,b` for two piles)
 //! - `# expect cells to N: 0 0 | 0 1`       a product game: Grundy values of one cell (x, y),
 //!   x = 1..N (rows, separated by `|`) and y = 1..N
+//! - `# expect misere-grundy: 1 0 2 …`     misère Grundy values G⁻ of one pile of 0, 1, 2, …
+//! - `# expect quotient to N: order 40 p-portion 9 period 12 from 71`   the misère quotient of
+//!   heaps up to N: its order, the size of its P-portion and, where one is proven, Φ's period
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
 //!   positions the winning moves lead to (`winning includes …` for some of them); the position
 //!   may end with `--last K`
@@ -78,6 +81,23 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
             let got: Vec<Vec<u64>> =
                 table.grundy.iter().map(|row| row.iter().map(|g| g.expect("Grundy value")).collect()).collect();
             assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["misere-grundy"] => {
+            let expected = numbers(body);
+            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
+            let got: Vec<u64> =
+                table.misere.expect("misère columns").grundy.iter().map(|g| g.expect("G⁻ computed")).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["quotient", "to", n] => {
+            let upto: u64 = n.parse().expect("a number after `to`");
+            let report = analysis::quotient(&mut solver, upto).expect("quotient");
+            let words: Vec<&str> = body.split_whitespace().collect();
+            let mut expected = format!("order {} p-portion {}", report.order, report.p_portion.len());
+            if let Some(p) = report.proven {
+                expected.push_str(&format!(" period {} from {}", p.period, p.preperiod));
+            }
+            assert_eq!(words.join(" "), expected, "{file}: {claim}");
         }
         ["p-positions", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");

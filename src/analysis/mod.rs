@@ -5,10 +5,12 @@ pub mod compare;
 pub mod explain;
 pub mod periods;
 pub mod plot;
+pub mod quotient;
 mod table;
 
 pub use compare::{compare, Comparison};
 pub use explain::{explain, Explanation};
+pub use quotient::{quotient, QuotientError, QuotientReport};
 pub use table::{table, LastGrid, Table, TableError, TableOptions, TableShape};
 
 use serde::Serialize;

@@ -49,6 +49,79 @@ pub struct Table {
     pub coins: bool,
     /// For a product game: the theorem its cells' values follow, where one does.
     pub cell_rule: Option<String>,
+    /// For a misère heap game: misère Grundy value, genus, tameness and Φ of one pile.
+    pub misere: Option<MisereColumns>,
+}
+
+/// Misère columns of a one-pile table; `None` entries were not computed (too many positions
+/// for the genus, or past the quotient).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MisereColumns {
+    pub grundy: Vec<Option<u64>>,
+    pub genus: Vec<Option<String>>,
+    pub tame: Vec<Option<bool>>,
+    pub phi: Vec<Option<String>>,
+}
+
+/// Positions (and ten times as many moves) the search for a period past the table may examine.
+const PERIOD_SEARCH_STATES: usize = 200_000;
+
+/// Positions the genus recursion may visit for one table.
+const GENUS_POSITIONS: usize = 300_000;
+
+/// Misère Grundy values, genera and Φ of piles 0..=upto.
+fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, SolveError> {
+    use crate::solve::misere::genus::{Genera, Genus};
+    use crate::solve::misere::presentation::Presentation;
+    let game = solver.game();
+    let limits = solver.limits();
+    let mut options: Vec<Vec<crate::solve::misere::Word>> = Vec::new();
+    for n in 0..=upto {
+        options.push(crate::solve::misere::heap_options(game, n, limits)?);
+    }
+    let mut genera = Genera::new(GENUS_POSITIONS);
+    let mut genus: Vec<Option<Genus>> = Vec::new();
+    for n in 0..=upto {
+        let g = if genus.last().is_some_and(|g| g.is_none()) {
+            None
+        } else {
+            genera.genus(&[n], &|h| options[h as usize].clone())
+        };
+        genus.push(g);
+    }
+    let misere = solver.misere();
+    let phi: Vec<Option<u32>> = match misere {
+        Some(m) => {
+            let _ = m.extend(game, upto, limits);
+            (0..=upto).map(|n| m.reduce(n).and_then(|h| m.quotient().phi(h))).collect()
+        }
+        None => vec![None; upto as usize + 1],
+    };
+    let words: Vec<Option<String>> = match solver.misere() {
+        Some(m) => {
+            let p = Presentation::of(m.quotient());
+            phi.iter().map(|x| x.map(|x| p.word(x))).collect()
+        }
+        None => vec![None; upto as usize + 1],
+    };
+    // Tame: the genus of a nim heap, and the same element as the first pile of that genus.
+    let tame = (0..=upto as usize)
+        .map(|n| {
+            let g = genus[n].as_ref()?;
+            let x = phi[n]?;
+            if !g.is_nim() {
+                return Some(false);
+            }
+            let first = (0..=n).find(|&m| genus[m].as_ref() == Some(g))?;
+            Some(phi[first]? == x)
+        })
+        .collect();
+    Ok(MisereColumns {
+        grundy: genus.iter().map(|g| g.as_ref().map(|g| g.misere_grundy())).collect(),
+        genus: genus.iter().map(|g| g.as_ref().map(|g| g.symbol())).collect(),
+        tame,
+        phi: words,
+    })
 }
 
 /// What a table is asked to show besides outcomes and Grundy values.
@@ -135,7 +208,6 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         return Err(SolveError::state_limit(solver.limits()).into());
     }
     let misere = game.convention == crate::ast::Convention::Misere;
-    let started = std::time::Instant::now();
     let mut outcomes = Vec::new();
     let mut grundy = Vec::new();
     let mut p_positions = Vec::new();
@@ -163,6 +235,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                             by_last: None,
                             coins: game.board == Board::Coins,
                             cell_rule: None,
+                            misere: None,
                         };
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
@@ -249,16 +322,11 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::OnePile => {
             let p: Vec<bool> = outcomes[0].iter().map(|o| *o == Outcome::P).collect();
             pattern = periods::one_pile_pattern(&p);
-            // Looking past the table for a period is a bonus: it may take a few times what the
-            // table took, and at least a few seconds, but no more.
+            // Looking past the table for a period is a bonus, bounded by a count of positions
+            // (never by the clock, so that the same command prints the same bytes anywhere).
             let given = solver.limits();
-            let bonus = started.elapsed().mul_f64(4.0).max(std::time::Duration::from_secs(3));
-            let bonus_end = std::time::Instant::now() + bonus;
-            let deadline = match given.deadline {
-                Some((end, d)) if end <= bonus_end => (end, d),
-                _ => (bonus_end, bonus),
-            };
-            solver.set_limits(Limits { deadline: Some(deadline), ..given });
+            let bonus = Limits { max_states: given.max_states.min(PERIOD_SEARCH_STATES), ..given };
+            solver.set_limits(bonus);
             let found = one_pile_period(solver, upto);
             solver.set_limits(given);
             match found {
@@ -272,6 +340,11 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::Rectangles | TableShape::Cells => {}
     }
     let cell_rule = if shape == TableShape::Cells { cell_rule(game) } else { None };
+    let misere_columns = if misere && shape == TableShape::OnePile && solver.method() == crate::solve::MethodKind::MisereQuotient {
+        Some(misere_columns(solver, upto)?)
+    } else {
+        None
+    };
     let by_last = if options.by_last { Some(last_grid(solver, upto)?) } else { None };
     let remoteness = if options.remoteness && shape == TableShape::OnePile {
         let mut r = Vec::new();
@@ -298,6 +371,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         by_last,
         coins: game.board == Board::Coins,
         cell_rule,
+        misere: misere_columns,
     })
 }
 
@@ -406,6 +480,12 @@ impl Table {
                 "pattern": self.pattern,
                 "remoteness": self.remoteness,
                 });
+                if let (Some(m), Some(map)) = (&self.misere, one.as_object_mut()) {
+                    map.insert("misere_grundy".into(), json!(m.grundy));
+                    map.insert("genus".into(), json!(m.genus));
+                    map.insert("tame".into(), json!(m.tame));
+                    map.insert("phi".into(), json!(m.phi));
+                }
                 if let (Some(values), Some(map)) = (&self.loopy_values, one.as_object_mut()) {
                     map.insert("generalised_grundy".into(), json!(values));
                 }
@@ -457,17 +537,32 @@ impl Table {
                     true => format!("{}: one coin showing heads, at n = 1..{} (0: none)\n", self.game, self.upto),
                     false => format!("{}: one pile of n = 0..{}\n", self.game, self.upto),
                 });
-                let mut header = vec!["n", "outcome", "Grundy"];
+                let mut header = match self.misere {
+                    Some(_) => vec!["n", "outcome", "G⁻", "genus", "tame", "Φ"],
+                    None => vec!["n", "outcome", "Grundy"],
+                };
                 if self.remoteness.is_some() {
                     header.push("remoteness");
                 }
                 let mut t = text_table(&header);
                 for (n, (o, g)) in self.outcomes[0].iter().zip(&self.grundy[0]).enumerate() {
-                    let value = match &self.loopy_values {
-                        Some(values) => values[n].clone(),
-                        None => grundy_text(*g),
-                    };
-                    let mut row = vec![n.to_string(), o.letter().to_string(), value];
+                    let mut row = vec![n.to_string(), o.letter().to_string()];
+                    if let Some(m) = &self.misere {
+                        let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+                        row.push(grundy_text(m.grundy[n]));
+                        row.push(shown(&m.genus[n]));
+                        row.push(match m.tame[n] {
+                            Some(true) => "tame".into(),
+                            Some(false) => "wild".into(),
+                            None => "-".into(),
+                        });
+                        row.push(shown(&m.phi[n]));
+                    } else {
+                        row.push(match &self.loopy_values {
+                            Some(values) => values[n].clone(),
+                            None => grundy_text(*g),
+                        });
+                    }
                     if let Some(r) = &self.remoteness {
                         row.push(grundy_text(r[n]));
                     }

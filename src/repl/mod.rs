@@ -121,7 +121,7 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "explain", "compare", "play", "plot", "check", "set"];
+pub const VERBS: &[&str] = &["solve", "table", "explain", "quotient", "compare", "play", "plot", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game",
@@ -196,6 +196,14 @@ enum Verb {
         #[arg(long)]
         max_states: Option<usize>,
     },
+    /// the misère quotient of the current game (a misère heap game)
+    Quotient {
+        upto: Option<u64>,
+        #[arg(long = "upto", value_name = "N")]
+        upto_flag: Option<u64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     Check,
     /// a game against the computer from a position of the current game
     Play {
@@ -254,7 +262,7 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check" | "explain" | "compare" | "play" | "plot") {
+    } else if matches!(first, "solve" | "table" | "check" | "explain" | "quotient" | "compare" | "play" | "plot") {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -428,6 +436,9 @@ impl Session {
             }
             Verb::Explain(a) => {
                 query::explain(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
+            }
+            Verb::Quotient { upto, upto_flag, format } => {
+                query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
             }
             Verb::Table { upto, upto_flag, remoteness, by_last, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
@@ -689,6 +700,7 @@ pub fn help(topic: &str) -> String {
         "" => HELP,
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
         "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
+        "quotient" => "quotient [N] [--format json]\n  the misère quotient of a misère heap game, heaps 0..N (default 300): generators, relations,\n  the P-portion and Φ(n), the element each heap pretends to be; whether Φ's period is proven\n",
         "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",
         "play" => "play POSITION [--first you|computer] [--strength 0-100] [--seed N]\n  a game against the computer; type a move's number or `to` and the position; hint, undo,\n  moves, quit\n",

@@ -348,8 +348,14 @@ impl Game {
     /// True when every rule acts on one pile alone and play is normal with no history, so that
     /// a position is the sum of its piles and Sprague–Grundy values add by XOR.
     pub fn is_pile_sum(&self) -> bool {
-        self.convention == Convention::Normal
-            && !self.tracks_history()
+        self.convention == Convention::Normal && self.is_heap_sum()
+    }
+
+    /// True when a position is a sum of independent piles whatever the convention: every rule
+    /// acts on one pile alone, with no history. Under misère play such a game has a misère
+    /// quotient (coin games are not sums there: two heads cannot cancel).
+    pub fn is_heap_sum(&self) -> bool {
+        !self.tracks_history()
             && self.board != Board::Rows
             && self.product.is_none()
             && self.moves.iter().all(|r| match &r.kind {

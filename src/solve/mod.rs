@@ -18,6 +18,7 @@ mod heap;
 pub mod last_bound;
 pub mod loopy;
 pub mod period;
+pub mod misere;
 mod piles;
 pub mod progress;
 mod search;
@@ -30,7 +31,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::ast::Span;
-use crate::rules::{Game, Move, MoveError, Position, RuleKind};
+use crate::rules::{Board, Game, Move, MoveError, Position, RuleKind};
 
 /// How much work a question may take before it is refused with a diagnostic.
 #[derive(Clone, Copy, Debug)]
@@ -184,6 +185,10 @@ pub enum SolveError {
         suggested: usize,
     },
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Misere(#[from] misere::MisereError),
+
     #[error("play can go round in a circle: position {position} comes back")]
     #[diagnostic(
         code(takeaway::solve::cycle),
@@ -262,6 +267,12 @@ impl Work {
     }
 }
 
+/// Whether a misère heap position is small enough for a search over whole positions, when the
+/// quotient does not reach it: its positions are partitions of at most its total.
+fn misere_search_is_small(pos: &Position) -> bool {
+    pos.piles.iter().map(|&p| p as u128).sum::<u128>() <= 40
+}
+
 /// Which method a solver uses; shown to users so that they know how an answer was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodKind {
@@ -270,6 +281,7 @@ pub enum MethodKind {
     Chomp,
     Loopy,
     Cells,
+    MisereQuotient,
     Search,
 }
 
@@ -285,6 +297,9 @@ impl MethodKind {
             MethodKind::Cells => {
                 "the values of single cells, added by XOR (tartan products: the nim-product of the two games' values)"
             }
+            MethodKind::MisereQuotient => {
+                "the misère quotient of the game's sums (Plambeck and Siegel): each pile's element Φ, multiplied"
+            }
             MethodKind::Search => "search over whole positions",
         }
     }
@@ -296,6 +311,7 @@ enum Method<'g> {
     Chomp(chomp::Chomp),
     Loopy(Box<loopy::Loopy>),
     Cells(Box<cells::CellValues<'g>>),
+    Misere(Box<misere::MisereHeaps>),
     Search,
 }
 
@@ -317,6 +333,11 @@ impl<'g> Solver<'g> {
             }
         } else if game.can_grow() {
             Method::Loopy(Box::new(loopy::Loopy::new(game)))
+        } else if game.convention == crate::ast::Convention::Misere
+            && game.is_heap_sum()
+            && matches!(game.board, Board::AnyPiles | Board::OnePile)
+        {
+            Method::Misere(Box::new(misere::MisereHeaps::new(limits)))
         } else if game.is_pile_sum() {
             Method::PileSum(piles::PileValues::new(game))
         } else if let Some(k) = last_bound::LastBound::recognise(game) {
@@ -347,7 +368,16 @@ impl<'g> Solver<'g> {
             Method::Chomp(_) => MethodKind::Chomp,
             Method::Loopy(_) => MethodKind::Loopy,
             Method::Cells(_) => MethodKind::Cells,
+            Method::Misere(_) => MethodKind::MisereQuotient,
             Method::Search => MethodKind::Search,
+        }
+    }
+
+    /// The misère quotient, for misère heap games.
+    pub fn misere(&mut self) -> Option<&mut misere::MisereHeaps> {
+        match &mut self.method {
+            Method::Misere(m) => Some(m),
+            _ => None,
         }
     }
 
@@ -410,6 +440,15 @@ impl<'g> Solver<'g> {
             },
             Method::Loopy(loopy) => loopy.value(self.game, pos, self.limits),
             Method::Cells(cells) => Ok(Value::from_grundy(cells.position(pos, self.limits)?)),
+            Method::Misere(quotient) => match quotient.outcome(self.game, pos, self.limits) {
+                Ok(outcome) => Ok(Value { outcome, grundy: None }),
+                // Past the quotient, a search answers what is small enough to search.
+                Err(SolveError::Misere(e)) if misere_search_is_small(pos) => {
+                    let _ = e;
+                    self.search.value(self.game, pos, self.limits)
+                }
+                Err(e) => Err(e),
+            },
             Method::Search => self.search.value(self.game, pos, self.limits),
         }
     }
@@ -495,6 +534,7 @@ impl<'g> Solver<'g> {
         const SMALL: u128 = 20_000;
         match self.method {
             Method::Search | Method::Loopy(_) => true,
+            Method::Misere(_) => misere_search_is_small(pos),
             // (pile, last) pairs
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
             // boards inside the position's box: few while it has few squares

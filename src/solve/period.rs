@@ -105,7 +105,16 @@ fn largest_fixed_amount(amount: &Amount) -> Option<u64> {
 /// The most an octal game's move takes: every rule an octal code, or a take of fixed amounts
 /// that may leave the rest whole or split in two. `None` for any other game.
 pub fn octal_bound(game: &Game) -> Option<u64> {
-    if game.tracks_history() || game.board != Board::AnyPiles || game.convention != crate::ast::Convention::Normal {
+    if game.convention != crate::ast::Convention::Normal {
+        return None;
+    }
+    octal_shape_bound(game)
+}
+
+/// The most a move takes where the rules are an octal game's, under either convention (the
+/// misère quotient's periodicity theorem reads the same bound).
+pub fn octal_shape_bound(game: &Game) -> Option<u64> {
+    if game.tracks_history() || game.board != Board::AnyPiles {
         return None;
     }
     let mut most = 0;

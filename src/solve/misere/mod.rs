@@ -1,0 +1,192 @@
+//! Misère play of heap games: the misère quotient of the game's sums (answers for positions of
+//! any number of piles), and misère Grundy values and Conway's genus of single piles.
+
+pub mod genus;
+pub mod presentation;
+pub mod quotient;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use super::{check_cancel, period, Limits, Outcome, SolveError};
+use crate::rules::{Game, Position};
+pub use quotient::{Bounds, Quotient, Stop, Word};
+
+/// Heaps are added to the quotient until a period is looked for at each doubling from here.
+const FIRST_PERIOD_CHECK: u64 = 64;
+
+/// Why a misère position could not be answered through the quotient.
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
+pub enum MisereError {
+    #[error("the misère quotient of this game stops at heap {computed}, and this position needs heap {needed}")]
+    #[diagnostic(
+        code(takeaway::solve::quotient_stopped),
+        help("{reason}; positions of small piles are still answered by a search over whole positions: ask about piles below {computed}, or raise the bound with --max-order")
+    )]
+    Stopped { computed: u64, needed: u64, reason: String },
+}
+
+/// The misère quotient of a heap game, grown heap by heap as questions need it.
+pub struct MisereHeaps {
+    quotient: Quotient,
+    /// (preperiod, period) of Φ, once the periodicity theorem proves it.
+    period: Option<Proven>,
+    next_period_check: u64,
+}
+
+/// A proven period of Φ and the bound the theorem needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub preperiod: u64,
+    pub period: u64,
+    /// The theorem needs Φ up to here: 2·preperiod + period + the most a move takes.
+    pub needed: u64,
+    /// How far Φ was computed when the period was proven.
+    pub computed: u64,
+}
+
+impl MisereHeaps {
+    pub fn new(limits: Limits) -> Self {
+        let _ = limits;
+        MisereHeaps { quotient: Quotient::new(Bounds::default()), period: None, next_period_check: FIRST_PERIOD_CHECK }
+    }
+
+    pub fn with_bounds(bounds: Bounds) -> Self {
+        MisereHeaps { quotient: Quotient::new(bounds), period: None, next_period_check: FIRST_PERIOD_CHECK }
+    }
+
+    pub fn quotient(&self) -> &Quotient {
+        &self.quotient
+    }
+
+    pub fn period(&self) -> Option<Proven> {
+        self.period
+    }
+
+    /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
+    pub fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
+        while self.quotient.heaps() <= upto && self.period.is_none() && self.quotient.stopped().is_none() {
+            let n = self.quotient.heaps();
+            if n as usize >= limits.max_states {
+                return Err(SolveError::state_limit(limits));
+            }
+            if n % 64 == 0 {
+                check_cancel(limits)?;
+                super::progress::report(super::progress::Stage::PileValues, n, upto + 1);
+            }
+            let options = heap_options(game, n, limits)?;
+            if !self.quotient.push(options) {
+                break;
+            }
+            if self.quotient.heaps() >= self.next_period_check {
+                self.next_period_check *= 2;
+                self.look_for_period(game);
+            }
+        }
+        Ok(())
+    }
+
+    /// Looks for a proven period over every heap computed so far.
+    pub fn finish_period(&mut self, game: &Game) {
+        if self.period.is_none() {
+            self.look_for_period(game);
+        }
+    }
+
+    /// Proves a period of Φ where the periodicity theorem applies (octal and subtraction games).
+    fn look_for_period(&mut self, game: &Game) {
+        if let Some(t) = period::octal_shape_bound(game).or_else(|| period::subtraction_bound(game)) {
+            self.period = proven_period(&self.quotient, t);
+        }
+    }
+
+    /// The heap whose Φ stands for heap n: itself, or its place in the period.
+    pub fn reduce(&self, n: u64) -> Option<u64> {
+        if n < self.quotient.heaps() {
+            return Some(n);
+        }
+        let p = self.period?;
+        Some(p.preperiod + (n - p.preperiod) % p.period)
+    }
+
+    /// Φ of a heap, computing the quotient as far as needed.
+    pub fn phi(&mut self, game: &Game, n: u64, limits: Limits) -> Result<u32, SolveError> {
+        self.extend(game, n, limits)?;
+        match self.reduce(n) {
+            Some(h) => Ok(self.quotient.phi(h).expect("reduced heaps are computed")),
+            None => Err(self.stopped_error(n)),
+        }
+    }
+
+    fn stopped_error(&self, needed: u64) -> SolveError {
+        let reason = self.quotient.stopped().map(|s| s.describe()).unwrap_or_else(|| "it has not been computed so far".into());
+        SolveError::Misere(MisereError::Stopped { computed: self.quotient.heaps().saturating_sub(1), needed, reason })
+    }
+
+    /// The element of a position (the product of its piles' Φ).
+    pub fn element(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u32, SolveError> {
+        let largest = pos.piles.iter().copied().max().unwrap_or(0);
+        self.extend(game, largest, limits)?;
+        let mut x = 0;
+        for &p in &pos.piles {
+            let h = self.reduce(p).ok_or_else(|| self.stopped_error(p))?;
+            x = self.quotient.monoid().mul(x, self.quotient.phi(h).expect("reduced heaps are computed"));
+        }
+        Ok(x)
+    }
+
+    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
+        let x = self.element(game, pos, limits)?;
+        Ok(if self.quotient.monoid().in_p(x) { Outcome::P } else { Outcome::N })
+    }
+
+    /// Whether the quotient stopped before heap `n` (so that a search must answer).
+    pub fn stops_before(&mut self, game: &Game, n: u64, limits: Limits) -> Result<bool, SolveError> {
+        self.extend(game, n, limits)?;
+        Ok(self.reduce(n).is_none())
+    }
+}
+
+/// The options of one heap as words: what the rules leave of a pile of n.
+pub fn heap_options(game: &Game, n: u64, limits: Limits) -> Result<Vec<Word>, SolveError> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
+    let mut words: Vec<Word> = Vec::with_capacity(moves.len());
+    for m in moves {
+        let mut w: Word = m.to.piles.into_iter().filter(|&p| p > 0).collect();
+        // Checked rules always leave smaller parts; a wrong answer would be worse than an error.
+        if w.iter().any(|&p| p >= n) {
+            return Err(SolveError::Loop { span: m.rule, position: n.to_string() });
+        }
+        w.sort_unstable();
+        words.push(w);
+    }
+    words.sort();
+    words.dedup();
+    Ok(words)
+}
+
+/// The smallest period of Φ that the periodicity theorem (after Guy and Smith's for octal games,
+/// as Plambeck carried it to misère quotients) proves over the heaps computed: Φ(n + p) = Φ(n)
+/// for n₀ ≤ n with n + p computed, the heaps computed reach 2n₀ + 2p + t (t the most a move
+/// takes), and the quotient stopped growing before n₀ + p.
+pub fn proven_period(q: &Quotient, most_taken: u64) -> Option<Proven> {
+    let phi = q.phis();
+    let len = phi.len() as u64;
+    for p in 1..=len / 3 {
+        // The smallest n₀ from which Φ repeats with period p up to the end.
+        let mut n0 = len - p;
+        while n0 > 0 && phi[(n0 - 1) as usize] == phi[(n0 - 1 + p) as usize] {
+            n0 -= 1;
+        }
+        // Past 2n₀ + 2p + t every option of a heap n + p is an option of n shifted by p in its
+        // larger part, which lies past n₀ + p: the heap adds no new kind to the quotient.
+        let needed = 2 * n0 + 2 * p + most_taken;
+        if needed < len && q.order_after(n0 + p) == q.order_after(len - 1) {
+            return Some(Proven { preperiod: n0, period: p, needed, computed: len - 1 });
+        }
+    }
+    None
+}

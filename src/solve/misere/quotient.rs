@@ -1,0 +1,786 @@
+//! The misère quotient of a heap game (Plambeck; Plambeck and Siegel): the commutative monoid
+//! of its sums modulo indistinguishability, its P-portion, and Φ, the element each heap pretends
+//! to be. Built heap by heap, and every step is checked exactly before it is kept.
+//!
+//! Written from the published definitions:
+//! - positions G, H of a closed set A are *indistinguishable* when o⁻(G + X) = o⁻(H + X) for
+//!   every X in A; the classes form a commutative monoid Q, and P ⊆ Q holds the classes of
+//!   P-positions (a *bipartite monoid*);
+//! - a candidate (Q, P, Φ) is *correct* when every position G of A is a P-position exactly when
+//!   Φ(G) ∈ P; a correct candidate whose elements are pairwise distinguishable (x ≠ y ⇒ some z
+//!   with xz ∈ P, yz ∉ P) and all reached by Φ is the quotient itself.
+//!
+//! How a candidate is checked (this module's own argument). The images of the options of a sum
+//! G are ⋃ over its heaps h of Φ(G − h)·T(h), where T(h) holds the images of h's options. So the
+//! pair (Φ(G), W(G)), with W(G) = { z : some option image u has uz ∈ P }, is determined by the
+//! pair of G and the heap added: (x, W) + h = (xΦ(h), { z : Φ(h)z ∈ W } ∪ ⋃_{t ∈ T(h)} D(xt)),
+//! where D(u) = { z : uz ∈ P }. G is a P-position exactly when it has a move and 1 ∉ W(G). Every
+//! position's pair is reached from the empty sum's by adding heaps, so a breadth-first walk over
+//! the finitely many pairs checks the candidate against the misère recursion for every position
+//! of A at once: no position can be missed, however many heaps it has.
+//!
+//! How a candidate is found for heap n, given the quotient of heaps below n: assume the new heap
+//! splits no old element, compute the outcome of (old element's representative + k copies of n)
+//! for k = 0, 1, 2, … by the misère recursion until the outcomes repeat, multiply the old
+//! quotient by the cyclic part so found, and merge indistinguishable elements (Moore's
+//! refinement over the generators). The assumption only guides the search: the check above
+//! decides, and a candidate that fails it is never kept.
+
+use std::collections::HashMap;
+
+/// A word: a sum of heaps, as its heap sizes in increasing order (no zeros).
+pub type Word = Vec<u64>;
+
+/// Why the quotient stopped growing at a heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The quotient would have more than this many elements.
+    Order { heap: u64, limit: usize },
+    /// Checking a candidate would visit more than this many pairs.
+    Check { heap: u64, limit: usize },
+    /// No candidate of the kind this method builds passed the check at this heap.
+    NoCandidate { heap: u64 },
+}
+
+impl Stop {
+    pub fn heap(&self) -> u64 {
+        match self {
+            Stop::Order { heap, .. } | Stop::Check { heap, .. } | Stop::NoCandidate { heap } => *heap,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Stop::Order { heap, limit } => {
+                format!("at heap {heap} the quotient would have more than {limit} elements (the bound on its order)")
+            }
+            Stop::Check { heap, limit } => {
+                format!("at heap {heap} checking the quotient would visit more than {limit} states")
+            }
+            Stop::NoCandidate { heap } => {
+                format!("at heap {heap} no candidate that extends the quotient passed the check")
+            }
+        }
+    }
+}
+
+/// Bounds on the work one quotient may take.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    pub max_order: usize,
+    pub max_check_states: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds { max_order: 1024, max_check_states: 400_000 }
+    }
+}
+
+/// How many copies of a new heap are tried before the outcomes must repeat.
+const MOST_COPIES: usize = 12;
+
+/// A finite commutative monoid with a P-portion: element 0 is the identity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Monoid {
+    order: usize,
+    /// `mul[x * order + y]`
+    mul: Vec<u32>,
+    p: Vec<bool>,
+}
+
+impl Monoid {
+    fn trivial() -> Monoid {
+        Monoid { order: 1, mul: vec![0], p: vec![false] }
+    }
+
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    pub fn mul(&self, x: u32, y: u32) -> u32 {
+        self.mul[x as usize * self.order + y as usize]
+    }
+
+    pub fn in_p(&self, x: u32) -> bool {
+        self.p[x as usize]
+    }
+
+    /// D(u) = { z : uz ∈ P } as a bit set.
+    fn d_sets(&self) -> Vec<Vec<u64>> {
+        let words = self.order.div_ceil(64);
+        (0..self.order)
+            .map(|u| {
+                let mut set = vec![0u64; words];
+                for z in 0..self.order {
+                    if self.p[self.mul[u * self.order + z] as usize] {
+                        set[z / 64] |= 1 << (z % 64);
+                    }
+                }
+                set
+            })
+            .collect()
+    }
+}
+
+/// The quotient of heaps 0..=`heaps()`-1, with Φ of each and a shortest word for each element.
+pub struct Quotient {
+    monoid: Monoid,
+    phi: Vec<u32>,
+    /// For each element, a word of least total size that it is the class of.
+    reps: Vec<Word>,
+    /// For each heap, its options as words.
+    options: Vec<Vec<Word>>,
+    /// For each heap, the images of its options (sorted, distinct), in the current numbering.
+    images: Vec<Vec<u32>>,
+    check: Checker,
+    bounds: Bounds,
+    stopped: Option<Stop>,
+    /// The order of the quotient after each heap, to tell when it last grew.
+    order_after: Vec<usize>,
+    /// The options of the heap being added.
+    pending: Vec<Word>,
+}
+
+impl Quotient {
+    pub fn new(bounds: Bounds) -> Quotient {
+        let monoid = Monoid::trivial();
+        let check = Checker::new(&monoid);
+        Quotient {
+            monoid,
+            phi: vec![0],
+            reps: vec![Vec::new()],
+            options: vec![Vec::new()],
+            images: vec![Vec::new()],
+            check,
+            bounds,
+            stopped: None,
+            order_after: vec![1],
+            pending: Vec::new(),
+        }
+    }
+
+    pub fn monoid(&self) -> &Monoid {
+        &self.monoid
+    }
+
+    /// Heaps 0..heaps() have their Φ.
+    pub fn heaps(&self) -> u64 {
+        self.phi.len() as u64
+    }
+
+    pub fn phi(&self, heap: u64) -> Option<u32> {
+        self.phi.get(heap as usize).copied()
+    }
+
+    pub fn phis(&self) -> &[u32] {
+        &self.phi
+    }
+
+    pub fn stopped(&self) -> Option<&Stop> {
+        self.stopped.as_ref()
+    }
+
+    pub fn rep(&self, x: u32) -> &Word {
+        &self.reps[x as usize]
+    }
+
+    pub fn order_after(&self, heap: u64) -> usize {
+        self.order_after[heap as usize]
+    }
+
+    /// The options of a heap already added, as words.
+    pub fn heap_options(&self, heap: u64) -> &[Word] {
+        &self.options[heap as usize]
+    }
+
+    /// W of a set of option images seen from x: { z : some image u has (xu)z ∈ P }.
+    fn monoid_w(&self, images: &[u32], x: u32) -> Vec<u64> {
+        let d = &self.check.d;
+        let mut w = vec![0u64; self.monoid.order.div_ceil(64)];
+        for &t in images {
+            for (a, b) in w.iter_mut().zip(&d[self.monoid.mul(x, t) as usize]) {
+                *a |= b;
+            }
+        }
+        w
+    }
+
+    /// The element of a sum of heaps already added.
+    pub fn product(&self, heaps: &[u64]) -> Option<u32> {
+        heaps.iter().try_fold(0u32, |acc, &h| Some(self.monoid.mul(acc, self.phi(h)?)))
+    }
+
+    /// Adds the next heap, whose options are `options` (words of smaller heaps). Returns false,
+    /// and keeps the quotient as it was, when the heap cannot be added (see `stopped`).
+    pub fn push(&mut self, options: Vec<Word>) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        let heap = self.heaps();
+        let mut images: Vec<u32> =
+            options.iter().map(|w| self.product(w).expect("options are sums of smaller heaps")).collect();
+        images.sort_unstable();
+        images.dedup();
+        if images.is_empty() {
+            // A heap with no move is the empty game.
+            self.phi.push(0);
+            self.options.push(options);
+            self.images.push(images);
+            self.order_after.push(self.monoid.order);
+            return true;
+        }
+        self.pending = options;
+        let result = self.extend(heap, &images);
+        let options = std::mem::take(&mut self.pending);
+        match result {
+            Ok(Some(extension)) => {
+                self.adopt(extension, options);
+                true
+            }
+            Ok(None) => {
+                self.stopped = Some(Stop::NoCandidate { heap });
+                false
+            }
+            Err(stop) => {
+                self.stopped = Some(stop);
+                false
+            }
+        }
+    }
+
+    /// The candidate for the quotient with the new heap, checked; `None` when no candidate passed.
+    /// The first base is the old quotient; when the new heap tells apart positions the old
+    /// quotient identified, the second base refines each element by its options (the pairs
+    /// the check walked), and the candidate is built on that.
+    fn extend(&self, heap: u64, images: &[u32]) -> Result<Option<Extension>, Stop> {
+        for refined in [false, true] {
+            let base = if refined { Base::refined(self)? } else { Base::plain(self) };
+            let Some(h_images) = base.images_of(&self.options_of_new(images)) else {
+                continue;
+            };
+            let outcomes = base.copies_outcomes(&h_images);
+            let Some((start, period)) = repeat_of(&outcomes) else {
+                continue;
+            };
+            let extension = base.candidate(self, heap, start, period, &outcomes, self.bounds)?;
+            let mut checker =
+                if extension.absorbed { self.check.clone() } else { Checker::new(&extension.monoid) };
+            if !extension.absorbed {
+                for h in 1..self.phi.len() {
+                    if !self.options[h].is_empty() {
+                        let t = extension.images_of(&self.options[h]);
+                        checker.add_type(extension.heap_phi[h], t);
+                    }
+                }
+            }
+            checker.add_type(extension.phi_new, extension.images_of(&self.pending));
+            match checker.run(&extension.monoid, self.bounds.max_check_states) {
+                Err(()) => return Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
+                Ok(false) => continue,
+                Ok(true) => return Ok(Some(Extension { checker: Some(checker), ..extension })),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The new heap's options (kept in `pending` while it is added).
+    fn options_of_new(&self, _images: &[u32]) -> Vec<Word> {
+        self.pending.clone()
+    }
+
+    fn adopt(&mut self, extension: Extension, options: Vec<Word>) {
+        let Extension { monoid, reps, heap_phi, phi_new, checker, .. } = extension;
+        self.phi = heap_phi;
+        self.phi.push(phi_new);
+        self.monoid = monoid;
+        self.options.push(options);
+        self.images = self
+            .options
+            .iter()
+            .map(|opts| {
+                dedup(opts.iter().map(|w| w.iter().fold(0u32, |acc, &h| self.monoid.mul(acc, self.phi[h as usize]))).collect())
+            })
+            .collect();
+        self.reps = reps;
+        self.check = checker.expect("an adopted extension was checked");
+        self.order_after.push(self.monoid.order);
+    }
+}
+
+/// What a candidate is built on: the old quotient, or its refinement by options.
+struct Base<'q> {
+    q: &'q Quotient,
+    /// For the refinement: the checked pairs (Φ, W), the first one the empty sum.
+    states: Option<(&'q [(u32, Vec<u64>)], &'q HashMap<(u32, Vec<u64>), usize>)>,
+    order: usize,
+    p: Vec<bool>,
+    /// The element of each old heap.
+    heap: Vec<u32>,
+    reps: Vec<Word>,
+}
+
+impl<'q> Base<'q> {
+    fn plain(q: &'q Quotient) -> Base<'q> {
+        Base {
+            q,
+            states: None,
+            order: q.monoid.order,
+            p: q.monoid.p.clone(),
+            heap: q.phi.clone(),
+            reps: q.reps.clone(),
+        }
+    }
+
+    fn refined(q: &'q Quotient) -> Result<Base<'q>, Stop> {
+        let states = &q.check.states;
+        let mut base = Base {
+            q,
+            states: Some((states, &q.check.seen)),
+            order: states.len(),
+            p: states.iter().enumerate().map(|(i, (x, w))| i != 0 && w[0] & 1 == 0 && q.monoid.in_p(*x)).collect(),
+            heap: Vec::new(),
+            reps: Vec::new(),
+        };
+        base.heap = (0..q.phi.len())
+            .map(|h| if q.options[h].is_empty() { Some(0) } else { base.step(0, h as u64) })
+            .collect::<Option<Vec<u32>>>()
+            .ok_or(Stop::NoCandidate { heap: q.heaps() })?;
+        // Shortest representatives: Dijkstra from the empty sum, one heap at a time.
+        let mut kinds: Vec<(u64, u32)> = Vec::new();
+        for h in 1..q.phi.len() as u64 {
+            let e = base.heap[h as usize];
+            if e != 0 && !kinds.iter().any(|&(_, k)| k == e) {
+                kinds.push((h, e));
+            }
+        }
+        let mut best: Vec<Option<Word>> = vec![None; base.order];
+        best[0] = Some(Vec::new());
+        let mut queue = std::collections::BinaryHeap::new();
+        queue.push(std::cmp::Reverse((0u64, 0usize, 0u32)));
+        while let Some(std::cmp::Reverse((size, _, s))) = queue.pop() {
+            let word = best[s as usize].clone().expect("queued states have a word");
+            if word.iter().sum::<u64>() != size {
+                continue;
+            }
+            for &(h, _) in &kinds {
+                let Some(t) = base.step(s, h) else { continue };
+                let mut w = word.clone();
+                w.push(h);
+                w.sort_unstable();
+                if best[t as usize].as_ref().is_none_or(|b| word_key(&w) < word_key(b)) {
+                    queue.push(std::cmp::Reverse((size + h, w.len(), t)));
+                    best[t as usize] = Some(w);
+                }
+            }
+        }
+        base.reps = best.into_iter().collect::<Option<Vec<Word>>>().ok_or(Stop::NoCandidate { heap: q.heaps() })?;
+        Ok(base)
+    }
+
+    /// The pair of a state with one more heap of `h` (refinement only).
+    fn step(&self, s: u32, h: u64) -> Option<u32> {
+        let q = self.q;
+        let x = q.phi[h as usize];
+        self.mul_pair(s, (x, q.monoid_w(&q.images[h as usize], 0)))
+    }
+
+    /// The product of a state and a pair (Φ, W).
+    fn mul_pair(&self, s: u32, (y, v): (u32, Vec<u64>)) -> Option<u32> {
+        let (states, seen) = self.states?;
+        let q = self.q;
+        let m = q.monoid.order;
+        let (x, w) = &states[s as usize];
+        let mut next = vec![0u64; m.div_ceil(64)];
+        for z in 0..m {
+            let a = q.monoid.mul(y, z as u32) as usize;
+            let b = q.monoid.mul(*x, z as u32) as usize;
+            if (s != 0 && w[a / 64] >> (a % 64) & 1 != 0) || v[b / 64] >> (b % 64) & 1 != 0 {
+                next[z / 64] |= 1 << (z % 64);
+            }
+        }
+        seen.get(&(q.monoid.mul(*x, y), next)).map(|&i| i as u32)
+    }
+
+    fn mul(&self, a: u32, b: u32) -> Option<u32> {
+        match self.states {
+            None => Some(self.q.monoid.mul(a, b)),
+            Some((states, _)) => {
+                if a == 0 {
+                    return Some(b);
+                }
+                if b == 0 {
+                    return Some(a);
+                }
+                let (y, v) = states[b as usize].clone();
+                self.mul_pair(a, (y, v))
+            }
+        }
+    }
+
+    fn product(&self, word: &[u64]) -> Option<u32> {
+        word.iter().try_fold(0u32, |acc, &h| self.mul(acc, self.heap[h as usize]))
+    }
+
+    fn images_of(&self, words: &[Word]) -> Option<Vec<u32>> {
+        Some(dedup(words.iter().map(|w| self.product(w)).collect::<Option<Vec<u32>>>()?))
+    }
+
+    /// Outcomes of (representative of x) + k copies of the new heap, for every element x and
+    /// k = 0..=MOST_COPIES, by the misère recursion.
+    fn copies_outcomes(&self, images: &[u32]) -> Vec<Vec<bool>> {
+        let m = self.order;
+        let option_images: Vec<Vec<u32>> = (0..m)
+            .map(|x| {
+                let word = &self.reps[x];
+                let mut out = Vec::new();
+                for i in 0..word.len() {
+                    if i > 0 && word[i] == word[i - 1] {
+                        continue;
+                    }
+                    let rest: Word = word[..i].iter().chain(&word[i + 1..]).copied().collect();
+                    for o in &self.q.options[word[i] as usize] {
+                        let mut w = rest.clone();
+                        w.extend(o);
+                        if let Some(e) = self.product(&w) {
+                            out.push(e);
+                        }
+                    }
+                }
+                dedup(out)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..m).collect();
+        order.sort_by_key(|&x| (self.reps[x].iter().sum::<u64>(), x));
+        let mut outcomes = vec![self.p.clone()];
+        for k in 1..=MOST_COPIES {
+            let mut now = vec![false; m];
+            let before = &outcomes[k - 1];
+            for &x in &order {
+                // A move in one copy of the new heap, or in the rest.
+                let in_heap = images.iter().any(|&t| self.mul(x as u32, t).is_some_and(|y| before[y as usize]));
+                let in_rest = option_images[x].iter().any(|&y| now[y as usize]);
+                now[x] = !in_heap && !in_rest;
+            }
+            outcomes.push(now);
+        }
+        outcomes
+    }
+
+    /// The base times the cyclic part {1, h, …, h^(start+period-1)}, with
+    /// h^(start+period) = h^start, reduced to its indistinguishability classes.
+    fn candidate(
+        &self,
+        q: &Quotient,
+        heap: u64,
+        start: usize,
+        period: usize,
+        outcomes: &[Vec<bool>],
+        bounds: Bounds,
+    ) -> Result<Extension, Stop> {
+        let m = self.order;
+        let len = start + period;
+        let size = m * len;
+        let norm = |k: usize| if k < len { k } else { start + (k - start) % period };
+        let index = |x: usize, k: usize| k * m + x;
+        let in_p = |a: usize| outcomes[a / m][a % m];
+        // Generators: the old heaps' elements and the new heap; products with them, once.
+        let mut gens: Vec<(u32, usize)> = self.heap.iter().map(|&x| (x, 0)).collect();
+        gens.push((0, 1));
+        gens.sort_unstable();
+        gens.dedup();
+        let mut by_gen: Vec<Vec<u32>> = Vec::with_capacity(gens.len());
+        for &(g, gk) in &gens {
+            let mut row = vec![0u32; size];
+            for x in 0..m {
+                let y = self.mul(x as u32, g).ok_or(Stop::NoCandidate { heap })? as usize;
+                for k in 0..len {
+                    row[index(x, k)] = index(y, norm(k + gk)) as u32;
+                }
+            }
+            by_gen.push(row);
+        }
+        // Moore's refinement: start from P / not P, split by where each generator leads.
+        let mut class: Vec<u32> = (0..size).map(|a| in_p(a) as u32).collect();
+        let mut count = 0;
+        loop {
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut next = vec![0u32; size];
+            for a in 0..size {
+                let mut key = Vec::with_capacity(gens.len() + 1);
+                key.push(class[a]);
+                key.extend(by_gen.iter().map(|row| class[row[a] as usize]));
+                let fresh = ids.len() as u32;
+                next[a] = *ids.entry(key).or_insert(fresh);
+            }
+            let now = ids.len();
+            class = next;
+            if now == count {
+                break;
+            }
+            count = now;
+            if count > bounds.max_order {
+                return Err(Stop::Order { heap, limit: bounds.max_order });
+            }
+        }
+        // Representatives of least total size.
+        let mut reps: Vec<Option<Word>> = vec![None; count];
+        for a in 0..size {
+            let (x, k) = (a % m, a / m);
+            let mut word = self.reps[x].clone();
+            word.extend(std::iter::repeat_n(heap, k));
+            word.sort_unstable();
+            let c = class[a] as usize;
+            if reps[c].as_ref().is_none_or(|r| word_key(&word) < word_key(r)) {
+                reps[c] = Some(word);
+            }
+        }
+        let reps: Vec<Word> = reps.into_iter().map(|r| r.expect("every class has a member")).collect();
+        // The old numbering where nothing old changed; otherwise by representative.
+        let absorbed = self.states.is_none() && count == m && {
+            let mut seen = vec![false; m];
+            (0..m).all(|x| !std::mem::replace(&mut seen[class[index(x, 0)] as usize], true))
+        };
+        let mut numbering = vec![0u32; count];
+        if absorbed {
+            for x in 0..m {
+                numbering[class[index(x, 0)] as usize] = x as u32;
+            }
+        } else {
+            let mut by_rep: Vec<usize> = (0..count).collect();
+            by_rep.sort_by(|&a, &b| word_key(&reps[a]).cmp(&word_key(&reps[b])));
+            for (new, &c) in by_rep.iter().enumerate() {
+                numbering[c] = new as u32;
+            }
+        }
+        let mut member = vec![0usize; count];
+        for a in (0..size).rev() {
+            member[class[a] as usize] = a;
+        }
+        let mut table = vec![0u32; count * count];
+        let mut p = vec![false; count];
+        let mut new_reps = vec![Vec::new(); count];
+        for c in 0..count {
+            let nc = numbering[c] as usize;
+            p[nc] = in_p(member[c]);
+            new_reps[nc] = reps[c].clone();
+            let (xc, kc) = (member[c] % m, member[c] / m);
+            for d in 0..count {
+                let (xd, kd) = (member[d] % m, member[d] / m);
+                let x = self.mul(xc as u32, xd as u32).ok_or(Stop::NoCandidate { heap })? as usize;
+                table[nc * count + numbering[d] as usize] = numbering[class[index(x, norm(kc + kd))] as usize];
+            }
+        }
+        let monoid = Monoid { order: count, mul: table, p };
+        let heap_phi: Vec<u32> = (0..q.phi.len()).map(|h| numbering[class[index(self.heap[h] as usize, 0)] as usize]).collect();
+        let phi_new = numbering[class[index(0, norm(1))] as usize];
+        Ok(Extension { monoid, reps: new_reps, heap_phi, phi_new, absorbed, checker: None })
+    }
+}
+
+/// Shortest words first, then the lexicographically least.
+fn word_key(word: &[u64]) -> (u64, usize, &[u64]) {
+    (word.iter().sum(), word.len(), word)
+}
+
+fn dedup(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The first (start, period) with outcomes[start + period] = outcomes[start], for which the
+/// rest of the computed outcomes repeat too.
+fn repeat_of(outcomes: &[Vec<bool>]) -> Option<(usize, usize)> {
+    let n = outcomes.len();
+    for len in 1..n {
+        for start in 0..len {
+            let period = len - start;
+            if (start..n - period).all(|k| outcomes[k + period] == outcomes[k]) && n - start >= 2 * period + 1 {
+                return Some((start, period));
+            }
+        }
+    }
+    None
+}
+
+struct Extension {
+    monoid: Monoid,
+    reps: Vec<Word>,
+    /// Φ of every old heap in the new numbering.
+    heap_phi: Vec<u32>,
+    phi_new: u32,
+    absorbed: bool,
+    checker: Option<Checker>,
+}
+
+impl Extension {
+    fn images_of(&self, words: &[Word]) -> Vec<u32> {
+        let phi = |h: u64| if (h as usize) < self.heap_phi.len() { self.heap_phi[h as usize] } else { self.phi_new };
+        dedup(words.iter().map(|w| w.iter().fold(0u32, |acc, &h| self.monoid.mul(acc, phi(h)))).collect())
+    }
+}
+
+/// The exact check of a candidate: every pair (Φ(G), W(G)) reachable from the empty sum.
+#[derive(Clone)]
+struct Checker {
+    /// Heap kinds: (Φ, images of options); heaps of one kind act alike.
+    types: Vec<(u32, Vec<u32>)>,
+    /// Reached pairs, and for each the kinds already applied to it.
+    seen: HashMap<(u32, Vec<u64>), usize>,
+    states: Vec<(u32, Vec<u64>)>,
+    done_types: Vec<usize>,
+    d: Vec<Vec<u64>>,
+}
+
+impl Checker {
+    fn new(monoid: &Monoid) -> Checker {
+        Checker { types: Vec::new(), seen: HashMap::new(), states: Vec::new(), done_types: Vec::new(), d: monoid.d_sets() }
+    }
+
+    fn add_type(&mut self, phi: u32, images: Vec<u32>) {
+        if !self.types.iter().any(|(p, t)| *p == phi && *t == images) {
+            self.types.push((phi, images));
+        }
+    }
+
+    /// Walks every reachable pair and checks it; `Err` when there are more than `limit`.
+    fn run(&mut self, monoid: &Monoid, limit: usize) -> Result<bool, ()> {
+        let m = monoid.order;
+        let words = m.div_ceil(64);
+        // The empty sum: no move, so an N-position under misère play.
+        if self.states.is_empty() {
+            if monoid.in_p(0) {
+                return Ok(false);
+            }
+            self.states.push((0, vec![0; words]));
+            self.done_types.push(0);
+        }
+        let mut i = 0;
+        while i < self.states.len() {
+            while self.done_types[i] < self.types.len() {
+                let (phi, images) = &self.types[self.done_types[i]];
+                self.done_types[i] += 1;
+                let (x, w) = &self.states[i];
+                let y = monoid.mul(*x, *phi);
+                let mut next = vec![0u64; words];
+                // { z : Φ(h)z ∈ W }: the options of the rest, with the heap added
+                if i != 0 {
+                    for z in 0..m {
+                        let u = monoid.mul(*phi, z as u32) as usize;
+                        if w[u / 64] >> (u % 64) & 1 != 0 {
+                            next[z / 64] |= 1 << (z % 64);
+                        }
+                    }
+                }
+                for &t in images {
+                    let d = &self.d[monoid.mul(*x, t) as usize];
+                    for (a, b) in next.iter_mut().zip(d) {
+                        *a |= b;
+                    }
+                }
+                // It has a move (the heap's); it is P exactly when no option is.
+                let p = next[0] & 1 == 0;
+                if monoid.in_p(y) != p {
+                    return Ok(false);
+                }
+                let key = (y, next);
+                if !self.seen.contains_key(&key) {
+                    if self.states.len() >= limit {
+                        return Err(());
+                    }
+                    self.seen.insert(key.clone(), self.states.len());
+                    self.states.push(key);
+                    self.done_types.push(0);
+                }
+            }
+            i += 1;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Options of a heap of n in an octal game, as words.
+    fn octal_options(code: &[u8], n: u64) -> Vec<Word> {
+        let mut out = Vec::new();
+        for (t, &d) in code.iter().enumerate().skip(1) {
+            let t = t as u64;
+            if t > n {
+                break;
+            }
+            let r = n - t;
+            if d & 1 != 0 && r == 0 {
+                out.push(vec![]);
+            }
+            if d & 2 != 0 && r > 0 {
+                out.push(vec![r]);
+            }
+            if d & 4 != 0 {
+                for a in 1..=r / 2 {
+                    if r - a >= 1 {
+                        out.push(vec![a, r - a]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn brute(code: &[u8], pos: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+        let mut key: Vec<u64> = pos.iter().copied().filter(|&h| h > 0).collect();
+        key.sort_unstable();
+        if let Some(&p) = memo.get(&key) {
+            return p;
+        }
+        let mut any_move = false;
+        let mut to_p = false;
+        for i in 0..key.len() {
+            if i > 0 && key[i] == key[i - 1] {
+                continue;
+            }
+            for o in octal_options(code, key[i]) {
+                any_move = true;
+                let mut next: Vec<u64> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
+                next.extend(o);
+                if brute(code, &next, memo) {
+                    to_p = true;
+                }
+            }
+        }
+        let p = any_move && !to_p;
+        memo.insert(key, p);
+        p
+    }
+
+    fn build(code: &[u8], upto: u64) -> Quotient {
+        let mut q = Quotient::new(Bounds::default());
+        for n in 1..=upto {
+            assert!(q.push(octal_options(code, n)), "stopped: {:?}", q.stopped());
+        }
+        q
+    }
+
+    #[test]
+    fn misere_nim_and_kayles_agree_with_brute_force() {
+        for (code, upto) in [(&[0u8, 3, 3, 3][..], 3), (&[0, 7, 7][..], 12), (&[0, 1, 7][..], 9)] {
+            let q = build(code, upto);
+            let mut memo = HashMap::new();
+            for a in 0..=upto.min(7) {
+                for b in a..=upto.min(7) {
+                    for c in b..=upto.min(7) {
+                        let pos = [a, b, c];
+                        let want = brute(code, &pos, &mut memo);
+                        let got = q.monoid.in_p(q.product(&pos).unwrap());
+                        assert_eq!(got, want, "{code:?} {pos:?}");
+                    }
+                }
+            }
+            eprintln!("{code:?} to {upto}: order {}", q.monoid.order);
+        }
+    }
+}
