@@ -275,7 +275,7 @@ fn a_missing_file_is_a_diagnostic() {
 
 #[test]
 fn a_state_limit_is_a_diagnostic_not_a_crash() {
-    insta::assert_snapshot!(fails(1, &["solve", "games/misere-nim.game", "30", "30", "30", "--max-states", "1000"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "--max-states", "1000"]));
 }
 
 #[test]
@@ -478,7 +478,7 @@ fn plot_maps_two_pile_p_positions_and_writes_a_file() {
 
 #[test]
 fn a_timeout_is_a_diagnostic() {
-    let stderr = fails(1, &["solve", "games/misere-nim.game", "30", "30", "30", "30", "30", "--timeout", "0.5"]);
+    let stderr = fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "30", "30", "--timeout", "0.5"]);
     assert!(stderr.contains("takeaway::solve::timeout"), "{stderr}");
 }
 
