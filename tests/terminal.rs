@@ -47,8 +47,8 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("takeaway> ")?;
 
     // Ctrl-C during a long computation cancels it and the session goes on.
-    p.send_line(":load games/misere-nim.game")?;
-    p.exp_string("(any number of piles; mis")?; // rexpect reads bytes as Latin-1: match ASCII only
+    p.send_line(":load games/moore-nim.game")?;
+    p.exp_string("(any number of piles")?; // rexpect reads bytes as Latin-1: match ASCII only
     p.exp_string("takeaway> ")?;
     p.send_line("solve 40 40 40 40 40 40 --max-states 100000000")?;
     // The pause lets the REPL read the line and start; a Ctrl-C before that would be read as
