@@ -21,7 +21,7 @@ pub enum MisereError {
     #[error("the misère quotient of this game stops at heap {computed}, and this position needs heap {needed}")]
     #[diagnostic(
         code(takeaway::solve::quotient_stopped),
-        help("{reason}; positions of small piles are still answered by a search over whole positions: ask about piles below {computed}, or raise the bound with --max-order")
+        help("{reason}; positions of small piles are still answered by a search over whole positions: ask about piles below {computed}")
     )]
     Stopped { computed: u64, needed: u64, reason: String },
 }
