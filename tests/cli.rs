@@ -579,3 +579,17 @@ fn an_error_in_a_products_game_points_into_that_games_file() {
     assert!(ok(&["solve", &prod, "3,2"]).contains("Grundy value: 4"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn quotient_prints_the_presentation_and_the_proven_period() {
+    insta::assert_snapshot!(ok(&["quotient", "games/misere-kayles.game", "--upto", "180"]));
+    let v = json(&["quotient", "games/misere-subtraction-1-2-3.game", "--upto", "20", "--format", "json"]);
+    assert_eq!(v["order"], 6);
+    assert_eq!(v["p_portion"].as_array().unwrap().len(), 2);
+    assert_eq!(v["period"]["period"], 4);
+}
+
+#[test]
+fn quotient_of_a_normal_play_game_is_a_diagnostic() {
+    insta::assert_snapshot!(fails(1, &["quotient", "games/nim.game"]));
+}

@@ -67,7 +67,7 @@ pub struct MisereColumns {
 const PERIOD_SEARCH_STATES: usize = 200_000;
 
 /// Positions the genus recursion may visit for one table.
-const GENUS_POSITIONS: usize = 300_000;
+const GENUS_POSITIONS: usize = 60_000;
 
 /// Misère Grundy values, genera and Φ of piles 0..=upto.
 fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, SolveError> {
@@ -104,18 +104,26 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
         }
         None => vec![None; upto as usize + 1],
     };
-    // Tame: the genus of a nim heap, and the same element as the first pile of that genus.
-    let tame = (0..=upto as usize)
-        .map(|n| {
+    // Tame: the genus of a nim heap, and either the same element of the quotient as an earlier
+    // tame pile of that genus, or the first of its genus with every option a sum of tame piles.
+    let mut tame: Vec<Option<bool>> = Vec::with_capacity(upto as usize + 1);
+    for n in 0..=upto as usize {
+        let verdict = (|| {
             let g = genus[n].as_ref()?;
             let x = phi[n]?;
             if !g.is_nim() {
                 return Some(false);
             }
-            let first = (0..=n).find(|&m| genus[m].as_ref() == Some(g))?;
-            Some(phi[first]? == x)
-        })
-        .collect();
+            match (0..n).find(|&m| genus[m].as_ref() == Some(g)) {
+                Some(first) => Some(tame[first]? && phi[first]? == x),
+                None => options[n]
+                    .iter()
+                    .flatten()
+                    .try_fold(true, |all, &h| Some(all && tame[h as usize]?)),
+            }
+        })();
+        tame.push(verdict);
+    }
     Ok(MisereColumns {
         grundy: genus.iter().map(|g| g.as_ref().map(|g| g.misere_grundy())).collect(),
         genus: genus.iter().map(|g| g.as_ref().map(|g| g.symbol())).collect(),

@@ -2,6 +2,7 @@
 //! any number of piles), and misère Grundy values and Conway's genus of single piles.
 
 pub mod genus;
+mod learn;
 pub mod presentation;
 pub mod quotient;
 

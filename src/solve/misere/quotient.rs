@@ -40,12 +40,17 @@ pub enum Stop {
     Check { heap: u64, limit: usize },
     /// No candidate of the kind this method builds passed the check at this heap.
     NoCandidate { heap: u64 },
+    /// Telling apart the positions the new heap separates needed more than this many elements.
+    Refinement { heap: u64, limit: usize },
 }
 
 impl Stop {
     pub fn heap(&self) -> u64 {
         match self {
-            Stop::Order { heap, .. } | Stop::Check { heap, .. } | Stop::NoCandidate { heap } => *heap,
+            Stop::Order { heap, .. }
+            | Stop::Check { heap, .. }
+            | Stop::NoCandidate { heap }
+            | Stop::Refinement { heap, .. } => *heap,
         }
     }
 
@@ -60,6 +65,9 @@ impl Stop {
             Stop::NoCandidate { heap } => {
                 format!("at heap {heap} no candidate that extends the quotient passed the check")
             }
+            Stop::Refinement { heap, limit } => format!(
+                "at heap {heap} telling apart the positions the new heap separates needed more than {limit} elements"
+            ),
         }
     }
 }
@@ -77,6 +85,16 @@ impl Default for Bounds {
     }
 }
 
+/// How many times the base is refined (one step deeper into the options each time) before a
+/// heap is given up.
+const MOST_REFINEMENTS: usize = 8;
+
+/// The most elements a refinement of the base may have (its product table is kept whole).
+const MOST_REFINED: usize = 2048;
+
+/// Up to this heap, a heap the construction cannot add is learnt from exact outcomes instead.
+const LEARNT_HEAPS: u64 = 12;
+
 /// How many copies of a new heap are tried before the outcomes must repeat.
 const MOST_COPIES: usize = 12;
 
@@ -90,6 +108,10 @@ pub struct Monoid {
 }
 
 impl Monoid {
+    pub(super) fn from_parts(order: usize, mul: Vec<u32>, p: Vec<bool>) -> Monoid {
+        Monoid { order, mul, p }
+    }
+
     fn trivial() -> Monoid {
         Monoid { order: 1, mul: vec![0], p: vec![false] }
     }
@@ -107,7 +129,7 @@ impl Monoid {
     }
 
     /// D(u) = { z : uz ∈ P } as a bit set.
-    fn d_sets(&self) -> Vec<Vec<u64>> {
+    pub(super) fn d_sets(&self) -> Vec<Vec<u64>> {
         let words = self.order.div_ceil(64);
         (0..self.order)
             .map(|u| {
@@ -194,18 +216,6 @@ impl Quotient {
         &self.options[heap as usize]
     }
 
-    /// W of a set of option images seen from x: { z : some image u has (xu)z ∈ P }.
-    fn monoid_w(&self, images: &[u32], x: u32) -> Vec<u64> {
-        let d = &self.check.d;
-        let mut w = vec![0u64; self.monoid.order.div_ceil(64)];
-        for &t in images {
-            for (a, b) in w.iter_mut().zip(&d[self.monoid.mul(x, t) as usize]) {
-                *a |= b;
-            }
-        }
-        w
-    }
-
     /// The element of a sum of heaps already added.
     pub fn product(&self, heaps: &[u64]) -> Option<u32> {
         heaps.iter().try_fold(0u32, |acc, &h| Some(self.monoid.mul(acc, self.phi(h)?)))
@@ -231,7 +241,10 @@ impl Quotient {
             return true;
         }
         self.pending = options;
-        let result = self.extend(heap, &images);
+        let mut result = self.extend(heap, &images);
+        if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS {
+            result = self.learn(heap);
+        }
         let options = std::mem::take(&mut self.pending);
         match result {
             Ok(Some(extension)) => {
@@ -253,15 +266,13 @@ impl Quotient {
     /// The first base is the old quotient; when the new heap tells apart positions the old
     /// quotient identified, the second base refines each element by its options (the pairs
     /// the check walked), and the candidate is built on that.
-    fn extend(&self, heap: u64, images: &[u32]) -> Result<Option<Extension>, Stop> {
-        for refined in [false, true] {
-            let base = if refined { Base::refined(self)? } else { Base::plain(self) };
-            let Some(h_images) = base.images_of(&self.options_of_new(images)) else {
-                continue;
-            };
+    fn extend(&self, heap: u64, _images: &[u32]) -> Result<Option<Extension>, Stop> {
+        let mut base = Base::plain(self);
+        for attempt in 0..=MOST_REFINEMENTS {
+            let h_images = base.images_of(&self.pending);
             let outcomes = base.copies_outcomes(&h_images);
             let Some((start, period)) = repeat_of(&outcomes) else {
-                continue;
+                return Ok(None);
             };
             let extension = base.candidate(self, heap, start, period, &outcomes, self.bounds)?;
             let mut checker =
@@ -277,16 +288,57 @@ impl Quotient {
             checker.add_type(extension.phi_new, extension.images_of(&self.pending));
             match checker.run(&extension.monoid, self.bounds.max_check_states) {
                 Err(()) => return Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
-                Ok(false) => continue,
                 Ok(true) => return Ok(Some(Extension { checker: Some(checker), ..extension })),
+                Ok(false) if attempt == MOST_REFINEMENTS => return Ok(None),
+                Ok(false) => {
+                    // Tell positions apart by their options, as the failed candidate sees them.
+                    match base.refine_by(&extension, MOST_REFINED) {
+                        Some(finer) if finer.order > base.order => base = finer,
+                        Some(_) => return Ok(None),
+                        None => return Err(Stop::Refinement { heap, limit: MOST_REFINED }),
+                    }
+                }
             }
         }
         Ok(None)
     }
 
-    /// The new heap's options (kept in `pending` while it is added).
-    fn options_of_new(&self, _images: &[u32]) -> Vec<Word> {
-        self.pending.clone()
+    /// The quotient with the new heap learnt from exact outcomes (small heaps only), checked.
+    fn learn(&self, heap: u64) -> Result<Option<Extension>, Stop> {
+        let mut options = self.options.clone();
+        options.push(self.pending.clone());
+        let old = |w: &[u64]| self.monoid.in_p(self.product(w).expect("old heaps are computed"));
+        let learner = super::learn::Learner {
+            heap,
+            options: &options,
+            old_outcome: &old,
+            max_order: self.bounds.max_order,
+            max_check: self.bounds.max_check_states,
+        };
+        let Some(learnt) = learner.learn() else {
+            return Ok(None);
+        };
+        let mut checker = Checker::new(&learnt.monoid);
+        let phi = learnt.phi;
+        let extension = Extension {
+            monoid: learnt.monoid,
+            reps: learnt.reps,
+            heap_phi: phi[..heap as usize].to_vec(),
+            base_to_new: Vec::new(),
+            phi_new: phi[heap as usize],
+            absorbed: false,
+            checker: None,
+        };
+        for h in 1..=heap as usize {
+            if !options[h].is_empty() {
+                checker.add_type(phi[h], extension.images_of(&options[h]));
+            }
+        }
+        match checker.run(&extension.monoid, self.bounds.max_check_states) {
+            Err(()) => Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
+            Ok(false) => Ok(None),
+            Ok(true) => Ok(Some(Extension { checker: Some(checker), ..extension })),
+        }
     }
 
     fn adopt(&mut self, extension: Extension, options: Vec<Word>) {
@@ -308,12 +360,19 @@ impl Quotient {
     }
 }
 
-/// What a candidate is built on: the old quotient, or its refinement by options.
+/// What a candidate is built on: the old quotient, or a refinement of it — an explicit finite
+/// monoid that the sums of the old heaps map onto, with their outcomes and a shortest word for
+/// each element.
+///
+/// Refinement j keeps, for a sum G, its element at refinement j − 1 and the set of its options'
+/// elements there: τⱼ(G) = (τⱼ₋₁(G), {τⱼ₋₁(G′)}). It is a congruence (the options of G + H are
+/// G′ + H and G + H′), so each level is a monoid, found by adding heaps to the empty sum; each
+/// level tells apart positions whose option trees differ one step deeper.
 struct Base<'q> {
     q: &'q Quotient,
-    /// For the refinement: the checked pairs (Φ, W), the first one the empty sum.
-    states: Option<(&'q [(u32, Vec<u64>)], &'q HashMap<(u32, Vec<u64>), usize>)>,
     order: usize,
+    /// `mul[a * order + b]`
+    mul: Vec<u32>,
     p: Vec<bool>,
     /// The element of each old heap.
     heap: Vec<u32>,
@@ -324,106 +383,149 @@ impl<'q> Base<'q> {
     fn plain(q: &'q Quotient) -> Base<'q> {
         Base {
             q,
-            states: None,
             order: q.monoid.order,
+            mul: q.monoid.mul.clone(),
             p: q.monoid.p.clone(),
             heap: q.phi.clone(),
             reps: q.reps.clone(),
         }
     }
 
-    fn refined(q: &'q Quotient) -> Result<Base<'q>, Stop> {
-        let states = &q.check.states;
-        let mut base = Base {
-            q,
-            states: Some((states, &q.check.seen)),
-            order: states.len(),
-            p: states.iter().enumerate().map(|(i, (x, w))| i != 0 && w[0] & 1 == 0 && q.monoid.in_p(*x)).collect(),
-            heap: Vec::new(),
-            reps: Vec::new(),
+    /// The next refinement: each sum keeps its element here and the contexts z of the failed
+    /// candidate `seen` in which one of its options is a P-position. `None` past `most` elements.
+    fn refine_by(&self, seen: &Extension, most: usize) -> Option<Base<'q>> {
+        let q = self.q;
+        let cand = &seen.monoid;
+        let iota = &seen.base_to_new;
+        let words = cand.order.div_ceil(64);
+        let d = cand.d_sets();
+        // W of a set of base elements: the union of their D-sets in the candidate.
+        let w_of = |elems: &mut dyn Iterator<Item = u32>| {
+            let mut w = vec![0u64; words];
+            for u in elems {
+                for (a, b) in w.iter_mut().zip(&d[iota[u as usize] as usize]) {
+                    *a |= b;
+                }
+            }
+            w
         };
-        base.heap = (0..q.phi.len())
-            .map(|h| if q.options[h].is_empty() { Some(0) } else { base.step(0, h as u64) })
-            .collect::<Option<Vec<u32>>>()
-            .ok_or(Stop::NoCandidate { heap: q.heaps() })?;
-        // Shortest representatives: Dijkstra from the empty sum, one heap at a time.
-        let mut kinds: Vec<(u64, u32)> = Vec::new();
+        // { z : ι(e)·z ∈ W }
+        let shift = |w: &[u64], e: u32| {
+            let mut out = vec![0u64; words];
+            let y = iota[e as usize];
+            for z in 0..cand.order {
+                let a = cand.mul(y, z as u32) as usize;
+                if w[a / 64] >> (a % 64) & 1 != 0 {
+                    out[z / 64] |= 1 << (z % 64);
+                }
+            }
+            out
+        };
+        let or = |mut a: Vec<u64>, b: &[u64]| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x |= y;
+            }
+            a
+        };
+        let mut kinds: Vec<(u64, u32, Vec<u32>)> = Vec::new();
         for h in 1..q.phi.len() as u64 {
-            let e = base.heap[h as usize];
-            if e != 0 && !kinds.iter().any(|&(_, k)| k == e) {
-                kinds.push((h, e));
+            if q.options[h as usize].is_empty() {
+                continue;
+            }
+            let images = self.images_of(&q.options[h as usize]);
+            let e = self.heap[h as usize];
+            if !kinds.iter().any(|(_, k, t)| *k == e && *t == images) {
+                kinds.push((h, e, images));
             }
         }
-        let mut best: Vec<Option<Word>> = vec![None; base.order];
+        type Key = (u32, Vec<u64>, bool);
+        let mut ids: HashMap<Key, u32> = HashMap::new();
+        let mut elements: Vec<Key> = vec![(0, vec![0; words], false)];
+        ids.insert(elements[0].clone(), 0);
+        let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kinds.len()];
+        let mut i = 0;
+        while i < elements.len() {
+            for (k, (_, e, t)) in kinds.iter().enumerate() {
+                let (x, w, _) = elements[i].clone();
+                let next = or(shift(&w, *e), &w_of(&mut t.iter().map(|&b| self.mul(x, b))));
+                let key = (self.mul(x, *e), next, true);
+                let j = match ids.get(&key) {
+                    Some(&j) => j,
+                    None => {
+                        let j = elements.len() as u32;
+                        ids.insert(key.clone(), j);
+                        elements.push(key);
+                        if elements.len() > most {
+                            return None;
+                        }
+                        j
+                    }
+                };
+                by_kind[k].push(j);
+            }
+            i += 1;
+        }
+        let order = elements.len();
+        let mut mul = vec![0u32; order * order];
+        for a in 0..order {
+            mul[a] = a as u32;
+            mul[a * order] = a as u32;
+        }
+        for a in 1..order {
+            for b in a..order {
+                let (x, w, _) = &elements[a];
+                let (y, v, _) = &elements[b];
+                let key = (self.mul(*x, *y), or(shift(w, *y), &shift(v, *x)), true);
+                let c = *ids.get(&key)?;
+                mul[a * order + b] = c;
+                mul[b * order + a] = c;
+            }
+        }
+        let p = elements.iter().map(|(x, _, _)| self.p[*x as usize]).collect();
+        let mut heap = vec![0u32; q.phi.len()];
+        for h in 1..q.phi.len() {
+            if q.options[h].is_empty() {
+                continue;
+            }
+            let images = self.images_of(&q.options[h]);
+            let k = kinds.iter().position(|(_, e, t)| *e == self.heap[h] && *t == images)?;
+            heap[h] = by_kind[k][0];
+        }
+        // Shortest representatives: Dijkstra from the empty sum, one heap at a time.
+        let mut best: Vec<Option<Word>> = vec![None; order];
         best[0] = Some(Vec::new());
         let mut queue = std::collections::BinaryHeap::new();
-        queue.push(std::cmp::Reverse((0u64, 0usize, 0u32)));
-        while let Some(std::cmp::Reverse((size, _, s))) = queue.pop() {
-            let word = best[s as usize].clone().expect("queued states have a word");
+        queue.push(std::cmp::Reverse((0u64, 0usize)));
+        while let Some(std::cmp::Reverse((size, a))) = queue.pop() {
+            let word = best[a].clone().expect("queued elements have a word");
             if word.iter().sum::<u64>() != size {
                 continue;
             }
-            for &(h, _) in &kinds {
-                let Some(t) = base.step(s, h) else { continue };
+            for (k, (h, _, _)) in kinds.iter().enumerate() {
+                let b = by_kind[k][a] as usize;
                 let mut w = word.clone();
-                w.push(h);
+                w.push(*h);
                 w.sort_unstable();
-                if best[t as usize].as_ref().is_none_or(|b| word_key(&w) < word_key(b)) {
-                    queue.push(std::cmp::Reverse((size + h, w.len(), t)));
-                    best[t as usize] = Some(w);
+                if best[b].as_ref().is_none_or(|old| word_key(&w) < word_key(old)) {
+                    queue.push(std::cmp::Reverse((size + h, b)));
+                    best[b] = Some(w);
                 }
             }
         }
-        base.reps = best.into_iter().collect::<Option<Vec<Word>>>().ok_or(Stop::NoCandidate { heap: q.heaps() })?;
-        Ok(base)
+        let reps = best.into_iter().collect::<Option<Vec<Word>>>()?;
+        Some(Base { q, order, mul, p, heap, reps })
     }
 
-    /// The pair of a state with one more heap of `h` (refinement only).
-    fn step(&self, s: u32, h: u64) -> Option<u32> {
-        let q = self.q;
-        let x = q.phi[h as usize];
-        self.mul_pair(s, (x, q.monoid_w(&q.images[h as usize], 0)))
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        self.mul[a as usize * self.order + b as usize]
     }
 
-    /// The product of a state and a pair (Φ, W).
-    fn mul_pair(&self, s: u32, (y, v): (u32, Vec<u64>)) -> Option<u32> {
-        let (states, seen) = self.states?;
-        let q = self.q;
-        let m = q.monoid.order;
-        let (x, w) = &states[s as usize];
-        let mut next = vec![0u64; m.div_ceil(64)];
-        for z in 0..m {
-            let a = q.monoid.mul(y, z as u32) as usize;
-            let b = q.monoid.mul(*x, z as u32) as usize;
-            if (s != 0 && w[a / 64] >> (a % 64) & 1 != 0) || v[b / 64] >> (b % 64) & 1 != 0 {
-                next[z / 64] |= 1 << (z % 64);
-            }
-        }
-        seen.get(&(q.monoid.mul(*x, y), next)).map(|&i| i as u32)
+    fn product(&self, word: &[u64]) -> u32 {
+        word.iter().fold(0u32, |acc, &h| self.mul(acc, self.heap[h as usize]))
     }
 
-    fn mul(&self, a: u32, b: u32) -> Option<u32> {
-        match self.states {
-            None => Some(self.q.monoid.mul(a, b)),
-            Some((states, _)) => {
-                if a == 0 {
-                    return Some(b);
-                }
-                if b == 0 {
-                    return Some(a);
-                }
-                let (y, v) = states[b as usize].clone();
-                self.mul_pair(a, (y, v))
-            }
-        }
-    }
-
-    fn product(&self, word: &[u64]) -> Option<u32> {
-        word.iter().try_fold(0u32, |acc, &h| self.mul(acc, self.heap[h as usize]))
-    }
-
-    fn images_of(&self, words: &[Word]) -> Option<Vec<u32>> {
-        Some(dedup(words.iter().map(|w| self.product(w)).collect::<Option<Vec<u32>>>()?))
+    fn images_of(&self, words: &[Word]) -> Vec<u32> {
+        dedup(words.iter().map(|w| self.product(w)).collect())
     }
 
     /// Outcomes of (representative of x) + k copies of the new heap, for every element x and
@@ -442,9 +544,7 @@ impl<'q> Base<'q> {
                     for o in &self.q.options[word[i] as usize] {
                         let mut w = rest.clone();
                         w.extend(o);
-                        if let Some(e) = self.product(&w) {
-                            out.push(e);
-                        }
+                        out.push(self.product(&w));
                     }
                 }
                 dedup(out)
@@ -458,7 +558,7 @@ impl<'q> Base<'q> {
             let before = &outcomes[k - 1];
             for &x in &order {
                 // A move in one copy of the new heap, or in the rest.
-                let in_heap = images.iter().any(|&t| self.mul(x as u32, t).is_some_and(|y| before[y as usize]));
+                let in_heap = images.iter().any(|&t| before[self.mul(x as u32, t) as usize]);
                 let in_rest = option_images[x].iter().any(|&y| now[y as usize]);
                 now[x] = !in_heap && !in_rest;
             }
@@ -493,7 +593,7 @@ impl<'q> Base<'q> {
         for &(g, gk) in &gens {
             let mut row = vec![0u32; size];
             for x in 0..m {
-                let y = self.mul(x as u32, g).ok_or(Stop::NoCandidate { heap })? as usize;
+                let y = self.mul(x as u32, g) as usize;
                 for k in 0..len {
                     row[index(x, k)] = index(y, norm(k + gk)) as u32;
                 }
@@ -537,7 +637,7 @@ impl<'q> Base<'q> {
         }
         let reps: Vec<Word> = reps.into_iter().map(|r| r.expect("every class has a member")).collect();
         // The old numbering where nothing old changed; otherwise by representative.
-        let absorbed = self.states.is_none() && count == m && {
+        let absorbed = self.order == q.monoid.order && count == m && {
             let mut seen = vec![false; m];
             (0..m).all(|x| !std::mem::replace(&mut seen[class[index(x, 0)] as usize], true))
         };
@@ -567,14 +667,15 @@ impl<'q> Base<'q> {
             let (xc, kc) = (member[c] % m, member[c] / m);
             for d in 0..count {
                 let (xd, kd) = (member[d] % m, member[d] / m);
-                let x = self.mul(xc as u32, xd as u32).ok_or(Stop::NoCandidate { heap })? as usize;
+                let x = self.mul(xc as u32, xd as u32) as usize;
                 table[nc * count + numbering[d] as usize] = numbering[class[index(x, norm(kc + kd))] as usize];
             }
         }
         let monoid = Monoid { order: count, mul: table, p };
         let heap_phi: Vec<u32> = (0..q.phi.len()).map(|h| numbering[class[index(self.heap[h] as usize, 0)] as usize]).collect();
         let phi_new = numbering[class[index(0, norm(1))] as usize];
-        Ok(Extension { monoid, reps: new_reps, heap_phi, phi_new, absorbed, checker: None })
+        let base_to_new = (0..m).map(|x| numbering[class[index(x, 0)] as usize]).collect();
+        Ok(Extension { monoid, reps: new_reps, heap_phi, base_to_new, phi_new, absorbed, checker: None })
     }
 }
 
@@ -609,6 +710,8 @@ struct Extension {
     reps: Vec<Word>,
     /// Φ of every old heap in the new numbering.
     heap_phi: Vec<u32>,
+    /// Each element of the base the candidate was built on, in the new numbering.
+    base_to_new: Vec<u32>,
     phi_new: u32,
     absorbed: bool,
     checker: Option<Checker>,
