@@ -218,6 +218,32 @@ fn ours_kayles_huge() -> String {
     format!("g(10^18) = {}, period {:?}", v.grundy.unwrap_or(0), solver.proven_period())
 }
 
+const MISERE_KAYLES: &str = "game \"misère Kayles\"\npiles\nmove: take 1..2, then split\nplay misère\n";
+const MISERE_NIM: &str = "game \"misère Nim\"\npiles\nmove: take any\nplay misère\n";
+
+/// A misère position's outcome through the quotient (or, with `generic`, the whole-position search).
+fn misere(text: &str, piles: Vec<u64>, generic: bool) -> String {
+    let game = load(text);
+    let mut solver = if generic { Solver::generic(&game, big()) } else { Solver::new(&game, Limits::default()) };
+    let v = solver.value(&Position::new(piles)).expect("solves");
+    format!("{}", v.outcome.letter())
+}
+
+/// A hundred Kayles piles of up to 10^18 under misère play, spread over the residues.
+fn misere_kayles_hundred() -> Vec<u64> {
+    (0..100u64).map(|i| 1_000_000_000_000_000_000 - i * 7_919).collect()
+}
+
+/// `table` of misère Kayles to 1000, with G⁻, genus, tameness and Φ.
+fn misere_table(upto: u64) -> String {
+    let game = load(MISERE_KAYLES);
+    let mut solver = Solver::new(&game, Limits::default());
+    let table = takeaway::analysis::table(&mut solver, upto, Default::default()).expect("table");
+    let m = table.misere.expect("misère columns");
+    let genera = m.genus.iter().filter(|g| g.is_some()).count();
+    format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
+}
+
 /// Runs one workload in this process and prints its answer, time and peak memory.
 fn run(name: &str) {
     let start = Instant::now();
@@ -245,6 +271,12 @@ fn run(name: &str) {
         "prime-5-naive" => naive_prime(100_000),
         "square-split-3" => ours_piles(SQUARE_SPLIT, 3_000),
         "square-split-3-naive" => naive_square_split(3_000),
+        "misere-kayles-small" => misere(MISERE_KAYLES, vec![8, 9, 10, 11], false),
+        "misere-kayles-small-search" => misere(MISERE_KAYLES, vec![8, 9, 10, 11], true),
+        "misere-kayles-four" => misere(MISERE_KAYLES, vec![20, 25, 30, 35], false),
+        "misere-kayles-hundred" => misere(MISERE_KAYLES, misere_kayles_hundred(), false),
+        "misere-nim-40" => misere(MISERE_NIM, vec![30; 40], false),
+        "misere-table-1000" => misere_table(1000),
         other => panic!("no workload {other}"),
     };
     let seconds = timed.unwrap_or_else(|| start.elapsed().as_secs_f64());
@@ -291,6 +323,11 @@ fn main() {
         ("Fibonacci Nim, n = 10^18 and its winning move", "fibonacci-18", None),
         ("take a prime, all n ≤ 10^5", "prime-5", Some("prime-5-naive")),
         ("take a square, then split, all n ≤ 3000", "square-split-3", Some("square-split-3-naive")),
+        ("misère Kayles 8 9 10 11 (quotient vs whole-position search)", "misere-kayles-small", Some("misere-kayles-small-search")),
+        ("misère Kayles 20 25 30 35", "misere-kayles-four", None),
+        ("misère Kayles, 100 piles near 10^18", "misere-kayles-hundred", None),
+        ("misère Nim, 40 piles of 30", "misere-nim-40", None),
+        ("table of misère Kayles to 1000 with G⁻, genus, Φ", "misere-table-1000", None),
     ];
     if std::env::var("TAKEAWAY_BENCH_FULL").is_ok_and(|v| v == "1") {
         rows.insert(2, ("Grundy's game, all n ≤ 2^24", "grundy-24", None));

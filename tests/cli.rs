@@ -593,3 +593,9 @@ fn quotient_prints_the_presentation_and_the_proven_period() {
 fn quotient_of_a_normal_play_game_is_a_diagnostic() {
     insta::assert_snapshot!(fails(1, &["quotient", "games/nim.game"]));
 }
+
+#[test]
+fn explain_a_misere_position_through_the_quotient() {
+    insta::assert_snapshot!(ok(&["explain", "games/misere-kayles.game", "5", "6"]));
+    insta::assert_snapshot!(ok(&["solve", "games/misere-kayles.game", "1000000000000000000", "7"]));
+}

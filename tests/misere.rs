@@ -304,3 +304,37 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
+    let g = game("move: take 1..2, then split");
+    let mut solver = Solver::new(&g, Limits::default());
+    let pos = Position::new(vec![1_000_000_000_000_000_000, 7]);
+    assert_eq!(solver.value(&pos).unwrap().outcome, Outcome::N);
+    let (moves, more) = solver.winning_moves_listed(&pos).unwrap();
+    assert!(!moves.is_empty() && more);
+    for m in &moves {
+        assert_eq!(solver.value(&m.to).unwrap().outcome, Outcome::P, "{:?}", m.to);
+    }
+    // On a pile past the listing bound but small enough to list every move: the moves given
+    // cover every kind of winning move (by the elements of the parts left).
+    let pos = Position::new(vec![5000, 7]);
+    let (given, _) = solver.winning_moves_listed(&pos).unwrap();
+    let kind = |solver: &mut Solver, parts: &[u64]| -> Vec<u32> {
+        let heaps = solver.misere().unwrap();
+        let mut k: Vec<u32> = parts.iter().filter(|&&p| p > 0).map(|&p| heaps.phi(&g, p, Limits::default()).unwrap()).collect();
+        k.sort_unstable();
+        k
+    };
+    let mut want = std::collections::BTreeSet::new();
+    for m in g.moves(&pos, 10_000_000).unwrap() {
+        if solver.value(&m.to).unwrap().outcome == Outcome::P {
+            want.insert(kind(&mut solver, &m.to.piles));
+        }
+    }
+    let got: std::collections::BTreeSet<Vec<u32>> = given.iter().map(|m| kind(&mut solver, &m.to.piles)).collect();
+    assert_eq!(got, want);
+    for m in &given {
+        assert_eq!(solver.value(&m.to).unwrap().outcome, Outcome::P, "{:?}", m.to);
+    }
+}

@@ -161,6 +161,29 @@ pub enum Explanation {
         answers: Vec<Answer>,
         more_answers: usize,
     },
+    /// A misère heap game: each pile's element of the misère quotient, their product, and
+    /// whether it lies in the P-portion; each winning move with the element it leads to.
+    Quotient {
+        game: String,
+        position: Vec<u64>,
+        /// (pile, the element it pretends to be, as a word in the generators)
+        piles: Vec<(u64, String)>,
+        /// the product after each pile in turn
+        products: Vec<String>,
+        product: String,
+        p_portion: Vec<String>,
+        /// the quotient is that of sums of heaps up to here (or of every heap, when its period is proven)
+        computed: u64,
+        whole_game: bool,
+        generators: Vec<String>,
+        relations: Vec<String>,
+        outcome: Outcome,
+        /// winning moves and the element each leads to
+        winning: Vec<(Step, String)>,
+        more_winning: bool,
+        answers: Vec<Answer>,
+        more_answers: usize,
+    },
     Options {
         game: String,
         position: Vec<u64>,
@@ -189,8 +212,72 @@ pub fn explain(solver: &mut Solver, pos: &Position) -> Result<Explanation, Solve
             None => options(solver, &game, pos),
         },
         MethodKind::Cells => cells(solver, &game, pos),
+        MethodKind::MisereQuotient => match quotient(solver, &game, pos) {
+            Err(SolveError::Misere(_)) => options(solver, &game, pos),
+            other => other,
+        },
         _ => options(solver, &game, pos),
     }
+}
+
+/// A misère heap position through the quotient.
+fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    use crate::solve::misere::presentation::Presentation;
+    let limits = solver.limits();
+    let heaps = solver.misere().expect("the misère quotient method has a quotient");
+    let total = heaps.element(game, pos, limits)?;
+    let mut elements = Vec::new();
+    for &p in &pos.piles {
+        elements.push(heaps.phi(game, p, limits)?);
+    }
+    let q = heaps.quotient();
+    let m = q.monoid();
+    let presentation = Presentation::of(q);
+    let word = |x: u32| presentation.word(x);
+    let mut running = 0;
+    let mut products = Vec::new();
+    for &x in &elements {
+        running = m.mul(running, x);
+        products.push(word(running));
+    }
+    let outcome = if m.in_p(total) { Outcome::P } else { Outcome::N };
+    let p_portion = (0..m.order() as u32).filter(|&x| m.in_p(x)).map(word).collect();
+    let generators = presentation.generators.iter().map(|(n, h, _)| format!("{n} = Φ({h})")).collect();
+    let relations =
+        presentation.relations.iter().map(|(l, r)| format!("{} = {}", presentation.exponents(l), presentation.exponents(r))).collect();
+    let piles = pos.piles.iter().zip(&elements).map(|(&p, &x)| (p, word(x))).collect();
+    let (moves, more_winning) = solver.winning_moves_listed(pos)?;
+    let mut winning = Vec::new();
+    for mv in moves.iter().take(LISTED) {
+        let heaps = solver.misere().expect("the misère quotient method has a quotient");
+        let x = heaps.element(game, &mv.to, limits)?;
+        winning.push((Step::of(mv), x));
+    }
+    let heaps = solver.misere().expect("the misère quotient method has a quotient");
+    let presentation = Presentation::of(heaps.quotient());
+    let computed = heaps.quotient().heaps() - 1;
+    let whole_game = heaps.period().is_some();
+    let winning = winning.into_iter().map(|(s, x)| (s, presentation.word(x))).collect();
+    let big = pos.piles.iter().any(|&p| p > crate::solve::misere::LISTED_PILE);
+    let (answers, more_answers) =
+        if outcome == Outcome::P && !big && pos.piles.iter().any(|&p| p > 0) { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    Ok(Explanation::Quotient {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        piles,
+        products,
+        product: presentation.word(total),
+        p_portion,
+        computed,
+        whole_game,
+        generators,
+        relations,
+        outcome,
+        winning,
+        more_winning,
+        answers,
+        more_answers,
+    })
 }
 
 /// For every move of a P-position, a winning reply (at most `LISTED` of them).
@@ -679,6 +766,49 @@ impl Explanation {
                     out.push_str(&format!("winning move: {}, to {}\n", w.description, w.to_text()));
                 }
                 out.push_str(&format!("Why: {why}\n"));
+                answers_text(&mut out, answers, *more_answers);
+            }
+            Explanation::Quotient {
+                game,
+                position,
+                piles,
+                products,
+                product,
+                p_portion,
+                computed,
+                whole_game,
+                generators,
+                relations,
+                outcome,
+                winning,
+                more_winning,
+                answers,
+                more_answers,
+            } => {
+                out.push_str(&format!("{game}, position {}\n", Position::shown(position, false)));
+                let of = if *whole_game {
+                    "of the whole game (Φ's period is proven)".to_string()
+                } else {
+                    format!("of sums of heaps up to {computed}")
+                };
+                out.push_str(&format!("Under misère play each pile pretends to be an element of the misère quotient {of}\n"));
+                out.push_str(&format!("(generators {}; relations {}).\n", generators.join(", "), relations.join(", ")));
+                out.push_str("Each pile's element, and the product so far:\n");
+                for ((pile, x), running) in piles.iter().zip(products) {
+                    out.push_str(&format!("  Φ({pile}) = {x:<8} product {running}\n"));
+                }
+                out.push_str(&format!("The position is the product {product}. The P-portion is {{{}}}.\n", p_portion.join(", ")));
+                let verdict = if *outcome == Outcome::P { "is in" } else { "is not in" };
+                out.push_str(&format!("{product} {verdict} the P-portion, so the outcome is {}\n", outcome_words(*outcome)));
+                if !winning.is_empty() {
+                    out.push_str("Winning moves: each leaves a position whose product is in the P-portion:\n");
+                    for (step, x) in winning {
+                        out.push_str(&format!("  {}, to {}: product {x}\n", step.description, step.to_text()));
+                    }
+                    if *more_winning {
+                        out.push_str("  … and more of the same kinds\n");
+                    }
+                }
                 answers_text(&mut out, answers, *more_answers);
             }
             Explanation::Options {

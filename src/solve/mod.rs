@@ -579,6 +579,12 @@ impl<'g> Solver<'g> {
         if let Method::PileSum(values) = &mut self.method {
             return values.winning_moves(self.game, pos, self.limits);
         }
+        if let Method::Misere(quotient) = &mut self.method {
+            match quotient.winning_moves(self.game, pos, self.limits, MOST_WINNING_MOVES) {
+                Err(SolveError::Misere(_)) if misere_search_is_small(pos) => {}
+                other => return other,
+            }
+        }
         // A pile too large to list its moves: Schwenk's representation names the candidates.
         if let Method::LastBound(kernel) = &mut self.method {
             if pos.piles.first().is_some_and(|&m| m >= LISTED_PILE) {

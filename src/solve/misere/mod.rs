@@ -148,6 +148,99 @@ impl MisereHeaps {
     }
 }
 
+/// Piles up to this size have their moves listed; larger ones, under a proven period, are
+/// answered through a representative pile.
+pub const LISTED_PILE: u64 = 4096;
+
+impl MisereHeaps {
+    /// Every move to a P-position (one per resulting position, at most `most`), and whether
+    /// more exist. A pile past `LISTED_PILE` under a proven period: its moves are those of a
+    /// representative pile p′ ≡ p (mod the period) far enough past the preperiod that every
+    /// split's larger part lies past it too, with the difference moved into that larger part;
+    /// every part's Φ is unchanged, so the same moves win (one of each kind is listed).
+    pub fn winning_moves(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        limits: Limits,
+        most: usize,
+    ) -> Result<(Vec<crate::rules::Move>, bool), SolveError> {
+        let total = self.element(game, pos, limits)?;
+        let mut winning = Vec::new();
+        if self.quotient.monoid().in_p(total) {
+            return Ok((winning, false));
+        }
+        let mut more = false;
+        let mut seen = std::collections::HashSet::new();
+        for (index, &p) in pos.piles.iter().enumerate() {
+            if p == 0 || !seen.insert(p) {
+                continue;
+            }
+            let mut rest = pos.clone();
+            rest.piles.remove(index);
+            let rest = self.element(game, &rest, limits)?;
+            let (moves, shift) = match self.period {
+                Some(pr) if p > LISTED_PILE => {
+                    let from = 2 * pr.preperiod + 2 * pr.period + period::octal_shape_bound(game).or_else(|| period::subtraction_bound(game)).unwrap_or(0);
+                    let representative = from + (p - from) % pr.period;
+                    more = true;
+                    (game.moves(&Position::new(vec![representative]), limits.max_states)?, p - representative)
+                }
+                _ => (game.moves(&Position::new(vec![p]), limits.max_states)?, 0),
+            };
+            let mut kinds = std::collections::HashSet::new();
+            for m in moves {
+                let parts: Vec<u64> = m.to.piles.iter().copied().filter(|&q| q > 0).collect();
+                let mut x = rest;
+                for &q in &parts {
+                    let y = self.phi(game, q, limits)?;
+                    x = self.quotient.monoid().mul(x, y);
+                }
+                if !self.quotient.monoid().in_p(x) {
+                    continue;
+                }
+                let mut sorted = parts.clone();
+                sorted.sort_unstable();
+                if !kinds.insert(sorted) {
+                    continue;
+                }
+                let m = if shift == 0 { m } else { shifted(m, p, shift) };
+                winning.push(m.on_pile_of(index, pos));
+                if winning.len() > most {
+                    winning.truncate(most);
+                    return Ok((winning, true));
+                }
+            }
+        }
+        Ok((winning, more))
+    }
+}
+
+/// A move on the representative pile, made on a pile `shift` larger: the difference goes into
+/// the largest part left.
+fn shifted(m: crate::rules::Move, from: u64, shift: u64) -> crate::rules::Move {
+    use crate::rules::MoveKind;
+    let grow = |parts: &mut Vec<u64>| {
+        if let Some(largest) = parts.iter_mut().max() {
+            *largest += shift;
+        }
+    };
+    let mut to = m.to.clone();
+    grow(&mut to.piles);
+    let kind = match m.kind {
+        MoveKind::Take { pile, amount, mut left, .. } => {
+            grow(&mut left);
+            MoveKind::Take { pile, from, amount, left }
+        }
+        MoveKind::Split { pile, mut parts, .. } => {
+            grow(&mut parts);
+            MoveKind::Split { pile, from, parts }
+        }
+        other => other,
+    };
+    crate::rules::Move { rule: m.rule, kind, to }
+}
+
 /// The options of one heap as words: what the rules leave of a pile of n.
 pub fn heap_options(game: &Game, n: u64, limits: Limits) -> Result<Vec<Word>, SolveError> {
     if n == 0 {
