@@ -338,3 +338,22 @@ fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
         assert_eq!(solver.value(&m.to).unwrap().outcome, Outcome::P, "{:?}", m.to);
     }
 }
+
+#[test]
+fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
+    let g = game("move: take 1..3");
+    let mut solver = Solver::new(&g, Limits::default());
+    for a in 0..10u64 {
+        for b in a..10 {
+            let e = takeaway::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
+            let takeaway::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+            let values: Vec<u64> = [a, b, 5].iter().filter(|&&p| p > 0).map(|p| p % 4).collect();
+            assert_eq!(tame_values, Some(values), "{a} {b} 5");
+        }
+    }
+    let kayles = game("move: take 1..2, then split");
+    let mut solver = Solver::new(&kayles, Limits::default());
+    let e = takeaway::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
+    let takeaway::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+    assert_eq!(tame_values, None, "heap 5 of Kayles is wild");
+}

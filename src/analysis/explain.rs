@@ -180,6 +180,8 @@ pub enum Explanation {
         outcome: Outcome,
         /// winning moves and the element each leads to
         winning: Vec<(Step, String)>,
+        /// Every pile is tame: their normal-play values, to which misère Nim's rule applies.
+        tame_values: Option<Vec<u64>>,
         more_winning: bool,
         answers: Vec<Answer>,
         more_answers: usize,
@@ -259,6 +261,7 @@ fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanat
     let whole_game = heaps.period().is_some();
     let winning = winning.into_iter().map(|(s, x)| (s, presentation.word(x))).collect();
     let big = pos.piles.iter().any(|&p| p > crate::solve::misere::LISTED_PILE);
+    let tame_values = tame_values(solver, game, pos, outcome)?;
     let (answers, more_answers) =
         if outcome == Outcome::P && !big && pos.piles.iter().any(|&p| p > 0) { answers(solver, game, pos)? } else { (Vec::new(), 0) };
     Ok(Explanation::Quotient {
@@ -274,10 +277,39 @@ fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanat
         relations,
         outcome,
         winning,
+        tame_values,
         more_winning,
         answers,
         more_answers,
     })
+}
+
+/// Where every pile of the position is tame (and small enough to know it), their normal-play
+/// values, which misère Nim's rule decides at once; shown only where it agrees with the quotient.
+fn tame_values(solver: &mut Solver, game: &Game, pos: &Position, outcome: Outcome) -> Result<Option<Vec<u64>>, SolveError> {
+    use crate::solve::misere::genus::{misere_nim_rule, pile_genera};
+    const TAME_CHECKED: u64 = 200;
+    let largest = pos.piles.iter().copied().max().unwrap_or(0);
+    if largest > TAME_CHECKED {
+        return Ok(None);
+    }
+    let limits = solver.limits();
+    let mut options = Vec::new();
+    for n in 0..=largest {
+        options.push(crate::solve::misere::heap_options(game, n, limits)?);
+    }
+    let heaps = solver.misere().expect("the misère quotient method has a quotient");
+    let phi: Vec<Option<u32>> = (0..=largest).map(|n| heaps.reduce(n).and_then(|h| heaps.quotient().phi(h))).collect();
+    let genera = pile_genera(&options, &phi, 100_000);
+    let mut values = Vec::new();
+    for &p in pos.piles.iter().filter(|&&p| p > 0) {
+        match (&genera.genus[p as usize], genera.tame[p as usize]) {
+            (Some(g), Some(true)) => values.push(g.normal),
+            _ => return Ok(None),
+        }
+    }
+    let agrees = misere_nim_rule(&values) == (outcome == Outcome::P);
+    Ok(agrees.then_some(values))
 }
 
 /// For every move of a P-position, a winning reply (at most `LISTED` of them).
@@ -781,11 +813,24 @@ impl Explanation {
                 relations,
                 outcome,
                 winning,
+                tame_values,
                 more_winning,
                 answers,
                 more_answers,
             } => {
                 out.push_str(&format!("{game}, position {}\n", Position::shown(position, false)));
+                if let Some(values) = tame_values {
+                    let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                    let xor = values.iter().fold(0, |a, v| a ^ v);
+                    let small = values.iter().all(|&v| v <= 1);
+                    out.push_str(&format!(
+                        "Every pile is tame: it acts as the nim heap of its normal-play value ({}). Misère Nim's rule: {}, and the XOR is {xor}, so {}.\n",
+                        shown.join(", "),
+                        if small { "every value is at most 1, so the position is P exactly when the XOR is 1" } else { "some value is 2 or more, so the position is P exactly when the XOR is 0" },
+                        if *outcome == Outcome::P { "it is P" } else { "it is N" }
+                    ));
+                    out.push_str("The quotient below says the same:\n");
+                }
                 let of = if *whole_game {
                     "of the whole game (Φ's period is proven)".to_string()
                 } else {

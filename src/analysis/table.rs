@@ -71,23 +71,12 @@ const GENUS_POSITIONS: usize = 60_000;
 
 /// Misère Grundy values, genera and Φ of piles 0..=upto.
 fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, SolveError> {
-    use crate::solve::misere::genus::{Genera, Genus};
     use crate::solve::misere::presentation::Presentation;
     let game = solver.game();
     let limits = solver.limits();
     let mut options: Vec<Vec<crate::solve::misere::Word>> = Vec::new();
     for n in 0..=upto {
         options.push(crate::solve::misere::heap_options(game, n, limits)?);
-    }
-    let mut genera = Genera::new(GENUS_POSITIONS);
-    let mut genus: Vec<Option<Genus>> = Vec::new();
-    for n in 0..=upto {
-        let g = if genus.last().is_some_and(|g| g.is_none()) {
-            None
-        } else {
-            genera.genus(&[n], &|h| options[h as usize].clone())
-        };
-        genus.push(g);
     }
     let misere = solver.misere();
     let phi: Vec<Option<u32>> = match misere {
@@ -104,26 +93,8 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
         }
         None => vec![None; upto as usize + 1],
     };
-    // Tame: the genus of a nim heap, and either the same element of the quotient as an earlier
-    // tame pile of that genus, or the first of its genus with every option a sum of tame piles.
-    let mut tame: Vec<Option<bool>> = Vec::with_capacity(upto as usize + 1);
-    for n in 0..=upto as usize {
-        let verdict = (|| {
-            let g = genus[n].as_ref()?;
-            let x = phi[n]?;
-            if !g.is_nim() {
-                return Some(false);
-            }
-            match (0..n).find(|&m| genus[m].as_ref() == Some(g)) {
-                Some(first) => Some(tame[first]? && phi[first]? == x),
-                None => options[n]
-                    .iter()
-                    .flatten()
-                    .try_fold(true, |all, &h| Some(all && tame[h as usize]?)),
-            }
-        })();
-        tame.push(verdict);
-    }
+    let crate::solve::misere::genus::PileGenera { genus, tame } =
+        crate::solve::misere::genus::pile_genera(&options, &phi, GENUS_POSITIONS);
     Ok(MisereColumns {
         grundy: genus.iter().map(|g| g.as_ref().map(|g| g.misere_grundy())).collect(),
         genus: genus.iter().map(|g| g.as_ref().map(|g| g.symbol())).collect(),

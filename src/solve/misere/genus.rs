@@ -144,6 +144,56 @@ fn combine(options: &[&Genus]) -> Genus {
     Genus { normal, gamma }
 }
 
+/// Genera and tameness of piles 0..=N.
+pub struct PileGenera {
+    pub genus: Vec<Option<Genus>>,
+    pub tame: Vec<Option<bool>>,
+}
+
+/// The genus of every pile up to `options.len() - 1` (until the budget of positions runs out),
+/// and whether each is tame: it has a nim heap's genus and is the same element of the quotient
+/// (`phi`) as an earlier tame pile of that genus, or is the first of its genus and every option
+/// is a sum of tame piles (Conway: tame options and a tame genus make a tame game).
+pub fn pile_genera(options: &[Vec<Word>], phi: &[Option<u32>], budget: usize) -> PileGenera {
+    let mut genera = Genera::new(budget);
+    let mut genus: Vec<Option<Genus>> = Vec::with_capacity(options.len());
+    for n in 0..options.len() {
+        let g = if genus.last().is_some_and(|g| g.is_none()) {
+            None
+        } else {
+            genera.genus(&[n as u64], &|h| options[h as usize].clone())
+        };
+        genus.push(g);
+    }
+    let mut tame: Vec<Option<bool>> = Vec::with_capacity(options.len());
+    for n in 0..options.len() {
+        let verdict = (|| {
+            let g = genus[n].as_ref()?;
+            let x = phi.get(n).copied().flatten()?;
+            if !g.is_nim() {
+                return Some(false);
+            }
+            match (0..n).find(|&m| genus[m].as_ref() == Some(g)) {
+                Some(first) => Some(tame[first]? && phi[first]? == x),
+                None => options[n].iter().flatten().try_fold(true, |all, &h| Some(all && tame[h as usize]?)),
+            }
+        })();
+        tame.push(verdict);
+    }
+    PileGenera { genus, tame }
+}
+
+/// Misère Nim's rule on the normal-play values of tame piles: P exactly when every value is at
+/// most 1 and their XOR is 1, or some value is larger and their XOR is 0.
+pub fn misere_nim_rule(values: &[u64]) -> bool {
+    let xor = values.iter().fold(0, |a, v| a ^ v);
+    if values.iter().all(|&v| v <= 1) {
+        xor == 1
+    } else {
+        xor == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
