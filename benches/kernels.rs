@@ -226,7 +226,7 @@ fn misere(text: &str, piles: Vec<u64>, generic: bool) -> String {
     let game = load(text);
     let mut solver = if generic { Solver::generic(&game, big()) } else { Solver::new(&game, Limits::default()) };
     let v = solver.value(&Position::new(piles)).expect("solves");
-    format!("{}", v.outcome.letter())
+    v.outcome.letter().to_string()
 }
 
 /// A hundred Kayles piles of up to 10^18 under misère play, spread over the residues.

@@ -156,7 +156,7 @@ fn check_genus(name: &str, options: &dyn Fn(u64) -> Vec<Word>, upto: u64) {
 /// The quotient's laws, and each element's outcome against a search on its representative.
 fn check_laws(code: &[u8], upto: u64) {
     let g = game(&octal_rules(code));
-    let mut heaps = MisereHeaps::new(Limits::default());
+    let mut heaps = MisereHeaps::new();
     heaps.extend(&g, upto, Limits::default()).expect("quotient");
     let q = heaps.quotient();
     let m = q.monoid();
@@ -230,7 +230,7 @@ fn the_quotient_reaches_heap_8_on_nearly_every_three_digit_octal_code() {
             for d3 in 0u8..8 {
                 let code = [0, d1, d2, d3];
                 let g = game(&octal_rules(&code));
-                let mut heaps = MisereHeaps::new(Limits::default());
+                let mut heaps = MisereHeaps::new();
                 heaps.extend(&g, 8, Limits::default()).expect("quotient");
                 if heaps.quotient().heaps() <= 8 {
                     short.push((code, heaps.quotient().stopped().map(|s| s.describe())));
@@ -264,7 +264,7 @@ proptest! {
         let g = game(&octal_rules(&code));
         // The quotient's own answer wherever it reaches; the solver's (which falls back to the
         // search past a quotient that stopped) everywhere.
-        let mut heaps = MisereHeaps::new(Limits::default());
+        let mut heaps = MisereHeaps::new();
         heaps.extend(&g, 8, Limits::default()).expect("quotient");
         let q = heaps.quotient();
         let mut solver = Solver::new(&g, Limits::default());
@@ -289,7 +289,7 @@ proptest! {
     ) {
         let list: Vec<String> = set.iter().map(|s| s.to_string()).collect();
         let g = game(&format!("move: take {}", list.join(" or ")));
-        let mut heaps = MisereHeaps::new(Limits::default());
+        let mut heaps = MisereHeaps::new();
         heaps.extend(&g, 11, Limits::default()).expect("quotient");
         let q = heaps.quotient();
         prop_assert!(q.stopped().is_none(), "{:?}: {:?}", set, q.stopped());

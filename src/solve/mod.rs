@@ -337,7 +337,7 @@ impl<'g> Solver<'g> {
             && game.is_heap_sum()
             && matches!(game.board, Board::AnyPiles | Board::OnePile)
         {
-            Method::Misere(Box::new(misere::MisereHeaps::new(limits)))
+            Method::Misere(Box::default())
         } else if game.is_pile_sum() {
             Method::PileSum(piles::PileValues::new(game))
         } else if let Some(k) = last_bound::LastBound::recognise(game) {

@@ -106,8 +106,8 @@ impl Learner<'_> {
                 for &g in &gens {
                     let t = plus(&access[i], &[g]);
                     let r = row(&t, &mut memo, &mut rows, &experiments)?;
-                    if !known.contains_key(&r) {
-                        known.insert(r, access.len());
+                    if let std::collections::hash_map::Entry::Vacant(slot) = known.entry(r) {
+                        slot.insert(access.len());
                         access.push(t);
                         if known.len() > self.max_order {
                             return None;

@@ -46,9 +46,14 @@ pub struct Proven {
     pub computed: u64,
 }
 
+impl Default for MisereHeaps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl MisereHeaps {
-    pub fn new(limits: Limits) -> Self {
-        let _ = limits;
+    pub fn new() -> Self {
         MisereHeaps { quotient: Quotient::new(Bounds::default()), period: None, next_period_check: FIRST_PERIOD_CHECK }
     }
 
@@ -71,7 +76,7 @@ impl MisereHeaps {
             if n as usize >= limits.max_states {
                 return Err(SolveError::state_limit(limits));
             }
-            if n % 64 == 0 {
+            if n.is_multiple_of(64) {
                 check_cancel(limits)?;
                 super::progress::report(super::progress::Stage::PileValues, n, upto + 1);
             }

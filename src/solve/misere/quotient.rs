@@ -241,7 +241,7 @@ impl Quotient {
             return true;
         }
         self.pending = options;
-        let mut result = self.extend(heap, &images);
+        let mut result = self.extend(heap);
         if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS {
             result = self.learn(heap);
         }
@@ -266,7 +266,7 @@ impl Quotient {
     /// The first base is the old quotient; when the new heap tells apart positions the old
     /// quotient identified, the second base refines each element by its options (the pairs
     /// the check walked), and the candidate is built on that.
-    fn extend(&self, heap: u64, _images: &[u32]) -> Result<Option<Extension>, Stop> {
+    fn extend(&self, heap: u64) -> Result<Option<Extension>, Stop> {
         let mut base = Base::plain(self);
         for attempt in 0..=MOST_REFINEMENTS {
             let h_images = base.images_of(&self.pending);
@@ -483,13 +483,13 @@ impl<'q> Base<'q> {
         }
         let p = elements.iter().map(|(x, _, _)| self.p[*x as usize]).collect();
         let mut heap = vec![0u32; q.phi.len()];
-        for h in 1..q.phi.len() {
+        for (h, slot) in heap.iter_mut().enumerate().skip(1) {
             if q.options[h].is_empty() {
                 continue;
             }
             let images = self.images_of(&q.options[h]);
             let k = kinds.iter().position(|(_, e, t)| *e == self.heap[h] && *t == images)?;
-            heap[h] = by_kind[k][0];
+            *slot = by_kind[k][0];
         }
         // Shortest representatives: Dijkstra from the empty sum, one heap at a time.
         let mut best: Vec<Option<Word>> = vec![None; order];
@@ -625,12 +625,12 @@ impl<'q> Base<'q> {
         }
         // Representatives of least total size.
         let mut reps: Vec<Option<Word>> = vec![None; count];
-        for a in 0..size {
+        for (a, &c) in class.iter().enumerate() {
             let (x, k) = (a % m, a / m);
             let mut word = self.reps[x].clone();
             word.extend(std::iter::repeat_n(heap, k));
             word.sort_unstable();
-            let c = class[a] as usize;
+            let c = c as usize;
             if reps[c].as_ref().is_none_or(|r| word_key(&word) < word_key(r)) {
                 reps[c] = Some(word);
             }
@@ -697,7 +697,7 @@ fn repeat_of(outcomes: &[Vec<bool>]) -> Option<(usize, usize)> {
     for len in 1..n {
         for start in 0..len {
             let period = len - start;
-            if (start..n - period).all(|k| outcomes[k + period] == outcomes[k]) && n - start >= 2 * period + 1 {
+            if (start..n - period).all(|k| outcomes[k + period] == outcomes[k]) && n - start > 2 * period {
                 return Some((start, period));
             }
         }
