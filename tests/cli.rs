@@ -599,3 +599,34 @@ fn explain_a_misere_position_through_the_quotient() {
     insta::assert_snapshot!(ok(&["explain", "games/misere-kayles.game", "5", "6"]));
     insta::assert_snapshot!(ok(&["solve", "games/misere-kayles.game", "1000000000000000000", "7"]));
 }
+
+#[test]
+fn the_same_table_prints_the_same_bytes_on_a_busy_machine() {
+    // How far a period is looked for past the rows is a count of positions, never a time: a
+    // second thread spinning must not change a byte (it used to decide the `period:` line).
+    let dir = std::env::temp_dir().join(format!("takeaway-busy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("three.game");
+    std::fs::write(&file, "game \"three\"\npiles\nmove: split into 3 unequal\n").unwrap();
+    let args = ["table", file.to_str().unwrap(), "--upto", "3"];
+    let quiet = takeaway(&args);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            x
+        })
+    };
+    let busy = takeaway(&args);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinner.join().unwrap();
+    assert_eq!(quiet.code, 0);
+    assert_eq!(quiet.stdout, busy.stdout);
+    let misere = ["table", "games/misere-kayles.game", "--upto", "30"];
+    assert_eq!(takeaway(&misere).stdout, takeaway(&misere).stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}
