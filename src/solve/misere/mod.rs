@@ -40,7 +40,7 @@ pub struct MisereHeaps {
 pub struct Proven {
     pub preperiod: u64,
     pub period: u64,
-    /// The theorem needs Φ up to here: 2·preperiod + period + the most a move takes.
+    /// The theorem needs Φ up to here: 2·preperiod + 2·period + the most a move takes.
     pub needed: u64,
     /// How far Φ was computed when the period was proven.
     pub computed: u64,
@@ -55,10 +55,6 @@ impl Default for MisereHeaps {
 impl MisereHeaps {
     pub fn new() -> Self {
         MisereHeaps { quotient: Quotient::new(Bounds::default()), period: None, next_period_check: FIRST_PERIOD_CHECK }
-    }
-
-    pub fn with_bounds(bounds: Bounds) -> Self {
-        MisereHeaps { quotient: Quotient::new(bounds), period: None, next_period_check: FIRST_PERIOD_CHECK }
     }
 
     pub fn quotient(&self) -> &Quotient {
@@ -145,12 +141,6 @@ impl MisereHeaps {
         let x = self.element(game, pos, limits)?;
         Ok(if self.quotient.monoid().in_p(x) { Outcome::P } else { Outcome::N })
     }
-
-    /// Whether the quotient stopped before heap `n` (so that a search must answer).
-    pub fn stops_before(&mut self, game: &Game, n: u64, limits: Limits) -> Result<bool, SolveError> {
-        self.extend(game, n, limits)?;
-        Ok(self.reduce(n).is_none())
-    }
 }
 
 /// Piles up to this size have their moves listed; larger ones, under a proven period, are
@@ -185,9 +175,9 @@ impl MisereHeaps {
             rest.piles.remove(index);
             let rest = self.element(game, &rest, limits)?;
             let (moves, shift) = match self.period {
-                Some(pr) if p > LISTED_PILE => {
-                    let from = 2 * pr.preperiod + 2 * pr.period + period::octal_shape_bound(game).or_else(|| period::subtraction_bound(game)).unwrap_or(0);
-                    let representative = from + (p - from) % pr.period;
+                Some(pr) if p > LISTED_PILE && p >= pr.needed => {
+                    // Past `needed`, every split's larger part lies past the preperiod.
+                    let representative = pr.needed + (p - pr.needed) % pr.period;
                     more = true;
                     (game.moves(&Position::new(vec![representative]), limits.max_states)?, p - representative)
                 }

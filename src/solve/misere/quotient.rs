@@ -153,8 +153,6 @@ pub struct Quotient {
     reps: Vec<Word>,
     /// For each heap, its options as words.
     options: Vec<Vec<Word>>,
-    /// For each heap, the images of its options (sorted, distinct), in the current numbering.
-    images: Vec<Vec<u32>>,
     check: Checker,
     bounds: Bounds,
     stopped: Option<Stop>,
@@ -173,7 +171,6 @@ impl Quotient {
             phi: vec![0],
             reps: vec![Vec::new()],
             options: vec![Vec::new()],
-            images: vec![Vec::new()],
             check,
             bounds,
             stopped: None,
@@ -228,15 +225,10 @@ impl Quotient {
             return false;
         }
         let heap = self.heaps();
-        let mut images: Vec<u32> =
-            options.iter().map(|w| self.product(w).expect("options are sums of smaller heaps")).collect();
-        images.sort_unstable();
-        images.dedup();
-        if images.is_empty() {
+        if options.is_empty() {
             // A heap with no move is the empty game.
             self.phi.push(0);
             self.options.push(options);
-            self.images.push(images);
             self.order_after.push(self.monoid.order);
             return true;
         }
@@ -347,13 +339,6 @@ impl Quotient {
         self.phi.push(phi_new);
         self.monoid = monoid;
         self.options.push(options);
-        self.images = self
-            .options
-            .iter()
-            .map(|opts| {
-                dedup(opts.iter().map(|w| w.iter().fold(0u32, |acc, &h| self.monoid.mul(acc, self.phi[h as usize]))).collect())
-            })
-            .collect();
         self.reps = reps;
         self.check = checker.expect("an adopted extension was checked");
         self.order_after.push(self.monoid.order);
