@@ -466,12 +466,30 @@ fn plot_maps_two_pile_p_positions_and_writes_a_file() {
     assert!(svg.contains("P-positions of Wythoff: two piles up to 13"));
     // (0,0), then (1,2), (3,5), (4,7), (6,10), (8,13) and their mirror images
     assert_eq!(svg.matches("): P</title>").count(), 11);
-    let misere = ok(&["plot", "games/tag-misere.game", "--upto", "12"]);
-    assert!(misere.contains("P-positions of TAG, misère, one pile of n = 0..12"));
-    assert_eq!(misere.matches(": P</title>").count(), 3, "P at 1, 5 and 9 under misère play");
     let stderr = fails(1, &["plot", "games/nim.game", "-o", "/no/such/folder/x.svg"]);
     assert!(stderr.contains("takeaway::cli::write"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn plot_of_a_misere_heap_game_draws_its_misere_grundy_values() {
+    let tag = ok(&["plot", "games/tag-misere.game", "--upto", "12"]);
+    assert!(tag.contains("Misère Grundy values of TAG, misère, one pile of n = 0..12"), "{tag}");
+    assert_eq!(tag.matches(": P</title>").count(), 3, "P at 1, 5 and 9 under misère play: {tag}");
+    // Misère Kayles: the published G⁻ of heaps 0..12 (Conway), P exactly where G⁻ is 0.
+    let kayles = ok(&["plot", "games/misere-kayles.game", "--upto", "12"]);
+    let bars: Vec<String> = kayles
+        .match_indices("<title>n = ")
+        .map(|(at, _)| kayles[at + 7..].split('<').next().unwrap().to_string())
+        .collect();
+    let published = [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0];
+    let want: Vec<String> = published
+        .iter()
+        .enumerate()
+        .map(|(n, &g)| if g == 0 { format!("n = {n}: P") } else { format!("n = {n}: G⁻ = {g}") })
+        .collect();
+    assert_eq!(bars, want);
+    assert!(kayles.contains("misère Grundy value G⁻(n)"));
 }
 
 // ---- limits ------------------------------------------------------------------------------------
@@ -592,6 +610,13 @@ fn quotient_prints_the_presentation_and_the_proven_period() {
 #[test]
 fn quotient_of_a_normal_play_game_is_a_diagnostic() {
     insta::assert_snapshot!(fails(1, &["quotient", "games/nim.game"]));
+}
+
+#[test]
+fn a_quotient_that_stops_says_where_and_a_position_past_it_is_refused_at_once() {
+    let text = ok(&["quotient", "games/misere-dawsons-kayles.game", "--upto", "40"]);
+    assert!(text.contains("stopped: at heap 25"), "{text}");
+    insta::assert_snapshot!(fails(1, &["solve", "games/misere-dawsons-kayles.game", "30", "31", "32"]));
 }
 
 #[test]

@@ -11,9 +11,11 @@
 //! - `# expect misere-grundy: 1 0 2 …`     misère Grundy values G⁻ of one pile of 0, 1, 2, …
 //! - `# expect quotient to N: order 40 p-portion 9 period 12 from 71`   the misère quotient of
 //!   heaps up to N: its order, the size of its P-portion and, where one is proven, Φ's period
+//!   (`… stops after 24` where the construction stops at its bounds before N)
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
 //!   positions the winning moves lead to (`winning includes …` for some of them); the position
 //!   may end with `--last K`
+//! - `# expect refused POSITION: takeaway::…`   solving the position stops with this diagnostic
 
 mod common;
 
@@ -97,6 +99,9 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
             if let Some(p) = report.proven {
                 expected.push_str(&format!(" period {} from {}", p.period, p.preperiod));
             }
+            if report.stopped.is_some() {
+                expected.push_str(&format!(" stops after {}", report.computed));
+            }
             assert_eq!(words.join(" "), expected, "{file}: {claim}");
         }
         ["p-positions", "to", n] => {
@@ -143,6 +148,12 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
                     other => panic!("{file}: unknown word {other} in {claim}"),
                 }
             }
+        }
+        ["refused", position @ ..] => {
+            let pos = parse_position(game, &position.join(" ")).expect("position");
+            let Err(error) = analysis::solve(&mut solver, &pos) else { panic!("{file}: {claim}: answered") };
+            let code = miette::Diagnostic::code(&error).map(|c| c.to_string());
+            assert_eq!(code.as_deref(), Some(body.trim()), "{file}: {claim}");
         }
         _ => panic!("{file}: unknown claim {claim}"),
     }

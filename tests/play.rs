@@ -45,3 +45,13 @@ fn a_drawn_game_goes_round_until_the_draw_slips() {
     assert!(out.contains("The draw slipped at your move 3"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn the_computer_wins_misere_kayles_from_piles_too_big_to_search_by_the_quotient() {
+    // 20 25 31 is an N-position of misère Kayles; a whole-position search of it does not finish,
+    // so every computer move comes from the quotient (a product landing in its P-portion).
+    let out = play(&["games/misere-kayles.game", "20", "25", "31", "--first", "computer"], "misere-kayles-computer-first.txt");
+    assert!(out.contains("position 20 25 31: the computer plays take 2 from the pile of 20, to 18 25 31"), "{out}");
+    assert!(out.contains("you play take 1 from the pile of 1, to 0"), "you take the last counter, and lose:\n{out}");
+    assert!(out.ends_with("The computer wins.\n"), "{out}");
+}

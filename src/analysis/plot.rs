@@ -41,15 +41,20 @@ fn sequence(table: &Table) -> String {
     let (left, right, top, bottom) = (60.0, 20.0, 60.0, 60.0);
     let (pw, ph) = (w - left - right, h - top - bottom);
     let n = table.outcomes[0].len();
-    let grundy: Option<Vec<u64>> = table.grundy[0].iter().copied().collect();
-    let max_value = grundy.as_ref().map(|g| g.iter().copied().max().unwrap_or(0)).unwrap_or(1).max(1);
+    // Under misère play the bars are G⁻, the misère Grundy value (0 exactly at P-positions too),
+    // as far as the table computed it.
+    let (grundy, kind, symbol): (Option<Vec<Option<u64>>>, &str, &str) = match &table.misere {
+        Some(m) if m.grundy.iter().any(Option::is_some) => (Some(m.grundy.clone()), "Misère Grundy values", "G⁻"),
+        _ => (table.grundy[0].iter().copied().collect::<Option<Vec<u64>>>().map(|g| g.into_iter().map(Some).collect()), "Grundy values", "G"),
+    };
+    let max_value = grundy.as_ref().map(|g| g.iter().flatten().copied().max().unwrap_or(0)).unwrap_or(1).max(1);
     let x = |i: f64| left + pw * (i + 0.5) / n as f64;
     let y = |v: f64| top + ph - ph * v / max_value as f64;
     let bar = (pw / n as f64 * 0.8).max(0.5);
 
     let mut s = String::new();
     let title = match grundy {
-        Some(_) => format!("Grundy values of {}, one pile of n = 0..{}", table.game, table.upto),
+        Some(_) => format!("{kind} of {}, one pile of n = 0..{}", table.game, table.upto),
         None => format!("P-positions of {}, one pile of n = 0..{}", table.game, table.upto),
     };
     let _ = write!(
@@ -103,10 +108,23 @@ fn sequence(table: &Table) -> String {
             }
             let _ = writeln!(
                 s,
-                "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>Grundy value G(n)</text>",
-                top + ph / 2.0
+                "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{} value {symbol}(n)</text>",
+                top + ph / 2.0,
+                if symbol == "G" { "Grundy" } else { "misère Grundy" }
             );
-            for (i, &g) in values.iter().enumerate() {
+            for (i, g) in values.iter().enumerate() {
+                let Some(g) = *g else {
+                    if table.outcomes[0][i] == Outcome::P {
+                        let _ = writeln!(
+                            s,
+                            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"{P_COLOUR}\"><title>n = {i}: P</title></circle>",
+                            x(i as f64),
+                            top + ph,
+                            (bar / 2.0).clamp(1.5, 4.0)
+                        );
+                    }
+                    continue;
+                };
                 if g == 0 {
                     let _ = writeln!(
                         s,
@@ -118,7 +136,7 @@ fn sequence(table: &Table) -> String {
                 } else {
                     let _ = writeln!(
                         s,
-                        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{bar:.1}\" height=\"{:.1}\" fill=\"{BAR_COLOUR}\"><title>n = {i}: G = {g}</title></rect>",
+                        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{bar:.1}\" height=\"{:.1}\" fill=\"{BAR_COLOUR}\"><title>n = {i}: {symbol} = {g}</title></rect>",
                         x(i as f64) - bar / 2.0,
                         y(g as f64),
                         top + ph - y(g as f64)
@@ -138,12 +156,12 @@ fn sequence(table: &Table) -> String {
             }
         }
     }
-    legend(&mut s, w - right - 220.0, 46.0, grundy.is_some());
+    legend(&mut s, w - right - 220.0, 46.0, grundy.is_some().then_some(if symbol == "G" { "Grundy value" } else { "G⁻" }));
     s.push_str("</svg>\n");
     s
 }
 
-fn legend(s: &mut String, x: f64, y: f64, grundy: bool) {
+fn legend(s: &mut String, x: f64, y: f64, bars: Option<&str>) {
     let _ = writeln!(
         s,
         "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{P_COLOUR}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\" {FONT}>P-position</text>",
@@ -151,10 +169,10 @@ fn legend(s: &mut String, x: f64, y: f64, grundy: bool) {
         x + 14.0,
         y
     );
-    if grundy {
+    if let Some(bars) = bars {
         let _ = writeln!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{BAR_COLOUR}\"/><text x=\"{}\" y=\"{y}\" font-size=\"12\" {FONT}>Grundy value</text>",
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{BAR_COLOUR}\"/><text x=\"{}\" y=\"{y}\" font-size=\"12\" {FONT}>{bars}</text>",
             x + 90.0,
             y - 9.0,
             x + 104.0

@@ -61,6 +61,8 @@ pub struct MisereColumns {
     pub genus: Vec<Option<String>>,
     pub tame: Vec<Option<bool>>,
     pub phi: Vec<Option<String>>,
+    /// Where a column stops short of the table, and why.
+    pub notes: Vec<String>,
 }
 
 /// Positions (and ten times as many moves) the search for a period past the table may examine.
@@ -95,11 +97,23 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
     };
     let crate::solve::misere::genus::PileGenera { genus, tame } =
         crate::solve::misere::genus::pile_genera(&options, &phi, GENUS_POSITIONS);
+    let mut notes = Vec::new();
+    if let Some(first) = genus.iter().position(|g| g.is_none()) {
+        notes.push(format!(
+            "G⁻ and genus are shown for n ≤ {}: past it they need a search over more than {GENUS_POSITIONS} sums of piles",
+            first as i64 - 1
+        ));
+    }
+    if let (Some(first), Some(m)) = (phi.iter().position(|x| x.is_none()), solver.misere()) {
+        let why = m.quotient().stopped().map(|s| s.describe()).unwrap_or_else(|| "it was not computed".into());
+        notes.push(format!("Φ is shown for n ≤ {}: the quotient stopped ({why})", first as i64 - 1));
+    }
     Ok(MisereColumns {
         grundy: genus.iter().map(|g| g.as_ref().map(|g| g.misere_grundy())).collect(),
         genus: genus.iter().map(|g| g.as_ref().map(|g| g.symbol())).collect(),
         tame,
         phi: words,
+        notes,
     })
 }
 
@@ -464,6 +478,7 @@ impl Table {
                     map.insert("genus".into(), json!(m.genus));
                     map.insert("tame".into(), json!(m.tame));
                     map.insert("phi".into(), json!(m.phi));
+                    map.insert("misere_notes".into(), json!(m.notes));
                 }
                 if let (Some(values), Some(map)) = (&self.loopy_values, one.as_object_mut()) {
                     map.insert("generalised_grundy".into(), json!(values));
@@ -556,6 +571,9 @@ impl Table {
                     .collect();
                 if !draws.is_empty() {
                     out.push_str(&format!("draws: {}\n", draws.join(", ")));
+                }
+                for note in self.misere.iter().flat_map(|m| &m.notes) {
+                    out.push_str(&format!("{note}\n"));
                 }
                 if let Some(grid) = &self.by_last {
                     out.push_str(&grid.to_text());

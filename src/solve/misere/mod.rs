@@ -22,7 +22,7 @@ pub enum MisereError {
     #[error("the misère quotient of this game stops at heap {computed}, and this position needs heap {needed}")]
     #[diagnostic(
         code(takeaway::solve::quotient_stopped),
-        help("{reason}; positions of small piles are still answered by a search over whole positions: ask about piles below {computed}")
+        help("{reason}. Positions whose piles are all at most {computed} are answered by the quotient, and positions of at most 40 counters in all by a search over whole positions")
     )]
     Stopped { computed: u64, needed: u64, reason: String },
 }
