@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
 /// Where a piece of text came from, for diagnostics that point into it.
 #[derive(Clone, Debug)]
@@ -22,47 +22,216 @@ pub fn stderr_wants_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
+/// Lines longer than this (in bytes) are shown cut down to a window around what is labelled:
+/// the renderer cannot draw arbitrarily wide lines, and nobody reads them.
+const WIDEST_LINE: usize = 160;
+/// How much of a long line is shown before the first label in it.
+const SHOWN_BEFORE: usize = 60;
+
 /// Renders one diagnostic, with the source it points into when it has labels.
 pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    let with_source;
-    let diagnostic: &dyn Diagnostic = match source {
-        // A diagnostic that carries its own text (an error in another game's rules) keeps it.
-        Some(src) if diagnostic.labels().is_some() && diagnostic.source_code().is_none() => {
-            with_source = WithSource { inner: diagnostic, source: NamedSource::new(&src.name, src.text.clone()) };
-            &with_source
-        }
-        _ => diagnostic,
+    let labels: Vec<LabeledSpan> = diagnostic.labels().map(|l| l.collect()).unwrap_or_default();
+    // The text the labels point into: the diagnostic's own (an error in another game's rules),
+    // or the one it was read from.
+    let text: Option<(String, String)> = match diagnostic.source_code() {
+        Some(own) if !labels.is_empty() => own.read_span(&SourceSpan::from((0, 0)), 0, usize::MAX).ok().map(|c| {
+            (c.name().unwrap_or("input").to_string(), String::from_utf8_lossy(c.data()).into_owned())
+        }),
+        _ => source.filter(|_| !labels.is_empty()).map(|s| (s.name.clone(), s.text.clone())),
     };
-    if handler.render_report(&mut out, diagnostic).is_err() {
-        out = format!("error: {diagnostic}\n");
+    let (source, labels) = match text {
+        Some((name, text)) => {
+            let (window, labels) = windowed(&text, &labels);
+            (Some(window.named(name)), labels)
+        }
+        None => (None, labels),
+    };
+    let shown = Shown { inner: diagnostic, source, labels };
+    if handler.render_report(&mut out, &shown).is_err() {
+        out = format!("error: {shown}\n");
     }
     out
 }
 
-/// A diagnostic seen together with its source text.
-struct WithSource<'a> {
-    inner: &'a dyn Diagnostic,
-    source: NamedSource<String>,
+/// Quoted user text (between backticks) longer than this many characters is shown cut short.
+const LONGEST_QUOTE: usize = 100;
+
+/// The text with each long `quoted` part cut to its first characters and `…`: a message that
+/// repeats a word or number of the input must not repeat a megabyte of it.
+fn shorten_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut parts = text.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        out.push('`');
+        if i % 2 == 0 && part.chars().count() > LONGEST_QUOTE {
+            out.extend(part.chars().take(LONGEST_QUOTE - 20));
+            out.push('…');
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
-impl std::fmt::Debug for WithSource<'_> {
+/// The text with every line longer than `WIDEST_LINE` cut to a window (around the first label
+/// that starts in it), marked with `…` where something was left out, and the labels moved to
+/// match.
+fn windowed(text: &str, labels: &[LabeledSpan]) -> (Window, Vec<LabeledSpan>) {
+    if text.lines().all(|l| l.len() <= WIDEST_LINE) {
+        return (Window { text: text.to_string(), cut_lines: Vec::new() }, labels.to_vec());
+    }
+    let mut cut_lines = Vec::new();
+    // (start of the shown part in the old text, its end, where it starts in the new text)
+    let mut pieces: Vec<(usize, usize, usize)> = Vec::new();
+    let mut out = String::with_capacity(text.len().min(1 << 20));
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let line_end = line_start + body.len();
+        if body.len() <= WIDEST_LINE {
+            pieces.push((line_start, line_start + line.len(), out.len()));
+            out.push_str(line);
+        } else {
+            let anchor = labels
+                .iter()
+                .map(|l| l.offset())
+                .filter(|&o| o >= line_start && o <= line_end)
+                .min()
+                .unwrap_or(line_start);
+            let from = floor_char(text, anchor.saturating_sub(SHOWN_BEFORE).max(line_start));
+            let to = floor_char(text, (from + WIDEST_LINE).min(line_end));
+            let new_line_start = out.len();
+            if from > line_start {
+                out.push('…');
+            }
+            cut_lines.push(CutLine { new_line_start, new_shown: out.len(), old_from: from, old_line_start: line_start });
+            pieces.push((from, to, out.len()));
+            out.push_str(&text[from..to]);
+            if to < line_end {
+                out.push('…');
+            }
+            out.push_str(&line[body.len()..]);
+        }
+        line_start += line.len();
+    }
+    let moved = |offset: usize| -> usize {
+        // The last piece starting at or before the offset; offsets in a cut part go to its edge.
+        let i = pieces.partition_point(|p| p.0 <= offset).saturating_sub(1);
+        match pieces.get(i) {
+            Some(&(from, to, new)) => new + offset.clamp(from, to) - from,
+            None => 0,
+        }
+    };
+    let labels = labels
+        .iter()
+        .map(|l| {
+            let start = moved(l.offset());
+            let end = moved(l.offset() + l.len()).max(start);
+            let span = SourceSpan::from((start, end - start));
+            match l.primary() {
+                true => LabeledSpan::new_primary_with_span(l.label().map(str::to_string), span),
+                false => LabeledSpan::new_with_span(l.label().map(str::to_string), span),
+            }
+        })
+        .collect();
+    (Window { text: out, cut_lines }, labels)
+}
+
+/// A long line as shown: where it starts and where its shown part starts in the shown text,
+/// and where that part and the line start in the original.
+#[derive(Clone, Copy, Debug)]
+struct CutLine {
+    new_line_start: usize,
+    new_shown: usize,
+    old_from: usize,
+    old_line_start: usize,
+}
+
+/// The shown text, and how to find a shown offset's column in the original.
+#[derive(Debug)]
+struct Window {
+    text: String,
+    cut_lines: Vec<CutLine>,
+}
+
+impl Window {
+    fn named(self, name: String) -> WindowSource {
+        WindowSource { source: NamedSource::new(name, self.text), cut_lines: self.cut_lines }
+    }
+}
+
+/// The shown text as miette reads it. The header's `line:column` is read with no context
+/// lines; there the column is the original one, not the one in the cut line.
+#[derive(Debug)]
+struct WindowSource {
+    source: NamedSource<String>,
+    cut_lines: Vec<CutLine>,
+}
+
+impl miette::SourceCode for WindowSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let contents = self.source.read_span(span, before, after)?;
+        let at = span.offset();
+        let cut = self.cut_lines.iter().rev().find(|c| c.new_line_start <= at);
+        match cut {
+            Some(c) if before == 0 && after == 0 && at - c.new_line_start == contents.column() => {
+                let old = c.old_from + at.saturating_sub(c.new_shown);
+                Ok(Box::new(miette::MietteSpanContents::new_named(
+                    contents.name().unwrap_or_default().to_string(),
+                    contents.data(),
+                    *contents.span(),
+                    contents.line(),
+                    old - c.old_line_start,
+                    contents.line_count(),
+                )))
+            }
+            _ => Ok(contents),
+        }
+    }
+}
+
+/// The largest char boundary at or before `at`.
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A diagnostic as it is shown: with the source text it points into (long lines cut to a
+/// window), and long quotations of the input cut short.
+struct Shown<'a> {
+    inner: &'a dyn Diagnostic,
+    source: Option<WindowSource>,
+    labels: Vec<LabeledSpan>,
+}
+
+impl std::fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(self.inner, f)
     }
 }
 
-impl std::fmt::Display for WithSource<'_> {
+impl std::fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self.inner, f)
+        f.write_str(&shorten_quotes(&self.inner.to_string()))
     }
 }
 
-impl std::error::Error for WithSource<'_> {}
+impl std::error::Error for Shown<'_> {}
 
-impl Diagnostic for WithSource<'_> {
+impl Diagnostic for Shown<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
         self.inner.code()
     }
@@ -70,16 +239,28 @@ impl Diagnostic for WithSource<'_> {
         self.inner.severity()
     }
     fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
-        self.inner.help()
+        self.inner.help().map(|h| Box::new(shorten_quotes(&h.to_string())) as Box<dyn std::fmt::Display>)
     }
     fn url<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
         self.inner.url()
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        match &self.source {
+            Some(source) => Some(source),
+            None => self.inner.source_code(),
+        }
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        self.inner.labels()
+        if self.labels.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.labels.iter().map(|l| {
+            let label = l.label().map(shorten_quotes);
+            match l.primary() {
+                true => LabeledSpan::new_primary_with_span(label, *l.inner()),
+                false => LabeledSpan::new_with_span(label, *l.inner()),
+            }
+        })))
     }
     fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn Diagnostic> + 'b>> {
         self.inner.related()

@@ -364,6 +364,11 @@ impl Game {
             RuleKind::Turn { count, shapes } => {
                 let counts = amounts(count, rule, &base, n, sink)?;
                 let pos = sink.pos;
+                // One move turning more coins than the moves of a position may hold in all is
+                // refused before its coins are listed.
+                if counts.iter().any(|&c| c as usize > MAX_NUMBERS_KEPT / 2 && c <= n) {
+                    return Err(sink.too_many(rule));
+                }
                 coin_sets(n, &counts, shapes, &mut |others| {
                     let piles = turned(&pos.piles, index, others);
                     let kind = MoveKind::Turn { coin: n, others: others.to_vec() };
@@ -574,19 +579,37 @@ impl Game {
 }
 
 /// Indices of the piles worth moving on: for interchangeable piles, one of each size.
-/// The heads coins after coin `piles[index]` goes to tails and each of `others` turns over.
+/// The heads coins after coin `piles[index]` goes to tails and each of `others` turns over:
+/// the symmetric difference of two sorted lists, in one pass (a move may turn a million coins).
 fn turned(piles: &[u64], index: usize, others: &[u64]) -> Vec<u64> {
     let mut heads: Vec<u64> = piles.iter().enumerate().filter(|&(i, _)| i != index).map(|(_, &c)| c).collect();
-    for &coin in others {
-        match heads.iter().position(|&h| h == coin) {
-            Some(at) => {
-                heads.remove(at);
+    heads.sort_unstable();
+    let mut turning = others.to_vec();
+    turning.sort_unstable();
+    let mut out = Vec::with_capacity(heads.len() + turning.len());
+    let (mut i, mut j) = (0, 0);
+    while i < heads.len() || j < turning.len() {
+        match (heads.get(i), turning.get(j)) {
+            (Some(h), Some(t)) if h == t => {
+                i += 1;
+                j += 1;
             }
-            None => heads.push(coin),
+            (Some(&h), Some(&t)) if h < t => {
+                out.push(h);
+                i += 1;
+            }
+            (Some(&h), None) => {
+                out.push(h);
+                i += 1;
+            }
+            (_, Some(&t)) => {
+                out.push(t);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while one list has items"),
         }
     }
-    heads.sort_unstable();
-    heads
+    out
 }
 
 /// Every set of coins left of coin `n` that a turning move may take with it: `counts` coins in
@@ -669,30 +692,25 @@ fn coin_sets(
     Ok(())
 }
 
-/// Every choice of `k` of `items`, in order, each passed to `emit`.
+/// Every choice of `k` of `items`, in order, each passed to `emit`. Iterative: `k` may be large.
 fn choose(items: &[u64], k: usize, emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>) -> Result<(), MoveError> {
-    fn go(
-        items: &[u64],
-        k: usize,
-        start: usize,
-        current: &mut Vec<u64>,
-        emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>,
-    ) -> Result<(), MoveError> {
-        if current.len() == k {
-            return emit(current);
-        }
-        // Leave room for the items still to choose.
-        for i in start..=items.len() - (k - current.len()) {
-            current.push(items[i]);
-            go(items, k, i + 1, current, emit)?;
-            current.pop();
-        }
-        Ok(())
-    }
-    if k > items.len() {
+    let len = items.len();
+    if k > len {
         return Ok(());
     }
-    go(items, k, 0, &mut Vec::with_capacity(k), emit)
+    // The chosen indices, increasing; index i may go up to len - k + i.
+    let mut at: Vec<usize> = (0..k).collect();
+    let mut current: Vec<u64> = at.iter().map(|&i| items[i]).collect();
+    loop {
+        emit(&current)?;
+        let Some(i) = (0..k).rev().find(|&i| at[i] < len - k + i) else { return Ok(()) };
+        at[i] += 1;
+        current[i] = items[at[i]];
+        for j in i + 1..k {
+            at[j] = at[j - 1] + 1;
+            current[j] = items[at[j]];
+        }
+    }
 }
 
 fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {

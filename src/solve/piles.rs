@@ -333,7 +333,8 @@ fn listing_extend(
     while values.len() < stop {
         let n = values.len() as u64;
         let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
-        work.add(moves.len(), limits)?;
+        // A move that leaves many piles (or turns many coins) costs as much as that many moves.
+        work.add(moves.iter().map(|m| m.to.piles.len().max(1)).sum(), limits)?;
         if n.is_multiple_of(256) {
             super::progress::report(super::progress::Stage::PileValues, n, total);
         }

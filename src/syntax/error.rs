@@ -48,6 +48,29 @@ pub enum ParseError {
         span: SourceSpan,
         limit: usize,
     },
+
+    #[error("the game text has {bytes} bytes, more than the {limit} a game text may have")]
+    #[diagnostic(
+        code(takeaway::parse::too_long),
+        help("a game is a few lines: `pile`, a `move:` line or two, perhaps `play misère`; is this the right file?")
+    )]
+    TooLong {
+        #[label("the text goes on past here")]
+        span: SourceSpan,
+        bytes: usize,
+        limit: usize,
+    },
+
+    #[error("this expression applies more than {limit} operators in a row")]
+    #[diagnostic(
+        code(takeaway::parse::too_many_operators),
+        help("an expression may apply at most {limit} operators, counting those inside its brackets; write it shorter (`- - x` is `x`, `not not c` is `c`)")
+    )]
+    TooManyOperators {
+        #[label("one operator too many")]
+        span: SourceSpan,
+        limit: usize,
+    },
 }
 
 impl ParseError {

@@ -19,19 +19,42 @@ struct GameParser;
 /// Deeper nesting than this is refused before pest sees it, so that no input can exhaust the stack.
 pub const MAX_NESTING: usize = 64;
 
+/// The most operators one expression may apply in a row, counting those inside its brackets:
+/// every later stage walks expressions recursively, so their depth is bounded here.
+pub const MAX_OPERATORS: usize = 200;
+
 /// Parses a whole game text.
 pub fn parse(text: &str) -> Result<GameFile, ParseError> {
     prescan(text)?;
     pest::set_error_detail(true);
     let mut pairs = GameParser::parse(Rule::file, text).map_err(|e| error_from_pest(text, e))?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    // `flatten` walks the tree without recursion; each expression's walk recurses only into
+    // brackets, which `prescan` bounds.
+    for pair in file.clone().into_inner().flatten() {
+        if matches!(pair.as_rule(), Rule::expr | Rule::arith) {
+            operators_within_limit(pair, 0)?;
+        }
+    }
     let statements =
         file.into_inner().filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI)).map(statement).collect();
     Ok(GameFile { statements })
 }
 
-/// Catches what pest would handle badly: strings left open and brackets nested past the limit.
+/// The longest game text read, in bytes: a game is a few lines, and a text of megabytes is a
+/// mistake (or an attack) whose parse would take seconds.
+pub const MAX_TEXT: usize = 1 << 20;
+
+/// Catches what pest would handle badly: texts past `MAX_TEXT`, strings left open and brackets
+/// nested past the limit.
 fn prescan(text: &str) -> Result<(), ParseError> {
+    if text.len() > MAX_TEXT {
+        let mut at = MAX_TEXT;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        return Err(ParseError::TooLong { span: (at, 0).into(), bytes: text.len(), limit: MAX_TEXT });
+    }
     let mut depth = 0usize;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -68,6 +91,34 @@ fn prescan(text: &str) -> Result<(), ParseError> {
             }
             ')' | '}' => depth = depth.saturating_sub(1),
             '\n' => depth = 0,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Counts the operators of an expression (and, through brackets and calls, of the expressions
+/// inside it) on top of `outer`; refuses at the operator that passes `MAX_OPERATORS`.
+fn operators_within_limit(pair: Pair<Rule>, outer: usize) -> Result<(), ParseError> {
+    use Rule::*;
+    let mut count = outer;
+    for child in pair.into_inner() {
+        match child.as_rule() {
+            neg | not | add | sub | mul | div | rem | le | ge | ne | eq | lt | gt | and | or => {
+                count += 1;
+                if count > MAX_OPERATORS {
+                    let s = child.as_span();
+                    return Err(ParseError::TooManyOperators {
+                        span: (s.start(), s.end() - s.start()).into(),
+                        limit: MAX_OPERATORS,
+                    });
+                }
+            }
+            paren | call => {
+                for inner in child.into_inner().filter(|p| matches!(p.as_rule(), expr | arith)) {
+                    operators_within_limit(inner, count)?;
+                }
+            }
             _ => {}
         }
     }

@@ -17,7 +17,9 @@ fn covered(text: &str, e: &ParseError) -> String {
         ParseError::Unexpected { span, .. }
         | ParseError::Incomplete { span, .. }
         | ParseError::UnterminatedString { span }
-        | ParseError::TooDeep { span, .. } => *span,
+        | ParseError::TooDeep { span, .. }
+        | ParseError::TooLong { span, .. }
+        | ParseError::TooManyOperators { span, .. } => *span,
     };
     text[span.offset()..span.offset() + span.len()].to_string()
 }
@@ -171,4 +173,27 @@ fn two_named_amounts_from_two_piles() {
         other => panic!("{other:?}"),
     }
     assert!(m.condition.is_some());
+}
+
+#[test]
+fn a_chain_of_operators_past_the_limit_is_refused_at_the_first_operator_too_many() {
+    let at_limit = format!("piles\nmove: take {}1\n", "-".repeat(MAX_OPERATORS));
+    assert!(parse(&at_limit).is_ok());
+    let err = fails_at!(&format!("piles\nmove: take {}1\n", "-".repeat(MAX_OPERATORS + 1)), "-");
+    let ParseError::TooManyOperators { span, limit } = err else { panic!("{err:?}") };
+    assert_eq!((span.offset(), limit), ("piles\nmove: take ".len() + MAX_OPERATORS, MAX_OPERATORS));
+    // Operators inside brackets count with those outside them.
+    let half = MAX_OPERATORS / 2;
+    let nested = format!("piles\nmove: take {}({}1)\n", "-".repeat(half), "-".repeat(half + 1));
+    assert!(matches!(parse(&nested), Err(ParseError::TooManyOperators { .. })));
+    let sum = format!("piles\nmove: take 1..3 where t < {}\n", vec!["1"; MAX_OPERATORS + 2].join(" + "));
+    assert!(matches!(parse(&sum), Err(ParseError::TooManyOperators { .. })));
+}
+
+#[test]
+fn a_text_past_the_longest_is_refused_where_it_passes_it() {
+    let text = format!("piles\n{}", "move: take 1..3\n".repeat(MAX_TEXT / 16 + 1));
+    let err = parse(&text).expect_err("too long");
+    let ParseError::TooLong { span, bytes, .. } = err else { panic!("{err:?}") };
+    assert_eq!((span.offset(), bytes), (MAX_TEXT, text.len()));
 }

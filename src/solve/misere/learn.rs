@@ -5,7 +5,7 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
-use super::quotient::{Monoid, Word};
+use super::quotient::{Meter, Monoid, Word};
 
 /// The most heaps one word of the search may hold in all (counters), and positions remembered.
 const MOST_POSITIONS: usize = 2_000_000;
@@ -25,6 +25,8 @@ pub struct Learner<'a> {
     pub old_outcome: &'a dyn Fn(&[u64]) -> bool,
     pub max_order: usize,
     pub max_check: usize,
+    /// The question's allowance of work; the learner gives up (`None`) when it runs out.
+    pub meter: &'a Meter,
 }
 
 /// A learnt quotient: the monoid, Φ of heaps 0..=heap, and a shortest word for each element.
@@ -54,7 +56,7 @@ impl Learner<'_> {
         if let Some(&p) = memo.get(&w) {
             return Some(p);
         }
-        if memo.len() >= MOST_POSITIONS {
+        if memo.len() >= MOST_POSITIONS || !self.meter.spend(1 + w.len() as u64) {
             return None;
         }
         let mut any = false;
@@ -202,7 +204,7 @@ impl Learner<'_> {
                     (h, phi[h as usize], t)
                 })
                 .collect();
-            let failure = smallest_failure(&monoid, &kinds, self.max_check)?;
+            let failure = smallest_failure(&monoid, &kinds, self.max_check, self.meter)?;
             match failure {
                 None => {
                     let reps = elements.into_iter().map(|(_, w)| w).collect();
@@ -255,7 +257,12 @@ fn sub_sums(w: &[u64], most: usize) -> Vec<Word> {
 /// The smallest sum (by counters) at which a candidate breaks the misère recursion, found by
 /// walking the pairs (Φ(G), W(G)) in order of the smallest sum reaching each; `None` when it
 /// holds everywhere; the outer `None` when there are more than `limit` pairs.
-pub fn smallest_failure(monoid: &Monoid, kinds: &[(u64, u32, Vec<u32>)], limit: usize) -> Option<Option<Word>> {
+pub fn smallest_failure(
+    monoid: &Monoid,
+    kinds: &[(u64, u32, Vec<u32>)],
+    limit: usize,
+    meter: &Meter,
+) -> Option<Option<Word>> {
     let m = monoid.order();
     let words = m.div_ceil(64);
     let d = monoid.d_sets();
@@ -274,6 +281,9 @@ pub fn smallest_failure(monoid: &Monoid, kinds: &[(u64, u32, Vec<u32>)], limit: 
             return Some(Some(word));
         }
         for (h, phi, images) in kinds {
+            if !meter.spend(1 + m as u64 / 8 + (images.len() * words) as u64) {
+                return None;
+            }
             let y = monoid.mul(*x, *phi);
             let mut next = vec![0u64; words];
             for z in 0..m {

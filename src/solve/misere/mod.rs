@@ -11,7 +11,11 @@ use thiserror::Error;
 
 use super::{check_cancel, period, Limits, Outcome, SolveError};
 use crate::rules::{Game, Position};
-pub use quotient::{Bounds, Quotient, Stop, Word};
+pub use quotient::{Bounds, Meter, NotAdded, Quotient, Stop, Word};
+
+/// Steps of the quotient's check and learner a question may spend per position its limits
+/// allow (`Limits::max_states`): the quotient's work is bounded like a search's.
+const WORK_PER_STATE: u64 = 100;
 
 /// Heaps are added to the quotient until a period is looked for at each doubling from here.
 const FIRST_PERIOD_CHECK: u64 = 64;
@@ -67,18 +71,21 @@ impl MisereHeaps {
 
     /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
     pub fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
+        let meter = Meter::new((limits.max_states as u64).saturating_mul(WORK_PER_STATE));
         while self.quotient.heaps() <= upto && self.period.is_none() && self.quotient.stopped().is_none() {
             let n = self.quotient.heaps();
             if n as usize >= limits.max_states {
                 return Err(SolveError::state_limit(limits));
             }
+            check_cancel(limits)?;
             if n.is_multiple_of(64) {
-                check_cancel(limits)?;
                 super::progress::report(super::progress::Stage::PileValues, n, upto + 1);
             }
             let options = heap_options(game, n, limits)?;
-            if !self.quotient.push(options) {
-                break;
+            match self.quotient.push(options, &meter) {
+                Ok(()) => {}
+                Err(NotAdded::Stopped) => break,
+                Err(NotAdded::OutOfWork) => return Err(SolveError::state_limit(limits)),
             }
             if self.quotient.heaps() >= self.next_period_check {
                 self.next_period_check *= 2;

@@ -72,6 +72,44 @@ impl Stop {
     }
 }
 
+/// Work spent on one question, in elementary steps of the check and the learner, against a
+/// limit derived from the question's `Limits`: running out leaves the quotient as it was (the
+/// next question, with its own allowance, goes on from there), unlike a `Stop`.
+#[derive(Debug)]
+pub struct Meter {
+    used: std::cell::Cell<u64>,
+    limit: u64,
+}
+
+impl Meter {
+    pub fn new(limit: u64) -> Meter {
+        Meter { used: std::cell::Cell::new(0), limit }
+    }
+
+    /// Spends `steps`; false once the limit is passed.
+    pub fn spend(&self, steps: u64) -> bool {
+        self.used.set(self.used.get().saturating_add(steps));
+        self.used.get() <= self.limit
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.used.get() > self.limit
+    }
+
+    pub fn used(&self) -> u64 {
+        self.used.get()
+    }
+}
+
+/// Why a heap was not added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAdded {
+    /// The quotient stops here for good (see `stopped`).
+    Stopped,
+    /// This question's allowance of work ran out; a later question may add the heap.
+    OutOfWork,
+}
+
 /// Bounds on the work one quotient may take.
 #[derive(Clone, Copy, Debug)]
 pub struct Bounds {
@@ -90,7 +128,7 @@ impl Default for Bounds {
 const MOST_REFINEMENTS: usize = 8;
 
 /// The most elements a refinement of the base may have (its product table is kept whole).
-const MOST_REFINED: usize = 2048;
+const MOST_REFINED: usize = 1024;
 
 /// Up to this heap, a heap the construction cannot add is learnt from exact outcomes instead.
 const LEARNT_HEAPS: u64 = 12;
@@ -218,11 +256,11 @@ impl Quotient {
         heaps.iter().try_fold(0u32, |acc, &h| Some(self.monoid.mul(acc, self.phi(h)?)))
     }
 
-    /// Adds the next heap, whose options are `options` (words of smaller heaps). Returns false,
-    /// and keeps the quotient as it was, when the heap cannot be added (see `stopped`).
-    pub fn push(&mut self, options: Vec<Word>) -> bool {
+    /// Adds the next heap, whose options are `options` (words of smaller heaps), spending work
+    /// from `meter`. When the heap cannot be added the quotient stays as it was.
+    pub fn push(&mut self, options: Vec<Word>, meter: &Meter) -> Result<(), NotAdded> {
         if self.stopped.is_some() {
-            return false;
+            return Err(NotAdded::Stopped);
         }
         let heap = self.heaps();
         if options.is_empty() {
@@ -230,26 +268,29 @@ impl Quotient {
             self.phi.push(0);
             self.options.push(options);
             self.order_after.push(self.monoid.order);
-            return true;
+            return Ok(());
         }
         self.pending = options;
-        let mut result = self.extend(heap);
-        if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS {
-            result = self.learn(heap);
+        let mut result = self.extend(heap, meter);
+        if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS && !meter.exhausted() {
+            result = self.learn(heap, meter);
         }
         let options = std::mem::take(&mut self.pending);
+        if meter.exhausted() {
+            return Err(NotAdded::OutOfWork);
+        }
         match result {
             Ok(Some(extension)) => {
                 self.adopt(extension, options);
-                true
+                Ok(())
             }
             Ok(None) => {
                 self.stopped = Some(Stop::NoCandidate { heap });
-                false
+                Err(NotAdded::Stopped)
             }
             Err(stop) => {
                 self.stopped = Some(stop);
-                false
+                Err(NotAdded::Stopped)
             }
         }
     }
@@ -258,7 +299,7 @@ impl Quotient {
     /// The first base is the old quotient; when the new heap tells apart positions the old
     /// quotient identified, the second base refines each element by its options (the pairs
     /// the check walked), and the candidate is built on that.
-    fn extend(&self, heap: u64) -> Result<Option<Extension>, Stop> {
+    fn extend(&self, heap: u64, meter: &Meter) -> Result<Option<Extension>, Stop> {
         let mut base = Base::plain(self);
         for attempt in 0..=MOST_REFINEMENTS {
             let h_images = base.images_of(&self.pending);
@@ -278,15 +319,17 @@ impl Quotient {
                 }
             }
             checker.add_type(extension.phi_new, extension.images_of(&self.pending));
-            match checker.run(&extension.monoid, self.bounds.max_check_states) {
+            match checker.run(&extension.monoid, self.bounds.max_check_states, meter) {
+                Err(()) if meter.exhausted() => return Ok(None),
                 Err(()) => return Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
                 Ok(true) => return Ok(Some(Extension { checker: Some(checker), ..extension })),
                 Ok(false) if attempt == MOST_REFINEMENTS => return Ok(None),
                 Ok(false) => {
                     // Tell positions apart by their options, as the failed candidate sees them.
-                    match base.refine_by(&extension, MOST_REFINED) {
+                    match base.refine_by(&extension, MOST_REFINED, meter) {
                         Some(finer) if finer.order > base.order => base = finer,
                         Some(_) => return Ok(None),
+                        None if meter.exhausted() => return Ok(None),
                         None => return Err(Stop::Refinement { heap, limit: MOST_REFINED }),
                     }
                 }
@@ -296,7 +339,7 @@ impl Quotient {
     }
 
     /// The quotient with the new heap learnt from exact outcomes (small heaps only), checked.
-    fn learn(&self, heap: u64) -> Result<Option<Extension>, Stop> {
+    fn learn(&self, heap: u64, meter: &Meter) -> Result<Option<Extension>, Stop> {
         let mut options = self.options.clone();
         options.push(self.pending.clone());
         let old = |w: &[u64]| self.monoid.in_p(self.product(w).expect("old heaps are computed"));
@@ -306,6 +349,7 @@ impl Quotient {
             old_outcome: &old,
             max_order: self.bounds.max_order,
             max_check: self.bounds.max_check_states,
+            meter,
         };
         let Some(learnt) = learner.learn() else {
             return Ok(None);
@@ -326,7 +370,8 @@ impl Quotient {
                 checker.add_type(phi[h], extension.images_of(&options[h]));
             }
         }
-        match checker.run(&extension.monoid, self.bounds.max_check_states) {
+        match checker.run(&extension.monoid, self.bounds.max_check_states, meter) {
+            Err(()) if meter.exhausted() => Ok(None),
             Err(()) => Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
             Ok(false) => Ok(None),
             Ok(true) => Ok(Some(Extension { checker: Some(checker), ..extension })),
@@ -378,7 +423,7 @@ impl<'q> Base<'q> {
 
     /// The next refinement: each sum keeps its element here and the contexts z of the failed
     /// candidate `seen` in which one of its options is a P-position. `None` past `most` elements.
-    fn refine_by(&self, seen: &Extension, most: usize) -> Option<Base<'q>> {
+    fn refine_by(&self, seen: &Extension, most: usize, meter: &Meter) -> Option<Base<'q>> {
         let q = self.q;
         let cand = &seen.monoid;
         let iota = &seen.base_to_new;
@@ -431,6 +476,9 @@ impl<'q> Base<'q> {
         let mut i = 0;
         while i < elements.len() {
             for (k, (_, e, t)) in kinds.iter().enumerate() {
+                if !meter.spend(1 + cand.order as u64 / 8 + (t.len() * words) as u64) {
+                    return None;
+                }
                 let (x, w, _) = elements[i].clone();
                 let next = or(shift(&w, *e), &w_of(&mut t.iter().map(|&b| self.mul(x, b))));
                 let key = (self.mul(x, *e), next, true);
@@ -457,6 +505,9 @@ impl<'q> Base<'q> {
             mul[a * order] = a as u32;
         }
         for a in 1..order {
+            if !meter.spend(((order - a) * (1 + cand.order / 4)) as u64) {
+                return None;
+            }
             for b in a..order {
                 let (x, w, _) = &elements[a];
                 let (y, v, _) = &elements[b];
@@ -732,8 +783,9 @@ impl Checker {
         }
     }
 
-    /// Walks every reachable pair and checks it; `Err` when there are more than `limit`.
-    fn run(&mut self, monoid: &Monoid, limit: usize) -> Result<bool, ()> {
+    /// Walks every reachable pair and checks it; `Err` when there are more than `limit`, or the
+    /// meter runs out.
+    fn run(&mut self, monoid: &Monoid, limit: usize, meter: &Meter) -> Result<bool, ()> {
         let m = monoid.order;
         let words = m.div_ceil(64);
         // The empty sum: no move, so an N-position under misère play.
@@ -749,6 +801,9 @@ impl Checker {
             while self.done_types[i] < self.types.len() {
                 let (phi, images) = &self.types[self.done_types[i]];
                 self.done_types[i] += 1;
+                if !meter.spend(1 + m as u64 / 8 + (images.len() * words) as u64) {
+                    return Err(());
+                }
                 let (x, w) = &self.states[i];
                 let y = monoid.mul(*x, *phi);
                 let mut next = vec![0u64; words];
@@ -848,7 +903,7 @@ mod tests {
     fn build(code: &[u8], upto: u64) -> Quotient {
         let mut q = Quotient::new(Bounds::default());
         for n in 1..=upto {
-            assert!(q.push(octal_options(code, n)), "stopped: {:?}", q.stopped());
+            assert!(q.push(octal_options(code, n), &Meter::new(u64::MAX)).is_ok(), "stopped: {:?}", q.stopped());
         }
         q
     }
