@@ -25,10 +25,11 @@ fn big() -> Limits {
     Limits::states(usize::MAX / 1024)
 }
 
-/// Our solver: the value of every pile up to `upto` (the largest pile's value needs them all).
+/// Our solver: the value of every pile up to `upto` (the largest pile's value needs them all),
+/// with the default limits: every workload shown here must run with them.
 fn ours_piles(text: &str, upto: u64) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, big());
+    let mut solver = Solver::new(&game, Limits::default());
     let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
     let how = if solver.uses_sparse_space() {
         "sparse space"
@@ -244,6 +245,28 @@ fn misere_table(upto: u64) -> String {
     format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
 }
 
+const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split into 2\n";
+
+/// A hopeless question, refused from the estimate: what the refusal says (its code).
+fn refused(text: &str, piles: Vec<u64>) -> String {
+    let game = load(text);
+    let mut solver = Solver::new(&game, Limits::default());
+    match solver.value(&Position::new(piles)) {
+        Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
+        Ok(v) => format!("answered: {v:?}"),
+    }
+}
+
+/// A Chomp table past what its box can hold, refused before it starts.
+fn chomp_table_refused(upto: u64) -> String {
+    let game = load(CHOMP);
+    let mut solver = Solver::new(&game, Limits::default());
+    match takeaway::analysis::table(&mut solver, upto, Default::default()) {
+        Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
+        Ok(_) => "answered".into(),
+    }
+}
+
 /// Runs one workload in this process and prints its answer, time and peak memory.
 fn run(name: &str) {
     let start = Instant::now();
@@ -277,6 +300,10 @@ fn run(name: &str) {
         "misere-kayles-hundred" => misere(MISERE_KAYLES, misere_kayles_hundred(), false),
         "misere-nim-40" => misere(MISERE_NIM, vec![30; 40], false),
         "misere-table-1000" => misere_table(1000),
+        "grundy-2m" => ours_piles(GRUNDY, 2_000_000),
+        "prime-15-refused" => refused(PRIME, vec![1_000_000_000_000_000]),
+        "lasker-12-refused" => refused(LASKER, vec![1_000_000_000_000, 5]),
+        "chomp-table-50-refused" => chomp_table_refused(50),
         other => panic!("no workload {other}"),
     };
     let seconds = timed.unwrap_or_else(|| start.elapsed().as_secs_f64());
@@ -328,6 +355,10 @@ fn main() {
         ("misère Kayles, 100 piles near 10^18", "misere-kayles-hundred", None),
         ("misère Nim, 40 piles of 30", "misere-nim-40", None),
         ("table of misère Kayles to 1000 with G⁻, genus, Φ", "misere-table-1000", None),
+        ("Grundy's game, n = 2,000,000 (the README's example) with the default limits", "grundy-2m", None),
+        ("refused from the estimate: take a prime at 10^15", "prime-15-refused", None),
+        ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),
+        ("refused before it starts: table of Chomp rectangles to 50", "chomp-table-50-refused", None),
     ];
     if std::env::var("TAKEAWAY_BENCH_FULL").is_ok_and(|v| v == "1") {
         rows.insert(2, ("Grundy's game, all n ≤ 2^24", "grundy-24", None));

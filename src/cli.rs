@@ -108,6 +108,10 @@ enum Command {
         /// memory games: add a grid of one pile of n after a previous move of each size
         #[arg(long)]
         by_last: bool,
+        /// how many values (piles 0..N-1) are looked at for a period, past the table if need be
+        /// [default: 512, within a small share of the limits]
+        #[arg(long, value_name = "N")]
+        period_values: Option<u64>,
         #[command(flatten)]
         params: ParamArgs,
         #[command(flatten)]
@@ -319,9 +323,9 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let limits = output.limits();
             print(&query::compare(&a, &b, upto, shift, output.format, limits, color).map_err(fail)?);
         }
-        Command::Table { file, upto, remoteness, by_last, params, output } => {
+        Command::Table { file, upto, remoteness, by_last, period_values, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;
-            let options = crate::analysis::TableOptions { remoteness, by_last };
+            let options = crate::analysis::TableOptions { remoteness, by_last, period_values };
             match query::table(&loaded, upto, options, output.format, output.limits(), color) {
                 Ok(text) => print(&text),
                 Err(f) => {

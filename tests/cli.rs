@@ -501,16 +501,33 @@ fn a_timeout_is_a_diagnostic() {
 }
 
 #[test]
+fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
+    // Kayles repeats with period 12 from 71: 512 values (the default) find and prove it, 100 do not.
+    let default = ok(&["table", "games/kayles.game", "--upto", "10"]);
+    assert!(default.contains("period 12 from n = 71 (preperiod 71); proven"), "{default}");
+    assert!(default.contains("(checked to 511)"), "{default}");
+    let short = ok(&["table", "games/kayles.game", "--upto", "10", "--period-values", "100"]);
+    assert!(short.ends_with("period: none found in the values of 0..99\n"), "{short}");
+}
+
+#[test]
+fn hopeless_questions_are_refused_from_an_estimate_with_what_would_help() {
+    insta::assert_snapshot!(fails(1, &["solve", "games/lasker-nim.game", "1000000000000", "5"]));
+    insta::assert_snapshot!(fails(1, &["table", "games/chomp.game", "--upto", "50"]));
+}
+
+#[test]
 fn a_table_stopped_by_a_limit_shows_what_it_computed() {
-    // 3001 positions allow 30010 moves examined (each worth 64 options to the compiled kernel):
-    // Grundy's game, computed pair by pair below n = 4096, spends them near n = 2835.
-    let run = takeaway(&["table", "games/grundys-game.game", "--upto", "3000", "--max-states", "3001"]);
+    // 3001 positions allow 3001 · 256 moves examined for single piles: Twins lists the n − 1
+    // moves of coin n, so coins up to about 1240 spend them (n²/2 in all).
+    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001"]);
     assert_eq!(run.code, 1);
-    assert!(run.stdout.starts_with("Grundy's game: one pile of n = 0.."), "{}", run.stdout);
-    assert!(run.stdout.contains("P-positions: 0, 1, 2, 4, 7, 10, 20, 23, 26, 50, 53, 270"), "{}", run.stdout);
+    assert!(run.stdout.starts_with("Twins: one coin showing heads"), "{}", run.stdout);
+    // Coin n is worth n − 1 (a move turns it and one coin to its left): P only at 0 and 1.
+    assert!(run.stdout.contains(" 1239        N    1238\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("P-positions: 0, 1\n"), "{}", run.stdout);
     insta::assert_snapshot!(run.stderr);
-    let run =
-        takeaway(&["table", "games/grundys-game.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
+    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("the partial table is JSON");
     assert!(v["upto"].as_u64().unwrap() < 3000);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);

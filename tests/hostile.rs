@@ -175,10 +175,10 @@ fn deep_brackets_are_refused_before_the_parser_recurses() {
 // ---- hangs -------------------------------------------------------------------------------------
 
 #[test]
-fn a_coin_far_out_in_ruler_is_refused_by_the_work_limit() {
+fn a_coin_far_out_in_ruler_is_refused_from_the_estimate() {
     // Every move of coin n turns up to n coins: the moves of the piles below 10^12 were listed
-    // without counting the coins they turn.
-    refused(&["solve", "games/ruler.game", "1000000000000"], "takeaway::solve::state_limit");
+    // without counting the coins they turn, and without an estimate of where that would end.
+    refused(&["solve", "games/ruler.game", "1000000000000"], "takeaway::solve::too_much_work");
 }
 
 #[test]

@@ -36,6 +36,8 @@ pub struct Table {
     pub period: Option<Periodicity>,
     /// How far periods were looked for, when none was found.
     pub no_period_to: Option<u64>,
+    /// Looking ahead this far for a period passed a limit: nothing is said about periods.
+    pub period_not_looked: Option<u64>,
     /// A famous pattern of the P-positions, in words.
     pub pattern: Option<String>,
     /// Remoteness of one pile of 0..=upto, when asked for (`None` entries were too large to
@@ -124,6 +126,8 @@ pub struct TableOptions {
     pub remoteness: bool,
     /// a grid of one pile of n after a previous move of `last`, for memory games
     pub by_last: bool,
+    /// how many values (from pile 0) are looked at for a period; `MIN_EXAMINED` by default
+    pub period_values: Option<u64>,
 }
 
 /// Values of one pile of n = 0..=upto (rows) after a previous move of last = 1..=upto
@@ -171,6 +175,26 @@ pub enum TableError {
         help("ask about single positions instead: takeaway solve FILE 1 2 3")
     )]
     TooManyPiles { game: String, piles: usize },
+
+    #[error("a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions")]
+    #[diagnostic(
+        code(takeaway::table::too_large),
+        help("the boards inside an r×c box number C(r + c, r); tables up to --upto {largest} fit the limit (raise it with --max-states, or ask about one board with `solve`)")
+    )]
+    TooLarge { upto: u64, boards: String, limit: usize, largest: u64 },
+}
+
+/// Boards inside an r×c box of a bite game (row lengths that never grow upwards): C(r + c, r),
+/// saturating.
+fn boards_in_box(r: u64, c: u64) -> u128 {
+    let mut total: u128 = 1;
+    for i in 1..=r as u128 {
+        total = total.saturating_mul(c as u128 + i) / i;
+        if total >= u128::MAX / 1024 {
+            return u128::MAX;
+        }
+    }
+    total
 }
 
 pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Table, TableError> {
@@ -200,6 +224,18 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     if positions > solver.limits().max_states as u128 {
         return Err(SolveError::state_limit(solver.limits()).into());
     }
+    // Bite games reach every board inside the largest rectangle: refuse at once a table whose
+    // box could not be held, rather than after filling the boxes that can.
+    let bites = !game.moves.is_empty() && game.moves.iter().all(|r| matches!(r.kind, crate::rules::RuleKind::Bite { .. }));
+    if shape == TableShape::Rectangles && bites {
+        let limit = solver.limits().max_states;
+        let boards = boards_in_box(upto, upto);
+        if boards > limit as u128 {
+            let largest = (1..upto).take_while(|&k| boards_in_box(k, k) <= limit as u128).last().unwrap_or(0);
+            let boards = crate::solve::approximately(boards as f64);
+            return Err(TableError::TooLarge { upto, boards, limit, largest });
+        }
+    }
     let misere = game.convention == crate::ast::Convention::Misere;
     let mut outcomes = Vec::new();
     let mut grundy = Vec::new();
@@ -222,6 +258,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                             grundy_note: None,
                             period: None,
                             no_period_to: None,
+                            period_not_looked: None,
                             pattern: None,
                             remoteness: None,
                             loopy_values: None,
@@ -234,6 +271,9 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
                             SolveError::StateLimit { suggested, .. } => {
                                 format!("raise the limit with --max-states {suggested}")
+                            }
+                            SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
+                                format!("raise the limit with --max-states {}", solver.limits().max_states.saturating_mul(4))
                             }
                             _ => "see the cause below".to_string(),
                         };
@@ -310,23 +350,28 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         (true, true) => Some("Grundy values are not defined under misère play"),
         (true, false) => Some("Grundy values marked - were not computed: those positions are too large to search"),
     };
-    let (mut period, mut no_period_to, mut pattern) = (None, None, None);
+    let (mut period, mut no_period_to, mut period_not_looked, mut pattern) = (None, None, None, None);
     match shape {
         TableShape::OnePile => {
             let p: Vec<bool> = outcomes[0].iter().map(|o| *o == Outcome::P).collect();
             pattern = periods::one_pile_pattern(&p);
             // Looking past the table for a period is a bonus, bounded by a count of positions
             // (never by the clock, so that the same command prints the same bytes anywhere).
+            // Asked for with --period-values, it may use the question's own limits.
+            let look = options.period_values.unwrap_or(periods::MIN_EXAMINED).max(1);
             let given = solver.limits();
-            let bonus = Limits { max_states: given.max_states.min(PERIOD_SEARCH_STATES), ..given };
+            let bonus = match options.period_values {
+                Some(_) => given,
+                None => Limits { max_states: given.max_states.min(PERIOD_SEARCH_STATES), ..given },
+            };
             solver.set_limits(bonus);
-            let found = one_pile_period(solver, upto);
+            let found = one_pile_period(solver, upto, look);
             solver.set_limits(given);
             match found {
                 Ok(Some(found)) => period = Some(found),
-                Ok(None) => no_period_to = Some(upto.max(periods::MIN_EXAMINED - 1)),
-                // Looking further than the table asked for hit a limit: say nothing about periods.
-                Err(_) => {}
+                Ok(None) => no_period_to = Some(upto.max(look - 1)),
+                // Looking further than the table asked for hit a limit: say so, and nothing more.
+                Err(_) => period_not_looked = Some(upto.max(look - 1)),
             }
         }
         TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
@@ -358,6 +403,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         grundy_note,
         period,
         no_period_to,
+        period_not_looked,
         pattern,
         remoteness,
         loopy_values,
@@ -427,8 +473,8 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
 
 /// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
 /// further where the octal theorem needs more values to prove one.
-fn one_pile_period(solver: &mut Solver, upto: u64) -> Result<Option<Periodicity>, SolveError> {
-    let mut examined = upto.max(periods::MIN_EXAMINED - 1) + 1;
+fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<Periodicity>, SolveError> {
+    let mut examined = upto.max(look - 1) + 1;
     let (mut values, mut grundy) = sequence(solver, examined - 1)?;
     if let (Some((pre, p, _)), Some(t)) = (periods::detect(&values, false), periods::octal_bound(solver.game())) {
         let needed = periods::octal_needs(pre as u64, p as u64, t);
@@ -621,6 +667,10 @@ impl Table {
             out.push_str(&format!("period: {}\n", period_text(p)));
         } else if let Some(to) = self.no_period_to {
             out.push_str(&format!("period: none found in the values of 0..{to}\n"));
+        } else if let Some(to) = self.period_not_looked {
+            out.push_str(&format!(
+                "period: not looked for: looking through the values of 0..{to} passed the limits (set how far with --period-values N, or raise --max-states)\n"
+            ));
         }
         if let Some(note) = self.grundy_note {
             out.push_str(note);

@@ -191,6 +191,8 @@ enum Verb {
         remoteness: bool,
         #[arg(long)]
         by_last: bool,
+        #[arg(long, value_name = "N")]
+        period_values: Option<u64>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[arg(long)]
@@ -440,9 +442,9 @@ impl Session {
             Verb::Quotient { upto, upto_flag, format } => {
                 query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
             }
-            Verb::Table { upto, upto_flag, remoteness, by_last, format, max_states } => {
+            Verb::Table { upto, upto_flag, remoteness, by_last, period_values, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
-                let options = crate::analysis::TableOptions { remoteness, by_last };
+                let options = crate::analysis::TableOptions { remoteness, by_last, period_values };
                 match query::table(&entry.loaded, upto, options, format, limits(max_states), self.color) {
                     Ok(text) => Ok(text),
                     Err(f) => return Reply { output: f.partial, error: f.rendered, ..Default::default() },

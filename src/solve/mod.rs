@@ -94,7 +94,25 @@ impl Limits {
     pub fn max_moves(&self) -> u64 {
         (self.max_states as u64).saturating_mul(MOVES_PER_STATE)
     }
+
+    /// Moves the values of single piles may cost: they are kept four bytes each (or in a
+    /// window), not a position each, so far more work fits in the same memory than a search's.
+    pub fn max_pile_moves(&self) -> u64 {
+        (self.max_states as u64).saturating_mul(PILE_MOVES_PER_STATE)
+    }
+
+    /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
+    pub fn max_piles(&self) -> usize {
+        self.max_states.saturating_mul(PILES_PER_STATE)
+    }
 }
+
+/// Moves the single-pile values may cost per position allowed: Grundy's game to 2²⁴ (the
+/// benchmark's record run, about 8·10⁸) fits the defaults.
+const PILE_MOVES_PER_STATE: u64 = 256;
+
+/// Single-pile values kept per position allowed.
+const PILES_PER_STATE: usize = 16;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -159,6 +177,14 @@ pub enum SolveError {
     )]
     StateLimit { limit: u64, what: &'static str, suggested: usize },
 
+    #[error("a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined, past the limit of {limit}")]
+    #[diagnostic(code(takeaway::solve::too_much_work), help("{advice}"))]
+    TooMuchWork { needed: u64, computed: u64, estimate: String, limit: String, advice: String },
+
+    #[error("computing the values of single piles up to {needed} reached the limit of {limit} moves examined at pile {computed}")]
+    #[diagnostic(code(takeaway::solve::pile_work_limit), help("{advice}"))]
+    PileWorkLimit { computed: u64, needed: u64, limit: String, advice: String },
+
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(
         code(takeaway::solve::timeout),
@@ -219,6 +245,35 @@ impl SolveError {
     }
 }
 
+/// A large count written for reading: exact below a million, else like 3.1·10¹⁵.
+pub fn approximately(x: f64) -> String {
+    if x < 1e6 {
+        return format!("{}", x.round() as u64);
+    }
+    if !x.is_finite() || x >= 1e300 {
+        return "more than 10³⁰⁰".into();
+    }
+    let exponent = x.log10().floor() as i32;
+    let mantissa = x / 10f64.powi(exponent);
+    let sup: String = exponent
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '0' => '⁰',
+            '1' => '¹',
+            '2' => '²',
+            '3' => '³',
+            '4' => '⁴',
+            '5' => '⁵',
+            '6' => '⁶',
+            '7' => '⁷',
+            '8' => '⁸',
+            _ => '⁹',
+        })
+        .collect();
+    format!("{mantissa:.1}·10{sup}")
+}
+
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// Asks the computation under way to stop with `SolveError::Cancelled` (safe from a signal handler).
@@ -252,6 +307,25 @@ struct Work {
 }
 
 impl Work {
+    /// Moves counted against the single-pile budget; the error says how far the piles got.
+    fn add_piles(&mut self, moves: usize, limits: Limits, computed: u64, needed: u64) -> Result<(), SolveError> {
+        check_cancel(limits)?;
+        self.moves += moves as u64;
+        if self.moves > limits.max_pile_moves() {
+            return Err(SolveError::PileWorkLimit {
+                computed,
+                needed,
+                limit: approximately(limits.max_pile_moves() as f64),
+                advice: format!(
+                    "ask about a pile below {computed}, or raise the limit with --max-states {} (single piles may \
+                     examine {PILE_MOVES_PER_STATE} moves per position allowed)",
+                    limits.max_states.saturating_mul(4)
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
         check_cancel(limits)?;
         let before = self.moves;

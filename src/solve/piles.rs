@@ -10,7 +10,7 @@ use super::{check_cancel, period, Limits, SolveError, Table, Work};
 use crate::rules::{Game, Move, Position};
 
 /// Values are looked at for a period each time their number doubles from here.
-const FIRST_PERIOD_CHECK: usize = 256;
+const FIRST_PERIOD_CHECK: usize = 64;
 
 /// Options the kernel examines per move of the work budget: each costs a load and a bit set,
 /// where a listed move allocates a position.
@@ -28,7 +28,18 @@ pub struct PileValues {
     work: Work,
     /// Set once a window proved too small: from then on every value is kept.
     keep_table: bool,
+    /// (piles computed, moves examined) at the last period check, for the estimate.
+    last_check: Option<(u64, u64)>,
 }
+
+/// The estimate is made once the values have cost this share of the budget (a small fraction
+/// of a second at most), from how the cost grew over the last doubling of the piles.
+const ESTIMATE_AFTER_SHARE: u64 = 1024;
+
+/// A question is refused at once when its estimate passes the budget this many times over: the
+/// growth measured early overstates it for some kernels (Grundy's game's cost per pile falls as
+/// its rare values are found), so only hopeless questions are refused before trying.
+const ESTIMATE_MARGIN: f64 = 16.0;
 
 enum Engine {
     Kernel(Box<HeapKernel>),
@@ -48,6 +59,7 @@ impl PileValues {
             next_period_check: FIRST_PERIOD_CHECK,
             work: Work::default(),
             keep_table: false,
+            last_check: None,
         }
     }
 
@@ -257,11 +269,11 @@ impl PileValues {
         };
         while (self.computed() as u64) <= upto && self.period.is_none() {
             let computed = self.computed();
-            if computed >= limits.max_states {
+            if computed >= limits.max_piles() {
                 return Err(SolveError::state_limit(limits));
             }
             // Up to the next period check, or the pile asked about.
-            let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_states).max(computed + 1);
+            let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_piles()).max(computed + 1);
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
                     if let Some((prefix, recent)) = window {
@@ -269,7 +281,7 @@ impl PileValues {
                     }
                     // Up to 2^34 values: the largest table reserved at once (untouched pages
                     // cost nothing, a period may end the run early), or a window's worth.
-                    let total = (upto as usize).saturating_add(1).min(limits.max_states).min(1 << 34);
+                    let total = (upto as usize).saturating_add(1).min(limits.max_piles()).min(1 << 34);
                     kernel.reserve_total(window.map_or(total, |(prefix, recent)| total.min(prefix + 2 * recent)));
                     let mut options = 0u64;
                     for n in computed..stop {
@@ -277,21 +289,66 @@ impl PileValues {
                             return Ok(false);
                         }
                         if n % 1024 == 0 {
-                            self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
+                            let moves = (options / KERNEL_OPTIONS_PER_MOVE) as usize;
+                            self.work.add_piles(moves, limits, n as u64, upto)?;
                             options %= KERNEL_OPTIONS_PER_MOVE;
                             super::progress::report(super::progress::Stage::PileValues, n as u64, upto + 1);
                         }
                     }
-                    self.work.add((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits)?;
+                    self.work.add_piles((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits, stop as u64, upto)?;
                 }
                 Engine::Listing(values) => listing_extend(game, values, stop, upto + 1, limits, &mut self.work)?,
             }
             if self.computed() >= self.next_period_check {
                 self.next_period_check *= 2;
                 self.look_for_period(game);
+                if self.period.is_none() {
+                    self.refuse_hopeless(upto, limits)?;
+                }
             }
         }
         Ok(true)
+    }
+
+    /// Refuses at once a pile whose values would cost far past the budget, estimated from how
+    /// the cost grew over the last doubling of the piles computed.
+    fn refuse_hopeless(&mut self, upto: u64, limits: Limits) -> Result<(), SolveError> {
+        let now = (self.computed() as u64, self.work.moves);
+        let before = self.last_check.replace(now);
+        let budget = limits.max_pile_moves();
+        let (Some((c0, w0)), (c1, w1)) = (before, now) else { return Ok(()) };
+        if upto <= c1 || w1 < budget / ESTIMATE_AFTER_SHARE || w0 == 0 || c0 == 0 {
+            return Ok(());
+        }
+        // Each pile costs at least about as much as the one before: the growth is at least linear.
+        let growth = ((w1 as f64 / w0 as f64).ln() / (c1 as f64 / c0 as f64).ln()).max(1.0);
+        let estimate = w1 as f64 * (upto as f64 / c1 as f64).powf(growth);
+        // Early on the growth may overstate; once a sixty-fourth of the budget is spent it is
+        // measured well enough to stop a run that will not finish before it shows a progress bar.
+        let margin = if w1 < budget / 64 { ESTIMATE_MARGIN } else { 2.0 };
+        if estimate <= budget as f64 * margin {
+            return Ok(());
+        }
+        let largest = (c1 as f64 * (budget as f64 / w1 as f64).powf(1.0 / growth)) as u64;
+        let factor = estimate / budget as f64;
+        let raise = if factor < 1e4 {
+            format!(
+                "; this one would need --max-states {} or so (time grows with it)",
+                super::approximately(limits.max_states as f64 * factor)
+            )
+        } else {
+            String::new()
+        };
+        Err(SolveError::TooMuchWork {
+            needed: upto,
+            computed: c1,
+            estimate: super::approximately(estimate),
+            limit: super::approximately(budget as f64),
+            advice: format!(
+                "no period is proven in the values up to {c1} (none may exist), and each pile costs more than the \
+                 last (the cost grows like n^{growth:.1}): piles up to about {largest} are within the limits{raise}"
+            ),
+        })
     }
 
     /// Proves a period where a theorem applies, so that larger piles need no computing.
@@ -334,7 +391,7 @@ fn listing_extend(
         let n = values.len() as u64;
         let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
         // A move that leaves many piles (or turns many coins) costs as much as that many moves.
-        work.add(moves.iter().map(|m| m.to.piles.len().max(1)).sum(), limits)?;
+        work.add_piles(moves.iter().map(|m| m.to.piles.len().max(1)).sum(), limits, n, total - 1)?;
         if n.is_multiple_of(256) {
             super::progress::report(super::progress::Stage::PileValues, n, total);
         }
