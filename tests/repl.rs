@@ -80,6 +80,50 @@ fn session_mistakes_and_recovery() {
 }
 
 #[test]
+fn session_open_definitions_keep_what_was_typed() {
+    let out = run_session("open-definitions.txt");
+    // The session: the typo's line is dropped, the definition goes on, and `solve 5`
+    // answers about X instead of being swallowed.
+    assert!(out.contains("defined X (one pile)\nX, position 5\n"), "{out}");
+    assert!(out.contains("* X (one pile) (defined here)"), "{out}");
+    assert!(out.contains("dropped the open definition (2 lines)"), "{out}");
+    assert!(out.contains("usage: solve <POSITION>..."), "{out}");
+    assert!(out.contains("replaced X (one pile)"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_prompt_shows_a_definition_is_open_and_save_writes_a_game_file() {
+    let mut s = Session::new(false);
+    assert_eq!(s.prompt(), takeaway::repl::PROMPT);
+    assert!(!s.feed("game \"T\"").is_error());
+    assert_eq!(s.prompt(), takeaway::repl::CONTINUATION_PROMPT);
+    assert!(s.feed("param k = 3").output.is_empty());
+    assert!(s.feed("pile").output.is_empty());
+    assert!(s.feed("move: take 1..k").output.starts_with("defined T"));
+    assert_eq!(s.prompt(), takeaway::repl::PROMPT);
+    assert!(!s.feed("set k = 5").is_error());
+    let dir = std::env::temp_dir().join(format!("takeaway-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.game");
+    let r = s.feed(&format!(":save {}", file.display()));
+    assert!(!r.is_error(), "{r:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "game \"T\"\nparam k = 5\npile\nmove: take 1..k\n");
+    let again = s.feed(&format!(":save {}", file.display()));
+    assert!(again.error.contains("exists already"), "{again:?}");
+    assert!(!s.feed(&format!(":save {} --force", file.display())).is_error());
+    // The saved file loads as it was: k = 5, so 6 is a P-position of take 1..5.
+    let r = s.feed(&format!(":load {}", file.display()));
+    assert!(r.output.contains("replacing the session's game of that name"), "{r:?}");
+    assert!(s.feed("solve 6").output.contains("outcome: P"));
+    std::fs::remove_dir_all(&dir).ok();
+    // Pasted text is taken line by line: the wrong line is left out, the rest defines the game.
+    let r = s.feed("game \"P\"\npile\nmove: tkae 1\nmove: take 1..2");
+    assert!(r.error.contains("unexpected word `tkae`"), "{r:?}");
+    assert!(r.output.contains("defined P (one pile)"), "{r:?}");
+}
+
+#[test]
 fn session_files() {
     let out = run_session("files.txt");
     insta::assert_snapshot!(out);

@@ -20,9 +20,11 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     let mut p = spawn_command(cmd, Some(30_000))?;
     p.exp_string("takeaway> ")?;
 
-    // A definition over three lines: the prompt goes on until it is complete.
+    // A definition over three lines: a prompt of its own until it is complete.
     p.send_line("game \"pty\"")?;
+    p.exp_string("...> ")?;
     p.send_line("pile")?;
+    p.exp_string("...> ")?;
     p.send_line("move: take 1..3")?;
     p.exp_string("defined pty (one pile)")?;
     p.exp_string("takeaway> ")?;

@@ -122,7 +122,7 @@ pub struct Vocabulary {
 }
 
 pub const VERBS: &[&str] = &["solve", "table", "explain", "quotient", "compare", "play", "plot", "check", "set"];
-pub const COMMANDS: &[&str] = &[":load", ":games", ":use", ":show", ":help", ":quit"];
+pub const COMMANDS: &[&str] = &[":load", ":save", ":games", ":use", ":show", ":cancel", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game",
     "param",
@@ -168,7 +168,13 @@ pub struct Session {
     current: Option<usize>,
     limits: Limits,
     color: bool,
+    /// The lines of a definition still open (no board or no move yet), fed one at a time.
+    pending: String,
 }
+
+/// The prompt at the start of an input, and on the lines of a definition still open.
+pub const PROMPT: &str = "takeaway> ";
+pub const CONTINUATION_PROMPT: &str = "     ...> ";
 
 /// The query verbs, parsed with the command line's words (`--format json`, `--last 4`, …).
 #[derive(Parser, Debug)]
@@ -325,7 +331,92 @@ pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
 
 impl Session {
     pub fn new(color: bool) -> Self {
-        Session { games: Vec::new(), current: None, limits: Limits::default(), color }
+        Session { games: Vec::new(), current: None, limits: Limits::default(), color, pending: String::new() }
+    }
+
+    /// The prompt for the next line: a definition still open has its own.
+    pub fn prompt(&self) -> &'static str {
+        if self.pending.is_empty() {
+            PROMPT
+        } else {
+            CONTINUATION_PROMPT
+        }
+    }
+
+    /// The definition still open, if any.
+    pub fn pending(&self) -> &str {
+        &self.pending
+    }
+
+    /// Takes one line as typed. A line of game text that leaves a definition unfinished keeps
+    /// it open; a wrong line is reported and left out, and the definition so far stays open,
+    /// so that nothing typed before it is lost. An empty line ends an open definition (saying
+    /// what it lacks), `:cancel` drops it, and a command ends it before running.
+    pub fn feed(&mut self, line: &str) -> Reply {
+        // Pasted text arrives as several lines at once: each is taken in turn.
+        if let Some((first, rest)) = line.split_once('\n') {
+            let mut reply = self.feed(first.trim_end_matches('\r'));
+            if reply.quit || reply.play.is_some() {
+                return reply;
+            }
+            let more = self.feed(rest);
+            reply.output.push_str(&more.output);
+            reply.error.push_str(&more.error);
+            return Reply { quit: more.quit, play: more.play, ..reply };
+        }
+        if self.pending.is_empty() {
+            if self.needs_more(line) {
+                self.pending = line.to_string();
+                return Reply::default();
+            }
+            return self.eval(line);
+        }
+        let trimmed = line.trim();
+        if trimmed == ":cancel" {
+            let lines = std::mem::take(&mut self.pending).lines().count();
+            let s = if lines == 1 { "" } else { "s" };
+            return Reply::ok(format!("dropped the open definition ({lines} line{s})\n"));
+        }
+        if trimmed == ":show" {
+            return Reply::ok(format!(
+                "{}\n# (a definition still open: go on, end it with an empty line, or drop it with :cancel)\n",
+                self.pending.trim_end()
+            ));
+        }
+        if trimmed.is_empty() {
+            // Ended by the user: evaluating it defines it or says what it lacks.
+            let text = std::mem::take(&mut self.pending);
+            return self.eval(&text);
+        }
+        let starts_another = trimmed.starts_with("game ") || trimmed == "game";
+        if starts_another || !matches!(classify(line), Input::GameText | Input::Empty) {
+            // Another definition or a command: the open one, unfinished, is dropped, and said so.
+            let text = std::mem::take(&mut self.pending);
+            let first = Reply::err(format!("note: {}; it was dropped\n", unfinished(&text)));
+            let rest = self.feed(line);
+            return Reply {
+                output: first.output + &rest.output,
+                error: first.error + &rest.error,
+                quit: rest.quit,
+                play: rest.play,
+            };
+        }
+        let candidate = format!("{}\n{line}", self.pending);
+        if self.needs_more(&candidate) {
+            self.pending = candidate;
+            return Reply::default();
+        }
+        let reply = self.eval(&candidate);
+        if reply.is_error() {
+            // The line is left out; what was typed before it stays.
+            let mut reply = reply;
+            reply.error.push_str(
+                "(that line was left out; the definition so far is kept: go on, :show it, end it with an empty line, or :cancel)\n",
+            );
+            return reply;
+        }
+        self.pending.clear();
+        reply
     }
 
     pub fn needs_more(&self, buffer: &str) -> bool {
@@ -387,13 +478,32 @@ impl Session {
         let line = match QueryLine::try_parse_from(&words) {
             Ok(l) => l,
             Err(e) => {
-                // clap's first line says what is wrong; its usage line is the help.
+                // clap says what is wrong over a few lines, then the usage: all of it is shown,
+                // the usage as the help.
                 let rendered = e.render().to_string();
-                let message = rendered.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+                let (mut what, mut usage, mut tips) = (Vec::new(), None, Vec::new());
+                for l in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    if let Some(u) = l.strip_prefix("Usage:") {
+                        usage = Some(u.trim().to_string());
+                    } else if l.starts_with("For more information") {
+                        continue;
+                    } else if let Some(t) = l.strip_prefix("tip:") {
+                        tips.push(t.trim().to_string());
+                    } else if usage.is_none() {
+                        what.push(l.trim_start_matches("error: ").to_string());
+                    }
+                }
+                let message = what.join(" ");
                 let verb = words.first().copied().unwrap_or("");
+                let mut help = match usage {
+                    Some(u) => format!("usage: {u} (:help {verb} says more)"),
+                    None => format!("see :help {verb}"),
+                };
+                for t in tips {
+                    help.push_str(&format!("; {t}"));
+                }
                 let start = input.len() - input.trim_start().len();
-                let e =
-                    ReplError::Usage { span: (start, input.trim().len()), message, help: format!("see :help {verb}") };
+                let e = ReplError::Usage { span: (start, input.trim().len()), message, help };
                 return Reply::err(self.render(&e, input));
             }
         };
@@ -524,8 +634,12 @@ impl Session {
             Err(e) => return Reply::err(e),
         };
         let entry = Entry { text, settings, loaded, origin: "defined here".into() };
-        let verb = if replacing.is_some() { "changed" } else { "defined" };
-        let index = self.insert(entry, replacing);
+        let (index, replaced) = self.insert(entry, replacing);
+        let verb = match (replacing.is_some(), replaced) {
+            (true, _) => "changed",
+            (false, true) => "replaced",
+            (false, false) => "defined",
+        };
         Reply::ok(format!("{verb} {}\n", self.games[index].describe()))
     }
 
@@ -553,8 +667,11 @@ impl Session {
     }
 
     /// Adds a game, replacing `replacing` or a game of the same name; it becomes current.
-    fn insert(&mut self, entry: Entry, replacing: Option<usize>) -> usize {
-        let index = replacing.or_else(|| self.games.iter().position(|e| e.name() == entry.name()));
+    /// Returns its index and whether it replaced another game of its name.
+    fn insert(&mut self, entry: Entry, replacing: Option<usize>) -> (usize, bool) {
+        let same_name = self.games.iter().position(|e| e.name() == entry.name());
+        let index = replacing.or(same_name);
+        let replaced = same_name.is_some() && replacing.is_none();
         let index = match index {
             Some(i) => {
                 self.games[i] = entry;
@@ -566,7 +683,7 @@ impl Session {
             }
         };
         self.current = Some(index);
-        index
+        (index, replaced)
     }
 
     /// Loads a game file; it becomes the current game.
@@ -579,10 +696,62 @@ impl Session {
                     origin: path.display().to_string(),
                     loaded,
                 };
-                let index = self.insert(entry, None);
-                Reply::ok(format!("loaded {}\n", self.games[index].describe()))
+                let (index, replaced) = self.insert(entry, None);
+                let note = if replaced { ", replacing the session's game of that name" } else { "" };
+                Reply::ok(format!("loaded {}{note}\n", self.games[index].describe()))
             }
             Err(e) => Reply::err(e),
+        }
+    }
+
+    /// `:save FILE [--force]`: the current game's text (with its `set` values written in) as a
+    /// game file, so that an experiment becomes a file; an existing file only with --force.
+    fn save(&self, arg: &str, input: &str) -> Reply {
+        let mut words: Vec<&str> = arg.split_whitespace().collect();
+        let force = words.iter().any(|w| *w == "--force");
+        words.retain(|w| *w != "--force");
+        let [file] = words.as_slice() else {
+            let e = ReplError::MissingArgument {
+                command: ":save",
+                what: "one file name",
+                example: ":save games/my-variant.game",
+            };
+            return Reply::err(render(&e, None, self.color));
+        };
+        let entry = match self.current() {
+            Ok(e) => e,
+            Err(e) => return Reply::err(e),
+        };
+        let path = PathBuf::from(file);
+        if path.exists() && !force {
+            let at = input.find(file).unwrap_or(0);
+            let e = ReplError::Usage {
+                span: (at, file.len()),
+                message: format!("{file} exists already"),
+                help: format!("choose another name, or overwrite it with :save {file} --force"),
+            };
+            return Reply::err(self.render(&e, input));
+        }
+        // Values given with `set` are written into their `param` lines.
+        let mut text = String::new();
+        for line in entry.text.trim_end().lines() {
+            let name = line.trim_start().strip_prefix("param").and_then(|r| r.split('=').next()).map(str::trim);
+            match entry.settings.iter().find(|(n, _)| Some(n.as_str()) == name) {
+                Some((n, v)) => text.push_str(&format!("param {n} = {v}\n")),
+                None => text.push_str(&format!("{line}\n")),
+            }
+        }
+        match std::fs::write(&path, text) {
+            Ok(()) => Reply::ok(format!("saved {} to {file}\n", entry.describe())),
+            Err(err) => {
+                let at = input.find(file).unwrap_or(0);
+                let e = ReplError::Usage {
+                    span: (at, file.len()),
+                    message: format!("cannot write {file}: {err}"),
+                    help: "check that the folder exists and can be written to".into(),
+                };
+                Reply::err(self.render(&e, input))
+            }
         }
     }
 
@@ -630,6 +799,8 @@ impl Session {
                 }
                 self.load_file(&PathBuf::from(arg))
             }
+            "save" => self.save(arg, input),
+            "cancel" => Reply::ok("no definition is open\n"),
             "show" => match self.current() {
                 Ok(e) => {
                     let mut out = format!("{}\n", e.text.trim_end());
@@ -651,6 +822,22 @@ impl Session {
             }
         }
     }
+}
+
+/// What an open definition lacks, in words: `the definition of "X" has no move yet`.
+fn unfinished(text: &str) -> String {
+    let Ok(file) = crate::syntax::parse(&join_continued_lines(text)) else {
+        return "the open definition was unfinished".into();
+    };
+    let name = game_name(&file).map(|n| format!("the definition of \"{n}\"")).unwrap_or("the open definition".into());
+    let board = file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
+    let moves = file.statements.iter().any(|s| matches!(s.node, Statement::Move(_)));
+    let lacks = match (board, moves) {
+        (false, false) => "no board and no move",
+        (false, true) => "no board",
+        _ => "no move",
+    };
+    format!("{name} had {lacks} yet")
 }
 
 impl Entry {
@@ -712,7 +899,9 @@ pub fn help(topic: &str) -> String {
         "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
         "games" => ":games\n  the games of this session; * marks the current one\n",
         "use" => ":use NAME\n  makes another game of the session the current one\n",
-        "show" => ":show\n  the current game's text, with the values given by set\n",
+        "show" => ":show\n  the current game's text, with the values given by set (or the definition still open)\n",
+        "save" => ":save FILE [--force]\n  writes the current game's text, with the values given by set, to a game file; an existing\n  file only with --force\n",
+        "cancel" => ":cancel\n  drops a definition still open (an empty line ends it instead, saying what it lacks)\n",
         "quit" => ":quit (or Ctrl-D)\n  ends the session\n",
         "language" | "game" | "move" => "A game is a few lines:\n  game \"TAG\"\n  param k = 3\n  pile                  (or piles, piles 2, rows, coins)\n  move: take 1..k       (take ≤ 2·last, take 1 or 3, split unequal, take 1..2, then split, octal 0.77,\n                         take k from one pile and l from the other where k ≤ l < k + 2,\n                         turn 1..3 coins, turn any coins, consecutive)\n  first move: take 1..n-1\n  play misère\nThe definition ends when it has a board and a move; later move: lines add to the current game.\nTwo games of the session (or game files) make a game on cells (x, y):\n  game \"corners\"\n  tartan product of \"twins\" and \"twins\"     (or acrostic product of …)\nREADME.md has the whole reference.\n",
         _ => "no help on that; try :help, :help solve, :help table, :help set, :help language\n",
@@ -734,7 +923,9 @@ Queries, with the command line's words:
   check                      silent when the current game is right
   set k = 5                  change a parameter
 Session commands:
-  :load FILE   :games   :use NAME   :show   :help [TOPIC]   :quit
+  :load FILE   :save FILE   :games   :use NAME   :show   :cancel   :help [TOPIC]   :quit
+A definition stays open (prompt ...>) until it has a board and a move; a wrong line is left
+out and the rest kept; an empty line ends it, :cancel drops it.
 Ctrl-C cancels a long computation (or clears the line); Ctrl-D ends the session.
 ";
 
@@ -742,7 +933,6 @@ Ctrl-C cancels a long computation (or clears the line); Ctrl-D ends the session.
 /// per command. Returns false when any command failed.
 pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Write, err: &mut impl Write) -> bool {
     let mut all_ok = true;
-    let mut buffer = String::new();
     /// Writes a reply; true when the session should end.
     fn report(reply: Reply, all_ok: &mut bool, out: &mut impl Write, err: &mut impl Write) -> bool {
         let _ = out.write_all(reply.output.as_bytes());
@@ -758,13 +948,7 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
         .map_while(Result::ok)
         .map(|l| String::from_utf8_lossy(&l).trim_end_matches('\r').to_string());
     while let Some(line) = lines.next() {
-        buffer.push_str(&line);
-        if session.needs_more(&buffer) {
-            buffer.push('\n');
-            continue;
-        }
-        let mut reply = session.eval(&buffer);
-        buffer.clear();
+        let mut reply = session.feed(&line);
         let play = reply.play.take();
         if report(reply, &mut all_ok, out, err) {
             return all_ok;
@@ -778,9 +962,9 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
             }
         }
     }
-    if !buffer.trim().is_empty() {
-        // The input ended inside a definition: evaluating it reports what is missing.
-        let reply = session.eval(&buffer);
+    if !session.pending.is_empty() {
+        // The input ended inside a definition: ending it reports what is missing.
+        let reply = session.feed("");
         report(reply, &mut all_ok, out, err);
     }
     all_ok

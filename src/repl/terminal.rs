@@ -16,12 +16,11 @@ use rustyline::{Context, Editor, Helper};
 
 use super::{Session, Vocabulary, COMMANDS, KEYWORDS, VERBS};
 
-pub const PROMPT: &str = "takeaway> ";
+pub use super::PROMPT;
 
 struct ReplHelper {
     /// What completion offers, refreshed after every input.
     vocabulary: RefCell<Vocabulary>,
-    has_game: RefCell<bool>,
     hinter: HistoryHinter,
     color: bool,
 }
@@ -65,13 +64,11 @@ impl Hinter for ReplHelper {
     }
 }
 
+// Every line is taken as it is entered: the session keeps a definition open across lines
+// (with its own prompt), so that a wrong line can be left out without losing the others.
 impl Validator for ReplHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        if super::needs_more(ctx.input(), *self.has_game.borrow()) {
-            Ok(ValidationResult::Incomplete)
-        } else {
-            Ok(ValidationResult::Valid(None))
-        }
+    fn validate(&self, _ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        Ok(ValidationResult::Valid(None))
     }
 }
 
@@ -150,7 +147,6 @@ pub fn run(mut session: Session) {
     let _ = ctrlc::set_handler(crate::solve::request_cancel);
     let helper = ReplHelper {
         vocabulary: RefCell::new(session.vocabulary()),
-        has_game: RefCell::new(session.current.is_some()),
         hinter: HistoryHinter::new(),
         color: session.color,
     };
@@ -172,12 +168,12 @@ pub fn run(mut session: Session) {
         env!("CARGO_PKG_VERSION")
     );
     loop {
-        match editor.readline(PROMPT) {
+        match editor.readline(session.prompt()) {
             Ok(input) => {
                 if !input.trim().is_empty() {
                     let _ = editor.add_history_entry(input.as_str());
                 }
-                let mut reply = session.eval(&input);
+                let mut reply = session.feed(&input);
                 print!("{}", reply.output);
                 eprint!("{}", reply.error);
                 if let Some(p) = reply.play.take() {
@@ -197,7 +193,6 @@ pub fn run(mut session: Session) {
                 }
                 if let Some(h) = editor.helper_mut() {
                     *h.vocabulary.borrow_mut() = session.vocabulary();
-                    *h.has_game.borrow_mut() = session.current.is_some();
                 }
                 if reply.quit {
                     break;
