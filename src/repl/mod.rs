@@ -708,7 +708,7 @@ impl Session {
     /// game file, so that an experiment becomes a file; an existing file only with --force.
     fn save(&self, arg: &str, input: &str) -> Reply {
         let mut words: Vec<&str> = arg.split_whitespace().collect();
-        let force = words.iter().any(|w| *w == "--force");
+        let force = words.contains(&"--force");
         words.retain(|w| *w != "--force");
         let [file] = words.as_slice() else {
             let e = ReplError::MissingArgument {
