@@ -353,7 +353,7 @@ pub fn check(
     if file.statements.is_empty() {
         return Err(vec![CheckError::Empty]);
     }
-    let mut c = Checker { errors: Vec::new(), params: Vec::new(), pair_names: None };
+    let mut c = Checker { errors: Vec::new(), params: Vec::new(), pair_names: None, set_params: Vec::new() };
     let mut game = c.game(file, default_name, settings);
     if let Some((kind, parts, span)) = product_statement(file) {
         if let Some(product) = c.product(file, kind, parts, span, library) {
@@ -404,6 +404,9 @@ struct Checker {
     params: Vec<(String, Option<i64>)>,
     /// While a `take k from one pile and l from the other` rule is checked: its two names.
     pair_names: Option<[String; 2]>,
+    /// Parameters given a value by `--set` (or `set` in the REPL): name, that value, and the
+    /// value the game's text gives, so that a rule the value makes impossible can say so.
+    set_params: Vec<(String, i64, Option<String>)>,
 }
 
 /// The product statement of a file, if it has one (a second one is reported as a duplicate).
@@ -536,6 +539,13 @@ impl Checker {
                     }
                     declared.push((pname.node.clone(), pname.span));
                     let set = settings.iter().find(|(n, _)| *n == pname.node).map(|(_, v)| *v);
+                    if let Some(v) = set {
+                        let own = default.as_ref().and_then(|e| match &e.node {
+                            ast::ExprKind::Int(text) => Some(text.clone()),
+                            _ => None,
+                        });
+                        self.set_params.push((pname.node.clone(), v, own));
+                    }
                     let value = match (set, default) {
                         (Some(v), _) => Some(v),
                         (None, Some(e)) => self.constant(e, "a parameter's value"),
@@ -1040,7 +1050,18 @@ impl Checker {
                 ast::Choice::Value(e) => {
                     if let Some(v) = self.expr(e, scope, Ty::Int) {
                         if taken {
+                            let before = self.errors.len();
                             self.check_taken_constant(&v, &v, e.span);
+                            self.blame_settings(before, &[e]);
+                            if self.errors.len() > before {
+                                if let ast::ExprKind::Binary(ast::BinOp::Sub, x, y) = &e.node {
+                                    if let (ast::ExprKind::Int(x), ast::ExprKind::Int(y)) = (&x.node, &y.node) {
+                                        if let Some(CheckError::ImpossibleAmount { help, .. }) = self.errors.last_mut() {
+                                            *help = format!("a range is written with two dots: `{x}..{y}` (`{x}-{y}` is a subtraction)");
+                                        }
+                                    }
+                                }
+                            }
                         }
                         out.push(Choice::Value(v));
                     }
@@ -1049,7 +1070,9 @@ impl Checker {
                     let (lo, hi) = (self.expr(a, scope, Ty::Int), self.expr(b, scope, Ty::Int));
                     if let (Some(lo), Some(hi)) = (lo, hi) {
                         if taken {
+                            let before = self.errors.len();
                             self.check_taken_constant(&lo, &hi, a.span.to(b.span));
+                            self.blame_settings(before, &[a, b]);
                         }
                         out.push(Choice::Range(lo, hi));
                     }
@@ -1057,6 +1080,34 @@ impl Checker {
             }
         }
         out
+    }
+
+    /// Where the amounts just reported impossible read a parameter given by `--set`, the
+    /// diagnostic names the setting, since the game's text alone is not wrong.
+    fn blame_settings(&mut self, before: usize, exprs: &[&ast::Expr]) {
+        let mut names = Vec::new();
+        let mut stack: Vec<&ast::Expr> = exprs.to_vec();
+        while let Some(e) = stack.pop() {
+            match &e.node {
+                ast::ExprKind::Name(n) => names.push(n.clone()),
+                ast::ExprKind::Unary(_, x) => stack.push(x),
+                ast::ExprKind::Binary(_, x, y) => stack.extend([&**x, &**y]),
+                ast::ExprKind::Call(_, args) => stack.extend(args.iter()),
+                ast::ExprKind::Int(_) => {}
+            }
+        }
+        let Some((name, value, own)) = self.set_params.iter().find(|(n, _, _)| names.contains(n)).cloned() else {
+            return;
+        };
+        for error in &mut self.errors[before..] {
+            if let CheckError::ImpossibleAmount { what, help, .. } = error {
+                *what = format!("with {name} = {value} (given by --set {name}={value}), {what}");
+                *help = match &own {
+                    Some(own) => format!("this value of {name} leaves the rule nothing to take; the game's own value is {name} = {own}"),
+                    None => format!("this value of {name} leaves the rule nothing to take: give {name} another value"),
+                };
+            }
+        }
     }
 
     /// Amounts known before play: an empty range, a negative amount or 0 is a mistake.

@@ -164,7 +164,7 @@ struct PositionQuery {
     /// the game file
     file: PathBuf,
     /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
     /// the size of the previous move, for games whose rules read `last`
     #[arg(long)]
@@ -223,8 +223,8 @@ pub(crate) fn parse_setting(s: &str) -> Result<(String, i64), String> {
 #[derive(Debug, Error, Diagnostic)]
 enum CliError {
     #[error("cannot read {path}: {reason}")]
-    #[diagnostic(code(takeaway::cli::read), help("check the file name; game files end in .game"))]
-    Read { path: String, reason: String },
+    #[diagnostic(code(takeaway::cli::read), help("{help}"))]
+    Read { path: String, reason: String, help: String },
 
     #[error("cannot write {path}: {reason}")]
     #[diagnostic(code(takeaway::cli::write), help("check that the folder exists and can be written"))]
@@ -308,13 +308,17 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let svg = query::plot(&loaded, upto, Limits::states(max_states), color).map_err(fail)?;
             match output_file {
                 None => print(&svg),
-                Some(path) => std::fs::write(&path, svg).map_err(|e| {
-                    fail(render(
-                        &CliError::Write { path: path.display().to_string(), reason: e.kind().to_string() },
-                        None,
-                        color,
-                    ))
-                })?,
+                Some(path) => {
+                    std::fs::write(&path, &svg).map_err(|e| {
+                        fail(render(
+                            &CliError::Write { path: path.display().to_string(), reason: e.kind().to_string() },
+                            None,
+                            color,
+                        ))
+                    })?;
+                    // Say what was written, as the REPL does: a silent success looks like nothing.
+                    print(&format!("wrote {} ({} bytes of SVG)\n", path.display(), svg.len()));
+                }
             }
         }
         Command::Compare { a, b, upto, shift, output } => {
@@ -364,15 +368,48 @@ pub(crate) fn read_game_in(
     color: bool,
     session: Vec<&Loaded>,
 ) -> Result<Loaded, String> {
+    // `games/nim` finds `games/nim.game`, as a product's names do.
+    let with_extension = path.with_extension("game");
+    let path = if !path.exists() && path.extension().is_none() && with_extension.is_file() {
+        with_extension.as_path()
+    } else {
+        path
+    };
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| render(&CliError::Read { path: shown.clone(), reason: e.kind().to_string() }, None, color))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        let (reason, help) = match e.kind() {
+            std::io::ErrorKind::NotFound => ("no such file".to_string(), nearest_file(path)),
+            std::io::ErrorKind::PermissionDenied => ("permission denied".to_string(), "check the file's permissions".into()),
+            std::io::ErrorKind::IsADirectory => ("it is a folder".to_string(), "name a game file in it, such as games/nim.game".into()),
+            _ => (e.to_string(), "check the file name; game files end in .game".into()),
+        };
+        render(&CliError::Read { path: shown.clone(), reason, help }, None, color)
+    })?;
     let text = String::from_utf8(bytes).map_err(|_| render(&CliError::NotUtf8 { path: shown.clone() }, None, color))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
     // A product's games are found beside the file that names them.
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let library = query::Games { dir, session, color };
     query::load_in(Source::new(shown, text), &stem, settings, color, &library)
+}
+
+/// The help for a file that is not there: the nearest game file in its folder, if one is close.
+fn nearest_file(path: &Path) -> String {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let wanted = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).collect())
+        .unwrap_or_default();
+    let close = names
+        .iter()
+        .filter(|n| n.ends_with(".game"))
+        .map(|n| (strsim::damerau_levenshtein(&wanted, n), n))
+        .filter(|(d, n)| *d <= 3 && *d * 2 < n.len())
+        .min();
+    match close {
+        Some((_, name)) => format!("did you mean {}?", dir.join(name).display()),
+        None => "check the file name; game files end in .game".into(),
+    }
 }
 
 /// A progress bar on stderr for computations that take a while: only on a terminal, only after

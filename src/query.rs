@@ -21,6 +21,17 @@ pub struct Loaded {
 pub enum Format {
     Text,
     Json,
+    /// Comma-separated values, one row per position: `table` only.
+    Csv,
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("--format csv is for `table`: this answer is not a table")]
+#[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
+struct CsvIsForTables;
+
+fn csv_refused(color: bool) -> String {
+    render(&CsvIsForTables, None, color)
 }
 
 /// Parses and checks game text; on failure, every diagnostic rendered.
@@ -158,10 +169,11 @@ fn analyse_position<T>(
 }
 
 /// An answer as text, or as one JSON document.
-fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String) -> String {
+fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String, color: bool) -> Result<String, String> {
     match format {
-        Format::Text => text(answer),
-        Format::Json => json_text(&serde_json::to_value(answer).expect("answers serialise")),
+        Format::Text => Ok(text(answer)),
+        Format::Json => Ok(json_text(&serde_json::to_value(answer).expect("answers serialise"))),
+        Format::Csv => Err(csv_refused(color)),
     }
 }
 
@@ -175,7 +187,7 @@ pub fn explain(
     color: bool,
 ) -> Result<String, String> {
     let e = analyse_position(loaded, position, last, limits, color, crate::analysis::explain)?;
-    Ok(show(&e, format, crate::analysis::Explanation::to_text))
+    show(&e, format, crate::analysis::Explanation::to_text, color)
 }
 
 /// `solve`: outcome, Grundy value and winning moves of the position written in `position`.
@@ -188,10 +200,10 @@ pub fn solve(
     color: bool,
 ) -> Result<String, String> {
     if let Some(report) = big_pile(loaded, position, last, color)? {
-        return Ok(show(&report, format, crate::analysis::BigSolveReport::to_text));
+        return show(&report, format, crate::analysis::BigSolveReport::to_text, color);
     }
     let report = analyse_position(loaded, position, last, limits, color, crate::analysis::solve)?;
-    Ok(show(&report, format, crate::analysis::SolveReport::to_text))
+    show(&report, format, crate::analysis::SolveReport::to_text, color)
 }
 
 /// A pile too large for 64 bits, answered in arbitrary-size integers where the game is one of
@@ -240,6 +252,7 @@ pub fn table(
     let show = |table: &crate::analysis::Table| match format {
         Format::Text => table.to_text(),
         Format::Json => json_text(&table.to_json()),
+        Format::Csv => table.to_csv(),
     };
     match crate::analysis::table(&mut solver, upto, options) {
         Ok(table) => Ok(show(&table)),
@@ -260,10 +273,11 @@ pub fn table(
 pub fn quotient(loaded: &Loaded, upto: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
     let mut solver = Solver::new(&loaded.game, limits);
     let report = crate::analysis::quotient(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
-    Ok(match format {
-        Format::Text => report.to_text(),
-        Format::Json => json_text(&report.to_json()),
-    })
+    match format {
+        Format::Text => Ok(report.to_text()),
+        Format::Json => Ok(json_text(&report.to_json())),
+        Format::Csv => Err(csv_refused(color)),
+    }
 }
 
 /// A failed answer: what could be computed before the failure, and the rendered diagnostics.
@@ -296,10 +310,11 @@ pub fn compare(
 ) -> Result<String, String> {
     let (mut sa, mut sb) = (Solver::new(&a.game, limits), Solver::new(&b.game, limits));
     let c = crate::analysis::compare(&mut sa, &mut sb, upto, shift).map_err(|e| render(&e, None, color))?;
-    Ok(match format {
-        Format::Text => c.to_text(),
-        Format::Json => json_text(&serde_json::to_value(&c).expect("comparisons serialise")),
-    })
+    match format {
+        Format::Text => Ok(c.to_text()),
+        Format::Json => Ok(json_text(&serde_json::to_value(&c).expect("comparisons serialise"))),
+        Format::Csv => Err(csv_refused(color)),
+    }
 }
 
 /// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.

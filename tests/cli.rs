@@ -310,8 +310,54 @@ fn readme_first_screen_shows_what_the_example_prints() {
     let after = text.split("The first command prints:").nth(1).expect("the README shows the output");
     let block = after.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
     assert_eq!(ok(&["solve", "games/nim.game", "41", "163", "13"]), block);
-    assert!(text.contains("cargo run --release -- solve games/nim.game 41 163 13"));
+    assert!(text.contains("cargo run --profile test -- solve games/nim.game 41 163 13"));
     assert!(text.contains("cargo test"));
+}
+
+/// Every `takeaway …` command the README shows (in shell blocks and inline), run as written:
+/// it must succeed, and where its comment quotes the P-positions, print them.
+#[test]
+fn every_command_in_the_readme_runs_and_prints_what_it_says() {
+    let text = readme();
+    let mut commands: Vec<(String, Option<String>)> = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_sh = line.starts_with("```sh");
+            continue;
+        }
+        if in_sh && line.starts_with("takeaway ") {
+            let (command, comment) = match line.split_once('#') {
+                Some((c, comment)) => (c.trim().to_string(), Some(comment.trim().to_string())),
+                None => (line.trim().to_string(), None),
+            };
+            commands.push((command, comment));
+        }
+        for (i, piece) in line.split('`').enumerate() {
+            if i % 2 == 1 && piece.starts_with("takeaway ") {
+                commands.push((piece.to_string(), None));
+            }
+        }
+    }
+    let mut ran = 0;
+    for (command, comment) in commands {
+        // Placeholders, sessions, files written, and the record run (minutes) are not run here.
+        let skip = ["…", "FILE", "repl", "<", " -o ", "16777216", "POSITION"];
+        if skip.iter().any(|s| command.contains(s)) {
+            continue;
+        }
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        // Prose names a verb alone (`takeaway solve`): only whole commands are run.
+        if !args.iter().any(|a| a.ends_with(".game")) {
+            continue;
+        }
+        let out = ok(&args);
+        if let Some(p) = comment.as_deref().and_then(|c| c.strip_prefix("P-positions:")) {
+            assert!(out.contains(&format!("P-positions:{p}\n")), "{command}: README says P-positions:{p}\n{out}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 15, "ran {ran} README commands");
 }
 
 #[test]
@@ -461,8 +507,9 @@ fn plot_maps_two_pile_p_positions_and_writes_a_file() {
     let dir = std::env::temp_dir().join(format!("takeaway-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("wythoff.svg");
-    assert_eq!(ok(&["plot", "games/wythoff.game", "--upto", "13", "-o", file.to_str().unwrap()]), "");
+    let said = ok(&["plot", "games/wythoff.game", "--upto", "13", "-o", file.to_str().unwrap()]);
     let svg = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(said, format!("wrote {} ({} bytes of SVG)\n", file.display(), svg.len()));
     assert!(svg.contains("P-positions of Wythoff: two piles up to 13"));
     // (0,0), then (1,2), (3,5), (4,7), (6,10), (8,13) and their mirror images
     assert_eq!(svg.matches("): P</title>").count(), 11);
@@ -501,6 +548,26 @@ fn a_timeout_is_a_diagnostic() {
 }
 
 #[test]
+fn a_table_as_csv_has_one_row_per_position_and_other_answers_refuse_csv() {
+    let csv = ok(&["table", "games/tag.game", "--upto", "8", "--format", "csv"]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "n,outcome,grundy");
+    assert_eq!(rows.len(), 10);
+    // TAG(3): G(n) = n mod 4, P at the multiples of 4.
+    for (n, row) in rows[1..].iter().enumerate() {
+        let outcome = if n % 4 == 0 { "P" } else { "N" };
+        assert_eq!(*row, format!("{n},{outcome},{}", n % 4));
+    }
+    let two = ok(&["table", "games/wythoff.game", "--upto", "5", "--format", "csv"]);
+    assert!(two.starts_with("a,b,outcome,grundy\n0,0,P,0\n"), "{two}");
+    assert!(two.contains("\n3,5,P,0\n") && two.contains("\n5,3,P,0\n"), "{two}");
+    let misere = ok(&["table", "games/misere-kayles.game", "--upto", "5", "--format", "csv"]);
+    assert!(misere.starts_with("n,outcome,misere_grundy,genus,tame,phi\n0,N,1,0^120,tame,1\n"), "{misere}");
+    let refused = fails(1, &["solve", "games/nim.game", "3", "4", "--format", "csv"]);
+    assert!(refused.contains("takeaway::query::csv_is_for_tables"), "{refused}");
+}
+
+#[test]
 fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
     // Kayles repeats with period 12 from 71: 512 values (the default) find and prove it, 100 do not.
     let default = ok(&["table", "games/kayles.game", "--upto", "10"]);
@@ -508,6 +575,21 @@ fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
     assert!(default.contains("(checked to 511)"), "{default}");
     let short = ok(&["table", "games/kayles.game", "--upto", "10", "--period-values", "100"]);
     assert!(short.ends_with("period: none found in the values of 0..99\n"), "{short}");
+}
+
+#[test]
+fn a_missing_file_is_said_in_words_with_the_nearest_game_file() {
+    let stderr = fails(1, &["solve", "games/nimm.game", "3"]);
+    assert!(stderr.contains("cannot read games/nimm.game: no such file"), "{stderr}");
+    assert!(stderr.contains("did you mean games/nim.game?"), "{stderr}");
+    // The extension may be left out, as in a product's names.
+    assert!(ok(&["solve", "games/nim", "3", "4"]).starts_with("Nim, position 3 4\n"));
+}
+
+#[test]
+fn a_negative_pile_and_a_setting_that_empties_a_rule_are_explained() {
+    insta::assert_snapshot!(fails(1, &["solve", "games/nim.game", "3", "-5"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/tag.game", "5", "--set", "k=0"]));
 }
 
 #[test]

@@ -97,6 +97,9 @@ pub struct NimSumMove {
 pub struct OptionOutcome {
     #[serde(rename = "move")]
     pub step: Step,
+    /// Other moves that reach the same position (listed with it, not dropped).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     pub outcome: Outcome,
     pub grundy: Option<u64>,
 }
@@ -520,19 +523,25 @@ fn schwenk(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Option<Ex
 fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
     let value = solver.value(pos)?;
     let moves = game.moves(pos, solver.limits().max_states)?;
-    let mut seen = std::collections::HashSet::new();
-    let mut options = Vec::new();
+    // Moves that reach the same position are listed together, so that none is dropped.
+    let mut seen: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
+    let mut options: Vec<OptionOutcome> = Vec::new();
     let mut more_options = 0;
     for m in &moves {
-        if !seen.insert(game.canonical(&m.to)) {
+        let key = game.canonical(&m.to);
+        if let Some(&i) = seen.get(&key) {
+            if i < options.len() {
+                options[i].also.push(m.kind.describe());
+            }
             continue;
         }
+        seen.insert(key, options.len() + more_options);
         if options.len() >= LISTED {
             more_options += 1;
             continue;
         }
         let v = solver.value(&m.to)?;
-        options.push(OptionOutcome { step: Step::of(m), outcome: v.outcome, grundy: v.grundy });
+        options.push(OptionOutcome { step: Step::of(m), also: Vec::new(), outcome: v.outcome, grundy: v.grundy });
     }
     let (answers, more_answers) =
         if value.outcome == Outcome::P && !moves.is_empty() { answers(solver, game, pos)? } else { (Vec::new(), 0) };
@@ -714,6 +723,15 @@ impl Explanation {
                     ));
                 }
                 out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+                // An N-position: the winning moves are those to a value of 0.
+                let winning: Vec<&OptionValue> = options.iter().filter(|o| o.grundy == 0).collect();
+                if *outcome == Outcome::N && !winning.is_empty() {
+                    let s = if winning.len() == 1 { "" } else { "s" };
+                    out.push_str(&format!("The winning move{s}: to a Grundy value of 0, a P-position:\n"));
+                    for o in winning {
+                        out.push_str(&format!("  {}, to {}\n", o.step.description, o.step.to_text()));
+                    }
+                }
                 answers_text(&mut out, answers, 0);
             }
             Explanation::NimSum {
@@ -879,7 +897,16 @@ impl Explanation {
                     for o in options {
                         let g = o.grundy.map(|g| format!(", Grundy value {g}")).unwrap_or_default();
                         let o_text = o.outcome.letter();
-                        out.push_str(&format!("  {}, to {}: {o_text}{g}\n", o.step.description, o.step.to_text()));
+                        let mut described = o.step.description.clone();
+                        for other in &o.also {
+                            described.push_str(&format!(", or {other}"));
+                        }
+                        let to = match o.also.len() {
+                            0 => ", to",
+                            1 => ": both to",
+                            _ => ": all to",
+                        };
+                        out.push_str(&format!("  {described}{to} {}: {o_text}{g}\n", o.step.to_text()));
                     }
                     if *more_options > 0 {
                         out.push_str(&format!("  … and {more_options} more moves\n"));

@@ -569,6 +569,66 @@ impl Table {
         }
     }
 
+    /// One row per position, with the text table's columns, for a spreadsheet.
+    pub fn to_csv(&self) -> String {
+        let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let mut out = String::new();
+        match self.shape {
+            TableShape::OnePile => {
+                let n = if self.coins { "coin" } else { "n" };
+                match &self.misere {
+                    Some(_) => out.push_str(&format!("{n},outcome,misere_grundy,genus,tame,phi")),
+                    None => out.push_str(&format!("{n},outcome,grundy")),
+                }
+                if self.remoteness.is_some() {
+                    out.push_str(",remoteness");
+                }
+                out.push('\n');
+                for (i, o) in self.outcomes[0].iter().enumerate() {
+                    out.push_str(&format!("{i},{}", o.letter()));
+                    match &self.misere {
+                        Some(m) => {
+                            let tame = match m.tame[i] {
+                                Some(true) => "tame",
+                                Some(false) => "wild",
+                                None => "",
+                            };
+                            out.push_str(&format!(
+                                ",{},{},{tame},{}",
+                                cell(m.grundy[i]),
+                                m.genus[i].clone().unwrap_or_default(),
+                                m.phi[i].clone().unwrap_or_default()
+                            ));
+                        }
+                        None => match &self.loopy_values {
+                            Some(values) => out.push_str(&format!(",{}", values[i])),
+                            None => out.push_str(&format!(",{}", cell(self.grundy[0][i]))),
+                        },
+                    }
+                    if let Some(r) = &self.remoteness {
+                        out.push_str(&format!(",{}", cell(r[i])));
+                    }
+                    out.push('\n');
+                }
+            }
+            TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => {
+                let (a, b, first) = match self.shape {
+                    TableShape::TwoPiles => ("a", "b", 0),
+                    TableShape::Rectangles => ("rows", "columns", 1),
+                    _ => ("x", "y", 1),
+                };
+                out.push_str(&format!("{a},{b},outcome,grundy\n"));
+                for (i, row) in self.outcomes.iter().enumerate() {
+                    for (j, o) in row.iter().enumerate() {
+                        let g = self.grundy.get(i).and_then(|r| r.get(j)).copied().flatten();
+                        out.push_str(&format!("{},{},{},{}\n", i + first, j + first, o.letter(), cell(g)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         match self.shape {

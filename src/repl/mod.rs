@@ -215,7 +215,7 @@ enum Verb {
     Check,
     /// a game against the computer from a position of the current game
     Play {
-        #[arg(required = true, num_args = 1..)]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
         position: Vec<String>,
         #[command(flatten)]
         options: PlayOptions,
@@ -243,7 +243,7 @@ enum Verb {
 /// What `solve` and `explain` take, as on the command line.
 #[derive(clap::Args, Debug)]
 struct PositionArgs {
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
     #[arg(long)]
     last: Option<u64>,
@@ -536,8 +536,8 @@ impl Session {
             Verb::Plot { upto, output_file } => query::plot(&entry.loaded, upto.unwrap_or(60), self.limits, self.color)
                 .and_then(|svg| match output_file {
                     None => Ok(svg),
-                    Some(path) => std::fs::write(&path, svg)
-                        .map(|_| format!("wrote {}\n", path.display()))
+                    Some(path) => std::fs::write(&path, &svg)
+                        .map(|_| format!("wrote {} ({} bytes of SVG)\n", path.display(), svg.len()))
                         .map_err(|e| format!("cannot write {}: {e}\n", path.display())),
                 }),
             Verb::Compare { other, upto, shift, format } => self.find_game(&other, input).and_then(|i| {

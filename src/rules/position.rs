@@ -29,6 +29,17 @@ pub enum PositionError {
         text: String,
     },
 
+    #[error("a pile cannot hold {text} counters")]
+    #[diagnostic(
+        code(takeaway::position::negative),
+        help("pile sizes are 0 or more: a pile of 0 is an empty pile")
+    )]
+    Negative {
+        #[label("a negative number")]
+        span: Span,
+        text: String,
+    },
+
     #[error("pile size {text} is too large")]
     #[diagnostic(
         code(takeaway::position::too_large),
@@ -164,6 +175,11 @@ fn numbers(text: &str) -> Result<(Vec<u64>, Vec<Span>), PositionError> {
     let mut spans = Vec::new();
     for (start, word) in words(text) {
         let span = Span::new(start, start + word.len());
+        if let Some(rest) = word.strip_prefix('-').or_else(|| word.strip_prefix('−')) {
+            if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+                return Err(PositionError::Negative { span, text: word.to_string() });
+            }
+        }
         if !word.chars().all(|c| c.is_ascii_digit()) {
             return Err(PositionError::NotANumber { span, text: word.to_string() });
         }

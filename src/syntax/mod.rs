@@ -655,8 +655,29 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
         return ParseError::Incomplete { span: at.into(), expected: expected_text, help };
     }
     let found_len = token_len(rest);
-    let found = describe_found(&rest[..found_len]);
+    let token = &rest[..found_len];
+    let found = describe_found(token);
+    let help = match nearest_word(token, &expected) {
+        Some(word) => format!("did you mean `{word}`? ({help})"),
+        None => help,
+    };
     ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help }
+}
+
+/// The expected keyword a misspelt word is closest to (`mvoe` → `move`, `tkae` → `take`), when
+/// it is close: at most two edits, and fewer than half its letters.
+fn nearest_word(token: &str, expected: &[&str]) -> Option<String> {
+    if token.len() < 3 || !token.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    expected
+        .iter()
+        .flat_map(|e| e.split('`').skip(1).step_by(2))
+        .filter(|w| w.trim_end_matches(':').chars().all(|c| c.is_alphabetic() || c == 'è'))
+        .map(|w| (strsim::damerau_levenshtein(token, w.trim_end_matches(':')), w))
+        .filter(|&(d, w)| d <= 2 && d * 2 < w.chars().count())
+        .min()
+        .map(|(_, w)| w.to_string())
 }
 
 fn rest_is_blank(rest: &str) -> bool {
