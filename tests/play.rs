@@ -55,3 +55,12 @@ fn the_computer_wins_misere_kayles_from_piles_too_big_to_search_by_the_quotient(
     assert!(out.contains("you play take 1 from the pile of 1, to 0"), "you take the last counter, and lose:\n{out}");
     assert!(out.ends_with("The computer wins.\n"), "{out}");
 }
+
+#[test]
+fn a_move_is_accepted_as_the_list_words_it() {
+    let out = play(&["games/nim.game", "5", "7"], "nim-moves-by-words.txt");
+    // Words that fit two moves name both; the whole words pick one; case and a full stop do not matter.
+    assert!(out.contains("`take 1` fits 2 moves (take 1 from the pile of 5; take 1 from the pile of 7)"), "{out}");
+    assert!(out.contains("you play take 3 from the pile of 7, to 5 4\n"), "{out}");
+    assert!(out.contains("you play take 1 from the pile of 4"), "{out}");
+}
