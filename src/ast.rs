@@ -220,6 +220,8 @@ pub enum BinOp {
     Mul,
     Div,
     Rem,
+    /// x ^ y, x to the power y
+    Pow,
     Cmp(CmpOp),
     And,
     Or,
@@ -264,6 +266,7 @@ impl fmt::Display for BinOp {
             BinOp::Mul => f.write_str("×"),
             BinOp::Div => f.write_str("/"),
             BinOp::Rem => f.write_str("%"),
+            BinOp::Pow => f.write_str("^"),
             BinOp::Cmp(op) => op.fmt(f),
             BinOp::And => f.write_str("and"),
             BinOp::Or => f.write_str("or"),

@@ -749,3 +749,35 @@ fn remoteness_matches_brute_force_in_misere_nim_wythoff_and_chomp() {
         }
     }
 }
+
+#[test]
+fn subtracting_powers_of_two_gives_n_mod_3_and_powers_are_written_with_a_caret() {
+    // Every power of 2 is 1 or 2 mod 3, so from a multiple of 3 every move leaves a non-multiple,
+    // and from n ≢ 0 one of 1, 2 reaches a multiple: G(n) = n mod 3 (the mex over the
+    // reachable residues). Written with the predicate, and as the set 2^0..2^k through `^`.
+    let game = common::game_text("piles\nmove: take t where power_of_two(t)\n");
+    let mut s = common::solver(&game);
+    let brute: Vec<u32> = {
+        let set: Vec<u64> = (0..7).map(|k| 1u64 << k).collect();
+        brute_subtraction(&set, 100)
+    };
+    for n in 0..=100u64 {
+        assert_eq!(common::value(&mut s, &[n]).grundy, Some(n % 3), "n = {n}");
+        assert_eq!(brute[n as usize] as u64, n % 3, "brute force, n = {n}");
+    }
+    // 2^3^2 is 2^(3^2) = 512, and -2^2 is -(2^2): take 1..2^3^2 - 510 is TAG(2), and
+    // take 1..0 - -2^2 is TAG(4).
+    for (rules, k) in [("move: take 1..2^3^2 - 510", 2u64), ("move: take 1..0 - -2^2", 4)] {
+        let game = common::game_text(&format!("pile\n{rules}\n"));
+        let mut s = common::solver(&game);
+        for n in 0..=20u64 {
+            assert_eq!(common::is_p(&mut s, &[n]), n % (k + 1) == 0, "{rules}: n = {n}");
+        }
+    }
+    // take 1..2^k is TAG(2^k): P-positions are the multiples of 2^k + 1.
+    let tag = common::game_text("param k = 3\npile\nmove: take 1..2^k\n");
+    let mut s = common::solver(&tag);
+    for n in 0..=40u64 {
+        assert_eq!(common::is_p(&mut s, &[n]), n % 9 == 0, "n = {n}");
+    }
+}

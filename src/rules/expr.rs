@@ -41,10 +41,11 @@ pub enum Func {
     Square,
     Even,
     Odd,
+    PowerOfTwo,
 }
 
 impl Func {
-    pub const ALL: [(&'static str, Func); 7] = [
+    pub const ALL: [(&'static str, Func); 8] = [
         ("min", Func::Min),
         ("max", Func::Max),
         ("abs", Func::Abs),
@@ -52,6 +53,7 @@ impl Func {
         ("square", Func::Square),
         ("even", Func::Even),
         ("odd", Func::Odd),
+        ("power_of_two", Func::PowerOfTwo),
     ];
 
     pub fn lookup(name: &str) -> Option<Func> {
@@ -60,7 +62,7 @@ impl Func {
 
     /// True for the functions that answer yes or no.
     pub fn is_predicate(self) -> bool {
-        matches!(self, Func::Prime | Func::Square | Func::Even | Func::Odd)
+        matches!(self, Func::Prime | Func::Square | Func::Even | Func::Odd | Func::PowerOfTwo)
     }
 }
 
@@ -173,6 +175,8 @@ impl Expr {
                     BinOp::Add => x.checked_add(y).ok_or_else(overflow),
                     BinOp::Sub => x.checked_sub(y).ok_or_else(overflow),
                     BinOp::Mul => x.checked_mul(y).ok_or_else(overflow),
+                    // A negative power is not a whole number; a power past 64 bits overflows.
+                    BinOp::Pow => u32::try_from(y).ok().and_then(|y| x.checked_pow(y)).ok_or_else(overflow),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
                             return Err(EvalError::DivisionByZero { span: self.span, context: describe_env(env) });
@@ -225,6 +229,7 @@ impl Expr {
                 Ok(match f {
                     Func::Prime => is_prime(x),
                     Func::Square => is_square(x),
+                    Func::PowerOfTwo => x > 0 && x & (x - 1) == 0,
                     Func::Even => x.rem_euclid(2) == 0,
                     Func::Odd => x.rem_euclid(2) == 1,
                     _ => unreachable!("checked: {f:?} is not a predicate"),

@@ -104,7 +104,7 @@ fn operators_within_limit(pair: Pair<Rule>, outer: usize) -> Result<(), ParseErr
     let mut count = outer;
     for child in pair.into_inner() {
         match child.as_rule() {
-            neg | not | add | sub | mul | div | rem | le | ge | ne | eq | lt | gt | and | or => {
+            neg | not | add | sub | mul | div | rem | pow | le | ge | ne | eq | lt | gt | and | or => {
                 count += 1;
                 if count > MAX_OPERATORS {
                     let s = child.as_span();
@@ -451,6 +451,8 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
+            // After the sign: -2^2 is -(2^2), as in mathematics; 2^3^2 is 2^(3^2).
+            .op(Op::infix(Rule::pow, Assoc::Right))
     })
 }
 
@@ -478,6 +480,7 @@ fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
                 Rule::mul => BinOp::Mul,
                 Rule::div => BinOp::Div,
                 Rule::rem => BinOp::Rem,
+                Rule::pow => BinOp::Pow,
                 Rule::and => BinOp::And,
                 Rule::or => BinOp::Or,
                 r => BinOp::Cmp(cmp_op(r)),

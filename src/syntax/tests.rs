@@ -197,3 +197,4 @@ fn a_text_past_the_longest_is_refused_where_it_passes_it() {
     let ParseError::TooLong { span, bytes, .. } = err else { panic!("{err:?}") };
     assert_eq!((span.offset(), bytes), (MAX_TEXT, text.len()));
 }
+
