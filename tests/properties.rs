@@ -52,7 +52,13 @@ proptest! {
         prop_assert_eq!(v.outcome == Outcome::P, v.grundy == Some(0));
         let xor = piles.iter().fold(0, |acc, p| acc ^ fast.value(&Position::new(vec![*p])).unwrap().grundy.unwrap());
         prop_assert_eq!(v.grundy, Some(xor), "the value of a sum is the XOR of its parts");
-        prop_assert_eq!(generic.value(&pos).unwrap(), v, "the pile-sum method agrees with a whole-position search");
+        // Three piles of a splitting game can pass what a whole-position search may visit
+        // (octal 4.66 on 12 13 11): such a case says nothing either way, and is set aside.
+        match generic.value(&pos) {
+            Ok(g) => prop_assert_eq!(g, v, "the pile-sum method agrees with a whole-position search"),
+            Err(takeaway::solve::SolveError::StateLimit { .. }) => prop_assume!(false, "too large to search"),
+            Err(e) => prop_assert!(false, "the search failed: {e:?}"),
+        }
     }
 
     #[test]
