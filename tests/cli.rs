@@ -568,6 +568,28 @@ fn a_table_as_csv_has_one_row_per_position_and_other_answers_refuse_csv() {
 }
 
 #[test]
+fn a_two_pile_table_shows_the_grid_of_grundy_values() {
+    // Wythoff's game by brute force: take any number from one pile, or the same from both.
+    let n = 8usize;
+    let mut g = vec![vec![0u64; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            let mut seen = Vec::new();
+            seen.extend((0..a).map(|x| g[x][b]));
+            seen.extend((0..b).map(|y| g[a][y]));
+            seen.extend((1..=a.min(b)).map(|k| g[a - k][b - k]));
+            g[a][b] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    let text = ok(&["table", "games/wythoff.game", "--upto", "8"]);
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(" a\\b")).skip(1).take(n + 1).collect();
+    for (a, row) in rows.iter().enumerate() {
+        let cells: Vec<u64> = row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect();
+        assert_eq!(cells, g[a], "row {a}:\n{text}");
+    }
+}
+
+#[test]
 fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
     // Kayles repeats with period 12 from 71: 512 values (the default) find and prove it, 100 do not.
     let default = ok(&["table", "games/kayles.game", "--upto", "10"]);

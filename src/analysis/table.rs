@@ -362,7 +362,13 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             let given = solver.limits();
             let bonus = match options.period_values {
                 Some(_) => given,
-                None => Limits { max_states: given.max_states.min(PERIOD_SEARCH_STATES), ..given },
+                // A look past the table is a bonus: single piles get the share of work a search's
+                // moves would (ten a position), not a question's.
+                None => Limits {
+                    max_states: given.max_states.min(PERIOD_SEARCH_STATES),
+                    pile_moves_per_state: 10,
+                    ..given
+                },
             };
             solver.set_limits(bonus);
             let found = one_pile_period(solver, upto, look);
@@ -687,7 +693,12 @@ impl Table {
             }
             TableShape::TwoPiles => {
                 out.push_str(&format!("{}: two piles, each of 0..{}\n", self.game, self.upto));
-                if self.upto <= 30 {
+                let all_values = self.grundy.iter().flatten().all(Option::is_some);
+                if self.upto <= 30 && all_values {
+                    // The Grundy values themselves, as a teacher draws them: 0 at the P-positions.
+                    out.push_str("Grundy values (0 marks a P-position):\n");
+                    out.push_str(&value_grid("a\\b", &self.outcomes, &self.grundy, (0, 0), 30));
+                } else if self.upto <= 30 {
                     out.push_str(&self.grid("a\\b", 0));
                 }
                 let ps: Vec<String> = self.p_positions.iter().map(|p| format!("({}, {})", p[0], p[1])).collect();
@@ -713,7 +724,7 @@ impl Table {
                 if self.upto > 30 {
                     out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
                 }
-                out.push_str(&value_grid("x\\y", &self.outcomes, &self.grundy, 1, 30));
+                out.push_str(&value_grid("x\\y", &self.outcomes, &self.grundy, (1, 1), 30));
                 out.push_str("(0 or P marks a P-position: the player to move loses)\n");
                 if let Some(rule) = &self.cell_rule {
                     out.push_str(&format!("rule: {rule}\n"));
@@ -765,7 +776,7 @@ impl LastGrid {
         if upto > 30 {
             out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
         }
-        out.push_str(&value_grid("n\\last", &self.outcomes, &self.grundy, 0, 30));
+        out.push_str(&value_grid("n\\last", &self.outcomes, &self.grundy, (0, 1), 30));
         out.push_str("(0 marks a P-position: the player to move loses)\n");
         out
     }
@@ -777,12 +788,12 @@ fn value_grid(
     corner: &str,
     outcomes: &[Vec<Outcome>],
     grundy: &[Vec<Option<u64>>],
-    first_row: usize,
+    (first_row, first_column): (usize, usize),
     shown: usize,
 ) -> String {
     let columns = outcomes.first().map_or(0, |r| r.len()).min(shown);
     let mut header = vec![corner.to_string()];
-    header.extend((1..=columns).map(|l| l.to_string()));
+    header.extend((first_column..first_column + columns).map(|l| l.to_string()));
     let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
     let mut t = text_table(&header);
     for (i, (outcomes, grundy)) in outcomes.iter().zip(grundy).enumerate().take(shown + 1 - first_row) {

@@ -42,6 +42,9 @@ pub struct Limits {
     pub deadline: Option<(Instant, Duration)>,
     /// How much of a long run's table of single-pile values stays in memory.
     pub table: Table,
+    /// Moves the single-pile values may examine per position allowed (a look past a table
+    /// for a period takes a smaller share than a question).
+    pub pile_moves_per_state: u64,
 }
 
 /// How much of the table of single-pile values a long run keeps. The sparse-space method reads
@@ -79,7 +82,7 @@ const MOVES_PER_STATE: u64 = 10;
 
 impl Limits {
     pub fn states(max_states: usize) -> Self {
-        Limits { max_states, deadline: None, table: Table::DEFAULT }
+        Limits { max_states, deadline: None, table: Table::DEFAULT, pile_moves_per_state: PILE_MOVES_PER_STATE }
     }
 
     /// The same limits, and a deadline `seconds` from now.
@@ -98,7 +101,7 @@ impl Limits {
     /// Moves the values of single piles may cost: they are kept four bytes each (or in a
     /// window), not a position each, so far more work fits in the same memory than a search's.
     pub fn max_pile_moves(&self) -> u64 {
-        (self.max_states as u64).saturating_mul(PILE_MOVES_PER_STATE)
+        (self.max_states as u64).saturating_mul(self.pile_moves_per_state)
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
@@ -318,8 +321,9 @@ impl Work {
                 limit: approximately(limits.max_pile_moves() as f64),
                 advice: format!(
                     "ask about a pile below {computed}, or raise the limit with --max-states {} (single piles may \
-                     examine {PILE_MOVES_PER_STATE} moves per position allowed)",
-                    limits.max_states.saturating_mul(4)
+                     examine {} moves per position allowed)",
+                    limits.max_states.saturating_mul(4),
+                    limits.pile_moves_per_state
                 ),
             });
         }
