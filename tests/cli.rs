@@ -510,7 +510,13 @@ fn plot_maps_two_pile_p_positions_and_writes_a_file() {
     let said = ok(&["plot", "games/wythoff.game", "--upto", "13", "-o", file.to_str().unwrap()]);
     let svg = std::fs::read_to_string(&file).unwrap();
     assert_eq!(said, format!("wrote {} ({} bytes of SVG)\n", file.display(), svg.len()));
-    assert!(svg.contains("P-positions of Wythoff: two piles up to 13"));
+    assert!(svg.contains("Grundy values of Wythoff: two piles up to 13"), "a heat map of the values");
+    assert!(svg.contains(">P (0)</text>"), "with a legend");
+    // Wythoff's values G(1, b) for b = 0..6 are 1 2 0 4 5 3 7 (0 shown as P).
+    for (b, g) in [1, 2, 0, 4, 5, 3, 7].iter().enumerate() {
+        let want = if *g == 0 { format!("<title>(1, {b}): P</title>") } else { format!("<title>(1, {b}): {g}</title>") };
+        assert!(svg.contains(&want), "{want}");
+    }
     // (0,0), then (1,2), (3,5), (4,7), (6,10), (8,13) and their mirror images
     assert_eq!(svg.matches("): P</title>").count(), 11);
     let stderr = fails(1, &["plot", "games/nim.game", "-o", "/no/such/folder/x.svg"]);

@@ -185,7 +185,10 @@ fn map(table: &Table) -> String {
     let product = table.shape == TableShape::Cells;
     let cells = table.outcomes.len();
     let rect = rect || product;
-    // A product's cells are shaded by their Grundy value, darker for larger ones.
+    // Products, and two-pile games whose values are known, are shaded by Grundy value (a heat
+    // map, darker for larger), the P-positions in red.
+    let heat = product
+        || (table.shape == TableShape::TwoPiles && table.grundy.iter().flatten().all(Option::is_some));
     let largest = table.grundy.iter().flatten().flatten().copied().max().unwrap_or(0).max(1);
     let first = if rect { 1 } else { 0 };
     let (left, top, right, bottom) = (70.0, 60.0, 30.0, 60.0);
@@ -197,6 +200,12 @@ fn map(table: &Table) -> String {
         (format!("Grundy values of {}: cells (x, y) up to ({}, {})", table.game, table.upto, table.upto), "y", "x")
     } else if rect {
         (format!("P-positions of {}: rectangles up to {}×{}", table.game, table.upto, table.upto), "columns", "rows")
+    } else if heat {
+        (
+            format!("Grundy values of {}: two piles up to {}", table.game, table.upto),
+            "b (second pile)",
+            "a (first pile)",
+        )
     } else {
         (format!("P-positions of {}: two piles up to {}", table.game, table.upto), "b (second pile)", "a (first pile)")
     };
@@ -214,7 +223,7 @@ fn map(table: &Table) -> String {
         for (b, o) in row.iter().enumerate() {
             let (fill, what) = match (*o, table.grundy[a][b]) {
                 (Outcome::P, _) => (P_COLOUR.to_string(), "P".to_string()),
-                (_, Some(g)) if product => {
+                (_, Some(g)) if heat => {
                     let shade = 235 - (g.min(largest) * 180 / largest) as u32;
                     (format!("rgb({shade},{shade},{shade})"), g.to_string())
                 }
@@ -246,6 +255,23 @@ fn map(table: &Table) -> String {
             top + size - c + 4.0,
             i + first
         );
+    }
+    if heat {
+        // The legend: red for P, then the shades of 1, half the largest value, and the largest.
+        let mut x = left + size - 300.0;
+        let mut swatch = |fill: String, label: String, s: &mut String| {
+            let _ = writeln!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"40\" width=\"10\" height=\"10\" fill=\"{fill}\" stroke=\"#999999\"/><text x=\"{:.1}\" y=\"49\" font-size=\"12\" {FONT}>{label}</text>",
+                x + 14.0
+            );
+            x += 75.0;
+        };
+        swatch(P_COLOUR.to_string(), "P (0)".into(), &mut s);
+        for g in [1, largest.div_ceil(2), largest] {
+            let shade = 235 - (g.min(largest) * 180 / largest) as u32;
+            swatch(format!("rgb({shade},{shade},{shade})"), format!("G = {g}"), &mut s);
+        }
     }
     let _ = writeln!(
         s,
