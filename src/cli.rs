@@ -39,7 +39,13 @@ enum Command {
     /// Solve a position: outcome, Grundy value and every winning move
     Solve(PositionQuery),
     /// Show how the answer follows: mex of the options, nim-sum columns, Schwenk's sequence
-    Explain(PositionQuery),
+    Explain {
+        #[command(flatten)]
+        query: PositionQuery,
+        /// one pile: also list the Grundy values of every smaller pile, G(0..n-1)
+        #[arg(long)]
+        all: bool,
+    },
     /// The first pile size where two games differ, or "identical up to N"
     Compare {
         /// the first game file
@@ -289,7 +295,12 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             read_game(&file, &params.set, color).map_err(fail)?;
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
-        Command::Explain(q) => print(&position_query(q, color, query::explain)?),
+        Command::Explain { query: q, all } => {
+            let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
+            let limits = q.output.limits();
+            let text = &q.position.join(" ");
+            print(&query::explain_all(&loaded, text, q.last, q.output.format, limits, color, all).map_err(fail)?)
+        }
         Command::Play { query: q, options } => {
             let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
             let text = q.position.join(" ");

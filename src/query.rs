@@ -161,7 +161,7 @@ fn analyse_position<T>(
     last: Option<u64>,
     limits: Limits,
     color: bool,
-    analyse: fn(&mut Solver, &Position) -> Result<T, crate::solve::SolveError>,
+    analyse: impl FnOnce(&mut Solver, &Position) -> Result<T, crate::solve::SolveError>,
 ) -> Result<T, String> {
     let pos = position_of(loaded, position, last, color)?;
     let mut solver = Solver::new(&loaded.game, limits);
@@ -186,7 +186,20 @@ pub fn explain(
     limits: Limits,
     color: bool,
 ) -> Result<String, String> {
-    let e = analyse_position(loaded, position, last, limits, color, crate::analysis::explain)?;
+    explain_all(loaded, position, last, format, limits, color, false)
+}
+
+/// `explain --all`: with a one-pile explanation, the Grundy values of the smaller piles too.
+pub fn explain_all(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    format: Format,
+    limits: Limits,
+    color: bool,
+    all: bool,
+) -> Result<String, String> {
+    let e = analyse_position(loaded, position, last, limits, color, |s, p| crate::analysis::explain_with(s, p, all))?;
     show(&e, format, crate::analysis::Explanation::to_text, color)
 }
 

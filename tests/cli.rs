@@ -596,6 +596,18 @@ fn a_two_pile_table_shows_the_grid_of_grundy_values() {
 }
 
 #[test]
+fn explain_all_lists_the_smaller_piles_values_and_the_winning_moves() {
+    // Kayles: G(0..6) = 0 1 2 3 1 4 3 (Guy and Smith), G(7) = 2; 3 3 and 1 4 are the P options.
+    let text = ok(&["explain", "games/kayles.game", "7", "--all"]);
+    assert!(text.contains("G(7) = mex{0, 1, 3, 4, 5} = 2"), "{text}");
+    assert!(text.contains("The winning moves: to a Grundy value of 0, a P-position:\n  take 1 from the pile of 7, leaving 3 and 3, to 3 3\n  take 2 from the pile of 7, leaving 1 and 4, to 1 4\n"), "{text}");
+    assert!(text.ends_with("The Grundy values the options read, G(0..6):\n  G(0..6): 0 1 2 3 1 4 3\n"), "{text}");
+    let json = json(&["explain", "games/kayles.game", "7", "--all", "--format", "json"]);
+    assert_eq!(json["smaller"], serde_json::json!([0, 1, 2, 3, 1, 4, 3]));
+    assert!(!ok(&["explain", "games/kayles.game", "7"]).contains("options read"), "only with --all");
+}
+
+#[test]
 fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
     // Kayles repeats with period 12 from 71: 512 values (the default) find and prove it, 100 do not.
     let default = ok(&["table", "games/kayles.game", "--upto", "10"]);

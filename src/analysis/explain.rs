@@ -118,6 +118,9 @@ pub enum Explanation {
         mex: u64,
         outcome: Outcome,
         answers: Vec<Answer>,
+        /// With `--all`: the Grundy values of the smaller piles, G(0..pile−1), that the options read.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        smaller: Option<Vec<u64>>,
     },
     NimSum {
         game: String,
@@ -207,6 +210,29 @@ pub enum Explanation {
 }
 
 pub fn explain(solver: &mut Solver, pos: &Position) -> Result<Explanation, SolveError> {
+    explain_with(solver, pos, false)
+}
+
+/// `explain`, and with `all` the Grundy values of every smaller pile that a one-pile
+/// explanation reads (G(0..n−1)), for a student to check the mex against.
+pub fn explain_with(solver: &mut Solver, pos: &Position, all: bool) -> Result<Explanation, SolveError> {
+    let mut e = explain_plain(solver, pos)?;
+    if let Explanation::Mex { pile, smaller, .. } = &mut e {
+        if all && *pile <= MOST_SMALLER_LISTED {
+            let mut values = Vec::new();
+            for p in 0..*pile {
+                values.push(solver.value(&Position::new(vec![p]))?.grundy.unwrap_or(0));
+            }
+            *smaller = Some(values);
+        }
+    }
+    Ok(e)
+}
+
+/// The most smaller piles `--all` lists.
+const MOST_SMALLER_LISTED: u64 = 10_000;
+
+fn explain_plain(solver: &mut Solver, pos: &Position) -> Result<Explanation, SolveError> {
     let game = solver.game().clone();
     let nonempty = pos.piles.iter().filter(|&&p| p > 0).count();
     match solver.method() {
@@ -370,6 +396,7 @@ fn mex(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, 
         mex,
         outcome,
         answers,
+        smaller: None,
     })
 }
 
@@ -692,7 +719,7 @@ impl Explanation {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         match self {
-            Explanation::Mex { game, unit, pile, options, more_options, values, mex, outcome, answers } => {
+            Explanation::Mex { game, unit, pile, options, more_options, values, mex, outcome, answers, smaller } => {
                 out.push_str(&match *unit {
                     "coin" => format!("{game}, one coin showing heads, at {pile}\n"),
                     _ => format!("{game}, one pile of {pile}\n"),
@@ -733,6 +760,14 @@ impl Explanation {
                     }
                 }
                 answers_text(&mut out, answers, 0);
+                if let Some(values) = smaller {
+                    out.push_str(&format!("The Grundy values the options read, G(0..{}):\n", pile.saturating_sub(1)));
+                    for (row, chunk) in values.chunks(20).enumerate() {
+                        let from = row * 20;
+                        let cells: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
+                        out.push_str(&format!("  G({from}..{}): {}\n", from + chunk.len() - 1, cells.join(" ")));
+                    }
+                }
             }
             Explanation::NimSum {
                 game,

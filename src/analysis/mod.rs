@@ -9,7 +9,7 @@ pub mod quotient;
 mod table;
 
 pub use compare::{compare, Comparison};
-pub use explain::{explain, Explanation};
+pub use explain::{explain, explain_with, Explanation};
 pub use quotient::{quotient, QuotientError, QuotientReport};
 pub use table::{table, LastGrid, Table, TableError, TableOptions, TableShape};
 

@@ -187,7 +187,12 @@ struct QueryLine {
 #[derive(Subcommand, Debug)]
 enum Verb {
     Solve(PositionArgs),
-    Explain(PositionArgs),
+    Explain {
+        #[command(flatten)]
+        args: PositionArgs,
+        #[arg(long)]
+        all: bool,
+    },
     Table {
         /// the largest pile size: `table 40` or `table --upto 40`
         upto: Option<u64>,
@@ -546,9 +551,15 @@ impl Session {
             Verb::Solve(a) => {
                 query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
-            Verb::Explain(a) => {
-                query::explain(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
-            }
+            Verb::Explain { args: a, all } => query::explain_all(
+                &entry.loaded,
+                &a.position.join(" "),
+                a.last,
+                a.format,
+                limits(a.max_states),
+                self.color,
+                all,
+            ),
             Verb::Quotient { upto, upto_flag, format } => {
                 query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
             }
@@ -890,7 +901,7 @@ pub fn help(topic: &str) -> String {
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
         "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
         "quotient" => "quotient [N] [--format json]\n  the misère quotient of a misère heap game, heaps 0..N (default 300): generators, relations,\n  the P-portion and Φ(n), the element each heap pretends to be; whether Φ's period is proven\n",
-        "explain" => "explain POSITION [--last N] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move\n",
+        "explain" => "explain POSITION [--last N] [--all] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move;\n  for one pile the winning moves, and with --all the values G(0..n-1) the options read\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",
         "play" => "play POSITION [--first you|computer] [--strength 0-100] [--seed N]\n  a game against the computer; type a move's number or `to` and the position; hint, undo,\n  moves, quit\n",
         "plot" => "plot [N] [-o FILE.svg]\n  the Grundy values of 0..N (default 60), or for two piles a map of the P-positions, as SVG\n",
