@@ -333,7 +333,26 @@ pub fn compare(
 /// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.
 pub fn plot(loaded: &Loaded, upto: u64, limits: Limits, color: bool) -> Result<String, String> {
     let mut solver = Solver::new(&loaded.game, limits);
+    if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::ast::Convention::Normal {
+        return two_row_boards(loaded, &mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color));
+    }
     let table = crate::analysis::table(&mut solver, upto, Default::default())
         .map_err(|e| render(&e, Some(&loaded.source), color))?;
     Ok(crate::analysis::plot::svg(&table))
+}
+
+/// The picture of a game on rows (Chomp): every board of two rows of at most `upto` squares.
+fn two_row_boards(loaded: &Loaded, solver: &mut Solver, upto: u64) -> Result<String, crate::solve::SolveError> {
+    let size = upto as usize + 1;
+    let mut grundy = vec![vec![None; size]; size];
+    let mut outcomes = vec![vec![crate::solve::Outcome::N; size]; size];
+    // Row 0 (no bottom row, so no board) stays blank.
+    for a in 1..=upto {
+        for b in 0..=a {
+            let v = solver.value(&Position::new(vec![a, b]))?;
+            grundy[a as usize][b as usize] = v.grundy;
+            outcomes[a as usize][b as usize] = v.outcome;
+        }
+    }
+    Ok(crate::analysis::plot::two_row_chomp(&loaded.game.name, upto, &grundy, &outcomes))
 }

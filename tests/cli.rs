@@ -525,6 +525,24 @@ fn plot_maps_two_pile_p_positions_and_writes_a_file() {
 }
 
 #[test]
+fn the_chomp_plot_shows_two_row_boards_where_the_p_positions_make_a_line() {
+    let svg = ok(&["plot", "games/chomp.game", "--upto", "12"]);
+    assert!(svg.contains("Grundy values of Chomp: boards of two rows"), "{svg}");
+    // Two-row Chomp: a board is P exactly when its top row is one square shorter (the first
+    // player answers every bite by restoring that shape); one row of a is worth a − 1.
+    for a in 1..=12u64 {
+        for b in 0..=a {
+            let p = format!("<title>({a}, {b}): P</title>");
+            assert_eq!(svg.contains(&p), b + 1 == a, "({a}, {b})");
+        }
+        if a > 1 {
+            assert!(svg.contains(&format!("<title>({a}, 0): {}</title>", a - 1)), "one row of {a}");
+        }
+    }
+    assert!(!svg.contains("<title>(3, 5)"), "a top row longer than the bottom is not a board");
+}
+
+#[test]
 fn plot_of_a_misere_heap_game_draws_its_misere_grundy_values() {
     let tag = ok(&["plot", "games/tag-misere.game", "--upto", "12"]);
     assert!(tag.contains("Misère Grundy values of TAG, misère, one pile of n = 0..12"), "{tag}");

@@ -180,22 +180,26 @@ fn legend(s: &mut String, x: f64, y: f64, bars: Option<&str>) {
     }
 }
 
+/// What a map draws: a square grid of outcomes (and values), its title and axes.
+struct Grid<'t> {
+    title: String,
+    xlabel: &'static str,
+    ylabel: &'static str,
+    outcomes: &'t [Vec<Outcome>],
+    grundy: &'t [Vec<Option<u64>>],
+    /// the number of the first row and column
+    first: usize,
+    /// shade the cells by Grundy value (a heat map), not only the P-positions
+    heat: bool,
+}
+
 fn map(table: &Table) -> String {
     let rect = table.shape == TableShape::Rectangles;
     let product = table.shape == TableShape::Cells;
-    let cells = table.outcomes.len();
-    let rect = rect || product;
     // Products, and two-pile games whose values are known, are shaded by Grundy value (a heat
     // map, darker for larger), the P-positions in red.
     let heat = product
         || (table.shape == TableShape::TwoPiles && table.grundy.iter().flatten().all(Option::is_some));
-    let largest = table.grundy.iter().flatten().flatten().copied().max().unwrap_or(0).max(1);
-    let first = if rect { 1 } else { 0 };
-    let (left, top, right, bottom) = (70.0, 60.0, 30.0, 60.0);
-    let size = 600.0f64;
-    let cell = size / cells as f64;
-    let (w, h) = (left + size + right, top + size + bottom);
-    let mut s = String::new();
     let (title, xlabel, ylabel) = if product {
         (format!("Grundy values of {}: cells (x, y) up to ({}, {})", table.game, table.upto, table.upto), "y", "x")
     } else if rect {
@@ -209,6 +213,35 @@ fn map(table: &Table) -> String {
     } else {
         (format!("P-positions of {}: two piles up to {}", table.game, table.upto), "b (second pile)", "a (first pile)")
     };
+    let first = if rect || product { 1 } else { 0 };
+    draw_grid(&Grid { title, xlabel, ylabel, outcomes: &table.outcomes, grundy: &table.grundy, first, heat })
+}
+
+/// Chomp's boards of two rows, a heat map of their Grundy values: bottom row a (up), top row
+/// b ≤ a (across). The P-positions lie on the line b = a − 1 (the top row one shorter), which a
+/// class can see, where the rectangles alone show only the poisoned square.
+pub fn two_row_chomp(game: &str, upto: u64, grundy: &[Vec<Option<u64>>], outcomes: &[Vec<Outcome>]) -> String {
+    draw_grid(&Grid {
+        title: format!("Grundy values of {game}: boards of two rows, up to {upto} squares each"),
+        xlabel: "b (top row)",
+        ylabel: "a (bottom row)",
+        outcomes,
+        grundy,
+        first: 0,
+        heat: true,
+    })
+}
+
+fn draw_grid(grid: &Grid) -> String {
+    let Grid { title, xlabel, ylabel, outcomes, grundy, first, heat } = grid;
+    let (xlabel, ylabel, first, heat) = (*xlabel, *ylabel, *first, *heat);
+    let cells = outcomes.len();
+    let largest = grundy.iter().flatten().flatten().copied().max().unwrap_or(0).max(1);
+    let (left, top, right, bottom) = (70.0, 60.0, 30.0, 60.0);
+    let size = 600.0f64;
+    let cell = size / cells as f64;
+    let (w, h) = (left + size + right, top + size + bottom);
+    let mut s = String::new();
     let _ = write!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
@@ -216,12 +249,15 @@ fn map(table: &Table) -> String {
          <text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"20\" {FONT}>{}</text>\n\
          <rect x=\"{left}\" y=\"{top}\" width=\"{size}\" height=\"{size}\" fill=\"none\" stroke=\"black\"/>\n",
         w / 2.0,
-        escape(&title)
+        escape(title)
     );
     // a grows upward from the bottom left, like a chart
-    for (a, row) in table.outcomes.iter().enumerate() {
+    for (a, row) in outcomes.iter().enumerate() {
         for (b, o) in row.iter().enumerate() {
-            let (fill, what) = match (*o, table.grundy[a][b]) {
+            let (fill, what) = match (*o, grundy[a][b]) {
+                // A cell with no value and no P is not a position (a Chomp top row longer
+                // than the bottom one): left blank.
+                (_, None) if heat => continue,
                 (Outcome::P, _) => (P_COLOUR.to_string(), "P".to_string()),
                 (_, Some(g)) if heat => {
                     let shade = 235 - (g.min(largest) * 180 / largest) as u32;
