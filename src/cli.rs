@@ -12,6 +12,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::diagnostics::{render, stderr_wants_color, Source};
+use crate::progress_bar::ProgressBar;
 use crate::query::{self, Format, Loaded};
 use crate::solve::{Limits, Table, DEFAULT_MAX_STATES};
 
@@ -437,84 +438,3 @@ fn nearest_file(path: &Path) -> String {
     }
 }
 
-/// A progress bar on stderr for computations that take a while: only on a terminal, only after
-/// the first half second (quick answers stay clean), and cleared before the answer prints.
-struct ProgressBar {
-    started: std::time::Instant,
-    bar: std::sync::Mutex<Option<(crate::solve::progress::Stage, indicatif::ProgressBar)>>,
-}
-
-impl ProgressBar {
-    const DELAY: std::time::Duration = std::time::Duration::from_millis(500);
-
-    fn install() {
-        if !std::io::stderr().is_terminal() {
-            return;
-        }
-        let bar = ProgressBar { started: std::time::Instant::now(), bar: std::sync::Mutex::new(None) };
-        crate::solve::progress::set_reporter(Some(Box::new(bar)));
-    }
-
-    /// Removes the bar from the screen, before the answer or a diagnostic is printed.
-    fn clear() {
-        crate::solve::progress::set_reporter(None);
-    }
-}
-
-impl crate::solve::progress::Reporter for ProgressBar {
-    fn report(&self, stage: crate::solve::progress::Stage, done: u64, total: u64) {
-        use crate::solve::progress::Stage;
-        if self.started.elapsed() < Self::DELAY {
-            return;
-        }
-        let Ok(mut slot) = self.bar.lock() else { return };
-        // Moves examined are counted under every method; a bar that knows its end says more.
-        if stage == Stage::Search && slot.as_ref().is_some_and(|(s, _)| *s != Stage::Search) {
-            return;
-        }
-        if slot.as_ref().is_none_or(|(s, _)| *s != stage) {
-            if let Some((_, old)) = slot.take() {
-                old.finish_and_clear();
-            }
-            let target = indicatif::ProgressDrawTarget::stderr_with_hz(8);
-            let bar = if total == 0 {
-                let bar = indicatif::ProgressBar::with_draw_target(None, target);
-                bar.set_style(
-                    indicatif::ProgressStyle::with_template("{spinner} {msg}: {human_pos} moves examined ({elapsed})")
-                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-                );
-                bar
-            } else {
-                let bar = indicatif::ProgressBar::with_draw_target(Some(total), target);
-                bar.set_style(
-                    indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {human_pos}/{human_len} ({eta} left)")
-                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                        .progress_chars("=> "),
-                );
-                bar
-            };
-            bar.set_message(match stage {
-                Stage::PileValues => "Grundy values of one pile",
-                Stage::TableRows => "table rows",
-                Stage::Search => "searching (Ctrl-C stops)",
-            });
-            *slot = Some((stage, bar));
-        }
-        if let Some((_, bar)) = slot.as_ref() {
-            if total > 0 {
-                bar.set_length(total);
-            }
-            bar.set_position(done);
-        }
-    }
-}
-
-impl Drop for ProgressBar {
-    fn drop(&mut self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some((_, bar)) = slot.take() {
-                bar.finish_and_clear();
-            }
-        }
-    }
-}

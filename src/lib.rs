@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostics;
 pub mod play;
+pub mod progress_bar;
 pub mod query;
 pub mod repl;
 pub mod rules;

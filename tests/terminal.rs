@@ -1,5 +1,6 @@
 //! The REPL in a real (pseudo-)terminal: a multi-line definition, tab completion, Ctrl-C at the
-//! prompt and during a long computation, Ctrl-D, and history kept in the data directory.
+//! prompt and during a long computation (with its progress bar), Ctrl-D, and history kept in the
+//! data directory.
 #![cfg(unix)]
 
 use std::process::Command;
@@ -53,9 +54,10 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("(any number of piles")?; // rexpect reads bytes as Latin-1: match ASCII only
     p.exp_string("takeaway> ")?;
     p.send_line("solve 40 40 40 40 40 40 --max-states 100000000")?;
-    // The pause lets the REPL read the line and start; a Ctrl-C before that would be read as
-    // input at the next prompt instead.
-    std::thread::sleep(Duration::from_millis(2500));
+    // The REPL shows the command line's progress bar (after half a second); once it shows, the
+    // computation has started, and a Ctrl-C cancels it rather than being read at the prompt.
+    p.exp_string("moves examined")?;
+    std::thread::sleep(Duration::from_millis(300));
     p.send_control('c')?;
     p.exp_string("the computation was cancelled")?;
     p.exp_string("takeaway> ")?;

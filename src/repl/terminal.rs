@@ -173,7 +173,10 @@ pub fn run(mut session: Session) {
                 if !input.trim().is_empty() {
                     let _ = editor.add_history_entry(input.as_str());
                 }
+                // The same progress bar as the command line, cleared before the answer.
+                crate::progress_bar::ProgressBar::install();
                 let mut reply = session.feed(&input);
+                crate::progress_bar::ProgressBar::clear();
                 print!("{}", reply.output);
                 eprint!("{}", reply.error);
                 if let Some(p) = reply.play.take() {
