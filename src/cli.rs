@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -13,7 +13,8 @@ use thiserror::Error;
 
 use crate::diagnostics::{render, stderr_wants_color, Source};
 use crate::progress_bar::ProgressBar;
-use crate::query::{self, Format, Loaded};
+use crate::play::PlayOptions;
+use crate::query::{self, parse_setting, read_game, Format, Loaded};
 use crate::solve::{Limits, Table, DEFAULT_MAX_STATES};
 
 #[derive(Parser, Debug)]
@@ -126,44 +127,6 @@ enum Command {
     },
 }
 
-/// How a game against the computer is played, on the command line and in the REPL alike.
-#[derive(clap::Args, Debug)]
-pub(crate) struct PlayOptions {
-    /// who moves first
-    #[arg(long, value_enum, default_value_t = First::You)]
-    first: First,
-    /// the percentage of the computer's moves that are perfect (the rest are random)
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
-    strength: u8,
-    /// seed for the computer's random moves at a strength below 100
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-}
-
-impl PlayOptions {
-    pub(crate) fn first(&self) -> crate::play::Player {
-        self.first.player()
-    }
-
-    pub(crate) fn strength(&self) -> crate::play::Strength {
-        crate::play::Strength { percent: self.strength, seed: self.seed }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum First {
-    You,
-    Computer,
-}
-
-impl First {
-    pub(crate) fn player(self) -> crate::play::Player {
-        match self {
-            First::You => crate::play::Player::You,
-            First::Computer => crate::play::Player::Computer,
-        }
-    }
-}
 
 /// What `solve` and `explain` take: a game file and a position of it.
 #[derive(clap::Args, Debug)]
@@ -214,32 +177,12 @@ impl OutputArgs {
     }
 }
 
-pub(crate) fn parse_setting(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
-    let name = name.trim();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("`{name}` is not a parameter name"));
-    }
-    let value = value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{}` is not a whole number (parameters are integers)", value.trim()))?;
-    Ok((name.to_string(), value))
-}
 
 #[derive(Debug, Error, Diagnostic)]
 enum CliError {
-    #[error("cannot read {path}: {reason}")]
-    #[diagnostic(code(takeaway::cli::read), help("{help}"))]
-    Read { path: String, reason: String, help: String },
-
     #[error("cannot write {path}: {reason}")]
     #[diagnostic(code(takeaway::cli::write), help("check that the folder exists and can be written"))]
     Write { path: String, reason: String },
-
-    #[error("{path} is not UTF-8 text")]
-    #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
-    NotUtf8 { path: String },
 }
 
 /// Runs the command line and returns the process's exit code.
@@ -253,8 +196,8 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     let color = stderr_wants_color();
     let result = match cli.command {
-        None => crate::repl::main(&[]),
-        Some(Command::Repl { files }) => crate::repl::main(&files),
+        None => crate::repl::main(&[]).then_some(()).ok_or(Failed),
+        Some(Command::Repl { files }) => crate::repl::main(&files).then_some(()).ok_or(Failed),
         Some(command) => {
             // Ctrl-C ends a long computation with a diagnostic (and a table with the rows it
             // has), rather than killing the process mid-line.
@@ -382,59 +325,4 @@ fn position_query(q: PositionQuery, color: bool, verb: PositionVerb) -> Result<S
     verb(&loaded, &q.position.join(" "), q.last, q.output.format, limits, color).map_err(fail)
 }
 
-/// Reads, parses and checks a game file; on failure, every problem rendered.
-pub(crate) fn read_game(path: &Path, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
-    read_game_in(path, settings, color, Vec::new())
-}
-
-/// The same, where a product may also name games of a REPL session.
-pub(crate) fn read_game_in(
-    path: &Path,
-    settings: &[(String, i64)],
-    color: bool,
-    session: Vec<&Loaded>,
-) -> Result<Loaded, String> {
-    // `games/nim` finds `games/nim.game`, as a product's names do.
-    let with_extension = path.with_extension("game");
-    let path = if !path.exists() && path.extension().is_none() && with_extension.is_file() {
-        with_extension.as_path()
-    } else {
-        path
-    };
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        let (reason, help) = match e.kind() {
-            std::io::ErrorKind::NotFound => ("no such file".to_string(), nearest_file(path)),
-            std::io::ErrorKind::PermissionDenied => ("permission denied".to_string(), "check the file's permissions".into()),
-            std::io::ErrorKind::IsADirectory => ("it is a folder".to_string(), "name a game file in it, such as games/nim.game".into()),
-            _ => (e.to_string(), "check the file name; game files end in .game".into()),
-        };
-        render(&CliError::Read { path: shown.clone(), reason, help }, None, color)
-    })?;
-    let text = String::from_utf8(bytes).map_err(|_| render(&CliError::NotUtf8 { path: shown.clone() }, None, color))?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
-    // A product's games are found beside the file that names them.
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let library = query::Games { dir, session, color };
-    query::load_in(Source::new(shown, text), &stem, settings, color, &library)
-}
-
-/// The help for a file that is not there: the nearest game file in its folder, if one is close.
-fn nearest_file(path: &Path) -> String {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let wanted = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let names: Vec<String> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).collect())
-        .unwrap_or_default();
-    let close = names
-        .iter()
-        .filter(|n| n.ends_with(".game"))
-        .map(|n| (strsim::damerau_levenshtein(&wanted, n), n))
-        .filter(|(d, n)| *d <= 3 && *d * 2 < n.len())
-        .min();
-    match close {
-        Some((_, name)) => format!("did you mean {}?", dir.join(name).display()),
-        None => "check the file name; game files end in .game".into(),
-    }
-}
 

@@ -342,3 +342,42 @@ fn computer_move<'m>(
     }
     Ok(best.expect("there is at least one move").0)
 }
+
+/// How a game against the computer is played, on the command line and in the REPL alike.
+#[derive(clap::Args, Debug)]
+pub struct PlayOptions {
+    /// who moves first
+    #[arg(long, value_enum, default_value_t = First::You)]
+    first: First,
+    /// the percentage of the computer's moves that are perfect (the rest are random)
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+    strength: u8,
+    /// seed for the computer's random moves at a strength below 100
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl PlayOptions {
+    pub fn first(&self) -> Player {
+        self.first.player()
+    }
+
+    pub fn strength(&self) -> Strength {
+        Strength { percent: self.strength, seed: self.seed }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum First {
+    You,
+    Computer,
+}
+
+impl First {
+    pub fn player(self) -> Player {
+        match self {
+            First::You => Player::You,
+            First::Computer => Player::Computer,
+        }
+    }
+}

@@ -356,3 +356,85 @@ fn two_row_boards(loaded: &Loaded, solver: &mut Solver, upto: u64) -> Result<Str
     }
     Ok(crate::analysis::plot::two_row_chomp(&loaded.game.name, upto, &grundy, &outcomes))
 }
+
+/// `NAME=VALUE`, as `--set` and the REPL's `set` take it.
+pub fn parse_setting(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("`{name}` is not a parameter name"));
+    }
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{}` is not a whole number (parameters are integers)", value.trim()))?;
+    Ok((name.to_string(), value))
+}
+
+/// Why a game file could not be read (the codes are those the command line always had).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+enum FileError {
+    #[error("cannot read {path}: {reason}")]
+    #[diagnostic(code(takeaway::cli::read), help("{help}"))]
+    Read { path: String, reason: String, help: String },
+
+    #[error("{path} is not UTF-8 text")]
+    #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
+    NotUtf8 { path: String },
+}
+
+/// Reads, parses and checks a game file; on failure, every problem rendered.
+pub fn read_game(path: &Path, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
+    read_game_in(path, settings, color, Vec::new())
+}
+
+/// The same, where a product may also name games of a REPL session.
+pub fn read_game_in(
+    path: &Path,
+    settings: &[(String, i64)],
+    color: bool,
+    session: Vec<&Loaded>,
+) -> Result<Loaded, String> {
+    // `games/nim` finds `games/nim.game`, as a product's names do.
+    let with_extension = path.with_extension("game");
+    let path = if !path.exists() && path.extension().is_none() && with_extension.is_file() {
+        with_extension.as_path()
+    } else {
+        path
+    };
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        let (reason, help) = match e.kind() {
+            std::io::ErrorKind::NotFound => ("no such file".to_string(), nearest_file(path)),
+            std::io::ErrorKind::PermissionDenied => ("permission denied".to_string(), "check the file's permissions".into()),
+            std::io::ErrorKind::IsADirectory => ("it is a folder".to_string(), "name a game file in it, such as games/nim.game".into()),
+            _ => (e.to_string(), "check the file name; game files end in .game".into()),
+        };
+        render(&FileError::Read { path: shown.clone(), reason, help }, None, color)
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| render(&FileError::NotUtf8 { path: shown.clone() }, None, color))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
+    // A product's games are found beside the file that names them.
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let library = Games { dir, session, color };
+    load_in(Source::new(shown, text), &stem, settings, color, &library)
+}
+
+/// The help for a file that is not there: the nearest game file in its folder, if one is close.
+fn nearest_file(path: &Path) -> String {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let wanted = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).collect())
+        .unwrap_or_default();
+    let close = names
+        .iter()
+        .filter(|n| n.ends_with(".game"))
+        .map(|n| (strsim::damerau_levenshtein(&wanted, n), n))
+        .filter(|(d, n)| *d <= 3 && *d * 2 < n.len())
+        .min();
+    match close {
+        Some((_, name)) => format!("did you mean {}?", dir.join(name).display()),
+        None => "check the file name; game files end in .game".into(),
+    }
+}

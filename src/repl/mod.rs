@@ -19,9 +19,9 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::ast::Statement;
-use crate::cli::{parse_setting, read_game_in, Failed, PlayOptions};
+use crate::play::{PlayOptions, PlayRequest};
+use crate::query::{parse_setting, read_game_in};
 use crate::diagnostics::{render, Source};
-use crate::play::PlayRequest;
 use crate::query::{self, Format, Loaded};
 use crate::rules::Board;
 use crate::solve::{self, Limits, DEFAULT_MAX_STATES};
@@ -981,8 +981,9 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
     all_ok
 }
 
-/// `takeaway repl [FILE…]`: interactive on a terminal, a script otherwise.
-pub(crate) fn main(files: &[PathBuf]) -> Result<(), Failed> {
+/// `takeaway repl [FILE…]`: interactive on a terminal, a script otherwise. False when a file
+/// or a scripted command failed (reported on stderr already).
+pub fn main(files: &[PathBuf]) -> bool {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = interactive && crate::diagnostics::stderr_wants_color();
     let mut session = Session::new(color);
@@ -996,13 +997,9 @@ pub(crate) fn main(files: &[PathBuf]) -> Result<(), Failed> {
     }
     if interactive {
         terminal::run(session);
-        return Ok(());
+        return true;
     }
     let stdin = std::io::stdin();
     let ok = run_script(&mut session, stdin.lock(), &mut std::io::stdout(), &mut std::io::stderr());
-    if ok && all_ok {
-        Ok(())
-    } else {
-        Err(Failed)
-    }
+    ok && all_ok
 }
