@@ -243,7 +243,7 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;
             let limits = q.output.limits();
             let text = &q.position.join(" ");
-            print(&query::explain_all(&loaded, text, q.last, q.output.format, limits, color, all).map_err(fail)?)
+            print(&query::explain(&loaded, text, q.last, q.output.format, limits, color, all).map_err(fail)?)
         }
         Command::Play { query: q, options } => {
             let loaded = read_game(&q.file, &q.params.set, color).map_err(fail)?;

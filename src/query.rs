@@ -177,20 +177,9 @@ fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String,
     }
 }
 
-/// `explain`: how the answer for the position follows, in the terms of the theory.
+/// `explain`: how the answer for the position follows, in the terms of the theory; with `all`
+/// (`--all`), a one-pile explanation lists the Grundy values of the smaller piles too.
 pub fn explain(
-    loaded: &Loaded,
-    position: &str,
-    last: Option<u64>,
-    format: Format,
-    limits: Limits,
-    color: bool,
-) -> Result<String, String> {
-    explain_all(loaded, position, last, format, limits, color, false)
-}
-
-/// `explain --all`: with a one-pile explanation, the Grundy values of the smaller piles too.
-pub fn explain_all(
     loaded: &Loaded,
     position: &str,
     last: Option<u64>,

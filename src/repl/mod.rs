@@ -551,7 +551,7 @@ impl Session {
             Verb::Solve(a) => {
                 query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
             }
-            Verb::Explain { args: a, all } => query::explain_all(
+            Verb::Explain { args: a, all } => query::explain(
                 &entry.loaded,
                 &a.position.join(" "),
                 a.last,
