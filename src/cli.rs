@@ -255,22 +255,19 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
             let limits = q.output.limits();
             // On a terminal the moves are read with line editing and history, as in the REPL.
             let editor = std::io::stdin().is_terminal().then(rustyline::DefaultEditor::new).and_then(Result::ok);
-            let result = match editor {
-                Some(mut editor) => {
-                    let mut next_line = || {
-                        let line = editor.readline("your move> ").ok()?;
-                        let _ = editor.add_history_entry(line.as_str());
-                        Some(line)
-                    };
-                    crate::play::play(&loaded, start, first, strength, limits, &mut next_line, &mut std::io::stdout())
-                }
+            let mut next_line: Box<dyn FnMut() -> Option<String>> = match editor {
+                Some(mut editor) => Box::new(move || {
+                    let line = editor.readline("your move> ").ok()?;
+                    let _ = editor.add_history_entry(line.as_str());
+                    Some(line)
+                }),
                 None => {
                     let mut lines = std::io::stdin().lock().lines();
-                    let mut next_line = || lines.next().and_then(|l| l.ok());
-                    crate::play::play(&loaded, start, first, strength, limits, &mut next_line, &mut std::io::stdout())
+                    Box::new(move || lines.next().and_then(|l| l.ok()))
                 }
             };
-            result.map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
+            crate::play::play(&loaded, start, first, strength, limits, &mut *next_line, &mut std::io::stdout())
+                .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
         }
         Command::Plot { file, upto, output_file, params, max_states } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;

@@ -121,6 +121,9 @@ fn the_prompt_shows_a_definition_is_open_and_save_writes_a_game_file() {
     let r = s.feed("game \"P\"\npile\nmove: tkae 1\nmove: take 1..2");
     assert!(r.error.contains("unexpected word `tkae`"), "{r:?}");
     assert!(r.output.contains("defined P (one pile)"), "{r:?}");
+    // A paste of any length is taken line by line, without exhausting the stack.
+    let r = s.feed(&"# a comment\n".repeat(300_000));
+    assert!(!r.is_error(), "{r:?}");
 }
 
 #[test]

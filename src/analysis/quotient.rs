@@ -56,7 +56,8 @@ pub fn quotient(solver: &mut Solver, upto: u64) -> Result<QuotientReport, Quotie
         return Err(QuotientError::NotHeaps { game: name });
     }
     let limits = solver.limits();
-    let misere = solver.misere().expect("misère heap games are solved by their quotient");
+    // A solver built for another method (a whole-position search) has no quotient to report.
+    let Some(misere) = solver.misere() else { return Err(QuotientError::NotHeaps { game: name }) };
     misere.extend(game, upto, limits)?;
     misere.finish_period(game);
     let q = misere.quotient();

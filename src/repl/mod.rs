@@ -357,18 +357,23 @@ impl Session {
     /// it open; a wrong line is reported and left out, and the definition so far stays open,
     /// so that nothing typed before it is lost. An empty line ends an open definition (saying
     /// what it lacks), `:cancel` drops it, and a command ends it before running.
-    pub fn feed(&mut self, line: &str) -> Reply {
-        // Pasted text arrives as several lines at once: each is taken in turn.
-        if let Some((first, rest)) = line.split_once('\n') {
-            let mut reply = self.feed(first.trim_end_matches('\r'));
-            if reply.quit || reply.play.is_some() {
-                return reply;
+    pub fn feed(&mut self, input: &str) -> Reply {
+        // Pasted text arrives as several lines at once: each is taken in turn (in a loop, so
+        // that a paste of any length cannot exhaust the stack), until one quits or starts a game.
+        let mut reply = Reply::default();
+        for line in input.split('\n') {
+            let one = self.feed_line(line.trim_end_matches('\r'));
+            reply.output.push_str(&one.output);
+            reply.error.push_str(&one.error);
+            if one.quit || one.play.is_some() {
+                return Reply { quit: one.quit, play: one.play, ..reply };
             }
-            let more = self.feed(rest);
-            reply.output.push_str(&more.output);
-            reply.error.push_str(&more.error);
-            return Reply { quit: more.quit, play: more.play, ..reply };
         }
+        reply
+    }
+
+    /// One line of `feed`.
+    fn feed_line(&mut self, line: &str) -> Reply {
         if self.pending.is_empty() {
             if self.needs_more(line) {
                 self.pending = line.to_string();
@@ -398,7 +403,7 @@ impl Session {
             // Another definition or a command: the open one, unfinished, is dropped, and said so.
             let text = std::mem::take(&mut self.pending);
             let first = Reply::err(format!("note: {}; it was dropped\n", unfinished(&text)));
-            let rest = self.feed(line);
+            let rest = self.feed_line(line);
             return Reply {
                 output: first.output + &rest.output,
                 error: first.error + &rest.error,
