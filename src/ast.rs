@@ -111,8 +111,33 @@ pub enum Convention {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveDecl {
     pub first: bool,
+    /// `left move:` / `right move:`: a move only that player may make (a partizan game).
+    pub side: Option<Spanned<Side>>,
     pub action: Spanned<Action>,
     pub condition: Option<Expr>,
+}
+
+/// The two players of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Left => "Left",
+            Side::Right => "Right",
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
 }
 
 #[allow(clippy::large_enum_variant)]

@@ -824,7 +824,7 @@ impl Checker {
         if self.errors.len() > errors_before {
             return None;
         }
-        Some(Rule { span, kind, condition })
+        Some(Rule { span, kind, condition, side: decl.side.as_ref().map(|s| s.node) })
     }
 
     fn board_allows_split(&mut self, board: Board, span: Span) {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::check::{CheckError, Library, Lookup};
 use crate::diagnostics::{render, Source};
 use crate::rules::{parse_position, Game, Position};
+use crate::solve::partizan::PartizanSolver;
 use crate::solve::{Limits, Solver};
 
 /// A checked game together with the text it came from, for diagnostics during solving.
@@ -168,6 +169,46 @@ fn analyse_position<T>(
     analyse(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))
 }
 
+/// As `analyse_position`, for a partizan game.
+fn analyse_partizan<T>(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    limits: Limits,
+    color: bool,
+    analyse: impl FnOnce(&mut PartizanSolver, &Position) -> Result<T, crate::solve::SolveError>,
+) -> Result<T, String> {
+    let pos = position_of(loaded, position, last, color)?;
+    let mut solver = PartizanSolver::new(&loaded.game, limits);
+    analyse(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))
+}
+
+/// A verb of the impartial theory asked of a partizan game.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`{verb}` is for impartial games, and {game} is partizan: Left and Right have different moves")]
+#[diagnostic(code(takeaway::query::impartial_only), help("{help}"))]
+struct ImpartialOnly {
+    verb: &'static str,
+    game: String,
+    help: &'static str,
+    #[label(collection, "only one player may make this move")]
+    sides: Vec<miette::LabeledSpan>,
+}
+
+/// Refuses `verb` for a partizan game, pointing at the lines that make it partizan.
+pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str, color: bool) -> Result<(), String> {
+    if !loaded.game.is_partizan() {
+        return Ok(());
+    }
+    let sides = loaded
+        .game
+        .side_rules()
+        .map(|r| miette::LabeledSpan::new_with_span(Some(format!("only {} may make this move", r.side.map(|s| s.name()).unwrap_or("one player"))), r.span))
+        .collect();
+    let error = ImpartialOnly { verb, game: loaded.game.name.clone(), help, sides };
+    Err(render(&error, Some(&loaded.source), color))
+}
+
 /// An answer as text, or as one JSON document.
 fn show<T: serde::Serialize>(answer: &T, format: Format, text: fn(&T) -> String, color: bool) -> Result<String, String> {
     match format {
@@ -188,6 +229,10 @@ pub fn explain(
     color: bool,
     all: bool,
 ) -> Result<String, String> {
+    if loaded.game.is_partizan() {
+        let e = analyse_partizan(loaded, position, last, limits, color, crate::analysis::partizan::explain)?;
+        return show(&e, format, crate::analysis::partizan::PartizanExplanation::to_text, color);
+    }
     let e = analyse_position(loaded, position, last, limits, color, |s, p| crate::analysis::explain_with(s, p, all))?;
     show(&e, format, crate::analysis::Explanation::to_text, color)
 }
@@ -201,6 +246,10 @@ pub fn solve(
     limits: Limits,
     color: bool,
 ) -> Result<String, String> {
+    if loaded.game.is_partizan() {
+        let r = analyse_partizan(loaded, position, last, limits, color, crate::analysis::partizan::solve)?;
+        return show(&r, format, crate::analysis::partizan::PartizanReport::to_text, color);
+    }
     if let Some(report) = big_pile(loaded, position, last, color)? {
         return show(&report, format, crate::analysis::BigSolveReport::to_text, color);
     }
@@ -250,6 +299,16 @@ pub fn table(
     limits: Limits,
     color: bool,
 ) -> Result<String, Failure> {
+    if loaded.game.is_partizan() {
+        let mut solver = PartizanSolver::new(&loaded.game, limits);
+        let table = crate::analysis::partizan::table(&mut solver, upto)
+            .map_err(|e| Failure { partial: String::new(), rendered: render(&e, Some(&loaded.source), color) })?;
+        return Ok(match format {
+            Format::Text => table.to_text(),
+            Format::Json => json_text(&serde_json::to_value(&table).expect("tables serialise")),
+            Format::Csv => table.to_csv(),
+        });
+    }
     let mut solver = Solver::new(&loaded.game, limits);
     let show = |table: &crate::analysis::Table| match format {
         Format::Text => table.to_text(),
@@ -273,6 +332,7 @@ pub fn table(
 
 /// `quotient`: the misère quotient of a heap game, heaps 0..=upto.
 pub fn quotient(loaded: &Loaded, upto: u64, format: Format, limits: Limits, color: bool) -> Result<String, String> {
+    refuse_partizan(loaded, "quotient", "misère quotients are for impartial heap games; `table` gives the outcomes of a partizan game under misère play", color)?;
     let mut solver = Solver::new(&loaded.game, limits);
     let report = crate::analysis::quotient(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
     match format {
@@ -310,6 +370,9 @@ pub fn compare(
     limits: Limits,
     color: bool,
 ) -> Result<String, String> {
+    for g in [a, b] {
+        refuse_partizan(g, "compare", "compare reads Grundy values; compare the two games' `table` of outcomes and values instead", color)?;
+    }
     let (mut sa, mut sb) = (Solver::new(&a.game, limits), Solver::new(&b.game, limits));
     let c = crate::analysis::compare(&mut sa, &mut sb, upto, shift).map_err(|e| render(&e, None, color))?;
     match format {

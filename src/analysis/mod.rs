@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod explain;
+pub mod partizan;
 pub mod periods;
 pub mod plot;
 pub mod quotient;

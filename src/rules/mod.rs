@@ -13,6 +13,7 @@ pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
 use crate::ast::{CmpOp, Span, SplitShape};
+pub use crate::ast::Side;
 pub use crate::ast::{Convention, ProductKind};
 use expr::Expr;
 pub use product::{nim_product, Part, Product};
@@ -65,6 +66,8 @@ pub struct Rule {
     pub span: Span,
     pub kind: RuleKind,
     pub condition: Option<Expr>,
+    /// `left move:` / `right move:`: only that player may make the move; `None` for both.
+    pub side: Option<Side>,
 }
 
 impl Rule {
@@ -378,6 +381,17 @@ impl Game {
     /// The first rule that adds counters, for messages about games that grow.
     pub fn adding_rule(&self) -> Option<&Rule> {
         self.first_moves.iter().chain(&self.moves).find(|r| matches!(r.kind, RuleKind::Add { .. }))
+    }
+
+    /// True when some rule is only Left's or only Right's: the players' moves differ, so
+    /// positions have outcome classes L, R, N, P and canonical values instead of Grundy values.
+    pub fn is_partizan(&self) -> bool {
+        self.first_moves.iter().chain(&self.moves).any(|r| r.side.is_some())
+    }
+
+    /// The rules that make the game partizan, for messages.
+    pub fn side_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.first_moves.iter().chain(&self.moves).filter(|r| r.side.is_some())
     }
 
     /// The value of a parameter, by name.

@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::expr::{Env, EvalError};
 use super::{
-    Amount, Board, Choice, CodeShape, CoinShapes, Game, PileSelection, Position, Rule, RuleKind, SplitSpec,
+    Amount, Board, Choice, CodeShape, CoinShapes, Game, PileSelection, Position, Rule, RuleKind, Side, SplitSpec,
     TakeBreakCode,
 };
 use crate::ast::{CmpOp, Span, SplitShape};
@@ -277,6 +277,15 @@ impl Sink<'_> {
 impl Game {
     /// Every move from `pos`. More than `limit` moves is an error rather than a huge allocation.
     pub fn moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+        self.moves_by(pos, limit, None)
+    }
+
+    /// The moves `side` may make from `pos` in a partizan game: its own and those of `move:`.
+    pub fn moves_of(&self, pos: &Position, side: Side, limit: usize) -> Result<Vec<Move>, MoveError> {
+        self.moves_by(pos, limit, Some(side))
+    }
+
+    fn moves_by(&self, pos: &Position, limit: usize, side: Option<Side>) -> Result<Vec<Move>, MoveError> {
         // Every move stores a whole position: bound the numbers kept, not only the moves.
         let per_move = pos.piles.len().max(1) + 1;
         let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
@@ -286,6 +295,9 @@ impl Game {
         let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0 };
         let last = pos.last.map(|l| l as i64);
         for rule in self.rules_for(pos) {
+            if side.is_some() && rule.side.is_some() && rule.side != side {
+                continue;
+            }
             match &rule.kind {
                 RuleKind::Bite { except } => self.bites(rule, *except, &mut sink)?,
                 RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, &mut sink)?,

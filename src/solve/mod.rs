@@ -19,6 +19,7 @@ pub mod last_bound;
 pub mod loopy;
 pub mod period;
 pub mod misere;
+pub mod partizan;
 mod piles;
 pub mod progress;
 mod search;
@@ -188,6 +189,13 @@ pub enum SolveError {
     #[diagnostic(code(takeaway::solve::pile_work_limit), help("{advice}"))]
     PileWorkLimit { computed: u64, needed: u64, limit: String, advice: String },
 
+    #[error("the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}")]
+    #[diagnostic(
+        code(takeaway::solve::forms_too_large),
+        help("outcomes and winning moves need no values and come from a search; for the values, raise the limit with --max-states {suggested}")
+    )]
+    FormsTooLarge { limit: usize, pile: u64, suggested: usize },
+
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(
         code(takeaway::solve::timeout),
@@ -290,7 +298,7 @@ pub fn clear_cancel() {
 }
 
 /// Stops a computation that was cancelled or is past its deadline.
-fn check_cancel(limits: Limits) -> Result<(), SolveError> {
+pub(crate) fn check_cancel(limits: Limits) -> Result<(), SolveError> {
     if CANCEL.load(Ordering::Relaxed) {
         return Err(SolveError::Cancelled);
     }

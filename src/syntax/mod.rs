@@ -145,6 +145,8 @@ fn is_keyword(rule: Rule) -> bool {
             | kw_piles
             | kw_rows
             | kw_first
+            | kw_left
+            | kw_right
             | kw_move
             | kw_play
             | kw_take
@@ -212,7 +214,16 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
         Rule::move_decl => {
             let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::colon);
             let head = it.next().expect("move_decl has a head");
-            let first = head.into_inner().next().map(|p| p.as_rule()) == Some(Rule::first_move);
+            let head_kind = head.into_inner().next();
+            let first = head_kind.as_ref().map(|p| p.as_rule()) == Some(Rule::first_move);
+            let side = match head_kind {
+                Some(p) if p.as_rule() == Rule::side_move => {
+                    let word = p.into_inner().next().expect("side_move starts with left or right");
+                    let side = if word.as_rule() == Rule::kw_left { Side::Left } else { Side::Right };
+                    Some(Spanned::new(side, span_of(&word)))
+                }
+                _ => None,
+            };
             let act = it.next().expect("move_decl has an action");
             let (action, inner_condition) = action(act);
             let outer_condition =
@@ -225,7 +236,7 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
                 }
                 (a, b) => a.or(b),
             };
-            Statement::Move(MoveDecl { first, action, condition })
+            Statement::Move(MoveDecl { first, side, action, condition })
         }
         Rule::play_decl => {
             let conv = content(pair).next().expect("play_decl has a convention");
@@ -552,6 +563,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         }
         move_decl | move_head | kw_move => "`move:`",
         first_move | kw_first => "`first move:`",
+        side_move | kw_left | kw_right => "`left move:` or `right move:`",
         play_decl | kw_play => "`play`",
         product_decl | product_kind | kw_acrostic | kw_tartan => "`acrostic product of` or `tartan product of`",
         kw_product => "`product`",

@@ -1,0 +1,568 @@
+//! Answers for partizan games (`left move:` / `right move:`): `solve`, `table` and `explain`
+//! in terms of outcome classes L, R, N, P and canonical values.
+
+use serde::Serialize;
+
+use super::WinningMove;
+use crate::ast::Convention;
+use crate::rules::{Move, Position, Side};
+use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
+use crate::solve::period::subtraction_bound;
+use crate::solve::SolveError;
+
+/// Computes the position's value where it fits the limits; where the forms grow past them,
+/// the solver answers from the search instead, and the reason comes back.
+fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<String>, SolveError> {
+    if !solver.has_values() {
+        return Ok(None);
+    }
+    match solver.value(pos) {
+        Ok(_) => Ok(None),
+        Err(e @ SolveError::FormsTooLarge { .. }) => {
+            solver.give_up_values();
+            Ok(Some(format!("{e}; the outcome and winning moves come from a search of the game tree (--max-states raises the limit)")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn listed(moves: Vec<Move>) -> Vec<WinningMove> {
+    moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect()
+}
+
+fn to_text(to: &[u64]) -> String {
+    if to.iter().all(|&p| p == 0) {
+        "nothing".into()
+    } else {
+        Position::shown(to, false)
+    }
+}
+
+fn convention_note(misere: bool) -> &'static str {
+    if misere {
+        " (misère play: whoever cannot move wins)"
+    } else {
+        ""
+    }
+}
+
+/// What `solve` says of a partizan position.
+#[derive(Debug, Clone, Serialize)]
+pub struct PartizanReport {
+    pub game: String,
+    pub position: Vec<u64>,
+    pub misere: bool,
+    pub outcome: PartizanOutcome,
+    /// The canonical value (normal play only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Why there is no value under normal play, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_note: Option<String>,
+    /// Each pile's value, when the position is a sum of several piles.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pile_values: Vec<(u64, String)>,
+    pub left_winning_moves: Vec<WinningMove>,
+    pub right_winning_moves: Vec<WinningMove>,
+}
+
+pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanReport, SolveError> {
+    let game = solver.game();
+    let misere = game.convention == Convention::Misere;
+    let value_note = try_values(solver, pos)?;
+    let outcome = solver.outcome(pos)?;
+    let (value, pile_values) = if solver.has_values() {
+        let v = solver.value(pos)?;
+        let mut piles = Vec::new();
+        let nonempty: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
+        if solver.is_sum_of_piles() && nonempty.len() > 1 {
+            for n in nonempty {
+                let pv = solver.pile_value(n)?;
+                piles.push((n, solver.show(pv)));
+            }
+        }
+        (Some(solver.show(v)), piles)
+    } else {
+        (None, Vec::new())
+    };
+    let left_winning_moves = listed(solver.winning_moves(pos, Side::Left)?);
+    let right_winning_moves = listed(solver.winning_moves(pos, Side::Right)?);
+    Ok(PartizanReport {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        misere,
+        outcome,
+        value,
+        value_note,
+        pile_values,
+        left_winning_moves,
+        right_winning_moves,
+    })
+}
+
+impl PartizanReport {
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}, position {}{}\n", self.game, Position::shown(&self.position, false), convention_note(self.misere));
+        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
+        if let Some(v) = &self.value {
+            if self.pile_values.is_empty() {
+                out.push_str(&format!("value: {v}\n"));
+            } else {
+                let parts: Vec<String> = self.pile_values.iter().map(|(_, v)| v.clone()).collect();
+                out.push_str(&format!("value: {v} (the sum of the piles' values {})\n", parts.join(" + ")));
+            }
+        } else if let Some(note) = &self.value_note {
+            out.push_str(&format!("value: not computed: {note}\n"));
+        } else {
+            out.push_str("value: none under misère play (canonical values are for normal play; the outcome comes from searching the game tree)\n");
+        }
+        for (side, moves) in [(Side::Left, &self.left_winning_moves), (Side::Right, &self.right_winning_moves)] {
+            if moves.is_empty() {
+                out.push_str(&format!("{} moving first loses: no move of {}'s wins\n", side.name(), side.name()));
+            } else {
+                out.push_str(&format!("{} moving first wins with:\n", side.name()));
+                for m in moves {
+                    out.push_str(&format!("  {}, to {}\n", m.description, to_text(&m.to)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One pile's row of a partizan table.
+#[derive(Debug, Clone, Serialize)]
+pub struct PartizanRow {
+    pub n: u64,
+    pub outcome: PartizanOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// The periodic part of the outcome sequence, proven by a repeated window.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutcomePeriod {
+    pub preperiod: u64,
+    pub period: u64,
+    /// The largest take: the length of the window that repeats.
+    pub window: u64,
+    /// The outcomes of one period, from the preperiod on.
+    pub outcomes: Vec<PartizanOutcome>,
+    /// The behaviour the period shows, in the terms of Duchêne, Heinrich, Nowakowski and
+    /// Parreau (2021).
+    pub behaviour: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PartizanTable {
+    pub game: String,
+    pub misere: bool,
+    pub rows: Vec<PartizanRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<OutcomePeriod>,
+    /// Where the values column stops, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values_stop: Option<String>,
+    /// Why no period is given, when none is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_note: Option<String>,
+}
+
+/// The longest value a table writes out; `solve` writes longer ones.
+pub const TABLE_FORM: usize = 60;
+
+/// How far the outcome sequence is computed when a period is looked for past the table.
+pub const PERIOD_LOOK: u64 = 4096;
+
+pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, SolveError> {
+    let game = solver.game();
+    let misere = game.convention == Convention::Misere;
+    let mut rows = Vec::new();
+    let mut values_stop = None;
+    for n in 0..=upto {
+        let pos = Position::new(vec![n]);
+        if values_stop.is_none() && solver.has_values() {
+            if let Some(note) = try_values(solver, &pos)? {
+                values_stop = Some(format!("values stop at n = {n}: {note}"));
+            }
+        }
+        let outcome = solver.outcome(&pos)?;
+        let value = if solver.has_values() {
+            let v = solver.value(&pos)?;
+            Some(solver.show_short(v, TABLE_FORM))
+        } else {
+            None
+        };
+        rows.push(PartizanRow { n, outcome, value });
+    }
+    let (period, period_note) = match subtraction_bound(game) {
+        Some(window) if window > 0 => {
+            // Outcomes alone (cheap) past the table, to find the repeat.
+            let look = upto.max(PERIOD_LOOK.max(window * 64));
+            let mut outcomes: Vec<PartizanOutcome> = rows.iter().map(|r| r.outcome).collect();
+            outcomes.extend(subtraction_outcomes(solver, upto + 1, look)?);
+            match find_period(&outcomes, window as usize) {
+                Some((pre, p)) => {
+                    let one = outcomes[pre..pre + p].to_vec();
+                    let behaviour = behaviour(&one);
+                    (Some(OutcomePeriod { preperiod: pre as u64, period: p as u64, window, outcomes: one, behaviour }), None)
+                }
+                None => (None, Some(format!("no period found in the outcomes of piles 0..{look}"))),
+            }
+        }
+        _ => (None, Some("periods are looked for in subtraction games (takes of fixed amounts from one pile)".into())),
+    };
+    Ok(PartizanTable { game: game.name.clone(), misere, rows, period, period_note, values_stop })
+}
+
+/// Outcomes of single piles from..=to, by the outcomes alone (a subtraction game's outcome
+/// depends only on the outcomes of the piles it moves to).
+fn subtraction_outcomes(solver: &mut PartizanSolver, from: u64, to: u64) -> Result<Vec<PartizanOutcome>, SolveError> {
+    let mut out = Vec::new();
+    for n in from..=to {
+        let (l, r) = solver.searched_wins(&Position::new(vec![n]))?;
+        out.push(PartizanOutcome::from_wins(l, r));
+    }
+    Ok(out)
+}
+
+/// The first (preperiod, period) such that a window of `window` outcomes repeats `period`
+/// later: from there on, each outcome depends only on the window before it, so all repeats.
+pub fn find_period(outcomes: &[PartizanOutcome], window: usize) -> Option<(usize, usize)> {
+    let n = outcomes.len();
+    for p in 1..n {
+        for start in 0..n {
+            if start + p + window > n {
+                break;
+            }
+            // Start at the window's length or later: below it, some takes are not yet allowed.
+            if start < window {
+                continue;
+            }
+            if outcomes[start..start + window] == outcomes[start + p..start + p + window] {
+                // The smallest preperiod: go back while the sequence still repeats.
+                let mut pre = start;
+                while pre > 0 && outcomes[pre - 1] == outcomes[pre - 1 + p] {
+                    pre -= 1;
+                }
+                return Some((pre, p));
+            }
+        }
+    }
+    None
+}
+
+/// Which of the four behaviours one period shows.
+fn behaviour(period: &[PartizanOutcome]) -> String {
+    use PartizanOutcome::*;
+    let has = |o| period.contains(&o);
+    match (has(L), has(R)) {
+        (true, true) => "fair: both L and R recur".into(),
+        (true, false) if period.iter().all(|&o| o == L) => "Left dominates: every large pile is an L-position".into(),
+        (false, true) if period.iter().all(|&o| o == R) => "Right dominates: every large pile is an R-position".into(),
+        (true, false) => "Left weakly dominates: L recurs, R never does".into(),
+        (false, true) => "Right weakly dominates: R recurs, L never does".into(),
+        (false, false) => "ultimately impartial: only N and P recur, as in an impartial game".into(),
+    }
+}
+
+impl PartizanTable {
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}: one pile of n = 0..{}{}\n", self.game, self.rows.len().saturating_sub(1), convention_note(self.misere));
+        let width = self.rows.last().map(|r| r.n.to_string().len()).unwrap_or(1).max(1);
+        let with_values = self.rows.iter().any(|r| r.value.is_some());
+        out.push_str(&format!("{:>width$}  outcome{}\n", "n", if with_values { "  value" } else { "" }));
+        for r in &self.rows {
+            out.push_str(&format!("{:>width$}  {:>7}", r.n, r.outcome.letter()));
+            if let Some(v) = &r.value {
+                out.push_str(&format!("  {v}"));
+            }
+            out.push('\n');
+        }
+        for o in [PartizanOutcome::L, PartizanOutcome::R, PartizanOutcome::N, PartizanOutcome::P] {
+            let ns: Vec<String> = self.rows.iter().filter(|r| r.outcome == o).map(|r| r.n.to_string()).collect();
+            if !ns.is_empty() {
+                out.push_str(&format!("{}-positions: {}\n", o.letter(), ns.join(", ")));
+            }
+        }
+        if let Some(stop) = &self.values_stop {
+            out.push_str(&format!("{stop}\n"));
+        }
+        if self.rows.iter().any(|r| r.value.as_deref().is_some_and(|v| v.starts_with("{…}"))) {
+            out.push_str(&format!("values longer than {TABLE_FORM} characters are shown as {{…}}; `solve` writes them out\n"));
+        }
+        match (&self.period, &self.period_note) {
+            (Some(p), _) => {
+                let letters: String = p.outcomes.iter().map(|o| o.letter()).collect();
+                out.push_str(&format!(
+                    "period: outcomes repeat with period {} from n = {} ({letters} …); proven: each outcome depends only on the {} before it (the largest take), and a window of {} repeats\n",
+                    p.period, p.preperiod, p.window, p.window
+                ));
+                out.push_str(&format!("behaviour: {}\n", p.behaviour));
+            }
+            (None, Some(note)) => out.push_str(&format!("period: not given: {note}\n")),
+            _ => {}
+        }
+        out
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("n,outcome,value\n");
+        for r in &self.rows {
+            let v = r.value.clone().unwrap_or_default();
+            let quoted = if v.contains(',') || v.contains('"') { format!("\"{}\"", v.replace('"', "\"\"")) } else { v };
+            out.push_str(&format!("{},{},{}\n", r.n, r.outcome.letter(), quoted));
+        }
+        out
+    }
+}
+
+/// One option in an explanation: the move, the value it leaves, and what happened to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExplainedOption {
+    #[serde(rename = "move")]
+    pub description: String,
+    pub to: Vec<u64>,
+    pub value: String,
+    /// Why it is struck out of the canonical form, if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub struck: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PartizanExplanation {
+    pub game: String,
+    pub position: Vec<u64>,
+    pub misere: bool,
+    /// Outcomes from a search of the game tree rather than values.
+    pub searched: bool,
+    pub left: Vec<ExplainedOption>,
+    pub right: Vec<ExplainedOption>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// How the value follows, sentence by sentence.
+    pub reasoning: Vec<String>,
+    pub outcome: PartizanOutcome,
+    pub left_winning_moves: Vec<WinningMove>,
+    pub right_winning_moves: Vec<WinningMove>,
+}
+
+pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanExplanation, SolveError> {
+    let game = solver.game();
+    let misere = game.convention == Convention::Misere;
+    let value_note = try_values(solver, pos)?;
+    let outcome = solver.outcome(pos)?;
+    let left_winning_moves = listed(solver.winning_moves(pos, Side::Left)?);
+    let right_winning_moves = listed(solver.winning_moves(pos, Side::Right)?);
+    let mut reasoning = Vec::new();
+    if !solver.has_values() {
+        let mut sides = Vec::new();
+        for side in [Side::Left, Side::Right] {
+            let mut options = Vec::new();
+            for mv in solver.moves(pos, side)? {
+                let (l, r) = solver.searched_wins(&mv.to)?;
+                let o = PartizanOutcome::from_wins(l, r);
+                options.push(ExplainedOption {
+                    description: mv.kind.describe(),
+                    to: mv.to.piles.clone(),
+                    value: format!("outcome {}", o.letter()),
+                    struck: None,
+                });
+            }
+            sides.push(options);
+        }
+        let right = sides.pop().unwrap_or_default();
+        let left = sides.pop().unwrap_or_default();
+        if let Some(note) = value_note {
+            reasoning.push(format!("No value: {note}."));
+        }
+        if misere {
+            reasoning.push("Under misère play a player who cannot move wins, so a side with no moves wins moving first.".into());
+        } else {
+            reasoning.push("A player who cannot move loses.".into());
+        }
+        reasoning.push("A player moving first wins when some move leads to a position the other player, moving first from there, loses.".into());
+        return Ok(PartizanExplanation {
+            game: game.name.clone(),
+            position: pos.piles.clone(),
+            misere,
+            searched: true,
+            left,
+            right,
+            value: None,
+            reasoning,
+            outcome,
+            left_winning_moves,
+            right_winning_moves,
+        });
+    }
+    let left_options = solver.options_values(pos, Side::Left)?;
+    let right_options = solver.options_values(pos, Side::Right)?;
+    let lefts: Vec<FormId> = left_options.iter().map(|o| o.1).collect();
+    let rights: Vec<FormId> = right_options.iter().map(|o| o.1).collect();
+    let limits = solver.limits();
+    let (value, notes) =
+        solver.forms.canonical_explained(lefts.clone(), rights.clone()).map_err(|_| SolveError::state_limit(limits))?;
+    let explained = |solver: &mut PartizanSolver, options: &[(Move, FormId)], side: Side| -> Vec<ExplainedOption> {
+        let mut out = Vec::new();
+        let values: Vec<FormId> = options.iter().map(|o| o.1).collect();
+        for (mv, v) in options {
+            let text = solver.show(*v);
+            let dominated = match side {
+                Side::Left => notes.dominated_left.contains(v),
+                Side::Right => notes.dominated_right.contains(v),
+            };
+            let reversed = match side {
+                Side::Left => notes.reversed_left.iter().find(|r| r.0 == *v).cloned(),
+                Side::Right => notes.reversed_right.iter().find(|r| r.0 == *v).cloned(),
+            };
+            let struck = if dominated {
+                let better = values.iter().copied().find(|&b| {
+                    b != *v
+                        && match side {
+                            Side::Left => solver.forms.le(*v, b),
+                            Side::Right => solver.forms.le(b, *v),
+                        }
+                });
+                better.map(|b| {
+                    let shown = solver.show(b);
+                    match side {
+                        Side::Left => format!("dominated: Left has {shown}, at least as good ({text} ≤ {shown})"),
+                        Side::Right => format!("dominated: Right has {shown}, at least as good ({shown} ≤ {text})"),
+                    }
+                })
+            } else if let Some((_, replacement)) = reversed {
+                let shown: Vec<String> = replacement.iter().map(|&r| solver.show(r)).collect();
+                let through = match side {
+                    Side::Left => "Right's reply to it leaves a position no better for Left than the whole game",
+                    Side::Right => "Left's reply to it leaves a position no better for Right than the whole game",
+                };
+                Some(format!(
+                    "reversible: {through}, so it is replaced by the options after that reply: {}",
+                    if shown.is_empty() { "none".to_string() } else { shown.join(", ") }
+                ))
+            } else {
+                None
+            };
+            out.push(ExplainedOption { description: mv.kind.describe(), to: mv.to.piles.clone(), value: text, struck });
+        }
+        out
+    };
+    let left = explained(solver, &left_options, Side::Left);
+    let right = explained(solver, &right_options, Side::Right);
+    let shown = solver.show(value);
+    let nonempty: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
+    if solver.is_sum_of_piles() && nonempty.len() > 1 {
+        let mut parts = Vec::new();
+        for n in nonempty {
+            let pv = solver.pile_value(n)?;
+            parts.push(format!("{} (pile of {n})", solver.show(pv)));
+        }
+        reasoning.push(format!("The piles are played side by side, so the value is the sum of theirs: {} = {shown}.", parts.join(" + ")));
+    }
+    let left_numbers: Option<Vec<Dyadic>> = lefts.iter().map(|&v| solver.forms.number(v)).collect();
+    let right_numbers: Option<Vec<Dyadic>> = rights.iter().map(|&v| solver.forms.number(v)).collect();
+    if let Some(x) = solver.forms.number(value) {
+        match (left_numbers, right_numbers) {
+            (Some(l), Some(r)) => {
+                let best_left = l.iter().max().map(|d| d.to_string());
+                let best_right = r.iter().min().map(|d| d.to_string());
+                let between = match (best_left, best_right) {
+                    (Some(a), Some(b)) => format!("greater than {a} and less than {b}"),
+                    (Some(a), None) => format!("greater than {a}"),
+                    (None, Some(b)) => format!("less than {b}"),
+                    (None, None) => "with no options on either side".into(),
+                };
+                reasoning.push(format!(
+                    "Every option is a number and Left's are all below Right's, so the value is the simplest number {between}: {x}."
+                ));
+            }
+            _ => reasoning.push(format!("Once the struck-out options are gone, the value is the number {x}.")),
+        }
+    } else {
+        reasoning.push(format!("Canonical form, with dominated and reversible options removed: {shown}."));
+        // A switch {a | b} of numbers: how much moving first is worth.
+        if let ([a], [b]) = (solver.forms.left(value), solver.forms.right(value)) {
+            if let (Some(a), Some(b)) = (solver.forms.number(*a), solver.forms.number(*b)) {
+                if a >= b {
+                    let mean = a.midpoint(b);
+                    let temperature = Dyadic::new((a + (-b)).numerator(), (a + (-b)).exponent() + 1);
+                    reasoning.push(format!(
+                        "It is a switch: moving first gains {temperature} for either player. Mean {mean}, temperature {temperature}."
+                    ));
+                }
+            }
+        }
+        let (ls, rs) = solver.forms.stops(value);
+        reasoning.push(format!("Left moving first can reach {ls} when play settles on a number; Right moving first, {rs}."));
+    }
+    reasoning.push(match outcome {
+        PartizanOutcome::L => "It is greater than 0: Left wins whoever starts.".into(),
+        PartizanOutcome::R => "It is less than 0: Right wins whoever starts.".into(),
+        PartizanOutcome::P => "It is 0: whoever moves first loses.".into(),
+        PartizanOutcome::N => "It is confused with 0 (neither ≥ 0 nor ≤ 0): whoever moves first wins.".into(),
+    });
+    Ok(PartizanExplanation {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        misere,
+        searched: false,
+        left,
+        right,
+        value: Some(shown),
+        reasoning,
+        outcome,
+        left_winning_moves,
+        right_winning_moves,
+    })
+}
+
+impl PartizanExplanation {
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}, position {}{}\n", self.game, Position::shown(&self.position, false), convention_note(self.misere));
+        for (side, options) in [(Side::Left, &self.left), (Side::Right, &self.right)] {
+            if options.is_empty() {
+                out.push_str(&format!("{} has no move.\n", side.name()));
+                continue;
+            }
+            let what = if self.searched { "the outcome it leaves" } else { "the value it leaves" };
+            out.push_str(&format!("{}'s moves, and {what}:\n", side.name()));
+            for o in options {
+                out.push_str(&format!("  {}, to {}: {}\n", o.description, to_text(&o.to), o.value));
+                if let Some(why) = &o.struck {
+                    out.push_str(&format!("      ✗ struck out, {why}\n"));
+                }
+            }
+        }
+        if !self.searched {
+            let values = |options: &[ExplainedOption]| {
+                let mut v: Vec<&str> = options.iter().map(|o| o.value.as_str()).collect();
+                v.dedup();
+                v.join(", ")
+            };
+            out.push_str(&format!("So the position is {{ {} | {} }}.\n", values(&self.left), values(&self.right)));
+        }
+        for line in &self.reasoning {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if let Some(v) = &self.value {
+            out.push_str(&format!("value: {v}\n"));
+        }
+        out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
+        for (side, moves) in [(Side::Left, &self.left_winning_moves), (Side::Right, &self.right_winning_moves)] {
+            if moves.is_empty() {
+                out.push_str(&format!("{} moving first has no winning move.\n", side.name()));
+            } else {
+                let targets: Vec<String> = moves.iter().map(|m| format!("{}, to {}", m.description, to_text(&m.to))).collect();
+                let why = match (self.searched, side) {
+                    (true, _) => "after it the other player, moving first, loses",
+                    (false, Side::Left) => "it leaves a value ≥ 0",
+                    (false, Side::Right) => "it leaves a value ≤ 0",
+                };
+                out.push_str(&format!("{} moving first wins with {} ({why}).\n", side.name(), targets.join("; ")));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,340 @@
+//! Partizan games, where Left and Right have different moves: outcome classes (L, R, N, P)
+//! and, under normal play, canonical values.
+//!
+//! The moves come from the compiled rules (`Game::moves_of`). Where a position is a sum of
+//! independent piles, each pile's canonical value is computed once, smallest first, and a
+//! position's value is the sum of its piles' values; otherwise whole positions are valued.
+//! Under misère play canonical forms do not apply: outcomes come from a search of the game tree,
+//! the same search the tests use to check the values under normal play.
+
+pub mod dyadic;
+pub mod forms;
+pub mod notation;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+pub use dyadic::Dyadic;
+pub use forms::{FormId, Forms, Simplification};
+
+use super::{check_cancel, Limits, SolveError};
+use crate::ast::Convention;
+use crate::rules::{Board, Game, Move, Position, Side};
+
+/// Who wins a partizan position with best play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum PartizanOutcome {
+    /// Left wins, whoever starts.
+    L,
+    /// Right wins, whoever starts.
+    R,
+    /// The player to move wins.
+    N,
+    /// The player to move loses.
+    P,
+}
+
+impl PartizanOutcome {
+    pub fn from_wins(left_first_wins: bool, right_first_wins: bool) -> Self {
+        match (left_first_wins, right_first_wins) {
+            (true, true) => PartizanOutcome::N,
+            (false, false) => PartizanOutcome::P,
+            // Left wins moving first, and Right moving first loses: Left wins either way.
+            (true, false) => PartizanOutcome::L,
+            (false, true) => PartizanOutcome::R,
+        }
+    }
+
+    pub fn letter(self) -> &'static str {
+        match self {
+            PartizanOutcome::L => "L",
+            PartizanOutcome::R => "R",
+            PartizanOutcome::N => "N",
+            PartizanOutcome::P => "P",
+        }
+    }
+
+    pub fn meaning(self) -> &'static str {
+        match self {
+            PartizanOutcome::L => "Left wins, whoever moves first",
+            PartizanOutcome::R => "Right wins, whoever moves first",
+            PartizanOutcome::N => "the player to move wins",
+            PartizanOutcome::P => "the player to move loses",
+        }
+    }
+
+    /// Whether `side`, moving first, wins.
+    pub fn first_wins(self, side: Side) -> bool {
+        match side {
+            Side::Left => matches!(self, PartizanOutcome::L | PartizanOutcome::N),
+            Side::Right => matches!(self, PartizanOutcome::R | PartizanOutcome::N),
+        }
+    }
+}
+
+/// Who wins moving first: (Left, Right).
+type Wins = (bool, bool);
+
+pub struct PartizanSolver<'g> {
+    game: &'g Game,
+    limits: Limits,
+    pub forms: Forms,
+    /// Canonical values of single piles 0, 1, 2, … (games that are sums of piles).
+    piles: Vec<FormId>,
+    /// Canonical values of whole positions (other games), by canonical position.
+    positions: HashMap<Position, FormId>,
+    /// Who wins moving first, by canonical position, from a search of the game tree.
+    searched: HashMap<Position, Wins>,
+    /// Set once the canonical forms grew past the limits: outcomes and winning moves then
+    /// come from the search, which needs no values.
+    values_given_up: bool,
+}
+
+impl<'g> PartizanSolver<'g> {
+    pub fn new(game: &'g Game, limits: Limits) -> Self {
+        PartizanSolver {
+            game,
+            limits,
+            forms: Forms::new(limits.max_states),
+            piles: Vec::new(),
+            positions: HashMap::new(),
+            searched: HashMap::new(),
+            values_given_up: false,
+        }
+    }
+
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Canonical values exist under normal play only, and are used while they fit the limits.
+    pub fn has_values(&self) -> bool {
+        self.game.convention == Convention::Normal && !self.values_given_up
+    }
+
+    /// Stops using canonical values (after one ran past the limits): outcomes and winning
+    /// moves come from the search from now on.
+    pub fn give_up_values(&mut self) {
+        self.values_given_up = true;
+    }
+
+    /// The canonical forms have cost more than the limits allow.
+    fn over_budget(&self) -> bool {
+        self.forms.work() > self.limits.max_states
+    }
+
+    fn forms_too_large(&self, pile: u64) -> SolveError {
+        let limit = self.limits.max_states;
+        SolveError::FormsTooLarge { limit, pile, suggested: limit.saturating_mul(4) }
+    }
+
+    /// True when a position is the sum of its piles. Coins are not: two heads on one coin
+    /// cancel in an impartial game only.
+    pub fn is_sum_of_piles(&self) -> bool {
+        self.game.is_heap_sum() && self.game.board != Board::Coins
+    }
+
+    /// The moves `side` may make from `pos`.
+    pub fn moves(&self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+        Ok(self.game.moves_of(pos, side, self.limits.max_moves() as usize)?)
+    }
+
+    fn too_many(&self) -> SolveError {
+        SolveError::state_limit(self.limits)
+    }
+
+    /// The canonical value of `pos` (normal play).
+    pub fn value(&mut self, pos: &Position) -> Result<FormId, SolveError> {
+        if self.is_sum_of_piles() {
+            let mut total = FormId::ZERO;
+            for &n in &pos.piles {
+                let v = self.pile_value(n)?;
+                total = self.forms.add(total, v).map_err(|_| self.forms_too_large(n))?;
+            }
+            return Ok(total);
+        }
+        self.position_value(pos)
+    }
+
+    /// The canonical value of one pile of `n`, computing every smaller pile first.
+    pub fn pile_value(&mut self, n: u64) -> Result<FormId, SolveError> {
+        if n as usize >= self.limits.max_states {
+            return Err(self.too_many());
+        }
+        while self.piles.len() as u64 <= n {
+            let m = self.piles.len() as u64;
+            if m % 16 == 0 {
+                check_cancel(self.limits)?;
+            }
+            if self.over_budget() {
+                return Err(self.forms_too_large(m));
+            }
+            let pile = Position::new(vec![m]);
+            let mut sides = [Vec::new(), Vec::new()];
+            for (i, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+                for mv in self.moves(&pile, side)? {
+                    let mut v = FormId::ZERO;
+                    for &part in &mv.to.piles {
+                        // Parts are smaller than the pile they came from (moves never add).
+                        let p = self.piles[part as usize];
+                        v = self.forms.add(v, p).map_err(|_| self.forms_too_large(m))?;
+                    }
+                    sides[i].push(v);
+                }
+            }
+            let [left, right] = sides;
+            let v = self.forms.canonical(left, right).map_err(|_| self.forms_too_large(m))?;
+            self.piles.push(v);
+        }
+        Ok(self.piles[n as usize])
+    }
+
+    /// The value of an option, as `explain` lists it.
+    pub fn options_values(&mut self, pos: &Position, side: Side) -> Result<Vec<(Move, FormId)>, SolveError> {
+        let moves = self.moves(pos, side)?;
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let v = self.value(&mv.to)?;
+            out.push((mv, v));
+        }
+        Ok(out)
+    }
+
+    /// Values of whole positions, children first, without recursion (a long game would
+    /// otherwise be a deep one).
+    fn position_value(&mut self, pos: &Position) -> Result<FormId, SolveError> {
+        let start = self.game.canonical(pos);
+        if let Some(&v) = self.positions.get(&start) {
+            return Ok(v);
+        }
+        let order = self.children_first(&start, &|p| self.positions.contains_key(p))?;
+        for (i, (p, left, right)) in order.into_iter().enumerate() {
+            if i % 64 == 0 && self.over_budget() {
+                return Err(self.forms_too_large(p.piles.iter().sum()));
+            }
+            let l = left.iter().map(|q| self.positions[q]).collect();
+            let r = right.iter().map(|q| self.positions[q]).collect();
+            let v = self.forms.canonical(l, r).map_err(|_| self.forms_too_large(p.piles.iter().sum()))?;
+            self.positions.insert(p, v);
+        }
+        Ok(self.positions[&start])
+    }
+
+    /// The positions reachable from `start` that `done` does not know, each after the
+    /// positions it moves to, with the (canonical) positions Left and Right move to.
+    #[allow(clippy::type_complexity)]
+    fn children_first(
+        &self,
+        start: &Position,
+        done: &dyn Fn(&Position) -> bool,
+    ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
+        let mut out = Vec::new();
+        let mut seen: HashSet<Position> = HashSet::new();
+        let mut waiting: HashMap<Position, (Vec<Position>, Vec<Position>)> = HashMap::new();
+        let mut stack = vec![(start.clone(), false)];
+        while let Some((p, ready)) = stack.pop() {
+            if ready {
+                let (l, r) = waiting.remove(&p).expect("a position waits until its children are done");
+                out.push((p, l, r));
+                continue;
+            }
+            if done(&p) || seen.contains(&p) {
+                continue;
+            }
+            if seen.len() >= self.limits.max_states {
+                return Err(self.too_many());
+            }
+            if seen.len() % 256 == 0 {
+                check_cancel(self.limits)?;
+            }
+            seen.insert(p.clone());
+            let left: Vec<Position> =
+                self.moves(&p, Side::Left)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
+            let right: Vec<Position> =
+                self.moves(&p, Side::Right)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
+            stack.push((p.clone(), true));
+            for q in left.iter().chain(&right) {
+                if !done(q) && !seen.contains(q) {
+                    stack.push((q.clone(), false));
+                }
+            }
+            waiting.insert(p, (left, right));
+        }
+        Ok(out)
+    }
+
+    /// Who wins moving first from `pos`, by a search of the game tree under the game's
+    /// convention (under misère play a player with no move wins).
+    pub fn searched_wins(&mut self, pos: &Position) -> Result<Wins, SolveError> {
+        let start = self.game.canonical(pos);
+        if let Some(&w) = self.searched.get(&start) {
+            return Ok(w);
+        }
+        let misere = self.game.convention == Convention::Misere;
+        let order = self.children_first(&start, &|p| self.searched.contains_key(p))?;
+        for (p, left, right) in order {
+            let left_wins = if left.is_empty() { misere } else { left.iter().any(|q| !self.searched[q].1) };
+            let right_wins = if right.is_empty() { misere } else { right.iter().any(|q| !self.searched[q].0) };
+            self.searched.insert(p, (left_wins, right_wins));
+        }
+        Ok(self.searched[&start])
+    }
+
+    /// The outcome class of `pos`: from its value under normal play, from a search under misère.
+    pub fn outcome(&mut self, pos: &Position) -> Result<PartizanOutcome, SolveError> {
+        if self.has_values() {
+            let v = self.value(pos)?;
+            return Ok(self.outcome_of(v));
+        }
+        let (l, r) = self.searched_wins(pos)?;
+        Ok(PartizanOutcome::from_wins(l, r))
+    }
+
+    /// The outcome class of a value: compared with 0.
+    pub fn outcome_of(&mut self, v: FormId) -> PartizanOutcome {
+        let left_first = !self.forms.le(v, FormId::ZERO);
+        let right_first = !self.forms.le(FormId::ZERO, v);
+        PartizanOutcome::from_wins(left_first, right_first)
+    }
+
+    /// The moves with which `side`, moving first, wins: to a position the opponent, moving
+    /// first, loses.
+    pub fn winning_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+        let mut out = Vec::new();
+        for mv in self.moves(pos, side)? {
+            let wins = if self.has_values() {
+                let v = self.value(&mv.to)?;
+                // Left wins moving second in G exactly when G ≥ 0.
+                match side {
+                    Side::Left => self.forms.ge(v, FormId::ZERO),
+                    Side::Right => self.forms.le(v, FormId::ZERO),
+                }
+            } else {
+                let (l, r) = self.searched_wins(&mv.to)?;
+                match side {
+                    Side::Left => !r,
+                    Side::Right => !l,
+                }
+            };
+            if wins {
+                out.push(mv);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn show(&mut self, v: FormId) -> String {
+        notation::show(&mut self.forms, v)
+    }
+
+    /// The form in at most `budget` characters, or `{…}` with its birthday.
+    pub fn show_short(&mut self, v: FormId, budget: usize) -> String {
+        notation::show_within(&mut self.forms, v, budget)
+            .unwrap_or_else(|| format!("{{…}} (born on day {})", self.forms.birthday(v)))
+    }
+}
