@@ -16,6 +16,14 @@
 //!   positions the winning moves lead to (`winning includes …` for some of them); the position
 //!   may end with `--last K`
 //! - `# expect refused POSITION: takeaway::…`   solving the position stops with this diagnostic
+//!
+//! For a partizan game (`left move:` / `right move:`):
+//! - `# expect outcomes: P L N R`            outcome classes of one pile of 0, 1, 2, …
+//! - `# expect values: 0 1 {1|0}`            canonical values of one pile of 0, 1, 2, …
+//! - `# expect period: 3 from 0, Left weakly dominates`   the outcome sequence's proven period
+//!   and the behaviour it shows
+//! - `# expect solve POSITION: L value 1 left 2 4 | 0 4 right none`   outcome, value and the
+//!   positions each player's winning moves lead to (the value is left out under misère play)
 
 mod common;
 
@@ -39,7 +47,64 @@ fn numbers(text: &str) -> Vec<u64> {
         .collect()
 }
 
+fn check_partizan_claim(file: &str, game: &takeaway::Game, claim: &str) {
+    use takeaway::analysis::partizan;
+    use takeaway::solve::partizan::PartizanSolver;
+    let mut solver = PartizanSolver::new(game, Limits::default());
+    let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
+    let head: Vec<&str> = head.split_whitespace().collect();
+    let expected: Vec<&str> = body.split_whitespace().collect();
+    match head.as_slice() {
+        ["outcomes"] => {
+            let table = partizan::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let got: Vec<&str> = table.rows.iter().map(|r| r.outcome.letter()).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["values"] => {
+            let table = partizan::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let got: Vec<String> = table.rows.iter().map(|r| r.value.clone().expect("a value")).collect();
+            assert_eq!(got, expected, "{file}: {claim}");
+        }
+        ["period"] => {
+            let table = partizan::table(&mut solver, 0).expect("table");
+            let p = table.period.expect("a period");
+            let got = format!("{} from {}, {}", p.period, p.preperiod, p.behaviour);
+            assert!(got.starts_with(body.trim()), "{file}: {claim}: got {got}");
+        }
+        ["solve", position @ ..] => {
+            let pos = parse_position(game, &position.join(" ")).expect("position");
+            let report = partizan::solve(&mut solver, &pos).expect("solve");
+            let mut words = expected.into_iter().peekable();
+            assert_eq!(Some(report.outcome.letter()), words.next(), "{file}: {claim}");
+            while let Some(w) = words.next() {
+                match w {
+                    "value" => assert_eq!(report.value.as_deref(), words.next(), "{file}: {claim}"),
+                    "left" | "right" => {
+                        let mut rest = Vec::new();
+                        while let Some(x) = words.next_if(|x| *x != "left" && *x != "right") {
+                            rest.push(x);
+                        }
+                        let moves = if w == "left" { &report.left_winning_moves } else { &report.right_winning_moves };
+                        let got: Vec<Vec<u64>> = moves.iter().map(|m| m.to.clone()).collect();
+                        let want: Vec<Vec<u64>> = if rest == ["none"] {
+                            Vec::new()
+                        } else {
+                            rest.join(" ").split('|').map(numbers).collect()
+                        };
+                        assert_eq!(got, want, "{file}: {claim}: {w}");
+                    }
+                    other => panic!("{file}: unknown word {other} in {claim}"),
+                }
+            }
+        }
+        _ => panic!("{file}: unknown partizan claim {claim}"),
+    }
+}
+
 fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
+    if game.is_partizan() {
+        return check_partizan_claim(file, game, claim);
+    }
     let mut solver = Solver::new(game, Limits::default());
     let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
     let head: Vec<&str> = head.split_whitespace().collect();
