@@ -266,7 +266,7 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
                     Box::new(move || lines.next().and_then(|l| l.ok()))
                 }
             };
-            crate::play::play(&loaded, start, first, strength, limits, &mut *next_line, &mut std::io::stdout())
+            crate::play::play(&loaded, start, first, options.side(), strength, limits, &mut *next_line, &mut std::io::stdout())
                 .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
         }
         Command::Plot { file, upto, output_file, params, max_states } => {

@@ -384,6 +384,12 @@ pub fn compare(
 
 /// `plot`: the SVG picture of a table: Grundy values of one pile, or a map of P-positions.
 pub fn plot(loaded: &Loaded, upto: u64, limits: Limits, color: bool) -> Result<String, String> {
+    if loaded.game.is_partizan() {
+        let mut solver = PartizanSolver::new(&loaded.game, limits);
+        let table =
+            crate::analysis::partizan::table(&mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color))?;
+        return Ok(crate::analysis::plot::partizan_outcomes(&table));
+    }
     let mut solver = Solver::new(&loaded.game, limits);
     if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::ast::Convention::Normal {
         return two_row_boards(loaded, &mut solver, upto).map_err(|e| render(&e, Some(&loaded.source), color));

@@ -320,3 +320,65 @@ fn draw_grid(grid: &Grid) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+/// Colours of the four outcome classes of a partizan game.
+const OUTCOME_COLOURS: [(&str, &str, &str); 4] = [
+    ("L", "#1f77b4", "L: Left wins"),
+    ("R", "#d62728", "R: Right wins"),
+    ("N", "#f2b134", "N: the player to move wins"),
+    ("P", "#7f7f7f", "P: the player to move loses"),
+];
+
+/// A partizan game's outcome classes of one pile of 0..N: a strip of squares, one per pile,
+/// coloured by class, in rows of 50, with a legend.
+pub fn partizan_outcomes(table: &super::partizan::PartizanTable) -> String {
+    let per_row = 50usize;
+    let n = table.rows.len();
+    let rows = n.div_ceil(per_row).max(1);
+    let cell = 16.0;
+    let (left, top) = (60.0, 70.0);
+    let w = left + per_row as f64 * cell + 40.0;
+    let h = top + rows as f64 * cell + 90.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    let title = format!("Outcome classes of {}, one pile of n = 0..{}", table.game, n.saturating_sub(1));
+    let _ = writeln!(s, "<text x=\"{left}\" y=\"30\" {FONT} font-size=\"18\">{}</text>", escape(&title));
+    for r in &table.rows {
+        let i = r.n as usize;
+        let (x, y) = (left + (i % per_row) as f64 * cell, top + (i / per_row) as f64 * cell);
+        let colour = OUTCOME_COLOURS.iter().find(|c| c.0 == r.outcome.letter()).map(|c| c.1).unwrap_or("black");
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"{colour}\"><title>n = {}: {}</title></rect>",
+            cell - 1.0,
+            cell - 1.0,
+            r.n,
+            r.outcome.letter()
+        );
+    }
+    for row in 0..rows {
+        let y = top + row as f64 * cell + cell * 0.75;
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" {FONT} font-size=\"11\" text-anchor=\"end\">{}</text>", left - 6.0, row * per_row);
+    }
+    let ly = top + rows as f64 * cell + 30.0;
+    for (k, (_, colour, label)) in OUTCOME_COLOURS.iter().enumerate() {
+        let x = left + k as f64 * 200.0;
+        let _ = writeln!(s, "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{colour}\"/>", ly - 10.0);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{ly}\" {FONT} font-size=\"12\">{}</text>", x + 18.0, escape(label));
+    }
+    if let Some(p) = &table.period {
+        let _ = writeln!(
+            s,
+            "<text x=\"{left}\" y=\"{}\" {FONT} font-size=\"12\">period {} from n = {}: {}</text>",
+            ly + 24.0,
+            p.period,
+            p.preperiod,
+            escape(&p.behaviour)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}

@@ -186,6 +186,7 @@ pub fn run(mut session: Session) {
                         &p.loaded,
                         p.start,
                         p.first,
+                        p.side,
                         p.strength,
                         p.limits,
                         &mut next_line,

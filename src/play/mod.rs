@@ -8,7 +8,9 @@
 use std::io::Write;
 
 use crate::query::Loaded;
-use crate::rules::{Convention, Move, Position};
+use crate::rules::{Convention, Move, Position, Side};
+
+mod partizan;
 use crate::solve::{Limits, Outcome, SolveError, Solver};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,10 +27,10 @@ pub struct Strength {
 }
 
 /// A small deterministic generator, so that a game at a lower strength can be replayed.
-struct Random(u64);
+pub(crate) struct Random(pub(crate) u64);
 
 impl Random {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -52,7 +54,7 @@ struct Turn {
     mover: Player,
 }
 
-fn other(p: Player) -> Player {
+pub(crate) fn other(p: Player) -> Player {
     match p {
         Player::You => Player::Computer,
         Player::Computer => Player::You,
@@ -65,6 +67,7 @@ pub struct PlayRequest {
     pub loaded: Loaded,
     pub start: Position,
     pub first: Player,
+    pub side: Side,
     pub strength: Strength,
     pub limits: Limits,
 }
@@ -75,12 +78,16 @@ pub fn play(
     loaded: &Loaded,
     start: Position,
     first: Player,
+    side: Side,
     strength: Strength,
     limits: Limits,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
     let game = &loaded.game;
+    if game.is_partizan() {
+        return partizan::play(loaded, start, first, side, strength, limits, next_line, out);
+    }
     let mut solver = Solver::new(game, limits);
     let mut random = Random(strength.seed.max(1));
     let mut position = start;
@@ -230,7 +237,7 @@ pub fn play(
     }
 }
 
-fn moves_list(moves: &[Move]) -> String {
+pub(crate) fn moves_list(moves: &[Move]) -> String {
     moves
         .iter()
         .enumerate()
@@ -241,7 +248,7 @@ fn moves_list(moves: &[Move]) -> String {
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile
 /// of 5`: the start of one move's words is enough), or as `to` and the position it leads to
 /// (several numbers are always a position: `3 7`). Words that fit several moves name them.
-fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Result<&'m Move, String> {
+pub(crate) fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Result<&'m Move, String> {
     let not_a_move = || {
         format!(
             "`{line}` is not a move here: type the number of a move, the move as listed (take 3), or `to` and the position it leads to (to 3 7).\n"
@@ -355,11 +362,27 @@ pub struct PlayOptions {
     /// seed for the computer's random moves at a strength below 100
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// in a partizan game, the player you are (the computer is the other)
+    #[arg(long, value_enum, default_value_t = SideArg::Left)]
+    side: SideArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SideArg {
+    Left,
+    Right,
 }
 
 impl PlayOptions {
     pub fn first(&self) -> Player {
         self.first.player()
+    }
+
+    pub fn side(&self) -> Side {
+        match self.side {
+            SideArg::Left => Side::Left,
+            SideArg::Right => Side::Right,
+        }
     }
 
     pub fn strength(&self) -> Strength {

@@ -1,0 +1,171 @@
+//! `play` for a partizan game: the user is Left or Right (`--side`), the computer the other.
+//! Each turn the player to move makes one of their own side's moves; the computer plays a
+//! winning move when it has one.
+
+use std::io::Write;
+
+use super::{moves_list, pick, Player, Random, Strength};
+use crate::query::Loaded;
+use crate::rules::{Convention, Position, Side};
+use crate::solve::partizan::PartizanSolver;
+use crate::solve::{Limits, SolveError};
+
+#[allow(clippy::too_many_arguments)]
+pub fn play(
+    loaded: &Loaded,
+    start: Position,
+    first: Player,
+    you: Side,
+    strength: Strength,
+    limits: Limits,
+    next_line: &mut dyn FnMut() -> Option<String>,
+    out: &mut dyn Write,
+) -> Result<(), SolveError> {
+    let game = &loaded.game;
+    let mut solver = PartizanSolver::new(game, limits);
+    let mut random = Random(strength.seed.max(1));
+    let them = you.other();
+    let mut position = start;
+    let mut to_move = first;
+    let mut history: Vec<(Position, Player)> = Vec::new();
+    // Your first move that let a win go: (your move number, from, played, a winning move).
+    let mut slip: Option<(usize, Position, String, String)> = None;
+    let mut your_moves = 0usize;
+    let mut announced: Option<Position> = None;
+    let say = |out: &mut dyn Write, text: String| {
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    };
+    say(
+        out,
+        format!(
+            "{}: you are {}, the computer is {}. Type a move's number, the move as listed (take 3), or `to` and the position it leads to; also moves, hint, undo, quit.\n",
+            game.name,
+            you.name(),
+            them.name()
+        ),
+    );
+    loop {
+        let side = if to_move == Player::You { you } else { them };
+        let moves = solver.moves(&position, side)?;
+        if moves.is_empty() {
+            // Under normal play the player who cannot move loses; under misère play, wins.
+            let mover_wins = game.convention == Convention::Misere;
+            let winner = if mover_wins { to_move } else { super::other(to_move) };
+            say(out, format!("position {}: {} has no move left.\n", position.piles_text(), side.name()));
+            match winner {
+                Player::You => say(out, format!("You ({}) win!\n", you.name())),
+                Player::Computer => {
+                    say(out, format!("The computer ({}) wins.\n", them.name()));
+                    if let Some((number, from, played, better)) = &slip {
+                        say(
+                            out,
+                            format!(
+                                "The win slipped at your move {number}: from {} you played {played}, but {better} would have won.\n",
+                                from.piles_text()
+                            ),
+                        );
+                    }
+                }
+            }
+            return Ok(());
+        }
+        match to_move {
+            Player::Computer => {
+                let winning = solver.winning_moves(&position, them)?;
+                let perfect = (random.next() % 100) < strength.percent as u64;
+                let chosen = match (perfect, winning.first()) {
+                    (true, Some(m)) => m.clone(),
+                    // No winning move (or a deliberate slip at a lower strength): any move.
+                    _ => moves[(random.next() % moves.len() as u64) as usize].clone(),
+                };
+                say(
+                    out,
+                    format!(
+                        "position {}: the computer ({}) plays {}, to {}\n",
+                        position.piles_text(),
+                        them.name(),
+                        chosen.kind.describe(),
+                        chosen.to.piles_text()
+                    ),
+                );
+                history.push((position.clone(), Player::Computer));
+                position = chosen.to;
+                to_move = Player::You;
+            }
+            Player::You => {
+                if announced.as_ref() != Some(&position) {
+                    say(out, format!("position {}: your move ({})\n", position.piles_text(), you.name()));
+                    if moves.len() <= 12 {
+                        say(out, moves_list(&moves));
+                    }
+                    announced = Some(position.clone());
+                }
+                let Some(line) = next_line() else {
+                    say(out, "Game left unfinished.\n".into());
+                    return Ok(());
+                };
+                match line.trim() {
+                    "" => {}
+                    "quit" | "q" | ":quit" => {
+                        say(out, "Game left unfinished.\n".into());
+                        return Ok(());
+                    }
+                    "moves" => say(out, moves_list(&moves)),
+                    "hint" => {
+                        let winning = solver.winning_moves(&position, you)?;
+                        say(
+                            out,
+                            match winning.first() {
+                                Some(m) => format!(
+                                    "hint: {}, to {}: from there {}, moving first, loses.\n",
+                                    m.kind.describe(),
+                                    m.to.piles_text(),
+                                    them.name()
+                                ),
+                                None => format!(
+                                    "hint: no move wins here: whatever you play, {} moving first from there wins with best play.\n",
+                                    them.name()
+                                ),
+                            },
+                        );
+                    }
+                    "undo" => {
+                        let mut undone = false;
+                        while let Some((before, mover)) = history.pop() {
+                            position = before;
+                            if mover == Player::You {
+                                undone = true;
+                                your_moves -= 1;
+                                if slip.as_ref().is_some_and(|s| s.0 > your_moves) {
+                                    slip = None;
+                                }
+                                break;
+                            }
+                        }
+                        to_move = Player::You;
+                        announced = None;
+                        say(out, if undone { "Your last move is taken back.\n".into() } else { "Nothing to undo.\n".into() });
+                    }
+                    line => match pick(game, &moves, line) {
+                        Ok(m) => {
+                            your_moves += 1;
+                            let could_win = solver.outcome(&position)?.first_wins(you);
+                            let they_win_now = solver.outcome(&m.to)?.first_wins(them);
+                            if slip.is_none() && could_win && they_win_now {
+                                if let Some(b) = solver.winning_moves(&position, you)?.first() {
+                                    slip = Some((your_moves, position.clone(), m.kind.describe(), b.kind.describe()));
+                                }
+                            }
+                            say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
+                            history.push((position.clone(), Player::You));
+                            position = m.to.clone();
+                            to_move = Player::Computer;
+                        }
+                        Err(why) => say(out, why),
+                    },
+                }
+            }
+        }
+    }
+}
