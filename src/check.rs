@@ -199,6 +199,18 @@ pub enum CheckError {
         span: Span,
     },
 
+    #[error("a partizan game cannot add counters")]
+    #[diagnostic(
+        code(takeaway::check::partizan_grows),
+        help("partizan values are for games that end; give the adding move to both players with `move:`, or drop it")
+    )]
+    PartizanGrows {
+        #[label("this move adds counters, so play could go round in circles")]
+        span: Span,
+        #[label("and this line makes the game partizan")]
+        side: Span,
+    },
+
     #[error("this game has no moves")]
     #[diagnostic(code(takeaway::check::no_moves), help("add a rule such as `move: take 1..3`"))]
     NoMoves {
@@ -432,6 +444,12 @@ fn not_a_heap_game(game: &Game) -> Option<(String, &'static str)> {
         }
         _ if game.tracks_history() => "its rules depend on the previous move".to_string(),
         _ if game.can_grow() => "it adds counters, so play could go round in circles".to_string(),
+        _ if game.is_partizan() => {
+            return Some((
+                "it is partizan (Left and Right move differently)".into(),
+                "products combine impartial games through their Grundy values: name games whose moves are `move:` lines",
+            ))
+        }
         _ if !game.is_pile_sum() => "some of its moves act on several piles at once".to_string(),
         _ => return None,
     };
@@ -613,6 +631,13 @@ impl Checker {
                     }
                 }
             }
+        }
+        // Canonical values and outcome classes are for games that end: a partizan game may
+        // not add counters.
+        let side_rule = first_moves.iter().chain(&moves).find(|r| r.side.is_some()).map(|r| r.span);
+        let adding = first_moves.iter().chain(&moves).find(|r| matches!(r.kind, rules::RuleKind::Add { .. }));
+        if let (Some(side), Some(adding)) = (side_rule, adding) {
+            self.errors.push(CheckError::PartizanGrows { span: adding.span, side });
         }
         let any_move = file.statements.iter().any(|s| matches!(&s.node, Statement::Move(_)));
         if !any_move && product.is_none() {

@@ -31,7 +31,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check a game file: silent when it is right, diagnostics when it is not
+    /// Check a game file: silent when it is right (a partizan game: which lines are whose), diagnostics when it is not
     Check {
         /// the game file
         file: PathBuf,
@@ -236,7 +236,8 @@ fn fail(rendered: String) -> Failed {
 fn run(command: Command, color: bool) -> Result<(), Failed> {
     match command {
         Command::Check { file, params } => {
-            read_game(&file, &params.set, color).map_err(fail)?;
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            print(&query::partizan_note(&loaded));
         }
         Command::Solve(q) => print(&position_query(q, color, query::solve)?),
         Command::Explain { query: q, all } => {

@@ -183,6 +183,30 @@ fn analyse_partizan<T>(
     analyse(&mut solver, &pos).map_err(|e| render(&e, Some(&loaded.source), color))
 }
 
+/// What `check` says of a partizan game: which lines make it partizan. Impartial games get
+/// nothing (`check` is silent when a game is right).
+pub fn partizan_note(loaded: &Loaded) -> String {
+    if !loaded.game.is_partizan() {
+        return String::new();
+    }
+    let text = &loaded.source.text;
+    let mut out = format!(
+        "{} is partizan: Left and Right move differently, so positions have outcomes L, R, N, P and canonical values.\n",
+        loaded.game.name
+    );
+    for rule in loaded.game.first_moves.iter().chain(&loaded.game.moves) {
+        let start = rule.span.start.min(text.len());
+        let line = text[..start].matches('\n').count() + 1;
+        let statement = text.get(rule.span.start..rule.span.end).unwrap_or("").trim();
+        let whose = match rule.side {
+            Some(side) => format!("{}'s only", side.name()),
+            None => "both players'".into(),
+        };
+        out.push_str(&format!("  line {line}: {statement} ({whose})\n"));
+    }
+    out
+}
+
 /// A verb of the impartial theory asked of a partizan game.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("`{verb}` is for impartial games, and {game} is partizan: Left and Right have different moves")]

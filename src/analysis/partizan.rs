@@ -157,6 +157,8 @@ pub struct OutcomePeriod {
 pub struct PartizanTable {
     pub game: String,
     pub misere: bool,
+    /// The board has a fixed number of piles: a row is one pile with the others empty.
+    pub fixed_piles: bool,
     pub rows: Vec<PartizanRow>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period: Option<OutcomePeriod>,
@@ -180,7 +182,7 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, So
     let mut rows = Vec::new();
     let mut values_stop = None;
     for n in 0..=upto {
-        let pos = Position::new(vec![n]);
+        let pos = solver.one_pile(n);
         if values_stop.is_none() && solver.has_values() {
             if let Some(note) = try_values(solver, &pos)? {
                 values_stop = Some(format!("values stop at n = {n}: {note}"));
@@ -212,7 +214,8 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, So
         }
         _ => (None, Some("periods are looked for in subtraction games (takes of fixed amounts from one pile)".into())),
     };
-    Ok(PartizanTable { game: game.name.clone(), misere, rows, period, period_note, values_stop })
+    let fixed_piles = matches!(game.board, crate::rules::Board::FixedPiles(k) if k > 1);
+    Ok(PartizanTable { game: game.name.clone(), misere, fixed_piles, rows, period, period_note, values_stop })
 }
 
 /// Outcomes of single piles from..=to, by the outcomes alone (a subtraction game's outcome
@@ -220,7 +223,8 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, So
 fn subtraction_outcomes(solver: &mut PartizanSolver, from: u64, to: u64) -> Result<Vec<PartizanOutcome>, SolveError> {
     let mut out = Vec::new();
     for n in from..=to {
-        let (l, r) = solver.searched_wins(&Position::new(vec![n]))?;
+        let pos = solver.one_pile(n);
+        let (l, r) = solver.searched_wins(&pos)?;
         out.push(PartizanOutcome::from_wins(l, r));
     }
     Ok(out)
@@ -268,7 +272,13 @@ fn behaviour(period: &[PartizanOutcome]) -> String {
 
 impl PartizanTable {
     pub fn to_text(&self) -> String {
-        let mut out = format!("{}: one pile of n = 0..{}{}\n", self.game, self.rows.len().saturating_sub(1), convention_note(self.misere));
+        let mut out = format!(
+            "{}: one pile of n = 0..{}{}{}\n",
+            self.game,
+            self.rows.len().saturating_sub(1),
+            if self.fixed_piles { " (the other piles empty)" } else { "" },
+            convention_note(self.misere)
+        );
         let width = self.rows.last().map(|r| r.n.to_string().len()).unwrap_or(1).max(1);
         let with_values = self.rows.iter().any(|r| r.value.is_some());
         out.push_str(&format!("{:>width$}  outcome{}\n", "n", if with_values { "  value" } else { "" }));
@@ -431,14 +441,15 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
                         Side::Right => format!("dominated: Right has {shown}, at least as good ({shown} ≤ {text})"),
                     }
                 })
-            } else if let Some((_, replacement)) = reversed {
+            } else if let Some((_, via, replacement)) = reversed {
                 let shown: Vec<String> = replacement.iter().map(|&r| solver.show(r)).collect();
+                let reply = solver.show(via);
                 let through = match side {
-                    Side::Left => "Right's reply to it leaves a position no better for Left than the whole game",
-                    Side::Right => "Left's reply to it leaves a position no better for Right than the whole game",
+                    Side::Left => format!("Right's reply to it, {reply}, is no better for Left than the whole game ({reply} ≤ G)"),
+                    Side::Right => format!("Left's reply to it, {reply}, is no better for Right than the whole game ({reply} ≥ G)"),
                 };
                 Some(format!(
-                    "reversible: {through}, so it is replaced by the options after that reply: {}",
+                    "reversible: {through}, so it is replaced by the options that reply leaves the same player: {}",
                     if shown.is_empty() { "none".to_string() } else { shown.join(", ") }
                 ))
             } else {

@@ -523,7 +523,7 @@ impl Session {
         };
         let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states), ..self.limits };
         let answer = match line.verb {
-            Verb::Check => Ok(String::new()),
+            Verb::Check => Ok(crate::query::partizan_note(&entry.loaded)),
             Verb::Play { position, options, last } => {
                 let text = position.join(" ");
                 match crate::rules::parse_position(&entry.loaded.game, &text) {

@@ -56,9 +56,10 @@ pub struct Simplification {
     /// Left options removed because another Left option is at least as good.
     pub dominated_left: Vec<FormId>,
     pub dominated_right: Vec<FormId>,
-    /// (option, what replaced it): a reversible option and the options it reversed through.
-    pub reversed_left: Vec<(FormId, Vec<FormId>)>,
-    pub reversed_right: Vec<(FormId, Vec<FormId>)>,
+    /// (option, the reply it reverses through, what replaced it): for Left, a Left option
+    /// whose Right reply is at most the whole game, replaced by that reply's Left options.
+    pub reversed_left: Vec<(FormId, FormId, Vec<FormId>)>,
+    pub reversed_right: Vec<(FormId, FormId, Vec<FormId>)>,
 }
 
 impl Forms {
@@ -279,7 +280,7 @@ impl Forms {
                     Some(glr) => {
                         let replacement = self.nodes[glr.0 as usize].left.clone();
                         if let Some(n) = notes.as_deref_mut() {
-                            n.reversed_left.push((gl, replacement.clone()));
+                            n.reversed_left.push((gl, glr, replacement.clone()));
                         }
                         new_left.extend(replacement);
                         changed = true;
@@ -294,7 +295,7 @@ impl Forms {
                     Some(grl) => {
                         let replacement = self.nodes[grl.0 as usize].right.clone();
                         if let Some(n) = notes.as_deref_mut() {
-                            n.reversed_right.push((gr, replacement.clone()));
+                            n.reversed_right.push((gr, grl, replacement.clone()));
                         }
                         new_right.extend(replacement);
                         changed = true;

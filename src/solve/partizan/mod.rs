@@ -140,8 +140,24 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The moves `side` may make from `pos`.
+    /// The moves `side` may make from `pos`; a move that two rules allow is listed once.
     pub fn moves(&self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
-        Ok(self.game.moves_of(pos, side, self.limits.max_moves() as usize)?)
+        let mut moves = self.game.moves_of(pos, side, self.limits.max_moves() as usize)?;
+        let mut seen = HashSet::new();
+        moves.retain(|m| seen.insert((m.kind.describe(), m.to.clone())));
+        Ok(moves)
+    }
+
+    /// The position of one pile of `n` (on a board of a fixed number of piles, the others empty).
+    pub fn one_pile(&self, n: u64) -> Position {
+        match self.game.board {
+            Board::FixedPiles(k) if k > 1 => {
+                let mut piles = vec![0; k];
+                piles[0] = n;
+                Position::new(piles)
+            }
+            _ => Position::new(vec![n]),
+        }
     }
 
     fn too_many(&self) -> SolveError {
