@@ -240,12 +240,51 @@ fn set_overrides_a_parameter() {
 }
 
 #[test]
-fn check_is_silent_on_every_shipped_game() {
+fn check_is_silent_on_every_shipped_impartial_game_and_names_a_partizan_games_sides() {
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games")).unwrap() {
         let path = entry.unwrap().path();
         let rel = format!("games/{}", path.file_name().unwrap().to_string_lossy());
-        assert_eq!(ok(&["check", &rel]), "", "{rel}");
+        let out = ok(&["check", &rel]);
+        if rel.contains("partizan") {
+            assert!(out.contains(" is partizan: ") && out.contains("(Left's only)"), "{rel}: {out}");
+        } else {
+            assert_eq!(out, "", "{rel}");
+        }
     }
+    insta::assert_snapshot!(ok(&["check", "games/partizan-subtraction.game"]));
+}
+
+// ---- partizan games ----------------------------------------------------------------------------
+
+#[test]
+fn a_partizan_game_solves_tables_and_explains() {
+    insta::assert_snapshot!(ok(&["solve", "games/partizan-subtraction.game", "6"]));
+    insta::assert_snapshot!(ok(&["table", "games/partizan-subtraction.game", "--upto", "8"]));
+    insta::assert_snapshot!(ok(&["explain", "games/partizan-one-or-two.game", "2", "2"]));
+    insta::assert_snapshot!(ok(&["explain", "games/partizan-one-or-two.game", "5"]));
+    insta::assert_snapshot!(ok(&["solve", "games/partizan-misere.game", "4", "5"]));
+    insta::assert_snapshot!(ok(&["table", "games/partizan-kayles.game", "--upto", "6", "--format", "csv"]));
+    let v = json(&["solve", "games/partizan-kayles.game", "4", "5", "--format", "json"]);
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["value"], "3");
+}
+
+#[test]
+fn a_partizan_game_plots_its_outcome_classes() {
+    let dir = std::env::temp_dir().join(format!("takeaway-partizan-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("outcomes.svg");
+    ok(&["plot", "games/partizan-misere.game", "--upto", "20", "-o", file.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&file).unwrap();
+    // Misère L{1,2} R{2,3}: piles 1, 5, 9, 13, 17 are R, drawn in Right's colour.
+    assert!(svg.contains("<title>n = 5: R</title>") && svg.contains("<title>n = 2: P</title>"), "{svg}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_impartial_verbs_refuse_a_partizan_game_and_point_at_its_sides() {
+    insta::assert_snapshot!(fails(1, &["quotient", "games/partizan-kayles.game", "--upto", "10"]));
+    insta::assert_snapshot!(fails(1, &["compare", "games/partizan-kayles.game", "games/kayles.game", "--upto", "10"]));
 }
 
 // ---- mistakes on the command line -------------------------------------------------------------

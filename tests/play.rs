@@ -64,3 +64,25 @@ fn a_move_is_accepted_as_the_list_words_it() {
     assert!(out.contains("you play take 3 from the pile of 7, to 5 4\n"), "{out}");
     assert!(out.contains("you play take 1 from the pile of 4"), "{out}");
 }
+
+#[test]
+fn a_partizan_game_won_as_left_with_hints() {
+    let out = play(&["games/partizan-subtraction.game", "9"], "partizan-left-wins.txt");
+    assert!(out.ends_with("You (Left) win!\n"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_partizan_win_that_slips_is_named() {
+    // 6 is an L-position; taking 3 leaves 3, an N-position: Right, moving first, wins.
+    let out = play(&["games/partizan-subtraction.game", "6"], "partizan-left-slips.txt");
+    assert!(out.contains("The win slipped at your move 1"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_partizan_game_played_as_right_against_left_first() {
+    let out = play(&["games/partizan-one-or-two.game", "4", "--side", "right", "--first", "computer"], "partizan-right-loses.txt");
+    assert!(out.contains("you are Right") && out.ends_with("The computer (Left) wins.\n"), "{out}");
+    insta::assert_snapshot!(out);
+}
