@@ -177,3 +177,13 @@ fn session_products_of_the_sessions_games() {
     assert!(out.contains("did you mean \"twins\"?"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn session_a_partizan_variant() {
+    let out = run_session("partizan.txt");
+    // `quotient` refuses a partizan game: the one mistake makes the session exit 1.
+    assert!(out.starts_with("exit code: 1"), "{out}");
+    assert!(out.contains("behaviour: Left weakly dominates"), "{out}");
+    assert!(out.contains("you are Right, the computer is Left"), "{out}");
+    insta::assert_snapshot!(out);
+}

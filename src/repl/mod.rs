@@ -131,6 +131,8 @@ pub const KEYWORDS: &[&str] = &[
     "rows",
     "move:",
     "first move:",
+    "left move:",
+    "right move:",
     "play misère",
     "play normal",
     "take",
@@ -920,7 +922,7 @@ pub fn help(topic: &str) -> String {
         "save" => ":save FILE [--force]\n  writes the current game's text, with the values given by set, to a game file; an existing\n  file only with --force\n",
         "cancel" => ":cancel\n  drops a definition still open (an empty line ends it instead, saying what it lacks)\n",
         "quit" => ":quit (or Ctrl-D)\n  ends the session\n",
-        "language" | "game" | "move" => "A game is a few lines:\n  game \"TAG\"\n  param k = 3\n  pile                  (or piles, piles 2, rows, coins)\n  move: take 1..k       (take ≤ 2·last, take 1 or 3, split unequal, take 1..2, then split, octal 0.77,\n                         take k from one pile and l from the other where k ≤ l < k + 2,\n                         turn 1..3 coins, turn any coins, consecutive)\n  first move: take 1..n-1\n  play misère\nThe definition ends when it has a board and a move; later move: lines add to the current game.\nTwo games of the session (or game files) make a game on cells (x, y):\n  game \"corners\"\n  tartan product of \"twins\" and \"twins\"     (or acrostic product of …)\nREADME.md has the whole reference.\n",
+        "language" | "game" | "move" => "A game is a few lines:\n  game \"TAG\"\n  param k = 3\n  pile                  (or piles, piles 2, rows, coins)\n  move: take 1..k       (take ≤ 2·last, take 1 or 3, split unequal, take 1..2, then split, octal 0.77,\n                         take k from one pile and l from the other where k ≤ l < k + 2,\n                         turn 1..3 coins, turn any coins, consecutive)\n  first move: take 1..n-1\n  left move: take 1 or 3   right move: take 2 or 3   (a partizan game: Left and Right differ)\n  play misère\nThe definition ends when it has a board and a move; later move: lines add to the current game.\nTwo games of the session (or game files) make a game on cells (x, y):\n  game \"corners\"\n  tartan product of \"twins\" and \"twins\"     (or acrostic product of …)\nREADME.md has the whole reference.\n",
         _ => "no help on that; try :help, :help solve, :help table, :help set, :help language\n",
     };
     text.to_string()
