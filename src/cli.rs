@@ -267,8 +267,9 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
                     Box::new(move || lines.next().and_then(|l| l.ok()))
                 }
             };
-            crate::play::play(&loaded, start, first, options.side(), strength, limits, &mut *next_line, &mut std::io::stdout())
-                .map_err(|e| fail(render(&e, Some(&loaded.source), color)))?;
+            let request = crate::play::PlayRequest { loaded, start, first, side: options.side(), strength, limits };
+            crate::play::play(&request, &mut *next_line, &mut std::io::stdout())
+                .map_err(|e| fail(render(&e, Some(&request.loaded.source), color)))?;
         }
         Command::Plot { file, upto, output_file, params, max_states } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;

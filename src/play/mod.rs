@@ -75,18 +75,14 @@ pub struct PlayRequest {
 /// Plays one game from `start`, reading the player's lines from `next_line` (`None` ends the
 /// game). Fails only when solving itself fails.
 pub fn play(
-    loaded: &Loaded,
-    start: Position,
-    first: Player,
-    side: Side,
-    strength: Strength,
-    limits: Limits,
+    request: &PlayRequest,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
+    let PlayRequest { loaded, start, first, strength, limits, .. } = request.clone();
     let game = &loaded.game;
     if game.is_partizan() {
-        return partizan::play(loaded, start, first, side, strength, limits, next_line, out);
+        return partizan::play(request, next_line, out);
     }
     let mut solver = Solver::new(game, limits);
     let mut random = Random(strength.seed.max(1));

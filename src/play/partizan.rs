@@ -4,23 +4,17 @@
 
 use std::io::Write;
 
-use super::{moves_list, pick, Player, Random, Strength};
-use crate::query::Loaded;
-use crate::rules::{Convention, Position, Side};
+use super::{moves_list, pick, PlayRequest, Player, Random};
+use crate::rules::{Convention, Position};
 use crate::solve::partizan::PartizanSolver;
-use crate::solve::{Limits, SolveError};
+use crate::solve::SolveError;
 
-#[allow(clippy::too_many_arguments)]
 pub fn play(
-    loaded: &Loaded,
-    start: Position,
-    first: Player,
-    you: Side,
-    strength: Strength,
-    limits: Limits,
+    request: &PlayRequest,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
+    let PlayRequest { loaded, start, first, side: you, strength, limits } = request.clone();
     let game = &loaded.game;
     let mut solver = PartizanSolver::new(game, limits);
     let mut random = Random(strength.seed.max(1));

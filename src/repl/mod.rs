@@ -975,7 +975,7 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
         if let Some(p) = play {
             // The game reads its moves from the lines that follow.
             let mut next_line = || lines.next();
-            if let Err(e) = crate::play::play(&p.loaded, p.start, p.first, p.side, p.strength, p.limits, &mut next_line, out) {
+            if let Err(e) = crate::play::play(&p, &mut next_line, out) {
                 all_ok = false;
                 let _ = err.write_all(render(&e, Some(&p.loaded.source), false).as_bytes());
             }

@@ -182,16 +182,7 @@ pub fn run(mut session: Session) {
                 if let Some(p) = reply.play.take() {
                     let mut next_line = || editor.readline("your move> ").ok();
                     let mut stdout = std::io::stdout();
-                    if let Err(e) = crate::play::play(
-                        &p.loaded,
-                        p.start,
-                        p.first,
-                        p.side,
-                        p.strength,
-                        p.limits,
-                        &mut next_line,
-                        &mut stdout,
-                    ) {
+                    if let Err(e) = crate::play::play(&p, &mut next_line, &mut stdout) {
                         eprint!("{}", crate::diagnostics::render(&e, Some(&p.loaded.source), session.color));
                     }
                 }

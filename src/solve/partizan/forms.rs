@@ -353,7 +353,7 @@ impl Forms {
                     let mut stars: Vec<u32> = parts.iter().filter(|p| p.0 == x).map(|p| p.1).collect();
                     stars.sort_unstable();
                     let complete = stars.len() == parts.len() && stars.iter().enumerate().all(|(i, &s)| s == i as u32);
-                    complete.then(|| (x, parts.len() as u32))
+                    complete.then_some((x, parts.len() as u32))
                 })
             }
             ([a], [b]) => match (num(*a), num(*b)) {

@@ -184,7 +184,7 @@ impl<'g> PartizanSolver<'g> {
         }
         while self.piles.len() as u64 <= n {
             let m = self.piles.len() as u64;
-            if m % 16 == 0 {
+            if m.is_multiple_of(16) {
                 check_cancel(self.limits)?;
             }
             if self.over_budget() {
@@ -265,7 +265,7 @@ impl<'g> PartizanSolver<'g> {
             if seen.len() >= self.limits.max_states {
                 return Err(self.too_many());
             }
-            if seen.len() % 256 == 0 {
+            if seen.len().is_multiple_of(256) {
                 check_cancel(self.limits)?;
             }
             seen.insert(p.clone());

@@ -144,7 +144,7 @@ fn side(forms: &mut Forms, ups: &mut UpTable, options: Vec<FormId>, budget: &mut
             }
         }
     }
-    written.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    written.sort_by_key(|w| (w.0, w.1, w.2));
     let bars = written.iter().map(|w| w.4).max().unwrap_or(0);
     Some((written.into_iter().map(|w| w.3).collect::<Vec<_>>().join(","), bars))
 }
