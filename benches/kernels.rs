@@ -267,6 +267,34 @@ fn chomp_table_refused(upto: u64) -> String {
     }
 }
 
+const PARTIZAN_SUBTRACTION: &str = "game \"L{1,3} R{2,3}\"\npiles\nleft move: take 1 or 3\nright move: take 2 or 3\n";
+const PARTIZAN_KAYLES: &str = "game \"Partizan Kayles\"\npiles\nleft move: take 1, then split\nright move: take 2, then split\n";
+
+/// Outcome classes of positions, through canonical values or by a plain game-tree search: the
+/// counts of L, R, N and P as the answer, so the two can be compared.
+fn partizan(text: &str, positions: Vec<Vec<u64>>, search: bool) -> String {
+    use takeaway::solve::partizan::{PartizanOutcome, PartizanSolver};
+    let game = load(text);
+    let mut solver = PartizanSolver::new(&game, Limits::default());
+    if search {
+        solver.give_up_values();
+    }
+    let mut counts = [0usize; 4];
+    for piles in positions {
+        let o = solver.outcome(&Position::new(piles)).expect("outcome");
+        let i = [PartizanOutcome::L, PartizanOutcome::R, PartizanOutcome::N, PartizanOutcome::P]
+            .iter()
+            .position(|&x| x == o)
+            .unwrap_or(0);
+        counts[i] += 1;
+    }
+    format!("L {} R {} N {} P {}", counts[0], counts[1], counts[2], counts[3])
+}
+
+fn piles_upto(n: u64) -> Vec<Vec<u64>> {
+    (0..=n).map(|k| vec![k]).collect()
+}
+
 /// Runs one workload in this process and prints its answer, time and peak memory.
 fn run(name: &str) {
     let start = Instant::now();
@@ -304,6 +332,10 @@ fn run(name: &str) {
         "prime-15-refused" => refused(PRIME, vec![1_000_000_000_000_000]),
         "lasker-12-refused" => refused(LASKER, vec![1_000_000_000_000, 5]),
         "chomp-table-50-refused" => chomp_table_refused(50),
+        "partizan-values-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), false),
+        "partizan-search-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), true),
+        "partizan-kayles-sum" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], false),
+        "partizan-kayles-sum-search" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], true),
         other => panic!("no workload {other}"),
     };
     let seconds = timed.unwrap_or_else(|| start.elapsed().as_secs_f64());
@@ -359,6 +391,16 @@ fn main() {
         ("refused from the estimate: take a prime at 10^15", "prime-15-refused", None),
         ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),
         ("refused before it starts: table of Chomp rectangles to 50", "chomp-table-50-refused", None),
+        (
+            "partizan L{1,3} R{2,3}: canonical values of piles ≤ 300 (vs outcomes by game-tree search)",
+            "partizan-values-300",
+            Some("partizan-search-300"),
+        ),
+        (
+            "partizan Kayles 8 9 10 11 and 12 13 14: sums of canonical values (vs whole-position search)",
+            "partizan-kayles-sum",
+            Some("partizan-kayles-sum-search"),
+        ),
     ];
     if std::env::var("TAKEAWAY_BENCH_FULL").is_ok_and(|v| v == "1") {
         rows.insert(2, ("Grundy's game, all n ≤ 2^24", "grundy-24", None));
