@@ -60,8 +60,8 @@ pub struct GameFile {
 pub enum Statement {
     /// `game "Name"`
     Game(Spanned<String>),
-    /// `param k = 3`, or `param k` with no default.
-    Param { name: Spanned<String>, default: Option<Expr> },
+    /// `param k = 3`, `param S = {1, 3, 4}`, or `param k` with no default.
+    Param { name: Spanned<String>, default: Option<ParamDefault> },
     /// `pile`, `piles`, `piles 2`, `rows`
     Board(Board),
     /// `move: …` or `first move: …`
@@ -115,6 +115,13 @@ pub struct MoveDecl {
     pub side: Option<Spanned<Side>>,
     pub action: Spanned<Action>,
     pub condition: Option<Expr>,
+}
+
+/// A parameter's value as written: a number, or a set of amounts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamDefault {
+    Number(Expr),
+    Set(Spanned<Vec<Choice>>),
 }
 
 /// The two players of a partizan game.

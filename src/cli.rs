@@ -147,9 +147,9 @@ struct PositionQuery {
 
 #[derive(clap::Args, Debug)]
 struct ParamArgs {
-    /// give a parameter a value, as NAME=VALUE (repeatable)
+    /// give a parameter a value, as NAME=VALUE, or a set parameter its amounts, as S={1,2,5} (repeatable)
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
-    set: Vec<(String, i64)>,
+    set: Vec<(String, crate::check::SettingValue)>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -43,7 +43,7 @@ impl LoadError {
 }
 
 /// Parses and checks game text. `default_name` names a game that has no `game` line.
-pub fn load(text: &str, default_name: &str, settings: &[(String, i64)]) -> Result<Game, LoadError> {
+pub fn load(text: &str, default_name: &str, settings: &[(String, crate::check::SettingValue)]) -> Result<Game, LoadError> {
     load_with(text, default_name, settings, &check::NoLibrary)
 }
 
@@ -51,7 +51,7 @@ pub fn load(text: &str, default_name: &str, settings: &[(String, i64)]) -> Resul
 pub fn load_with(
     text: &str,
     default_name: &str,
-    settings: &[(String, i64)],
+    settings: &[(String, crate::check::SettingValue)],
     library: &dyn check::Library,
 ) -> Result<Game, LoadError> {
     let file = syntax::parse(text)?;

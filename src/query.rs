@@ -36,7 +36,7 @@ fn csv_refused(color: bool) -> String {
 }
 
 /// Parses and checks game text; on failure, every diagnostic rendered.
-pub fn load(source: Source, default_name: &str, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
+pub fn load(source: Source, default_name: &str, settings: &[(String, crate::check::SettingValue)], color: bool) -> Result<Loaded, String> {
     load_in(source, default_name, settings, color, &crate::check::NoLibrary)
 }
 
@@ -44,7 +44,7 @@ pub fn load(source: Source, default_name: &str, settings: &[(String, i64)], colo
 pub fn load_in(
     source: Source,
     default_name: &str,
-    settings: &[(String, i64)],
+    settings: &[(String, crate::check::SettingValue)],
     color: bool,
     library: &dyn Library,
 ) -> Result<Loaded, String> {
@@ -440,17 +440,45 @@ fn two_row_boards(loaded: &Loaded, solver: &mut Solver, upto: u64) -> Result<Str
 }
 
 /// `NAME=VALUE`, as `--set` and the REPL's `set` take it.
-pub fn parse_setting(s: &str) -> Result<(String, i64), String> {
+pub fn parse_setting(s: &str) -> Result<(String, crate::check::SettingValue), String> {
     let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not NAME=VALUE; write it as k=5"))?;
     let name = name.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(format!("`{name}` is not a parameter name"));
     }
+    let value = value.trim();
+    // A set parameter's value: `S={1,2,5}` (ranges written `1..3` are allowed inside).
+    if let Some(inside) = value.strip_prefix('{') {
+        let inside = inside
+            .strip_suffix('}')
+            .ok_or_else(|| format!("`{value}` has no closing `}}`: write a set as {{1,2,5}}"))?;
+        let mut members = Vec::new();
+        for item in inside.split(',').map(str::trim) {
+            let number = |t: &str| {
+                t.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number (a set holds amounts such as {{1,2,5}})", t.trim()))
+            };
+            match item.split_once("..") {
+                Some((lo, hi)) => {
+                    let (lo, hi) = (number(lo)?, number(hi)?);
+                    if hi.saturating_sub(lo) >= crate::check::MAX_SET_MEMBERS as i64 {
+                        return Err(format!("`{item}` is too long a range for a set (at most {} members)", crate::check::MAX_SET_MEMBERS));
+                    }
+                    members.extend(lo..=hi);
+                }
+                None => members.push(number(item)?),
+            }
+        }
+        if members.is_empty() {
+            return Err("an empty set leaves the rule nothing to take: give at least one amount, as in {1,2,5}".into());
+        }
+        members.sort_unstable();
+        members.dedup();
+        return Ok((name.to_string(), crate::check::SettingValue::Set(members)));
+    }
     let value = value
-        .trim()
         .parse::<i64>()
-        .map_err(|_| format!("`{}` is not a whole number (parameters are integers)", value.trim()))?;
-    Ok((name.to_string(), value))
+        .map_err(|_| format!("`{value}` is not a whole number (parameters are integers; a set is written {{1,2,5}})"))?;
+    Ok((name.to_string(), crate::check::SettingValue::Number(value)))
 }
 
 /// Why a game file could not be read (the codes are those the command line always had).
@@ -466,14 +494,14 @@ enum FileError {
 }
 
 /// Reads, parses and checks a game file; on failure, every problem rendered.
-pub fn read_game(path: &Path, settings: &[(String, i64)], color: bool) -> Result<Loaded, String> {
+pub fn read_game(path: &Path, settings: &[(String, crate::check::SettingValue)], color: bool) -> Result<Loaded, String> {
     read_game_in(path, settings, color, Vec::new())
 }
 
 /// The same, where a product may also name games of a REPL session.
 pub fn read_game_in(
     path: &Path,
-    settings: &[(String, i64)],
+    settings: &[(String, crate::check::SettingValue)],
     color: bool,
     session: Vec<&Loaded>,
 ) -> Result<Loaded, String> {

@@ -851,3 +851,21 @@ fn the_same_table_prints_the_same_bytes_on_a_busy_machine() {
     assert_eq!(takeaway(&misere).stdout, takeaway(&misere).stdout);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_set_parameter_is_given_another_set_with_set() {
+    let v = json(&["table", "games/subtraction-set.game", "--upto", "12", "--set", "S={1,2,5}", "--format", "json"]);
+    // {1, 2, 5}: every amount is 1 or 2 mod 3, so the P-positions are the multiples of 3.
+    assert_eq!(v["p_positions"], serde_json::json!([0, 3, 6, 9, 12]));
+    let v = json(&["table", "games/subtraction-set.game", "--upto", "8", "--set", "S={1..3}", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 4, 8]));
+    insta::assert_snapshot!(fails(1, &["table", "games/subtraction-set.game", "--set", "S=3"]));
+    insta::assert_snapshot!(fails(1, &["table", "games/subtraction-set.game", "--set", "S={0,2}"]));
+    insta::assert_snapshot!(fails(2, &["table", "games/subtraction-set.game", "--set", "S={1,x}"]));
+}
+
+#[test]
+fn explain_with_last_says_the_previous_move_in_its_header() {
+    let out = ok(&["explain", "games/fibonacci-nim.game", "10", "--last", "3"]);
+    assert!(out.starts_with("Fibonacci Nim, position 10 (the previous move took 3)\n"), "{out}");
+}

@@ -105,7 +105,7 @@ fn r_wythoff_p_positions(r: usize, upto: usize) -> Vec<Vec<u64>> {
 fn r_wythoff_matches_a_brute_force_and_fraenkels_pairs() {
     let text = std::fs::read_to_string(common::games_dir().join("r-wythoff.game")).unwrap();
     for r in 1..=4u64 {
-        let game = takeaway::load(&text, "r-wythoff.game", &[("r".to_string(), r as i64)]).unwrap();
+        let game = takeaway::load(&text, "r-wythoff.game", &[("r".to_string(), (r as i64).into())]).unwrap();
         let mut solver = takeaway::solve::Solver::new(&game, Default::default());
         let table = takeaway::analysis::table(&mut solver, 30, Default::default()).unwrap();
         let brute = r_wythoff_p_positions(r as usize, 30);

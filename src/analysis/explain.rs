@@ -206,6 +206,9 @@ pub enum Explanation {
         misere: bool,
         /// The rules add counters: values are Smith's generalised ones, and draws exist.
         loopy: bool,
+        /// The previous move's size, for games whose rules read it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        last: Option<u64>,
     },
 }
 
@@ -584,6 +587,7 @@ fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
         misere: game.convention == crate::ast::Convention::Misere,
         loopy: game.can_grow(),
         cells: pos.cells,
+        last: if game.uses_last { pos.last } else { None },
     })
 }
 
@@ -921,8 +925,10 @@ impl Explanation {
                 more_answers,
                 misere,
                 loopy,
+                last,
             } => {
-                out.push_str(&format!("{game}, position {}\n", Position::shown(position, *cells)));
+                let previous = last.map(|l| format!(" (the previous move took {l})")).unwrap_or_default();
+                out.push_str(&format!("{game}, position {}{previous}\n", Position::shown(position, *cells)));
                 if options.is_empty() && *misere {
                     out.push_str("No move is possible: under misère play the player to move has won.\n");
                 } else if options.is_empty() {

@@ -102,7 +102,7 @@ enum ReplError {
 /// One game of the session: its text as typed, its `set` values, and the checked game.
 struct Entry {
     text: String,
-    settings: Vec<(String, i64)>,
+    settings: Vec<(String, crate::check::SettingValue)>,
     loaded: Loaded,
     /// where it came from: "defined here" or a file name
     origin: String,
@@ -605,7 +605,7 @@ impl Session {
         let entry = &self.games[i];
         let mut settings = entry.settings.clone();
         settings.retain(|(n, _)| *n != name);
-        settings.push((name.clone(), value));
+        settings.push((name.clone(), value.clone()));
         let name_of_game = entry.name().to_string();
         match query::load_in(
             Source::new(entry.loaded.source.name.clone(), entry.text.clone()),
@@ -877,7 +877,10 @@ impl Entry {
             },
         }];
         for p in &g.params {
-            parts.push(format!("{} = {}", p.name, p.value));
+            match &p.set {
+                Some(members) => parts.push(format!("{} = {}", p.name, crate::check::SettingValue::Set(members.clone()))),
+                None => parts.push(format!("{} = {}", p.name, p.value)),
+            }
         }
         if g.convention == crate::ast::Convention::Misere {
             parts.push("misère play".into());

@@ -42,6 +42,8 @@ pub enum Board {
 pub struct Param {
     pub name: String,
     pub value: i64,
+    /// The members of a set parameter (`param S = {1, 3, 4}`); `value` is unused then.
+    pub set: Option<Vec<i64>>,
 }
 
 #[derive(Clone, Debug)]

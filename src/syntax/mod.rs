@@ -192,7 +192,14 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
         Rule::param_decl => {
             let mut it = content(pair);
             let name = it.next().expect("param_decl has a name");
-            let default = it.next().map(expression);
+            let default = it.next().map(|value| {
+                if value.as_rule() == Rule::param_set {
+                    let span = span_of(&value);
+                    ParamDefault::Set(Spanned::new(value.into_inner().map(choice).collect(), span))
+                } else {
+                    ParamDefault::Number(expression(value))
+                }
+            });
             Statement::Param { name: Spanned::new(name.as_str().to_string(), span_of(&name)), default }
         }
         Rule::board_decl => {
@@ -554,6 +561,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         EOI => "the end of the text",
         game_decl | kw_game => "`game`",
         param_decl | kw_param => "`param`",
+        param_set => "a set of amounts such as {1, 3, 4}",
         board_decl | fixed_piles | kw_pile | kw_piles | kw_rows => "`pile`, `piles`, `rows` or `coins`",
         turn | kw_turn => "`turn`",
         kw_coins | kw_coin => "`coins`",

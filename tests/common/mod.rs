@@ -15,7 +15,8 @@ pub fn games_dir() -> PathBuf {
 pub fn game_with(name: &str, settings: &[(&str, i64)]) -> Game {
     let path = games_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let settings: Vec<(String, i64)> = settings.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    let settings: Vec<(String, takeaway::check::SettingValue)> =
+        settings.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect();
     takeaway::load(&text, name, &settings).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
 }
 
