@@ -198,3 +198,29 @@ fn a_text_past_the_longest_is_refused_where_it_passes_it() {
     assert_eq!((span.offset(), bytes), (MAX_TEXT, text.len()));
 }
 
+
+#[test]
+fn a_set_parameter_and_the_sides_of_a_partizan_move_parse() {
+    let file = parse("param S = {1, 3..4}").unwrap();
+    match &file.statements[0].node {
+        Statement::Param { name, default: Some(ParamDefault::Set(set)) } => {
+            assert_eq!(name.node, "S");
+            assert!(matches!(set.node.as_slice(), [Choice::Value(_), Choice::Range(_, _)]), "{set:?}");
+        }
+        other => panic!("not a set parameter: {other:?}"),
+    }
+    let file = parse("left move: take 1\nright move: take 2").unwrap();
+    let sides: Vec<Option<Side>> = file
+        .statements
+        .iter()
+        .map(|s| match &s.node {
+            Statement::Move(m) => m.side.as_ref().map(|s| s.node),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sides, [Some(Side::Left), Some(Side::Right)]);
+    assert!(parse_move("take 1").side.is_none());
+    // `left` alone is not a statement: the error points at what follows it.
+    fails_at!("left take 1", "take");
+    fails_at!("param S = {1, 3", "3");
+}
