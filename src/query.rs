@@ -326,7 +326,7 @@ pub fn table(
     if loaded.game.is_partizan() {
         let mut solver = PartizanSolver::new(&loaded.game, limits);
         let table = crate::analysis::partizan::table(&mut solver, upto)
-            .map_err(|e| Failure { partial: String::new(), rendered: render(&e, Some(&loaded.source), color) })?;
+            .map_err(|e| Failure { partial: String::new(), rendered: render(&e, Some(&loaded.source), color), summary: None })?;
         return Ok(match format {
             Format::Text => table.to_text(),
             Format::Json => json_text(&serde_json::to_value(&table).expect("tables serialise")),
@@ -345,10 +345,11 @@ pub fn table(
             let rendered = render(&e, Some(&loaded.source), color);
             match &e {
                 // What was computed before a limit stopped it still goes to the output.
-                crate::analysis::TableError::Incomplete { partial, .. } => {
-                    Err(Failure { partial: show(partial), rendered })
+                crate::analysis::TableError::Incomplete { partial, cause, .. } => {
+                    let summary = (*cause == crate::solve::SolveError::Cancelled).then(|| cancelled_summary(partial));
+                    Err(Failure { partial: show(partial), rendered, summary })
                 }
-                _ => Err(Failure { partial: String::new(), rendered }),
+                _ => Err(Failure { partial: String::new(), rendered, summary: None }),
             }
         }
     }
@@ -371,6 +372,35 @@ pub fn quotient(loaded: &Loaded, upto: u64, format: Format, limits: Limits, colo
 pub struct Failure {
     pub partial: String,
     pub rendered: String,
+    /// For a table stopped by Ctrl-C: a few lines instead of every row computed, for the REPL.
+    pub summary: Option<String>,
+}
+
+/// The rows a table stopped by Ctrl-C shows in the REPL: how many there are, the last few, and
+/// how to get them all.
+const SUMMARY_ROWS: usize = 5;
+
+fn cancelled_summary(partial: &crate::analysis::Table) -> String {
+    let text = partial.to_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let rows = (partial.upto + 1) as usize;
+    let mut out = format!("stopped by Ctrl-C: {rows} rows computed, n = 0..{}", partial.upto);
+    if partial.shape == crate::analysis::TableShape::OnePile && lines.len() >= rows + 2 {
+        out.push_str("; the last of them:\n");
+        out.push_str(lines[1]);
+        out.push('\n');
+        for line in &lines[2 + rows.saturating_sub(SUMMARY_ROWS)..2 + rows] {
+            out.push_str(line);
+            out.push('\n');
+        }
+    } else {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "every row: `table {}` (it takes as long again), or `table {} --format csv` for a spreadsheet\n",
+        partial.upto, partial.upto
+    ));
+    out
 }
 
 fn json_text(value: &serde_json::Value) -> String {

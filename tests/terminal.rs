@@ -64,6 +64,18 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.send_line("solve 1 1 1")?;
     p.exp_string("outcome: P")?;
 
+    // Ctrl-C during a long table: a short summary of the rows it has, not every row.
+    p.exp_string("takeaway> ")?;
+    p.send_line(":load games/nim.game")?;
+    p.exp_string("takeaway> ")?;
+    p.send_line("table 300000")?;
+    p.exp_string("Grundy values of one pile")?;
+    std::thread::sleep(Duration::from_millis(300));
+    p.send_control('c')?;
+    p.exp_string("stopped by Ctrl-C: ")?;
+    p.exp_string("every row: `table ")?;
+    p.exp_string("the table stops after n = ")?;
+
     // Ctrl-D ends the session; the history was saved in the data directory.
     p.exp_string("takeaway> ")?;
     p.send_control('d')?;

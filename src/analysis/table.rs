@@ -243,9 +243,50 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     match shape {
         TableShape::OnePile => {
             let (mut o, mut g) = (Vec::new(), Vec::new());
+            // Ask for the last pile first: single-pile values then estimate the whole table's
+            // work at once, and a hopeless table is refused within a second with the rows it
+            // has, instead of growing row by row into the limit.
+            let mut refused = None;
+            if solver.method() == crate::solve::MethodKind::PileSum && upto > 0 {
+                if let Err(e @ SolveError::TooMuchWork { .. }) = solver.value(&Position::new(vec![upto])) {
+                    refused = Some(e);
+                }
+            }
             for n in 0..=upto {
+                if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
+                    if n > *computed {
+                        let cause = refused.take().expect("checked just above");
+                        let partial = Table {
+                            game: name.clone(),
+                            upto: n - 1,
+                            shape,
+                            outcomes: vec![o],
+                            grundy: vec![g],
+                            p_positions,
+                            grundy_note: None,
+                            period: None,
+                            no_period_to: None,
+                            period_not_looked: None,
+                            pattern: None,
+                            remoteness: None,
+                            loopy_values: None,
+                            by_last: None,
+                            coins: game.board == Board::Coins,
+                            cell_rule: None,
+                            misere: None,
+                        };
+                        let reason = "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
+                        return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
+                    }
+                }
                 crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
-                let v = match solver.value(&Position::new(vec![n])) {
+                // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
+                let answer = if n % 4096 == 4095 {
+                    crate::solve::check_cancel(solver.limits()).and_then(|_| solver.value(&Position::new(vec![n])))
+                } else {
+                    solver.value(&Position::new(vec![n]))
+                };
+                let v = match answer {
                     Ok(v) => v,
                     Err(cause) if n > 0 => {
                         let partial = Table {

@@ -576,7 +576,11 @@ impl Session {
                 let options = crate::analysis::TableOptions { remoteness, by_last, period_values };
                 match query::table(&entry.loaded, upto, options, format, limits(max_states), self.color) {
                     Ok(text) => Ok(text),
-                    Err(f) => return Reply { output: f.partial, error: f.rendered, ..Default::default() },
+                    Err(f) => {
+                        // After Ctrl-C a few lines say what there is, not every row computed.
+                        let output = f.summary.unwrap_or(f.partial);
+                        return Reply { output, error: f.rendered, ..Default::default() };
+                    }
                 }
             }
         };

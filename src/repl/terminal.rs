@@ -141,6 +141,27 @@ fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("takeaway").join("history.txt"))
 }
 
+/// Lines written between two looks at Ctrl-C.
+const LINES_PER_CHUNK: usize = 40;
+
+/// Writes an answer a few lines at a time, so that Ctrl-C stops a long one (a Ctrl-C that
+/// stopped the computation before is forgotten first).
+fn print_stoppable(text: &str) {
+    use std::io::Write;
+    crate::solve::clear_cancel();
+    let mut stdout = std::io::stdout().lock();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for chunk in lines.chunks(LINES_PER_CHUNK) {
+        if crate::solve::cancel_requested() {
+            let _ = writeln!(stdout, "… (output stopped by Ctrl-C)");
+            break;
+        }
+        let _ = stdout.write_all(chunk.concat().as_bytes());
+    }
+    let _ = stdout.flush();
+    crate::solve::clear_cancel();
+}
+
 pub fn run(mut session: Session) {
     // During a computation the terminal is in normal mode and Ctrl-C is a signal: cancel the
     // computation. At the prompt rustyline reads Ctrl-C as a key and clears the line.
@@ -177,7 +198,7 @@ pub fn run(mut session: Session) {
                 crate::progress_bar::ProgressBar::install();
                 let mut reply = session.feed(&input);
                 crate::progress_bar::ProgressBar::clear();
-                print!("{}", reply.output);
+                print_stoppable(&reply.output);
                 eprint!("{}", reply.error);
                 if let Some(p) = reply.play.take() {
                     let mut next_line = || editor.readline("your move> ").ok();

@@ -292,6 +292,11 @@ pub fn request_cancel() {
     CANCEL.store(true, Ordering::Relaxed);
 }
 
+/// True once Ctrl-C asked to stop (long output checks it between lines).
+pub fn cancel_requested() -> bool {
+    CANCEL.load(Ordering::Relaxed)
+}
+
 /// Forgets an earlier request, before a new computation starts.
 pub fn clear_cancel() {
     CANCEL.store(false, Ordering::Relaxed);
