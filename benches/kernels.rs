@@ -245,6 +245,7 @@ fn misere_table(upto: u64) -> String {
     format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
 }
 
+const WYTHOFF: &str = "game \"Wythoff\"\npiles 2\nmove: take any from one pile\nmove: take any from both piles\n";
 const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split into 2\n";
 
 /// A hopeless question, refused from the estimate: what the refusal says (its code).
@@ -332,6 +333,8 @@ fn run(name: &str) {
         "prime-15-refused" => refused(PRIME, vec![1_000_000_000_000_000]),
         "lasker-12-refused" => refused(LASKER, vec![1_000_000_000_000, 5]),
         "chomp-table-50-refused" => chomp_table_refused(50),
+        "wythoff-6-refused" => refused(WYTHOFF, vec![1_000_000, 1_000_000]),
+        "wythoff-500-600-refused" => refused(WYTHOFF, vec![500, 600]),
         "partizan-values-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), false),
         "partizan-search-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), true),
         "partizan-kayles-sum" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], false),
@@ -391,6 +394,8 @@ fn main() {
         ("refused from the estimate: take a prime at 10^15", "prime-15-refused", None),
         ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),
         ("refused before it starts: table of Chomp rectangles to 50", "chomp-table-50-refused", None),
+        ("refused before the search: Wythoff at 10^6 10^6 (at least 5·10^11 positions)", "wythoff-6-refused", None),
+        ("refused before the search: Wythoff at 500 600 (at least 8·10^7 moves examined)", "wythoff-500-600-refused", None),
         (
             "partizan L{1,3} R{2,3}: canonical values of piles ≤ 300 (vs outcomes by game-tree search)",
             "partizan-values-300",

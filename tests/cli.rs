@@ -314,7 +314,10 @@ fn a_missing_file_is_a_diagnostic() {
 
 #[test]
 fn a_state_limit_is_a_diagnostic_not_a_crash() {
+    // Refused before the search: its lower bound on the positions is past the limit.
     insta::assert_snapshot!(fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "--max-states", "1000"]));
+    // Chomp boards have no such bound: the search stops at the limit and says what it costs.
+    insta::assert_snapshot!(fails(1, &["solve", "games/chomp.game", "9", "9", "9", "9", "9", "9", "9", "9", "--max-states", "1000"]));
 }
 
 #[test]

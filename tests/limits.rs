@@ -75,3 +75,31 @@ fn the_estimate_lets_grundys_game_run_where_its_cost_falls_to_linear() {
         Err(SolveError::TooMuchWork { .. })
     ));
 }
+
+/// A whole-position search refused from its lower bound: no position searched, and the text.
+fn search_refusal(game: &takeaway::Game, piles: &[u64]) -> String {
+    let mut solver = Solver::new(game, Limits::default());
+    match solver.value(&Position::new(piles.to_vec())) {
+        Err(e @ SolveError::TooManyPositions { .. }) => {
+            assert_eq!(solver.positions_searched(), 0, "{piles:?}: the search started before the refusal");
+            format!("{e} / {}", help(&e))
+        }
+        other => panic!("{piles:?}: expected a refusal before the search, got {other:?}"),
+    }
+}
+
+#[test]
+fn searches_that_cannot_finish_are_refused_before_they_start() {
+    // Wythoff at 10⁶ 10⁶: every position below it is reachable (take any from one pile).
+    let wythoff = common::game("wythoff.game");
+    let text = search_refusal(&wythoff, &[1_000_000, 1_000_000]);
+    assert!(text.contains("at least 5.0·10¹¹ positions"), "{text}");
+    // At 500 600 the positions fit, but their moves do not: about 1,000 moves each.
+    let text = search_refusal(&wythoff, &[500, 600]);
+    assert!(text.contains("moves examined"), "{text}");
+    // A search the bound allows still answers: Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋).
+    let mut solver = Solver::new(&wythoff, Limits::default());
+    assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway::solve::Outcome::P);
+    let r_wythoff = common::game("r-wythoff.game");
+    search_refusal(&r_wythoff, &[3000, 3000]);
+}

@@ -22,6 +22,7 @@ pub mod misere;
 pub mod partizan;
 mod piles;
 pub mod progress;
+pub mod reach;
 mod search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -176,10 +177,10 @@ pub enum SolveError {
     #[diagnostic(
         code(takeaway::solve::state_limit),
         help(
-            "raise the limit with --max-states {suggested} (it costs memory and time), or ask about a smaller position"
+            "raise the limit with --max-states {suggested} (a search keeps about {memory} at that limit, and takes longer), or ask about a smaller position"
         )
     )]
-    StateLimit { limit: u64, what: &'static str, suggested: usize },
+    StateLimit { limit: u64, what: &'static str, suggested: usize, memory: String },
 
     #[error("a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined, past the limit of {limit}")]
     #[diagnostic(code(takeaway::solve::too_much_work), help("{advice}"))]
@@ -195,6 +196,10 @@ pub enum SolveError {
         help("outcomes and winning moves need no values and come from a search; for the values, raise the limit with --max-states {suggested}")
     )]
     FormsTooLarge { limit: usize, pile: u64, suggested: usize },
+
+    #[error("searching this position needs at least {at_least} {what}, past the limit of {limit}: the search must value every position it reaches")]
+    #[diagnostic(code(takeaway::solve::too_many_positions), help("{advice}"))]
+    TooManyPositions { what: &'static str, at_least: String, limit: String, advice: String },
 
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(
@@ -238,12 +243,25 @@ pub enum SolveError {
     },
 }
 
+/// The memory a whole-position search holds at a limit of `positions`, in words.
+pub fn search_memory(positions: usize) -> String {
+    let mb = positions as f64 * reach::BYTES_PER_SEARCHED_POSITION as f64 / (1u64 << 20) as f64;
+    if mb >= 1024.0 * 1024.0 {
+        format!("{} TB", approximately(mb / (1024.0 * 1024.0)))
+    } else if mb >= 1024.0 {
+        format!("{:.1} GB", mb / 1024.0)
+    } else {
+        format!("{} MB", mb.ceil() as u64)
+    }
+}
+
 impl SolveError {
     pub(crate) fn state_limit(limits: Limits) -> Self {
         SolveError::StateLimit {
             limit: limits.max_states as u64,
             what: "positions",
             suggested: limits.max_states.saturating_mul(4),
+            memory: search_memory(limits.max_states.saturating_mul(4)),
         }
     }
 
@@ -252,6 +270,7 @@ impl SolveError {
             limit: limits.max_moves(),
             what: "moves examined",
             suggested: limits.max_states.saturating_mul(4),
+            memory: search_memory(limits.max_states.saturating_mul(4)),
         }
     }
 }
@@ -501,6 +520,11 @@ impl<'g> Solver<'g> {
 
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// Positions the whole-position search has valued so far (work, for tests of refusals).
+    pub fn positions_searched(&self) -> usize {
+        self.search.len()
     }
 
     /// Changes the limits of the questions that follow (what is already known stays known).

@@ -28,6 +28,11 @@ struct Frame {
 }
 
 impl Search {
+    /// Positions valued so far.
+    pub fn len(&self) -> usize {
+        self.memo.len()
+    }
+
     pub fn value(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Value, SolveError> {
         Ok(self.node(game, pos, limits)?.value)
     }
@@ -44,6 +49,7 @@ impl Search {
         if self.memo.len() >= limits.max_states {
             return Err(SolveError::state_limit(limits));
         }
+        super::reach::refuse_hopeless(game, &root, limits)?;
         let mut on_stack: HashSet<Position> = HashSet::new();
         on_stack.insert(root.clone());
         let mut stack = vec![frame(game, root, limits, &mut self.work)?];
