@@ -157,9 +157,14 @@ struct OutputArgs {
     /// output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// the most positions a search may visit before it stops with an error
+    /// the most positions a search may visit before it stops with an error (the default keeps
+    /// about 670 MB in a search over whole positions)
     #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
     max_states: usize,
+    /// the memory a search over whole positions may keep, in MB: sets --max-states to about
+    /// 7,500 positions a MB
+    #[arg(long, value_name = "MB", conflicts_with = "max_states")]
+    memory: Option<u64>,
     /// stop with an error after this many seconds
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -173,7 +178,8 @@ struct OutputArgs {
 impl OutputArgs {
     fn limits(&self) -> Limits {
         let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
-        Limits { table, ..Limits::states(self.max_states).with_timeout(self.timeout) }
+        let max_states = self.memory.map(crate::solve::reach::positions_in_memory).unwrap_or(self.max_states);
+        Limits { table, ..Limits::states(max_states).with_timeout(self.timeout) }
     }
 }
 

@@ -875,3 +875,14 @@ fn explain_with_last_says_the_previous_move_in_its_header() {
     let out = ok(&["explain", "games/fibonacci-nim.game", "10", "--last", "3"]);
     assert!(out.starts_with("Fibonacci Nim, position 10 (the previous move took 3)\n"), "{out}");
 }
+
+#[test]
+fn memory_in_megabytes_sets_the_search_limit() {
+    // 1 MB is about 7,500 positions of a search: Moore's Nim 12 12 12 fits, and 40 40 40
+    // reaches at least 41³/3! = 11,487.
+    ok(&["solve", "games/moore-nim.game", "12", "12", "12", "--memory", "1"]);
+    let err = fails(1, &["solve", "games/moore-nim.game", "40", "40", "40", "--memory", "1"]);
+    assert!(err.contains("past the limit of 7489"), "{err}");
+    let err = fails(2, &["solve", "games/moore-nim.game", "3", "--memory", "1", "--max-states", "9"]);
+    assert!(err.contains("cannot be used with"), "{err}");
+}

@@ -21,6 +21,11 @@ const COUNTING_MOVES: usize = 3_000_000;
 /// remoteness, and the hash map's share), for saying limits in memory.
 pub const BYTES_PER_SEARCHED_POSITION: u64 = 140;
 
+/// The positions a search may keep in `mb` megabytes (`--memory MB`).
+pub fn positions_in_memory(mb: u64) -> usize {
+    (mb.saturating_mul(1 << 20) / BYTES_PER_SEARCHED_POSITION).max(1) as usize
+}
+
 /// What one pile's own moves reach: sizes, and the moves listed from the sizes expanded.
 #[derive(Clone, Copy)]
 struct PileReach {
