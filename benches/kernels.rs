@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver};
+use takeaway::solve::{Limits, Outcome, Solver, SparseMode};
 
 fn load(text: &str) -> takeaway::rules::Game {
     takeaway::load(text, "bench", &[]).expect("the benchmark's games load")
@@ -296,6 +296,81 @@ fn piles_upto(n: u64) -> Vec<Vec<u64>> {
     (0..=n).map(|k| vec![k]).collect()
 }
 
+/// Values of an octal code 0.d₁d₂d₃ by its definition, written apart from the kernel: for each
+/// pile, every option, and the mex. Digit bit 1: take t and leave nothing; bit 2: leave one
+/// heap; bit 4: leave two non-empty heaps.
+fn octal_by_definition(digits: [u8; 3], upto: usize) -> Vec<u16> {
+    let mut g = vec![0u16; upto + 1];
+    let mut seen = vec![0usize; 1 << 16];
+    for n in 1..=upto {
+        for (i, &d) in digits.iter().enumerate() {
+            let t = i + 1;
+            if t > n {
+                break;
+            }
+            let rest = n - t;
+            if d & 1 != 0 && rest == 0 {
+                seen[0] = n;
+            }
+            if d & 2 != 0 && rest > 0 {
+                seen[g[rest] as usize] = n;
+            }
+            if d & 4 != 0 && rest >= 2 {
+                for a in 1..=rest / 2 {
+                    seen[(g[a] ^ g[rest - a]) as usize] = n;
+                }
+            }
+        }
+        g[n] = (0..).find(|&v| seen[v] != n).unwrap_or(0) as u16;
+    }
+    g
+}
+
+fn octal_text(code: &str) -> String {
+    format!("game \"{code}\"\npiles\nmove: octal {code}\n")
+}
+
+/// The kernel's time for every pile up to `upto` with one choice of method, and the last value
+/// (`None` when it passed `cap` seconds).
+fn kernel_run(code: &str, upto: u64, sparse: SparseMode, cap: Option<f64>) -> (f64, Option<u32>) {
+    let game = load(&octal_text(code));
+    let limits = Limits { sparse, ..Limits::default() }.with_timeout(cap);
+    let mut solver = Solver::new(&game, limits);
+    let start = Instant::now();
+    let v = solver.value(&Position::new(vec![upto])).ok().and_then(|v| v.grundy).map(|g| g as u32);
+    (start.elapsed().as_secs_f64(), v)
+}
+
+/// The sweep of issue 21: every octal code 0.d₁d₂d₃ with a digit that splits and no period
+/// proven by 10⁴, each to 10⁵ with the kernel's own choice and with each of its methods forced
+/// (the plain scan, one common parity, and the kernel's choice including domains by parity).
+/// Prints one line per code: code, chosen time, best forced time, ratio.
+fn octal_sweep() -> String {
+    let upto = 100_000u64;
+    let mut lines = Vec::new();
+    for code in 0..512u32 {
+        let digits = [(code >> 6) as u8, ((code >> 3) & 7) as u8, (code & 7) as u8];
+        if digits.iter().all(|d| d & 4 == 0) {
+            continue;
+        }
+        let text = format!("0.{}{}{}", digits[0], digits[1], digits[2]);
+        let game = load(&octal_text(&text));
+        let mut solver = Solver::new(&game, Limits::default());
+        solver.value(&Position::new(vec![10_000])).expect("solves");
+        if solver.proven_period().is_some() {
+            continue;
+        }
+        let (auto, value) = kernel_run(&text, upto, SparseMode::Auto, None);
+        let (one, one_value) = kernel_run(&text, upto, SparseMode::OneDomain, Some(2.0 * auto + 0.05));
+        let (plain, plain_value) = kernel_run(&text, upto, SparseMode::Never, Some(2.0 * auto + 0.05));
+        // A forced method that passed its cap is more than twice as slow: it cannot be the best.
+        let agree = [one_value, plain_value].iter().all(|v| v.is_none() || *v == value);
+        let best = [Some(auto), one_value.map(|_| one), plain_value.map(|_| plain)].into_iter().flatten().fold(f64::MAX, f64::min);
+        lines.push(format!("{text}\t{auto}\t{best}\t{}\t{}", auto / best, if agree { "" } else { "values differ!" }));
+    }
+    lines.join("\n")
+}
+
 /// Runs one workload in this process and prints its answer, time and peak memory.
 fn run(name: &str) {
     let start = Instant::now();
@@ -339,6 +414,16 @@ fn run(name: &str) {
         "partizan-search-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), true),
         "partizan-kayles-sum" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], false),
         "partizan-kayles-sum-search" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], true),
+        "octal-sweep" => {
+            println!("{}", octal_sweep());
+            "sweep".into()
+        }
+        w if w.starts_with("octal-naive-") => {
+            let code = &w["octal-naive-".len()..];
+            let d: Vec<u8> = code[2..].bytes().map(|b| b - b'0').collect();
+            let g = octal_by_definition([d[0], d[1], d[2]], 100_000);
+            format!("g(100000) = {}", g[100_000])
+        }
         other => panic!("no workload {other}"),
     };
     let seconds = timed.unwrap_or_else(|| start.elapsed().as_secs_f64());
@@ -412,6 +497,8 @@ fn main() {
     }
     println!("| work | takeaway | baseline (same run) | baseline ÷ takeaway | peak memory | answer |");
     println!("|---|---|---|---|---|---|");
+    let rows_only = std::env::var("TAKEAWAY_BENCH_SWEEP").is_ok_and(|v| v == "only");
+    let rows = if rows_only { Vec::new() } else { rows };
     for (label, ours, baseline) in rows {
         let (t, kb, answer) = measure(ours);
         let (base, ratio) = match baseline {
@@ -425,4 +512,49 @@ fn main() {
         };
         println!("| {label} | {t:.3} s | {base} | {ratio} | {:.1} MB | {answer} |", kb as f64 / 1024.0);
     }
+    // The sweep of every open three-digit octal code takes about twenty minutes: on request.
+    if std::env::var("TAKEAWAY_BENCH_SWEEP").is_ok_and(|v| v == "1" || v == "only") {
+        sweep();
+    }
+}
+
+/// The octal sweep, run in its own process: the worst ten codes by the kernel's choice against
+/// the best of its own methods, and for them the plain O(n²) loop written apart (same run).
+fn sweep() {
+    let exe = std::env::current_exe().expect("the benchmark knows where it is");
+    let out = Command::new(&exe).args(["--workload", "octal-sweep"]).output().expect("the sweep runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rows: Vec<(String, f64, f64, f64, String)> = text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.len() != 5 {
+                return None;
+            }
+            Some((f[0].to_string(), f[1].parse().ok()?, f[2].parse().ok()?, f[3].parse().ok()?, f[4].to_string()))
+        })
+        .collect();
+    rows.sort_by(|a, b| b.3.total_cmp(&a.3));
+    let worst = rows.first().map(|r| r.3).unwrap_or(0.0);
+    let total: f64 = rows.iter().map(|r| r.1).sum();
+    let differ = rows.iter().filter(|r| !r.4.is_empty()).count();
+    println!();
+    println!(
+        "Octal sweep: {} codes 0.d1d2d3 with a split and no period proven by 10^4, each to 10^5: {:.1} s in all; worst ratio of the kernel's choice to the best of its methods {:.2}; values differ in {differ}",
+        rows.len(),
+        total,
+        worst
+    );
+    println!();
+    println!("| code | kernel's choice | best of its methods | ratio | plain O(n²) loop (same run) | loop ÷ kernel |");
+    println!("|---|---|---|---|---|---|");
+    for (code, auto, best, ratio, _) in rows.iter().take(10) {
+        let (naive, _, answer) = measure(&format!("octal-naive-{code}"));
+        println!("| {code} | {auto:.3} s | {best:.3} s | {ratio:.2} | {naive:.3} s ({answer}) | {:.0}× |", naive / auto);
+    }
+    let mut slowest: Vec<&(String, f64, f64, f64, String)> = rows.iter().collect();
+    slowest.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let names: Vec<String> = slowest.iter().take(10).map(|r| format!("{} {:.3} s", r.0, r.1)).collect();
+    println!();
+    println!("slowest ten by the kernel's choice: {}", names.join(", "));
 }

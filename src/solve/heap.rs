@@ -14,7 +14,7 @@
 //! everything only when that fails. The result never depends on the mask or on the order of
 //! the search; only the speed does.
 
-use super::SolveError;
+use super::{SolveError, SparseMode};
 use crate::ast::{CmpOp, Span, SplitShape};
 use crate::rules::expr::{Env, Expr, Var};
 use crate::rules::{
@@ -541,13 +541,19 @@ const SHORT_SCAN: usize = 1024;
 /// How many partner values the targeted search tries for one missing value.
 const PARTNERS_TRIED: usize = 16;
 
-/// The sparse-space classes: a value is common when the bits it shares with the mask are odd.
+/// The sparse-space classes. A pile's value is common when the parity of the bits it shares
+/// with the mask is its domain's: piles of even and of odd size may differ (the "domain"
+/// variant, for games such as 0.106 whose splits all take amounts of one parity), as long as
+/// two common parts always XOR to a value rare for the pile they came from.
 struct Sparse {
     mask: u32,
+    /// the common parity of piles of even size, and of odd size (both 1 in the plain method)
+    parity: [u32; 2],
     /// pile sizes with a rare value, increasing, and their values
     rare: Vec<u32>,
     rare_value: Vec<u32>,
-    /// `class[v]` is 1 for a common value: sized to hold any XOR of two values seen so far
+    /// `class[v]` has bit d set when v is common for piles of domain d (their size's parity):
+    /// sized to hold any XOR of two values seen so far
     class: Vec<u8>,
     /// scratch tables of the same size: values reached, and rare values still looked for
     seen: Vec<u8>,
@@ -567,9 +573,10 @@ struct Sparse {
 }
 
 impl Sparse {
-    fn new(mask: u32) -> Self {
+    fn new(mask: u32, parity: [u32; 2]) -> Self {
         let mut s = Sparse {
             mask,
+            parity,
             rare: Vec::new(),
             rare_value: Vec::new(),
             class: Vec::new(),
@@ -587,16 +594,22 @@ impl Sparse {
         s
     }
 
+    /// Whether v is a common value for a pile of size n.
     #[inline]
-    fn common(&self, v: u32) -> bool {
-        (v & self.mask).count_ones() & 1 == 1
+    fn common(&self, v: u32, n: u32) -> bool {
+        (v & self.mask).count_ones() & 1 == self.parity[(n & 1) as usize]
+    }
+
+    /// The class bits of v: bit d when it is common for piles of domain d.
+    fn class_of(&self, v: u32) -> u8 {
+        self.common(v, 0) as u8 | (self.common(v, 1) as u8) << 1
     }
 
     /// Makes the tables hold every XOR of values up to `largest`, and one more value.
     fn grow(&mut self, largest: u32) {
         let size = (largest.max(1) + 1).next_power_of_two() as usize * 2;
         if self.class.len() < size {
-            self.class = (0..size as u32).map(|v| self.common(v) as u8).collect();
+            self.class = (0..size as u32).map(|v| self.class_of(v)).collect();
             self.holders.resize(size, Vec::new());
             self.counting.resize(size, 0);
             self.counted.resize(size, 0);
@@ -607,7 +620,7 @@ impl Sparse {
 
     fn add(&mut self, n: u32, value: u32) {
         self.grow(value);
-        if !self.common(value) {
+        if !self.common(value, n) {
             self.rare.push(n);
             self.rare_value.push(value);
         }
@@ -678,6 +691,8 @@ pub struct HeapKernel {
     sparse: Option<Sparse>,
     /// whether the sparse-space method was considered already
     sparse_tried: bool,
+    /// Which sparse-space variants may be chosen.
+    sparse_mode: SparseMode,
     reach: Reach,
     /// how many recent values a window keeps at least (0: the whole table is kept)
     recent: usize,
@@ -695,6 +710,7 @@ impl HeapKernel {
             marks: Marks::default(),
             sparse: None,
             sparse_tried: false,
+            sparse_mode: SparseMode::Auto,
             reach: Reach::WHOLE,
             recent: 0,
             wanted: Vec::new(),
@@ -751,6 +767,11 @@ impl HeapKernel {
         }
     }
 
+    /// Restricts the sparse-space variants the kernel may choose (before it chooses).
+    pub fn set_sparse_mode(&mut self, mode: SparseMode) {
+        self.sparse_mode = mode;
+    }
+
     /// Whether a window dropped values.
     pub fn windowed(&self) -> bool {
         self.reach.dropped() > 0
@@ -773,7 +794,12 @@ impl HeapKernel {
         self.rules.evaluate_to(n)?;
         if !self.sparse_tried && self.values.len() >= SPARSE_FROM && self.rules.splits() {
             self.sparse_tried = true;
-            self.sparse = choose_sparse(&self.values);
+            let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
+            // Every split take is known once the piles computed pass the largest take.
+            let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
+            if self.sparse_mode != SparseMode::Never {
+                self.sparse = choose_sparse(&self.values, &split_takes, takes_known);
+            }
         }
         let (rules, marks, largest, reach, sparse) =
             (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
@@ -805,29 +831,50 @@ impl HeapKernel {
     }
 }
 
-/// The mask under which the fewest recent pile sizes have a rare value, if few enough do.
-fn choose_sparse(values: &Values) -> Option<Sparse> {
+/// The mask and domain parities under which the fewest recent pile sizes have a rare value, if
+/// few enough do. `split_takes` are the amounts after which a pile may split in two; the
+/// parities must make every XOR of two common parts rare for the pile split, whatever the
+/// domains of the parts.
+fn choose_sparse(values: &Values, split_takes: &[u64], takes_known: bool) -> Option<Sparse> {
     let len = values.len();
     let largest = (0..len).map(|n| values.get(n)).max().unwrap_or(0);
     if largest >= 1 << 12 || len > u32::MAX as usize {
         return None;
     }
     let bits = 32 - largest.leading_zeros();
-    let mut histogram = vec![0usize; 1 << bits];
+    // Histograms of the recent half, by domain.
+    let mut histogram = [vec![0usize; 1 << bits], vec![0usize; 1 << bits]];
     for n in len / 2..len {
-        histogram[values.get(n) as usize] += 1;
+        histogram[n & 1][values.get(n) as usize] += 1;
     }
     let recent = len - len / 2;
-    let (mut best_mask, mut best_rare) = (0u32, usize::MAX);
+    // The parities allowed: (1, 1) always (two odd parts XOR to an even value); others only
+    // when every split take is known and each respects them.
+    let allowed = |p: [u32; 2]| {
+        p == [1, 1]
+            || (takes_known
+                && split_takes.iter().all(|&t| {
+                    (0..2).all(|da: u64| {
+                        (0..2).all(|db: u64| p[da as usize] ^ p[db as usize] != p[((da + db + t) % 2) as usize])
+                    })
+                }))
+    };
+    let parities: Vec<[u32; 2]> = [[1, 1], [0, 1], [1, 0], [0, 0]].into_iter().filter(|&p| allowed(p)).collect();
+    let (mut best_mask, mut best_parity, mut best_rare) = (0u32, [1, 1], usize::MAX);
     for mask in 1..(1u32 << bits) {
-        let rare: usize = histogram
-            .iter()
-            .enumerate()
-            .filter(|(v, _)| (*v as u32 & mask).count_ones() & 1 == 0)
-            .map(|(_, c)| c)
-            .sum();
-        if rare < best_rare {
-            (best_mask, best_rare) = (mask, rare);
+        // Per domain, how many recent values have an even and an odd share of the mask.
+        let mut by_parity = [[0usize; 2]; 2];
+        for (d, h) in histogram.iter().enumerate() {
+            for (v, c) in h.iter().enumerate() {
+                by_parity[d][((v as u32 & mask).count_ones() & 1) as usize] += c;
+            }
+        }
+        for &p in &parities {
+            // Rare: the values whose parity is not the domain's common one.
+            let rare = by_parity[0][(1 - p[0]) as usize] + by_parity[1][(1 - p[1]) as usize];
+            if rare < best_rare {
+                (best_mask, best_parity, best_rare) = (mask, p, rare);
+            }
         }
     }
 
@@ -838,7 +885,7 @@ fn choose_sparse(values: &Values) -> Option<Sparse> {
     let high = !((1u32 << bits) - 1);
     let top = 1u32 << (bits - 1);
     let mask = if best_mask & top != 0 { best_mask | high } else { best_mask };
-    let mut sparse = Sparse::new(mask);
+    let mut sparse = Sparse::new(mask, best_parity);
     for n in 0..len {
         sparse.add(n as u32, values.get(n));
     }
@@ -986,8 +1033,9 @@ fn sparse_value<T: Slot>(
         *work += count as u64;
     }
     // The answer is this common value unless a rare value below it is missing.
+    let domain = 1u8 << (n & 1);
     let mut candidate = 0;
-    while seen[candidate] != 0 || class[candidate] == 0 {
+    while seen[candidate] != 0 || class[candidate] & domain == 0 {
         candidate += 1;
     }
     need.clear();

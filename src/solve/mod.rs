@@ -47,6 +47,21 @@ pub struct Limits {
     /// Moves the single-pile values may examine per position allowed (a look past a table
     /// for a period takes a smaller share than a question).
     pub pile_moves_per_state: u64,
+    /// Which sparse-space variants the take-and-break kernel may choose from (the benchmark
+    /// compares its choice with each one forced; answers never depend on it).
+    pub sparse: SparseMode,
+}
+
+/// The sparse-space variants the take-and-break kernel may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SparseMode {
+    /// The kernel chooses, from the values (the default).
+    #[default]
+    Auto,
+    /// Never: every split is scanned (the plain O(n²) method).
+    Never,
+    /// Only one common parity for every pile (no domains by the pile's parity).
+    OneDomain,
 }
 
 /// How much of the table of single-pile values a long run keeps. The sparse-space method reads
@@ -84,7 +99,13 @@ const MOVES_PER_STATE: u64 = 10;
 
 impl Limits {
     pub fn states(max_states: usize) -> Self {
-        Limits { max_states, deadline: None, table: Table::DEFAULT, pile_moves_per_state: PILE_MOVES_PER_STATE }
+        Limits {
+            max_states,
+            deadline: None,
+            table: Table::DEFAULT,
+            pile_moves_per_state: PILE_MOVES_PER_STATE,
+            sparse: SparseMode::Auto,
+        }
     }
 
     /// The same limits, and a deadline `seconds` from now.

@@ -276,6 +276,7 @@ impl PileValues {
             let stop = (upto as usize + 1).min(self.next_period_check).min(limits.max_piles()).max(computed + 1);
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
+                    kernel.set_sparse_mode(limits.sparse);
                     if let Some((prefix, recent)) = window {
                         kernel.start_window(prefix, recent);
                     }
