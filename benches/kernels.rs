@@ -296,35 +296,9 @@ fn piles_upto(n: u64) -> Vec<Vec<u64>> {
     (0..=n).map(|k| vec![k]).collect()
 }
 
-/// Values of an octal code 0.d₁d₂d₃ by its definition, written apart from the kernel: for each
-/// pile, every option, and the mex. Digit bit 1: take t and leave nothing; bit 2: leave one
-/// heap; bit 4: leave two non-empty heaps.
-fn octal_by_definition(digits: [u8; 3], upto: usize) -> Vec<u16> {
-    let mut g = vec![0u16; upto + 1];
-    let mut seen = vec![0usize; 1 << 16];
-    for n in 1..=upto {
-        for (i, &d) in digits.iter().enumerate() {
-            let t = i + 1;
-            if t > n {
-                break;
-            }
-            let rest = n - t;
-            if d & 1 != 0 && rest == 0 {
-                seen[0] = n;
-            }
-            if d & 2 != 0 && rest > 0 {
-                seen[g[rest] as usize] = n;
-            }
-            if d & 4 != 0 && rest >= 2 {
-                for a in 1..=rest / 2 {
-                    seen[(g[a] ^ g[rest - a]) as usize] = n;
-                }
-            }
-        }
-        g[n] = (0..).find(|&v| seen[v] != n).unwrap_or(0) as u16;
-    }
-    g
-}
+#[path = "../tests/common/octal.rs"]
+mod octal;
+use octal::octal_by_definition;
 
 fn octal_text(code: &str) -> String {
     format!("game \"{code}\"\npiles\nmove: octal {code}\n")
@@ -417,6 +391,19 @@ fn run(name: &str) {
         "octal-sweep" => {
             println!("{}", octal_sweep());
             "sweep".into()
+        }
+        w if w.starts_with("octal-kernel-") => {
+            // octal-kernel-auto-0.106, octal-kernel-plain-0.106, octal-kernel-one-0.106
+            let rest = &w["octal-kernel-".len()..];
+            let (mode, code) = rest.split_once('-').expect("a mode and a code");
+            let sparse = match mode {
+                "plain" => SparseMode::Never,
+                "one" => SparseMode::OneDomain,
+                _ => SparseMode::Auto,
+            };
+            let (seconds, value) = kernel_run(code, 100_000, sparse, None);
+            timed = Some(seconds);
+            format!("g(100000) = {}", value.unwrap_or(0))
         }
         w if w.starts_with("octal-naive-") => {
             let code = &w["octal-naive-".len()..];
@@ -550,7 +537,7 @@ fn sweep() {
     println!("|---|---|---|---|---|---|");
     for (code, auto, best, ratio, _) in rows.iter().take(10) {
         let (naive, _, answer) = measure(&format!("octal-naive-{code}"));
-        println!("| {code} | {auto:.3} s | {best:.3} s | {ratio:.2} | {naive:.3} s ({answer}) | {:.0}× |", naive / auto);
+        println!("| {code} | {auto:.3} s | {best:.3} s | {ratio:.2} | {naive:.3} s ({answer}) | {:.2}× |", naive / auto);
     }
     let mut slowest: Vec<&(String, f64, f64, f64, String)> = rows.iter().collect();
     slowest.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -269,35 +269,6 @@ proptest! {
     }
 }
 
-/// Values of the octal code 0.d₁d₂d₃ by its definition: every option of every pile, and the
-/// mex. Digit bit 1: take t leaving nothing; bit 2: leaving one heap; bit 4: leaving two.
-fn octal_by_definition(digits: [u8; 3], upto: usize) -> Vec<u16> {
-    let mut g = vec![0u16; upto + 1];
-    let mut seen = vec![0usize; 1 << 16];
-    for n in 1..=upto {
-        for (i, &d) in digits.iter().enumerate() {
-            let t = i + 1;
-            if t > n {
-                break;
-            }
-            let rest = n - t;
-            if d & 1 != 0 && rest == 0 {
-                seen[0] = n;
-            }
-            if d & 2 != 0 && rest > 0 {
-                seen[g[rest] as usize] = n;
-            }
-            if d & 4 != 0 && rest >= 2 {
-                for a in 1..=rest / 2 {
-                    seen[(g[a] ^ g[rest - a]) as usize] = n;
-                }
-            }
-        }
-        g[n] = (0..).find(|&v| seen[v] != n).unwrap_or(0) as u16;
-    }
-    g
-}
-
 /// The sweep of the octal codes 0.d₁d₂d₃ whose first digit is `first`: each code with a split
 /// and no period proven by 10⁴ (the codes the benchmark times), every pile up to 10⁴ against the
 /// definition. The kernel's method is its own choice: plain scan, sparse space with one common
@@ -318,13 +289,9 @@ fn sweep_against_the_definition(first: u8) -> usize {
             continue;
         }
         open += 1;
-        let expected = octal_by_definition(digits, upto);
-        for n in 0..=upto {
-            assert_eq!(
-                solver.value(&Position::new(vec![n as u64])).unwrap().grundy,
-                Some(expected[n] as u64),
-                "{code}, n = {n}"
-            );
+        let expected = common::octal::octal_by_definition(digits, upto);
+        for (n, &want) in expected.iter().enumerate() {
+            assert_eq!(solver.value(&Position::new(vec![n as u64])).unwrap().grundy, Some(want as u64), "{code}, n = {n}");
         }
     }
     open
@@ -351,7 +318,7 @@ fn domains_by_parity_make_0_106_sparse_and_agree_with_the_definition() {
     let mut solver = Solver::new(&game, Limits::default());
     solver.value(&Position::new(vec![30_000])).unwrap();
     assert!(solver.uses_sparse_space());
-    let expected = octal_by_definition([1, 0, 6], 30_000);
+    let expected = common::octal::octal_by_definition([1, 0, 6], 30_000);
     for n in (0..=30_000u64).step_by(7) {
         assert_eq!(solver.value(&Position::new(vec![n])).unwrap().grundy, Some(expected[n as usize] as u64), "n = {n}");
     }
@@ -367,7 +334,7 @@ proptest! {
         let code = format!("0.{}{}{}", d[0], d[1], d[2]);
         let game = common::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
         let upto = 6_000usize;
-        let expected = octal_by_definition(d, upto);
+        let expected = common::octal::octal_by_definition(d, upto);
         for sparse in [SparseMode::Auto, SparseMode::OneDomain, SparseMode::Never] {
             let mut solver = Solver::new(&game, Limits { sparse, ..Limits::default() });
             for n in (0..=upto as u64).step_by(11) {

@@ -256,25 +256,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
                     if n > *computed {
                         let cause = refused.take().expect("checked just above");
-                        let partial = Table {
-                            game: name.clone(),
-                            upto: n - 1,
-                            shape,
-                            outcomes: vec![o],
-                            grundy: vec![g],
-                            p_positions,
-                            grundy_note: None,
-                            period: None,
-                            no_period_to: None,
-                            period_not_looked: None,
-                            pattern: None,
-                            remoteness: None,
-                            loopy_values: None,
-                            by_last: None,
-                            coins: game.board == Board::Coins,
-                            cell_rule: None,
-                            misere: None,
-                        };
+                        let partial = one_pile_partial(&name, n - 1, o, g, p_positions, game.board == Board::Coins);
                         let reason = "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
                         return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
                     }
@@ -289,25 +271,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 let v = match answer {
                     Ok(v) => v,
                     Err(cause) if n > 0 => {
-                        let partial = Table {
-                            game: name.clone(),
-                            upto: n - 1,
-                            shape,
-                            outcomes: vec![o],
-                            grundy: vec![g],
-                            p_positions,
-                            grundy_note: None,
-                            period: None,
-                            no_period_to: None,
-                            period_not_looked: None,
-                            pattern: None,
-                            remoteness: None,
-                            loopy_values: None,
-                            by_last: None,
-                            coins: game.board == Board::Coins,
-                            cell_rule: None,
-                            misere: None,
-                        };
+                        let partial = one_pile_partial(&name, n - 1, o, g, p_positions, game.board == Board::Coins);
                         let reason = match &cause {
                             SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
                             SolveError::StateLimit { suggested, .. } => {
@@ -880,4 +844,34 @@ fn text_table(header: &[&str]) -> TextTable {
         }
     }
     t
+}
+
+/// The rows of a one-pile table computed before it stopped, as a table of their own.
+fn one_pile_partial(
+    game: &str,
+    upto: u64,
+    outcomes: Vec<Outcome>,
+    grundy: Vec<Option<u64>>,
+    p_positions: Vec<Vec<u64>>,
+    coins: bool,
+) -> Table {
+    Table {
+        game: game.to_string(),
+        upto,
+        shape: TableShape::OnePile,
+        outcomes: vec![outcomes],
+        grundy: vec![grundy],
+        p_positions,
+        grundy_note: None,
+        period: None,
+        no_period_to: None,
+        period_not_looked: None,
+        pattern: None,
+        remoteness: None,
+        loopy_values: None,
+        by_last: None,
+        coins,
+        cell_rule: None,
+        misere: None,
+    }
 }

@@ -49,9 +49,27 @@ struct Slip {
     would_have: &'static str,
 }
 
-struct Turn {
-    before: Position,
-    mover: Player,
+pub(crate) struct Turn {
+    pub(crate) before: Position,
+    pub(crate) mover: Player,
+}
+
+/// Back to the player's previous turn: the computer's moves since and the player's own are
+/// taken back. The position then (`None` when there was nothing to take back), and whether a
+/// move of the player's was among them.
+pub(crate) fn take_back(history: &mut Vec<Turn>) -> (Option<Position>, bool) {
+    let mut position = None;
+    while let Some(turn) = history.pop() {
+        position = Some(turn.before);
+        if turn.mover == Player::You {
+            return (position, true);
+        }
+    }
+    (position, false)
+}
+
+pub(crate) fn undo_said(undone: bool) -> String {
+    if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into()
 }
 
 pub(crate) fn other(p: Player) -> Player {
@@ -184,20 +202,17 @@ pub fn play(
                     "moves" => say(out, moves_list(&moves)),
                     "hint" => say(out, hint(&mut solver, &position)?),
                     "undo" => {
-                        // Back to your previous turn: take back the computer's move and yours.
-                        let mut undone = false;
-                        while let Some(turn) = history.pop() {
-                            position = turn.before;
-                            if turn.mover == Player::You {
-                                undone = true;
-                                your_moves -= 1;
-                                slips.retain(|s| s.number <= your_moves);
-                                break;
-                            }
+                        let (back, undone) = take_back(&mut history);
+                        if let Some(p) = back {
+                            position = p;
+                        }
+                        if undone {
+                            your_moves -= 1;
+                            slips.retain(|s| s.number <= your_moves);
                         }
                         to_move = Player::You;
                         announced = None;
-                        say(out, if undone { "Your last move is taken back.\n".into() } else { "Nothing to undo.\n".into() });
+                        say(out, undo_said(undone));
                     }
                     _ => match pick(game, &moves, line) {
                         Ok(m) => {

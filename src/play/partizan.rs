@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{moves_list, pick, PlayRequest, Player, Random};
+use super::{moves_list, pick, take_back, undo_said, PlayRequest, Player, Random, Turn};
 use crate::rules::{Convention, Position};
 use crate::solve::partizan::PartizanSolver;
 use crate::solve::SolveError;
@@ -21,7 +21,7 @@ pub fn play(
     let them = you.other();
     let mut position = start;
     let mut to_move = first;
-    let mut history: Vec<(Position, Player)> = Vec::new();
+    let mut history: Vec<Turn> = Vec::new();
     // Your first move that let a win go: (your move number, from, played, a winning move).
     let mut slip: Option<(usize, Position, String, String)> = None;
     let mut your_moves = 0usize;
@@ -83,7 +83,7 @@ pub fn play(
                         chosen.to.piles_text()
                     ),
                 );
-                history.push((position.clone(), Player::Computer));
+                history.push(Turn { before: position.clone(), mover: Player::Computer });
                 position = chosen.to;
                 to_move = Player::You;
             }
@@ -125,21 +125,19 @@ pub fn play(
                         );
                     }
                     "undo" => {
-                        let mut undone = false;
-                        while let Some((before, mover)) = history.pop() {
-                            position = before;
-                            if mover == Player::You {
-                                undone = true;
-                                your_moves -= 1;
-                                if slip.as_ref().is_some_and(|s| s.0 > your_moves) {
-                                    slip = None;
-                                }
-                                break;
+                        let (back, undone) = take_back(&mut history);
+                        if let Some(p) = back {
+                            position = p;
+                        }
+                        if undone {
+                            your_moves -= 1;
+                            if slip.as_ref().is_some_and(|s| s.0 > your_moves) {
+                                slip = None;
                             }
                         }
                         to_move = Player::You;
                         announced = None;
-                        say(out, if undone { "Your last move is taken back.\n".into() } else { "Nothing to undo.\n".into() });
+                        say(out, undo_said(undone));
                     }
                     line => match pick(game, &moves, line) {
                         Ok(m) => {
@@ -152,7 +150,7 @@ pub fn play(
                                 }
                             }
                             say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
-                            history.push((position.clone(), Player::You));
+                            history.push(Turn { before: position.clone(), mover: Player::You });
                             position = m.to.clone();
                             to_move = Player::Computer;
                         }

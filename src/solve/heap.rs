@@ -32,6 +32,14 @@ const TWO_EQUAL: u8 = 16;
 const SPARSE_FROM: usize = 4096;
 /// The largest share of recent pile sizes with a rare value for which the method pays.
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
+/// Piles per block over which the sparse-space method's cost is weighed against the plain scan:
+/// long enough for a method that starts dear and gets cheaper (Grundy's game, whose witnesses
+/// cost most around 10⁴) to be kept.
+const SPARSE_BLOCK: u64 = 16384;
+/// What one option examined by the sparse-space method costs, in options of the plain scan
+/// (which reads them in order, a byte each; measured about 1.6 on 0.346): the method is given
+/// up when it does more than the plain scan would at this rate.
+const SPARSE_OPTION_COST: u64 = 2;
 
 /// The kernel's flags for one digit of a code, or `None` when it may leave three or more heaps.
 fn code_flags(digit: &CodeDigit) -> Option<u8> {
@@ -487,6 +495,8 @@ impl Values {
 #[derive(Default)]
 struct Marks {
     words: Vec<u64>,
+    /// scratch for the plain scan: a byte a value
+    bytes: Vec<u8>,
 }
 
 impl Marks {
@@ -518,15 +528,6 @@ impl Marks {
                 })
             })
         })
-    }
-
-    fn mex(&self) -> u32 {
-        for (i, w) in self.words.iter().enumerate() {
-            if *w != u64::MAX {
-                return i as u32 * 64 + w.trailing_ones();
-            }
-        }
-        self.words.len() as u32 * 64
     }
 }
 
@@ -693,6 +694,10 @@ pub struct HeapKernel {
     sparse_tried: bool,
     /// Which sparse-space variants may be chosen.
     sparse_mode: SparseMode,
+    /// Over the current block of piles under the sparse-space method: its work, and what the
+    /// plain scan would have examined (to give the method up where it does not pay).
+    block_work: u64,
+    block_plain: u64,
     reach: Reach,
     /// how many recent values a window keeps at least (0: the whole table is kept)
     recent: usize,
@@ -711,6 +716,8 @@ impl HeapKernel {
             sparse: None,
             sparse_tried: false,
             sparse_mode: SparseMode::Auto,
+            block_work: 0,
+            block_plain: 0,
             reach: Reach::WHOLE,
             recent: 0,
             wanted: Vec::new(),
@@ -767,6 +774,32 @@ impl HeapKernel {
         }
     }
 
+    /// Keeps count of what the sparse-space method costs against the plain scan, block by
+    /// block, and gives it up for the plain scan where it does not pay: some games' values fit
+    /// a mask well enough to choose the method, but their rare values need so many witnesses
+    /// that scanning every split is faster. Only while every value is stored (a window's
+    /// dropped values leave the plain scan nothing to read).
+    fn weigh_sparse(&mut self, n: u64, work: u64) {
+        if self.sparse_mode != SparseMode::Auto || self.reach.dropped() > 0 || self.recent > 0 {
+            return;
+        }
+        self.block_work += work;
+        self.block_plain += self
+            .rules
+            .two
+            .iter()
+            .filter(|(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0)
+            .map(|(t, _)| (n - t) / 2)
+            .sum::<u64>();
+        if n.is_multiple_of(SPARSE_BLOCK) {
+            if self.block_work.saturating_mul(SPARSE_OPTION_COST) > self.block_plain {
+                self.sparse = None;
+            }
+            self.block_work = 0;
+            self.block_plain = 0;
+        }
+    }
+
     /// Restricts the sparse-space variants the kernel may choose (before it chooses).
     pub fn set_sparse_mode(&mut self, mode: SparseMode) {
         self.sparse_mode = mode;
@@ -801,6 +834,7 @@ impl HeapKernel {
                 self.sparse = choose_sparse(&self.values, &split_takes, takes_known);
             }
         }
+        let work_before = *work;
         let (rules, marks, largest, reach, sparse) =
             (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
         let found = match &self.values {
@@ -811,6 +845,9 @@ impl HeapKernel {
         let Some(g) = found else {
             return Ok(false);
         };
+        if self.sparse.is_some() {
+            self.weigh_sparse(n, *work - work_before);
+        }
         self.largest = self.largest.max(g);
         if let Some(s) = &mut self.sparse {
             s.add(n as u32, g);
@@ -951,21 +988,35 @@ fn next_value<T: Slot>(
     match sparse {
         // A window starts only under the sparse-space method: every pile is stored.
         None => {
+            // A byte a value rather than a bit: the stores in the scan do not depend on each
+            // other (a bit set in one word after another is a chain of loads and stores). Two
+            // values XOR below the power of two above the largest.
+            let size = (largest.max(1) as usize + 1).next_power_of_two() * 2;
+            let reached = &mut marks.bytes;
+            reached.clear();
+            reached.resize(size, 0);
+            for v in marks.words.iter().enumerate().flat_map(|(i, &w)| {
+                (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b)
+            }) {
+                if v >= reached.len() {
+                    reached.resize(v + 1, 0);
+                }
+                reached[v] = 1;
+            }
             for &(t, f) in &rules.two {
                 if t + 2 > n || f & (TWO_ANY | TWO_UNEQUAL) == 0 {
                     continue;
                 }
                 let rest = (n - t) as usize;
-                let unequal_only = f & TWO_ANY == 0;
-                for a in 1..=rest / 2 {
-                    if unequal_only && 2 * a == rest {
-                        continue;
-                    }
-                    marks.mark(g[a].value() ^ g[rest - a].value());
+                // An unequal split leaves out the middle pair: the loop has no test.
+                let top = if f & TWO_ANY == 0 && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
+                let (low, high) = (&g[..=top], &g[rest - top..rest]);
+                for (x, y) in low[1..].iter().zip(high.iter().rev()) {
+                    reached[(x.value() ^ y.value()) as usize] = 1;
                 }
                 *work += rest as u64 / 2;
             }
-            Some(marks.mex())
+            Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
         }
         Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, work),
     }

@@ -218,9 +218,9 @@ pub enum SolveError {
     )]
     FormsTooLarge { limit: usize, pile: u64, suggested: usize },
 
-    #[error("searching this position needs at least {at_least} {what}, past the limit of {limit}: the search must value every position it reaches")]
+    #[error("searching this position needs at least {at_least}: the search must value every position it reaches")]
     #[diagnostic(code(takeaway::solve::too_many_positions), help("{advice}"))]
-    TooManyPositions { what: &'static str, at_least: String, limit: String, advice: String },
+    TooManyPositions { at_least: String, advice: String },
 
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(

@@ -86,9 +86,7 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: Limits) -> Result<()
         return Ok(());
     };
     Err(SolveError::TooManyPositions {
-        what,
-        at_least: approximately(at_least),
-        limit: approximately(limit),
+        at_least: format!("{} {what}, past the limit of {}", approximately(at_least), approximately(limit)),
         advice: format!(
             "each pile's own moves reach {}, and moves on different piles combine; ask about smaller piles, or raise --max-states to {} (a search keeps about {} at that limit)",
             sizes.join(", "),

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: loading games and asking the solver.
 #![allow(dead_code)]
 
+pub mod octal;
+
 use std::path::PathBuf;
 
 use takeaway::rules::Position;
