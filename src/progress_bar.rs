@@ -7,6 +7,8 @@ use std::io::IsTerminal;
 pub struct ProgressBar {
     started: std::time::Instant,
     bar: std::sync::Mutex<Option<(crate::solve::progress::Stage, indicatif::ProgressBar)>>,
+    /// Where the estimate says the limits stop a stage: the bar counts to there.
+    stop: std::sync::Mutex<Option<(crate::solve::progress::Stage, u64, u64)>>,
 }
 
 impl ProgressBar {
@@ -16,7 +18,11 @@ impl ProgressBar {
         if !std::io::stderr().is_terminal() {
             return;
         }
-        let bar = ProgressBar { started: std::time::Instant::now(), bar: std::sync::Mutex::new(None) };
+        let bar = ProgressBar {
+            started: std::time::Instant::now(),
+            bar: std::sync::Mutex::new(None),
+            stop: std::sync::Mutex::new(None),
+        };
         crate::solve::progress::set_reporter(Some(Box::new(bar)));
     }
 
@@ -65,11 +71,24 @@ impl crate::solve::progress::Reporter for ProgressBar {
             });
             *slot = Some((stage, bar));
         }
+        let stop = self.stop.lock().ok().and_then(|s| *s).filter(|(s, _, t)| *s == stage && *t == total);
         if let Some((_, bar)) = slot.as_ref() {
-            if total > 0 {
-                bar.set_length(total);
+            match stop {
+                // The estimate ends the run early: count to there, and say so.
+                Some((_, reachable, _)) => {
+                    bar.set_length(reachable.max(done));
+                    bar.set_message(format!("stops at the limits near {reachable} of {total}"));
+                }
+                None if total > 0 => bar.set_length(total),
+                None => {}
             }
             bar.set_position(done);
+        }
+    }
+
+    fn limited(&self, stage: crate::solve::progress::Stage, reachable: u64, total: u64) {
+        if let Ok(mut stop) = self.stop.lock() {
+            *stop = Some((stage, reachable, total));
         }
     }
 }

@@ -32,10 +32,13 @@ const TWO_EQUAL: u8 = 16;
 const SPARSE_FROM: usize = 4096;
 /// The largest share of recent pile sizes with a rare value for which the method pays.
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
-/// Piles per block over which the sparse-space method's cost is weighed against the plain scan:
-/// long enough for a method that starts dear and gets cheaper (Grundy's game, whose witnesses
-/// cost most around 10⁴) to be kept.
-const SPARSE_BLOCK: u64 = 16384;
+/// Piles per block over which the sparse-space method's cost is weighed against the plain scan.
+const SPARSE_BLOCK: u64 = 4096;
+/// Blocks ending before this pile are not weighed: the method starts dear for every game and
+/// gets cheaper as the rare values are found (measured, in units of the plain scan: Grundy's
+/// game about 1 at first, then 0.2; 0.140 and 0.741 from 1–3 down to 0.2; 0.346, 0.026 and
+/// 0.164 stay at 3–4).
+const SPARSE_WARM_UP: u64 = 16384;
 /// What one option examined by the sparse-space method costs, in options of the plain scan
 /// (which reads them in order, a byte each; measured about 1.6 on 0.346): the method is given
 /// up when it does more than the plain scan would at this rate.
@@ -698,6 +701,8 @@ pub struct HeapKernel {
     /// plain scan would have examined (to give the method up where it does not pay).
     block_work: u64,
     block_plain: u64,
+    /// blocks running in which the method cost more than twice the plain scan
+    dear_blocks: u32,
     reach: Reach,
     /// how many recent values a window keeps at least (0: the whole table is kept)
     recent: usize,
@@ -718,6 +723,7 @@ impl HeapKernel {
             sparse_mode: SparseMode::Auto,
             block_work: 0,
             block_plain: 0,
+            dear_blocks: 0,
             reach: Reach::WHOLE,
             recent: 0,
             wanted: Vec::new(),
@@ -792,8 +798,15 @@ impl HeapKernel {
             .map(|(t, _)| (n - t) / 2)
             .sum::<u64>();
         if n.is_multiple_of(SPARSE_BLOCK) {
-            if self.block_work.saturating_mul(SPARSE_OPTION_COST) > self.block_plain {
-                self.sparse = None;
+            // The first blocks are dear for every game (few rare values are known yet): only
+            // blocks from the warm-up on count, and only a cost twice the plain scan's, twice
+            // running, gives the method up.
+            let dear = self.block_work.saturating_mul(SPARSE_OPTION_COST) > 2 * self.block_plain;
+            if n >= SPARSE_WARM_UP {
+                self.dear_blocks = if dear { self.dear_blocks + 1 } else { 0 };
+                if self.dear_blocks >= 2 {
+                    self.sparse = None;
+                }
             }
             self.block_work = 0;
             self.block_plain = 0;

@@ -327,10 +327,15 @@ impl PileValues {
         // Early on the growth may overstate; once a sixty-fourth of the budget is spent it is
         // measured well enough to stop a run that will not finish before it shows a progress bar.
         let margin = if w1 < budget / 64 { ESTIMATE_MARGIN } else { 2.0 };
+        let largest = (c1 as f64 * (budget as f64 / w1 as f64).powf(1.0 / growth)) as u64;
         if estimate <= budget as f64 * margin {
+            // Allowed to try, but the estimate passes the budget: the progress bar counts to
+            // where the limits should stop it, rather than promising the end.
+            if estimate > budget as f64 && largest < upto {
+                super::progress::limited(super::progress::Stage::PileValues, largest, upto + 1);
+            }
             return Ok(());
         }
-        let largest = (c1 as f64 * (budget as f64 / w1 as f64).powf(1.0 / growth)) as u64;
         let factor = estimate / budget as f64;
         let raise = if factor < 1e4 {
             format!(

@@ -17,6 +17,10 @@ pub enum Stage {
 
 pub trait Reporter: Send + Sync {
     fn report(&self, stage: Stage, done: u64, total: u64);
+
+    /// The estimate says the limits will stop this stage near `reachable`, before `total`: a
+    /// bar should count to there, not promise the end.
+    fn limited(&self, _stage: Stage, _reachable: u64, _total: u64) {}
 }
 
 static REPORTER: RwLock<Option<Box<dyn Reporter>>> = RwLock::new(None);
@@ -33,6 +37,15 @@ pub fn report(stage: Stage, done: u64, total: u64) {
     if let Ok(slot) = REPORTER.read() {
         if let Some(r) = slot.as_ref() {
             r.report(stage, done, total);
+        }
+    }
+}
+
+/// Tells the reporter that the limits will stop the stage near `reachable` of `total`.
+pub fn limited(stage: Stage, reachable: u64, total: u64) {
+    if let Ok(slot) = REPORTER.read() {
+        if let Some(r) = slot.as_ref() {
+            r.limited(stage, reachable, total);
         }
     }
 }
