@@ -886,3 +886,19 @@ fn memory_in_megabytes_sets_the_search_limit() {
     let err = fails(2, &["solve", "games/moore-nim.game", "3", "--memory", "1", "--max-states", "9"]);
     assert!(err.contains("cannot be used with"), "{err}");
 }
+
+#[test]
+fn every_limit_diagnostic_is_rendered_with_what_would_help() {
+    // A run the estimate lets start (it may fit) that reaches the budget on the way.
+    let run = takeaway(&["table", "games/twins.game", "--upto", "1300", "--max-states", "3001"]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.stderr);
+    // The only limit that reads the clock: a deadline already past stops at the first check.
+    insta::assert_snapshot!(fails(1, &["solve", "games/grundys-game.game", "1000000", "--timeout", "0.000001"]));
+    // A partizan game's canonical forms past the work limit: the values stop, with the reason,
+    // and the outcomes go on from the search.
+    let out = ok(&["table", "games/partizan-subtraction.game", "--upto", "30", "--max-states", "2000"]);
+    let stop = out.lines().find(|l| l.starts_with("values stop at")).expect("the table says where the values stop");
+    insta::assert_snapshot!(stop);
+    assert!(out.contains("\n30        L  \n") || out.contains("\n30        L\n"), "{out}");
+}
