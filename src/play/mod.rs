@@ -68,6 +68,65 @@ pub(crate) fn take_back(history: &mut Vec<Turn>) -> (Option<Position>, bool) {
     (position, false)
 }
 
+/// How a move is typed, as the start of a game says it.
+const HOW_TO_MOVE: &str =
+    "Type a move's number, the move as listed (take 3), or `to` and the position it leads to; also moves, hint, undo, quit.\n";
+
+/// Writes to the player at once (a prompt may follow).
+pub(crate) fn say(out: &mut dyn Write, text: String) {
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// What the player typed at their turn, once the commands every game shares are handled.
+pub(crate) enum Typed {
+    /// nothing to act on (an empty line, or `moves`, answered): ask again
+    Again,
+    /// `quit`, or the input ended: the game is left unfinished (already said)
+    Quit,
+    Hint,
+    Undo,
+    /// anything else: a move to pick from the list
+    Move(String),
+}
+
+/// The player's turn: the position announced once (with its moves when they are few; `side`
+/// names the player in a partizan game), then a line read and the shared commands handled.
+pub(crate) fn your_turn(
+    out: &mut dyn Write,
+    next_line: &mut dyn FnMut() -> Option<String>,
+    position: &Position,
+    moves: &[Move],
+    side: &str,
+    announced: &mut Option<Position>,
+) -> Typed {
+    if announced.as_ref() != Some(position) {
+        say(out, format!("position {}: your move{side}\n", position.piles_text()));
+        if moves.len() <= 12 {
+            say(out, moves_list(moves));
+        }
+        *announced = Some(position.clone());
+    }
+    let Some(line) = next_line() else {
+        say(out, "Game left unfinished.\n".into());
+        return Typed::Quit;
+    };
+    match line.trim() {
+        "" => Typed::Again,
+        "quit" | "q" | ":quit" => {
+            say(out, "Game left unfinished.\n".into());
+            Typed::Quit
+        }
+        "moves" => {
+            say(out, moves_list(moves));
+            Typed::Again
+        }
+        "hint" => Typed::Hint,
+        "undo" => Typed::Undo,
+        typed => Typed::Move(typed.to_string()),
+    }
+}
+
 pub(crate) fn undo_said(undone: bool) -> String {
     if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into()
 }
@@ -114,17 +173,7 @@ pub fn play(
     // Positions met in this game, so that a drawn game that comes round is pointed out once.
     let mut met: std::collections::HashSet<Position> = std::collections::HashSet::new();
     let mut told_circle = false;
-    let say = |out: &mut dyn Write, text: String| {
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    };
-    say(
-        out,
-        format!(
-            "{}: you play against the computer. Type a move's number, the move as listed (take 3), or `to` and the position it leads to; also moves, hint, undo, quit.\n",
-            game.name
-        ),
-    );
+    say(out, format!("{}: you play against the computer. {HOW_TO_MOVE}", game.name));
 
     loop {
         let moves = game.moves(&position, limits.max_states)?;
@@ -181,27 +230,11 @@ pub fn play(
                 to_move = Player::You;
             }
             Player::You => {
-                if announced.as_ref() != Some(&position) {
-                    say(out, format!("position {}: your move\n", position.piles_text()));
-                    if moves.len() <= 12 {
-                        say(out, moves_list(&moves));
-                    }
-                    announced = Some(position.clone());
-                }
-                let Some(line) = next_line() else {
-                    say(out, "Game left unfinished.\n".into());
-                    return Ok(());
-                };
-                let line = line.trim();
-                match line {
-                    "" => {}
-                    "quit" | "q" | ":quit" => {
-                        say(out, "Game left unfinished.\n".into());
-                        return Ok(());
-                    }
-                    "moves" => say(out, moves_list(&moves)),
-                    "hint" => say(out, hint(&mut solver, &position)?),
-                    "undo" => {
+                match your_turn(out, next_line, &position, &moves, "", &mut announced) {
+                    Typed::Again => {}
+                    Typed::Quit => return Ok(()),
+                    Typed::Hint => say(out, hint(&mut solver, &position)?),
+                    Typed::Undo => {
                         let (back, undone) = take_back(&mut history);
                         if let Some(p) = back {
                             position = p;
@@ -214,7 +247,7 @@ pub fn play(
                         announced = None;
                         say(out, undo_said(undone));
                     }
-                    _ => match pick(game, &moves, line) {
+                    Typed::Move(line) => match pick(game, &moves, &line) {
                         Ok(m) => {
                             your_moves += 1;
                             let was = solver.outcome(&position)?;

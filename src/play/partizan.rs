@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{moves_list, pick, take_back, undo_said, PlayRequest, Player, Random, Turn};
+use super::{pick, say, take_back, undo_said, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
 use crate::rules::{Convention, Position};
 use crate::solve::partizan::PartizanSolver;
 use crate::solve::SolveError;
@@ -26,19 +26,7 @@ pub fn play(
     let mut slip: Option<(usize, Position, String, String)> = None;
     let mut your_moves = 0usize;
     let mut announced: Option<Position> = None;
-    let say = |out: &mut dyn Write, text: String| {
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    };
-    say(
-        out,
-        format!(
-            "{}: you are {}, the computer is {}. Type a move's number, the move as listed (take 3), or `to` and the position it leads to; also moves, hint, undo, quit.\n",
-            game.name,
-            you.name(),
-            them.name()
-        ),
-    );
+    say(out, format!("{}: you are {}, the computer is {}. {HOW_TO_MOVE}", game.name, you.name(), them.name()));
     loop {
         let side = if to_move == Player::You { you } else { them };
         let moves = solver.moves(&position, side)?;
@@ -88,25 +76,11 @@ pub fn play(
                 to_move = Player::You;
             }
             Player::You => {
-                if announced.as_ref() != Some(&position) {
-                    say(out, format!("position {}: your move ({})\n", position.piles_text(), you.name()));
-                    if moves.len() <= 12 {
-                        say(out, moves_list(&moves));
-                    }
-                    announced = Some(position.clone());
-                }
-                let Some(line) = next_line() else {
-                    say(out, "Game left unfinished.\n".into());
-                    return Ok(());
-                };
-                match line.trim() {
-                    "" => {}
-                    "quit" | "q" | ":quit" => {
-                        say(out, "Game left unfinished.\n".into());
-                        return Ok(());
-                    }
-                    "moves" => say(out, moves_list(&moves)),
-                    "hint" => {
+                let side = format!(" ({})", you.name());
+                match your_turn(out, next_line, &position, &moves, &side, &mut announced) {
+                    Typed::Again => {}
+                    Typed::Quit => return Ok(()),
+                    Typed::Hint => {
                         let winning = solver.winning_moves(&position, you)?;
                         say(
                             out,
@@ -124,7 +98,7 @@ pub fn play(
                             },
                         );
                     }
-                    "undo" => {
+                    Typed::Undo => {
                         let (back, undone) = take_back(&mut history);
                         if let Some(p) = back {
                             position = p;
@@ -139,7 +113,7 @@ pub fn play(
                         announced = None;
                         say(out, undo_said(undone));
                     }
-                    line => match pick(game, &moves, line) {
+                    Typed::Move(line) => match pick(game, &moves, &line) {
                         Ok(m) => {
                             your_moves += 1;
                             let could_win = solver.outcome(&position)?.first_wins(you);
