@@ -26,6 +26,20 @@ fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<Stri
     }
 }
 
+/// Each non-empty pile's value, written out, where the position is a sum of several piles
+/// (empty otherwise: one pile is its own value, and other games are valued whole).
+fn pile_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Vec<(u64, String)>, SolveError> {
+    let nonempty: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
+    let mut out = Vec::new();
+    if solver.is_sum_of_piles() && nonempty.len() > 1 {
+        for n in nonempty {
+            let v = solver.pile_value(n)?;
+            out.push((n, solver.show(v)));
+        }
+    }
+    Ok(out)
+}
+
 fn listed(moves: Vec<Move>) -> Vec<WinningMove> {
     moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect()
 }
@@ -73,15 +87,7 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
     let outcome = solver.outcome(pos)?;
     let (value, pile_values) = if solver.has_values() {
         let v = solver.value(pos)?;
-        let mut piles = Vec::new();
-        let nonempty: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
-        if solver.is_sum_of_piles() && nonempty.len() > 1 {
-            for n in nonempty {
-                let pv = solver.pile_value(n)?;
-                piles.push((n, solver.show(pv)));
-            }
-        }
-        (Some(solver.show(v)), piles)
+        (Some(solver.show(v)), pile_values(solver, pos)?)
     } else {
         (None, Vec::new())
     };
@@ -462,13 +468,9 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
     let left = explained(solver, &left_options, Side::Left);
     let right = explained(solver, &right_options, Side::Right);
     let shown = solver.show(value);
-    let nonempty: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
-    if solver.is_sum_of_piles() && nonempty.len() > 1 {
-        let mut parts = Vec::new();
-        for n in nonempty {
-            let pv = solver.pile_value(n)?;
-            parts.push(format!("{} (pile of {n})", solver.show(pv)));
-        }
+    let piles = pile_values(solver, pos)?;
+    if !piles.is_empty() {
+        let parts: Vec<String> = piles.iter().map(|(n, v)| format!("{v} (pile of {n})")).collect();
         reasoning.push(format!("The piles are played side by side, so the value is the sum of theirs: {} = {shown}.", parts.join(" + ")));
     }
     let left_numbers: Option<Vec<Dyadic>> = lefts.iter().map(|&v| solver.forms.number(v)).collect();

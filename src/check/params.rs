@@ -57,9 +57,9 @@ impl Checker {
                 self.errors.push(mismatch(&given, "a number, such as --set k=5"));
                 self.params.push((name, None));
             }
-            (_, Some(given @ SettingValue::Set(_))) => {
-                self.set_params.push((name.clone(), given.to_string(), None));
-                let SettingValue::Set(members) = given else { unreachable!("matched as a set") };
+            (_, Some(SettingValue::Set(members))) => {
+                let shown = SettingValue::Set(members.clone()).to_string();
+                self.set_params.push((name.clone(), shown, None));
                 self.sets.push((name, Some(members)));
             }
             (Some(ast::ParamDefault::Set(choices)), None) => {

@@ -18,7 +18,7 @@ pub struct Move {
     pub to: Position,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
     /// `amount` from the pile at index `pile` (which held `from`); what is left of it is `left`.
     Take {

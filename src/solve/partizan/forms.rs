@@ -47,6 +47,8 @@ pub struct Forms {
     /// Left and Right stops, and birthdays, once asked for.
     stop_memo: HashMap<(FormId, bool), Dyadic>,
     birthdays: HashMap<FormId, u32>,
+    /// k·↑ + *m by form, for the notation: built once, when first asked for.
+    pub(super) ups: Option<HashMap<FormId, (i32, u32)>>,
     limit: usize,
 }
 
@@ -80,6 +82,7 @@ impl Forms {
             numbers,
             stop_memo: HashMap::new(),
             birthdays: HashMap::new(),
+            ups: None,
             limit: limit.max(16),
         }
     }

@@ -144,7 +144,7 @@ impl<'g> PartizanSolver<'g> {
     pub fn moves(&self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
         let mut moves = self.game.moves_of(pos, side, self.limits.max_moves() as usize)?;
         let mut seen = HashSet::new();
-        moves.retain(|m| seen.insert((m.kind.describe(), m.to.clone())));
+        moves.retain(|m| seen.insert((m.kind.clone(), m.to.clone())));
         Ok(moves)
     }
 

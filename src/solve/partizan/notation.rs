@@ -31,29 +31,21 @@ pub fn summary(forms: &mut Forms, g: FormId, budget: usize) -> String {
 /// The game written out, if that takes at most `budget` characters. Canonical forms can
 /// double in length with each pile, so the writing stops as soon as it is too long.
 pub fn show_within(forms: &mut Forms, g: FormId, budget: usize) -> Option<String> {
-    let mut ups = UpTable::default();
-    match simple(forms, &mut ups, g) {
+    match simple(forms, g) {
         Some(s) => Some(s),
         None => {
             let mut left = budget;
-            compound(forms, &mut ups, g, &mut left).map(|(s, _)| format!("{{{s}}}"))
+            compound(forms, g, &mut left).map(|(s, _)| format!("{{{s}}}"))
         }
     }
 }
 
-#[derive(Default)]
-struct UpTable {
-    /// (k, m) for k·↑ + *m, by form, once built.
-    known: Option<HashMap<FormId, (i32, u32)>>,
-}
-
-impl UpTable {
-    fn lookup(&mut self, forms: &mut Forms, g: FormId) -> Option<(i32, u32)> {
-        if self.known.is_none() {
-            self.known = Some(build_ups(forms).unwrap_or_default());
-        }
-        self.known.as_ref().and_then(|k| k.get(&g).copied())
+/// (k, m) when g is k·↑ + *m; the table of them is built once per store.
+fn ups_of(forms: &mut Forms, g: FormId) -> Option<(i32, u32)> {
+    if forms.ups.is_none() {
+        forms.ups = Some(build_ups(forms).unwrap_or_default());
     }
+    forms.ups.as_ref().and_then(|k| k.get(&g).copied())
 }
 
 fn build_ups(forms: &mut Forms) -> Result<HashMap<FormId, (i32, u32)>, super::forms::TooManyForms> {
@@ -93,7 +85,7 @@ fn up_text(k: i32) -> String {
 }
 
 /// Numbers, nimbers, ups and their sums; `None` for anything else.
-fn simple(forms: &mut Forms, ups: &mut UpTable, g: FormId) -> Option<String> {
+fn simple(forms: &mut Forms, g: FormId) -> Option<String> {
     if let Some((x, m)) = forms.number_nimber(g) {
         return Some(match (x == Dyadic::ZERO, m) {
             (true, 0) => "0".into(),
@@ -108,34 +100,34 @@ fn simple(forms: &mut Forms, ups: &mut UpTable, g: FormId) -> Option<String> {
     // x plus an infinitesimal: is the infinitesimal a multiple of ↑ with a nimber?
     let x = forms.of_number(left_stop).ok()?;
     let rest = forms.sub(g, x).ok()?;
-    let (k, m) = ups.lookup(forms, rest)?;
+    let (k, m) = ups_of(forms, rest)?;
     let number = if left_stop == Dyadic::ZERO { String::new() } else { left_stop.to_string() };
     Some(format!("{number}{}{}", up_text(k), star_text(m)))
 }
 
 /// The inside of {…} and the number of bars between its sides; `None` once more than
 /// `budget` characters would be written.
-fn compound(forms: &mut Forms, ups: &mut UpTable, g: FormId, budget: &mut usize) -> Option<(String, usize)> {
-    let (left, left_bars) = side(forms, ups, forms.left(g).to_vec(), budget)?;
-    let (right, right_bars) = side(forms, ups, forms.right(g).to_vec(), budget)?;
+fn compound(forms: &mut Forms, g: FormId, budget: &mut usize) -> Option<(String, usize)> {
+    let (left, left_bars) = side(forms, forms.left(g).to_vec(), budget)?;
+    let (right, right_bars) = side(forms, forms.right(g).to_vec(), budget)?;
     let bars = left_bars.max(right_bars) + 1;
     *budget = budget.checked_sub(bars + 2)?;
     Some((format!("{left}{}{right}", "|".repeat(bars)), bars))
 }
 
 /// One side's options, numbers first: a lone compound option goes without braces.
-fn side(forms: &mut Forms, ups: &mut UpTable, options: Vec<FormId>, budget: &mut usize) -> Option<(String, usize)> {
+fn side(forms: &mut Forms, options: Vec<FormId>, budget: &mut usize) -> Option<(String, usize)> {
     let mut written: Vec<(u8, Option<Dyadic>, FormId, String, usize)> = Vec::new();
     let alone = options.len() == 1;
     for o in options {
         let number = forms.number(o);
-        match simple(forms, ups, o) {
+        match simple(forms, o) {
             Some(s) => {
                 *budget = budget.checked_sub(s.chars().count() + 1)?;
                 written.push((if number.is_some() { 0 } else { 1 }, number, o, s, 0))
             }
             None => {
-                let (inside, bars) = compound(forms, ups, o, budget)?;
+                let (inside, bars) = compound(forms, o, budget)?;
                 if alone {
                     written.push((2, None, o, inside, bars));
                 } else {
