@@ -22,7 +22,7 @@ use crate::solve::{Limits, Table, DEFAULT_MAX_STATES};
     name = "takeaway",
     version,
     about = "A language and solver for combinatorial take-away games",
-    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100\n  takeaway explain games/nim.game 25 28 10"
+    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100\n  takeaway period games/octal-0.16.game\n  takeaway explain games/nim.game 25 28 10"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -103,6 +103,23 @@ enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// One pile's values until a theorem proves their period (octal and subtraction games): runs
+    /// of millions of values, stopped and resumed with --checkpoint
+    Period {
+        /// the game file
+        file: PathBuf,
+        /// compute at most the values of piles 0..N-1
+        #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
+        upto: u64,
+        /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
+        /// --timeout); given a FILE that exists, the run goes on from it
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        #[command(flatten)]
+        params: ParamArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N)
     Table {
         /// the game file
@@ -173,13 +190,18 @@ struct OutputArgs {
     /// the sparse-space method reads)
     #[arg(long)]
     keep_table: bool,
+    /// threads the take-and-break kernel shares a pile's work with (the answers never depend on
+    /// it) [default: the machine's cores, at most 2]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: Option<u16>,
 }
 
 impl OutputArgs {
     fn limits(&self) -> Limits {
         let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
         let max_states = self.memory.map(crate::solve::reach::positions_in_memory).unwrap_or(self.max_states);
-        Limits { table, ..Limits::states(max_states).with_timeout(self.timeout) }
+        let base = Limits::states(max_states).with_timeout(self.timeout);
+        Limits { table, threads: self.threads.map_or(base.threads, usize::from), ..base }
     }
 }
 
@@ -311,6 +333,11 @@ fn run(command: Command, color: bool) -> Result<(), Failed> {
                     return Err(fail(f.rendered));
                 }
             }
+        }
+        Command::Period { file, upto, checkpoint, params, output } => {
+            let loaded = read_game(&file, &params.set, color).map_err(fail)?;
+            let question = crate::analysis::period_search::PeriodQuestion { upto, checkpoint };
+            print(&query::period(&loaded, &question, output.format, output.limits(), color).map_err(fail)?);
         }
         Command::Quotient { file, upto, params, output } => {
             let loaded = read_game(&file, &params.set, color).map_err(fail)?;

@@ -367,6 +367,26 @@ pub fn quotient(loaded: &Loaded, upto: u64, format: Format, limits: Limits, colo
     }
 }
 
+/// `period`: one pile's values until a theorem proves their period.
+pub fn period(
+    loaded: &Loaded,
+    question: &crate::analysis::period_search::PeriodQuestion,
+    format: Format,
+    limits: Limits,
+    color: bool,
+) -> Result<String, String> {
+    refuse_partizan(loaded, "period", "`table FILE --upto N` gives a partizan game's outcomes and values, with their period", color)?;
+    if format == Format::Csv {
+        return Err(csv_refused(color));
+    }
+    let report = crate::analysis::period_search::period_search(&loaded.game, question, limits)
+        .map_err(|e| render(&e, Some(&loaded.source), color))?;
+    Ok(match format {
+        Format::Json => json_text(&report.to_json()),
+        _ => report.to_text(),
+    })
+}
+
 /// A failed answer: what could be computed before the failure, and the rendered diagnostics.
 #[derive(Debug)]
 pub struct Failure {

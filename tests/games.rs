@@ -15,6 +15,7 @@
 //! - `# expect solve POSITION: N grundy 135 winning 41 36 13 | …`   outcome, Grundy value and the
 //!   positions the winning moves lead to (`winning includes …` for some of them); the position
 //!   may end with `--last K`
+//! - `# expect period: 149459 from 105351`   the period and preperiod `takeaway period` proves
 //! - `# expect refused POSITION: takeaway::…`   solving the position stops with this diagnostic
 //!
 //! For a partizan game (`left move:` / `right move:`):
@@ -213,6 +214,13 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
                     other => panic!("{file}: unknown word {other} in {claim}"),
                 }
             }
+        }
+        ["period"] => {
+            // `period 149459 from 105351`: the period proven by `takeaway period`.
+            let question = analysis::period_search::PeriodQuestion { upto: 1 << 24, checkpoint: None };
+            let report = analysis::period_search::period_search(game, &question, Limits::default()).expect("a run");
+            let (pre, p) = report.proven.unwrap_or_else(|| panic!("{file}: {claim}: no period proven"));
+            assert_eq!(format!("{p} from {pre}"), body.trim(), "{file}: {claim}");
         }
         ["refused", position @ ..] => {
             let pos = parse_position(game, &position.join(" ")).expect("position");

@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod explain;
 pub mod partizan;
+pub mod period_search;
 pub mod periods;
 pub mod plot;
 pub mod quotient;

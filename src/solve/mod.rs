@@ -16,6 +16,8 @@ mod cells;
 mod chomp;
 mod heap;
 pub mod last_bound;
+pub mod period_run;
+pub mod checkpoint;
 pub mod loopy;
 pub mod period;
 pub mod misere;
@@ -50,6 +52,17 @@ pub struct Limits {
     /// Which sparse-space variants the take-and-break kernel may choose from (the benchmark
     /// compares its choice with each one forced; answers never depend on it).
     pub sparse: SparseMode,
+    /// Threads the take-and-break kernel may share one pile's work with (the values never
+    /// depend on it): the machine's cores, at most `MOST_THREADS`.
+    pub threads: usize,
+}
+
+/// More threads than this share one pile's scans with too little each to pay.
+pub const MOST_THREADS: usize = 2;
+
+/// The threads the kernel uses unless told: every core, up to `MOST_THREADS`.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_THREADS)
 }
 
 /// The sparse-space variants the take-and-break kernel may use.
@@ -82,6 +95,7 @@ impl Table {
     pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
+pub use heap::{MethodState, Values};
 pub use piles::MOST_WINNING_MOVES;
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
@@ -105,6 +119,7 @@ impl Limits {
             table: Table::DEFAULT,
             pile_moves_per_state: PILE_MOVES_PER_STATE,
             sparse: SparseMode::Auto,
+            threads: default_threads(),
         }
     }
 
@@ -742,4 +757,20 @@ impl<'g> Solver<'g> {
         }
         Ok((winning, false))
     }
+}
+
+/// The values of piles 0..upto computed by the take-and-break kernel with `threads` threads,
+/// sharing every pile's work from `parallel_from` options on: for the tests that the values
+/// never depend on the threads. `None` for rules the kernel does not compile.
+#[doc(hidden)]
+pub fn kernel_values(game: &Game, upto: u64, threads: usize, parallel_from: usize, sparse: SparseMode) -> Option<Vec<u32>> {
+    let mut kernel = heap::HeapKernel::new(heap::HeapRules::compile(game)?);
+    kernel.set_threads(threads);
+    kernel.set_parallel_from(parallel_from);
+    kernel.set_sparse_mode(sparse);
+    let mut work = 0;
+    while (kernel.computed() as u64) < upto {
+        kernel.push_next(&mut work).ok()?;
+    }
+    Some((0..upto).map(|n| kernel.value(n).expect("computed")).collect())
 }

@@ -277,6 +277,7 @@ impl PileValues {
             match &mut self.engine {
                 Engine::Kernel(kernel) => {
                     kernel.set_sparse_mode(limits.sparse);
+                    kernel.set_threads(limits.threads);
                     if let Some((prefix, recent)) = window {
                         kernel.start_window(prefix, recent);
                     }

@@ -1,0 +1,270 @@
+//! `period`: a long run of one pile's values until a theorem proves their period, with
+//! checkpoints to stop and resume it, and what it cost in memory. The run itself is
+//! `solve::period_run`; this is the question and its report.
+
+use std::path::{Path, PathBuf};
+
+use miette::Diagnostic;
+use serde_json::json;
+use thiserror::Error;
+
+use crate::ast::Span;
+use crate::rules::Game;
+use crate::solve::checkpoint::{self, CheckpointError};
+use crate::solve::period_run::{NoRun, PeriodRun};
+use crate::solve::{Limits, SolveError};
+
+/// Values between two checkpoints written on the way (besides the one written when a run
+/// stops): about 4 MB of values each time.
+pub const CHECKPOINT_EVERY: u64 = 1 << 22;
+
+/// What `period` was asked.
+#[derive(Debug, Clone)]
+pub struct PeriodQuestion {
+    /// compute at most the values of piles 0..upto
+    pub upto: u64,
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// What a run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeriodReport {
+    pub game: String,
+    /// (preperiod, period) when proven
+    pub proven: Option<(u64, u64)>,
+    pub theorem: &'static str,
+    /// values the theorem needed for the proof (of the period as first found)
+    pub needed: Option<u64>,
+    /// when no period is proven: the one the values suggest, (preperiod, period, values the
+    /// theorem would need)
+    pub suggested: Option<(u64, u64, u64)>,
+    /// values computed: piles 0 up to one less
+    pub computed: u64,
+    pub upto: u64,
+    pub resumed_at: Option<u64>,
+    pub sparse_space: bool,
+    pub value_width: u8,
+    pub largest_value: u32,
+    pub peak_bytes: u64,
+    pub checkpoint: Option<String>,
+}
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum PeriodError {
+    #[error("no theorem proves the values of {game} periodic")]
+    #[diagnostic(
+        code(takeaway::period::no_theorem),
+        help("`period` proves periods of octal games (Guy and Smith) and subtraction games; for an apparent period of any game, use `table FILE --upto N --period-values N`")
+    )]
+    NoTheorem {
+        game: String,
+        #[label("these moves are not an octal or subtraction game's")]
+        span: Span,
+    },
+
+    #[error("{game} is played under the misère convention, where Grundy values do not give the outcomes")]
+    #[diagnostic(
+        code(takeaway::period::misere),
+        help("`quotient FILE` gives the misère quotient; `period` is for normal play")
+    )]
+    Misere {
+        game: String,
+        #[label("under misère play these moves' Grundy values are not what wins")]
+        span: Span,
+    },
+
+    #[error("the values of {game} are not computed by the take-and-break kernel")]
+    #[diagnostic(
+        code(takeaway::period::not_compiled),
+        help("`table FILE --upto N --period-values N` finds and proves a period of these rules at smaller sizes")
+    )]
+    NotCompiled {
+        game: String,
+        #[label("these moves")]
+        span: Span,
+    },
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Checkpoint(#[from] CheckpointError),
+
+    #[error("the run stopped at pile {at}: {cause}")]
+    #[diagnostic(code(takeaway::period::stopped), help("{resume}"))]
+    Stopped {
+        at: u64,
+        cause: SolveError,
+        resume: String,
+    },
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Runs a period search: from a checkpoint when its file exists, writing one on the way and
+/// when a limit or Ctrl-C stops the run.
+pub fn period_search(game: &Game, question: &PeriodQuestion, limits: Limits) -> Result<PeriodReport, PeriodError> {
+    let rules_span = game.moves.first().map_or(Span { start: 0, end: 0 }, |r| r.span);
+    let no_run = |why: NoRun| match why {
+        NoRun::NoTheorem => PeriodError::NoTheorem { game: game.name.clone(), span: rules_span },
+        NoRun::Misere => PeriodError::Misere { game: game.name.clone(), span: rules_span },
+        NoRun::NotCompiled => PeriodError::NotCompiled { game: game.name.clone(), span: rules_span },
+    };
+    let mut run = PeriodRun::new(game).map_err(no_run)?;
+    let fingerprint = run.fingerprint(game);
+    if let Some(path) = question.checkpoint.as_deref().filter(|p| p.exists()) {
+        let saved = checkpoint::read(path, &game.name, fingerprint)?;
+        run = PeriodRun::resume(game, saved.values, saved.method).map_err(no_run)?;
+    }
+    let save = |run: &PeriodRun, path: &Path| {
+        checkpoint::write(path, &game.name, fingerprint, run.values(), run.method_state())
+    };
+    let mut write_failed = None;
+    let every = if question.checkpoint.is_some() { CHECKPOINT_EVERY } else { 0 };
+    let result = run.run(question.upto, limits, every, |run| {
+        if let Some(path) = &question.checkpoint {
+            if let Err(e) = save(run, path) {
+                write_failed.get_or_insert(e);
+            }
+        }
+    });
+    if let Some(e) = write_failed {
+        return Err(e.into());
+    }
+    let shown = question.checkpoint.as_ref().map(|p| p.display().to_string());
+    if let Some(path) = &question.checkpoint {
+        save(&run, path)?;
+    }
+    match result {
+        Ok(_) => Ok(report(game, &run, question.upto, shown)),
+        Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. })) => {
+            let resume = match &shown {
+                Some(path) => format!(
+                    "the values so far are in the checkpoint {path}: run the same command again to go on from pile {}",
+                    run.computed()
+                ),
+                None => "give --checkpoint FILE to keep the values of a stopped run and go on from there".to_string(),
+            };
+            Err(PeriodError::Stopped { at: run.computed(), cause, resume })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn report(game: &Game, run: &PeriodRun, upto: u64, checkpoint: Option<String>) -> PeriodReport {
+    let values = run.values();
+    let proven = run.proven();
+    PeriodReport {
+        game: game.name.clone(),
+        proven: proven.map(|p| (p.preperiod, p.period)),
+        theorem: run.theorem().name(),
+        needed: proven.map(|p| p.needed),
+        suggested: run.candidate(),
+        computed: run.computed(),
+        upto,
+        resumed_at: run.resumed_at(),
+        sparse_space: run.uses_sparse_space(),
+        value_width: values.width(),
+        largest_value: (0..values.len()).map(|n| values.get(n)).max().unwrap_or(0),
+        peak_bytes: run.peak_bytes(),
+        checkpoint,
+    }
+}
+
+/// A count with thousands separated, as the published records write them.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl PeriodReport {
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        match self.proven {
+            Some((pre, p)) => {
+                out.push_str(&format!(
+                    "{}: the Grundy values have period {} from n = {} (preperiod {})\n",
+                    self.game,
+                    grouped(p),
+                    grouped(pre),
+                    grouped(pre)
+                ));
+                out.push_str(&format!(
+                    "proven by {}, from the values of piles 0..{} ({} values were needed)\n",
+                    self.theorem,
+                    grouped(self.computed - 1),
+                    grouped(self.needed.unwrap_or(self.computed))
+                ));
+            }
+            None => {
+                out.push_str(&format!(
+                    "{}: no period proven in the values of piles 0..{}\n",
+                    self.game,
+                    grouped(self.computed.saturating_sub(1))
+                ));
+                match self.suggested {
+                    Some((pre, p, needed)) => out.push_str(&format!(
+                        "the values suggest period {} from n = {}: {} needs the values of piles 0..{} to prove it (--upto {})\n",
+                        grouped(p),
+                        grouped(pre),
+                        self.theorem,
+                        grouped(needed - 1),
+                        needed
+                    )),
+                    None => out.push_str("no period shows in the latest values yet: raise --upto to look further\n"),
+                }
+            }
+        }
+        let method = if self.sparse_space { "the sparse-space method" } else { "the plain scan of every split" };
+        out.push_str(&format!(
+            "computed: {} values by {method}, the largest {}\n",
+            grouped(self.computed),
+            self.largest_value
+        ));
+        if let Some(at) = self.resumed_at {
+            out.push_str(&format!("resumed from the checkpoint at pile {}\n", grouped(at)));
+        }
+        out.push_str(&format!(
+            "memory: {} values at {} byte{} each, {} at the peak with the method's tables\n",
+            grouped(self.computed),
+            self.value_width,
+            if self.value_width == 1 { "" } else { "s" },
+            megabytes(self.peak_bytes)
+        ));
+        if let Some(path) = &self.checkpoint {
+            out.push_str(&format!("checkpoint: {path}\n"));
+        }
+        out
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "game": self.game,
+            "proven": self.proven.is_some(),
+            "preperiod": self.proven.map(|p| p.0),
+            "period": self.proven.map(|p| p.1),
+            "theorem": self.proven.map(|_| self.theorem),
+            "values_needed": self.needed,
+            "suggested": self.suggested.map(|(pre, p, needed)| json!({"preperiod": pre, "period": p, "values_needed": needed})),
+            "values_computed": self.computed,
+            "upto": self.upto,
+            "resumed_at": self.resumed_at,
+            "method": if self.sparse_space { "sparse space" } else { "plain scan" },
+            "bytes_per_value": self.value_width,
+            "largest_value": self.largest_value,
+            "peak_memory_bytes": self.peak_bytes,
+            "checkpoint": self.checkpoint,
+        })
+    }
+}

@@ -1,0 +1,633 @@
+//! The kernel's state: the values so far (a byte each while they fit), the marks of one mex,
+//! the window of a long run, and the plain scan of every split.
+
+use super::*;
+use super::sparse::{choose_sparse, sparse_value, Sparse};
+
+/// Grundy values of piles 0, 1, 2, …, a byte each while they fit, then two, then four: most
+/// take-and-break games keep their values small, and the table is the memory a long run needs.
+#[derive(Debug)]
+pub enum Values {
+    Byte(Vec<u8>),
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Byte(Vec::new())
+    }
+}
+
+impl Values {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Byte(v) => v.len(),
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Byte(v) => v[n] as u32,
+            Values::Narrow(v) => v[n] as u32,
+            Values::Wide(v) => v[n],
+        }
+    }
+
+    fn push(&mut self, g: u32) {
+        match self {
+            Values::Byte(v) if g <= u8::MAX as u32 => v.push(g as u8),
+            Values::Byte(v) => {
+                let mut wider: Vec<u16> = v.iter().map(|&x| x as u16).collect();
+                wider.reserve(wider.len() / 2);
+                *self = Values::Narrow(wider);
+                self.push(g);
+            }
+            Values::Narrow(v) if g <= u16::MAX as u32 => v.push(g as u16),
+            Values::Narrow(v) => {
+                let mut wider: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                wider.push(g);
+                *self = Values::Wide(wider);
+            }
+            Values::Wide(v) => v.push(g),
+        }
+    }
+
+    pub fn to_vec(&self) -> Vec<i64> {
+        (0..self.len()).map(|n| self.get(n) as i64).collect()
+    }
+
+    /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
+    fn forget(&mut self, range: std::ops::Range<usize>) {
+        match self {
+            Values::Byte(v) => drop(v.drain(range)),
+            Values::Narrow(v) => drop(v.drain(range)),
+            Values::Wide(v) => drop(v.drain(range)),
+        }
+    }
+
+    /// Bytes a value: 1, 2 or 4.
+    pub fn width(&self) -> u8 {
+        match self {
+            Values::Byte(_) => 1,
+            Values::Narrow(_) => 2,
+            Values::Wide(_) => 4,
+        }
+    }
+
+    /// The bytes the values fill (room reserved ahead and never written costs no memory).
+    pub fn stored_bytes(&self) -> u64 {
+        self.len() as u64 * self.width() as u64
+    }
+
+    /// The values as little-endian bytes of `width()` each.
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        match self {
+            Values::Byte(v) => out.extend_from_slice(v),
+            Values::Narrow(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Values::Wide(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+        }
+    }
+
+    /// Values read back from `write_bytes`; `None` for a width other than 1, 2 or 4, or bytes
+    /// that are not a whole number of values.
+    pub fn from_bytes(width: u8, bytes: &[u8]) -> Option<Values> {
+        if !bytes.len().is_multiple_of(width.max(1) as usize) {
+            return None;
+        }
+        Some(match width {
+            1 => Values::Byte(bytes.to_vec()),
+            2 => Values::Narrow(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
+            4 => Values::Wide(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+            _ => return None,
+        })
+    }
+
+    /// Room for `total` values in all, so that a long run's table is not doubled past its end.
+    pub fn reserve_total(&mut self, total: usize) {
+        let more = total.saturating_sub(self.len());
+        match self {
+            Values::Byte(v) => v.reserve_exact(more),
+            Values::Narrow(v) => v.reserve_exact(more),
+            Values::Wide(v) => v.reserve_exact(more),
+        }
+    }
+}
+
+/// The marks of one mex: a bitset that grows with the values.
+#[derive(Default)]
+pub(super) struct Marks {
+    words: Vec<u64>,
+    /// scratch for the plain scan: a byte a value
+    bytes: Vec<u8>,
+    /// the second thread's table of the same
+    other: Vec<u8>,
+}
+
+/// Pairs of parts a pile's plain scan must examine before its work is shared with a second
+/// thread: below it, handing half over costs more than it saves (measured on 0.564: from 2¹⁵
+/// pairs a pile, two threads take 0.78 of one's time).
+const PARALLEL_PAIRS: usize = 1 << 15;
+
+/// How one pile's work may be shared: with how many threads, from how many options on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Parallel {
+    pub(super) threads: usize,
+    pub(super) from: usize,
+}
+
+impl Parallel {
+    pub(super) fn share(self, options: usize) -> bool {
+        self.threads > 1 && options >= self.from
+    }
+}
+
+impl Marks {
+    fn reset(&mut self, largest: u32) {
+        let words = largest as usize / 64 + 2;
+        self.words.clear();
+        self.words.resize(words, 0);
+    }
+
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        // Values can exceed the largest seen by XOR: grow rather than lose a mark.
+        let w = v as usize / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v % 64);
+    }
+
+    /// The marked values, increasing.
+    pub(super) fn marked(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    i as u32 * 64 + b
+                })
+            })
+        })
+    }
+}
+
+
+/// Which pile sizes the table still holds. The whole table while nothing is dropped; in a
+/// window, the piles below `prefix` and those from `base` on, stored right after the prefix.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    pub(super) prefix: usize,
+    pub(super) base: usize,
+}
+
+impl Reach {
+    const WHOLE: Reach = Reach { prefix: 0, base: 0 };
+
+    /// How many pile sizes are dropped between the prefix and the recent piles.
+    pub(super) fn dropped(self) -> usize {
+        self.base - self.prefix
+    }
+
+    /// Where pile `q`'s value is stored, if it is.
+    fn index(self, q: usize) -> Option<usize> {
+        if q >= self.base {
+            Some(q - self.dropped())
+        } else if q < self.prefix {
+            Some(q)
+        } else {
+            None
+        }
+    }
+}
+
+/// Computes single-pile values with the compiled rules.
+pub struct HeapKernel {
+    pub rules: HeapRules,
+    values: Values,
+    largest: u32,
+    marks: Marks,
+    sparse: Option<Sparse>,
+    /// whether the sparse-space method was considered already
+    sparse_tried: bool,
+    /// Which sparse-space variants may be chosen.
+    sparse_mode: SparseMode,
+    /// Over the current block of piles under the sparse-space method: its work, and what the
+    /// plain scan would have examined (to give the method up where it does not pay).
+    block_work: u64,
+    block_plain: u64,
+    /// blocks running in which the method cost more than twice the plain scan
+    dear_blocks: u32,
+    reach: Reach,
+    /// how many recent values a window keeps at least (0: the whole table is kept)
+    recent: usize,
+    /// piles asked about whose values must outlive the window, and those computed
+    wanted: Vec<u64>,
+    kept: Vec<(u64, u32)>,
+    /// threads one pile's scan may use
+    threads: usize,
+    /// options of one pile from which a second thread shares them
+    parallel_from: usize,
+}
+
+/// What a kernel knows besides its values: all a checkpoint keeps for a resumed run to go on as
+/// the uninterrupted one would (the sparse-space tables are rebuilt from the values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MethodState {
+    pub sparse_tried: bool,
+    /// the sparse-space method's mask and domain parities, while it is in use
+    pub sparse: Option<(u32, [u32; 2])>,
+    pub block_work: u64,
+    pub block_plain: u64,
+    pub dear_blocks: u32,
+}
+
+impl HeapKernel {
+    pub fn new(rules: HeapRules) -> Self {
+        HeapKernel {
+            rules,
+            values: Values::default(),
+            largest: 0,
+            marks: Marks::default(),
+            sparse: None,
+            sparse_tried: false,
+            sparse_mode: SparseMode::Auto,
+            block_work: 0,
+            block_plain: 0,
+            dear_blocks: 0,
+            reach: Reach::WHOLE,
+            recent: 0,
+            wanted: Vec::new(),
+            kept: Vec::new(),
+            threads: 1,
+            parallel_from: PARALLEL_PAIRS,
+        }
+    }
+
+    /// Shares a pile's scans with the other threads from this many options on (tests lower it,
+    /// so that small piles take the parallel path too).
+    pub fn set_parallel_from(&mut self, options: usize) {
+        self.parallel_from = options;
+    }
+
+    /// A kernel that goes on from the values of piles 0..values.len() and the method it used
+    /// (from a checkpoint).
+    pub fn resume(rules: HeapRules, values: Values, method: MethodState) -> Self {
+        let mut kernel = HeapKernel::new(rules);
+        kernel.largest = (0..values.len()).map(|n| values.get(n)).max().unwrap_or(0);
+        kernel.sparse = method.sparse.map(|(mask, parity)| {
+            let mut sparse = Sparse::new(mask, parity);
+            for n in 0..values.len() {
+                sparse.add(n as u32, values.get(n));
+            }
+            sparse
+        });
+        kernel.values = values;
+        kernel.sparse_tried = method.sparse_tried;
+        kernel.block_work = method.block_work;
+        kernel.block_plain = method.block_plain;
+        kernel.dear_blocks = method.dear_blocks;
+        kernel
+    }
+
+    /// The method's state, for a checkpoint.
+    pub fn method_state(&self) -> MethodState {
+        MethodState {
+            sparse_tried: self.sparse_tried,
+            sparse: self.sparse.as_ref().map(|s| (s.mask, s.parity)),
+            block_work: self.block_work,
+            block_plain: self.block_plain,
+            dear_blocks: self.dear_blocks,
+        }
+    }
+
+    /// Every value so far, when the whole table is kept.
+    pub fn values(&self) -> Option<&Values> {
+        (self.reach.dropped() == 0).then_some(&self.values)
+    }
+
+    /// The threads one pile's scan may share its work with (1: this one alone). The values
+    /// never depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The bytes the kernel holds: its values and the sparse-space method's tables, counted
+    /// from what is allocated (the same on every machine for the same run).
+    pub fn memory_bytes(&self) -> u64 {
+        let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
+        let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity() + self.marks.other.capacity();
+        self.values.stored_bytes() + sparse + marks as u64
+    }
+
+    /// How many pile sizes have values: 0 up to this.
+    pub fn computed(&self) -> usize {
+        self.values.len() + self.reach.dropped()
+    }
+
+    /// The value of pile `n`, unless it is not computed yet or a window dropped it.
+    pub fn value(&self, n: u64) -> Option<u32> {
+        if n >= self.computed() as u64 {
+            return None;
+        }
+        match self.reach.index(n as usize) {
+            Some(i) => Some(self.values.get(i)),
+            None => self.kept.iter().find(|&&(p, _)| p == n).map(|&(_, g)| g),
+        }
+    }
+
+    /// Every value so far, in order, when the whole table is kept.
+    pub fn all_values(&self) -> Option<Vec<i64>> {
+        (self.reach.dropped() == 0).then(|| self.values.to_vec())
+    }
+
+    /// Makes pile `n`'s value outlive a window, when it is still to be computed.
+    pub fn keep_value_of(&mut self, n: u64) {
+        if n >= self.computed() as u64 && !self.wanted.contains(&n) {
+            self.wanted.push(n);
+        }
+    }
+
+    /// Room for the values of piles below `total` (a window's are stored closer together).
+    pub fn reserve_total(&mut self, total: usize) {
+        self.values.reserve_total(total.saturating_sub(self.reach.dropped()))
+    }
+
+    /// From here on keeps only the piles below `prefix` and at least the latest `recent`, when
+    /// the sparse-space method is in use (the only one whose reads stay in such a window) and
+    /// every amount taken is small next to the window.
+    pub fn start_window(&mut self, prefix: usize, recent: usize) {
+        let small_takes = self.rules.most_taken.is_some_and(|m| m < recent as u64 / 2);
+        if self.recent == 0
+            && self.sparse.is_some()
+            && small_takes
+            && self.computed() >= prefix
+            && prefix >= SPARSE_FROM
+        {
+            self.reach = Reach { prefix, base: prefix };
+            self.recent = recent;
+        }
+    }
+
+    /// Keeps count of what the sparse-space method costs against the plain scan, block by
+    /// block, and gives it up for the plain scan where it does not pay: some games' values fit
+    /// a mask well enough to choose the method, but their rare values need so many witnesses
+    /// that scanning every split is faster. Only while every value is stored (a window's
+    /// dropped values leave the plain scan nothing to read).
+    fn weigh_sparse(&mut self, n: u64, work: u64) {
+        if self.sparse_mode != SparseMode::Auto || self.reach.dropped() > 0 || self.recent > 0 {
+            return;
+        }
+        self.block_work += work;
+        self.block_plain += self
+            .rules
+            .two
+            .iter()
+            .filter(|(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0)
+            .map(|(t, _)| (n - t) / 2)
+            .sum::<u64>();
+        if n.is_multiple_of(SPARSE_BLOCK) {
+            // The first blocks are dear for every game (few rare values are known yet): only
+            // blocks from the warm-up on count, and only a cost twice the plain scan's, twice
+            // running, gives the method up.
+            let dear = self.block_work.saturating_mul(SPARSE_OPTION_COST) > 2 * self.block_plain;
+            if n >= SPARSE_WARM_UP {
+                self.dear_blocks = if dear { self.dear_blocks + 1 } else { 0 };
+                if self.dear_blocks >= 2 {
+                    self.sparse = None;
+                }
+            }
+            self.block_work = 0;
+            self.block_plain = 0;
+        }
+    }
+
+    /// Restricts the sparse-space variants the kernel may choose (before it chooses).
+    pub fn set_sparse_mode(&mut self, mode: SparseMode) {
+        self.sparse_mode = mode;
+    }
+
+    /// Whether a window dropped values.
+    pub fn windowed(&self) -> bool {
+        self.reach.dropped() > 0
+    }
+
+    /// Whether the sparse-space method is in use (for the benchmark's report).
+    pub fn uses_sparse_space(&self) -> bool {
+        self.sparse.is_some()
+    }
+
+    /// Computes the next pile's value; `work` counts the options examined. False, with
+    /// nothing computed, when the value needs piles a window dropped.
+    pub fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
+        let n = self.computed() as u64;
+        if n > 0 {
+            if let Some(span) = self.rules.takes_nothing {
+                return Err(MoveError::TakesNothing { span, position: n.to_string() }.into());
+            }
+        }
+        self.rules.evaluate_to(n)?;
+        if !self.sparse_tried && self.values.len() >= SPARSE_FROM && self.rules.splits() {
+            self.sparse_tried = true;
+            let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
+            // Every split take is known once the piles computed pass the largest take.
+            let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
+            if self.sparse_mode != SparseMode::Never {
+                self.sparse = choose_sparse(&self.values, &split_takes, takes_known);
+            }
+        }
+        let work_before = *work;
+        let (rules, marks, largest, reach, sparse) =
+            (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
+        let threads = Parallel { threads: self.threads, from: self.parallel_from };
+        let found = match &self.values {
+            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
+            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
+            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
+        };
+        let Some(g) = found else {
+            return Ok(false);
+        };
+        if self.sparse.is_some() {
+            self.weigh_sparse(n, *work - work_before);
+        }
+        self.largest = self.largest.max(g);
+        if let Some(s) = &mut self.sparse {
+            s.add(n as u32, g);
+        }
+        self.values.push(g);
+        if let Some(i) = self.wanted.iter().position(|&w| w == n) {
+            self.wanted.swap_remove(i);
+            self.kept.push((n, g));
+        }
+        // Slide the window by `recent` values at a time: one move of the recent part per
+        // `recent` piles.
+        if self.recent > 0 && self.values.len() >= self.reach.prefix + 2 * self.recent {
+            let from = self.reach.prefix;
+            self.values.forget(from..from + self.recent);
+            self.reach.base += self.recent;
+        }
+        Ok(true)
+    }
+}
+
+
+pub trait Slot: Copy + Send + Sync + Into<u32> + Eq {
+    fn value(self) -> u32;
+}
+impl Slot for u8 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
+}
+impl Slot for u16 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
+}
+impl Slot for u32 {
+    #[inline]
+    fn value(self) -> u32 {
+        self
+    }
+}
+
+/// The value of pile n from the stored values `g` (all of them, or a window's as `reach` says);
+/// `None` when it needs a value the window dropped.
+#[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
+fn next_value<T: Slot>(
+    g: &[T],
+    n: u64,
+    reach: Reach,
+    rules: &HeapRules,
+    marks: &mut Marks,
+    largest: u32,
+    sparse: Option<&mut Sparse>,
+    threads: Parallel,
+    work: &mut u64,
+) -> Option<u32> {
+    let n_us = n as usize;
+    if rules.two.is_empty() && reach.dropped() == 0 {
+        return Some(takes_only_mex(g, n, rules, &mut marks.bytes, work));
+    }
+    marks.reset(largest);
+    if n > 0 && rules.flag(n) & GONE != 0 {
+        marks.mark(0);
+    }
+    for &t in &rules.one {
+        if t >= n {
+            break;
+        }
+        marks.mark(g[reach.index(n_us - t as usize)?].value());
+    }
+    *work += rules.one.len().min(n_us) as u64;
+    for &(t, f) in &rules.two {
+        if t + 2 > n {
+            break;
+        }
+        let rest = (n - t) as usize;
+        if f & TWO_EQUAL != 0 && rest.is_multiple_of(2) {
+            marks.mark(0);
+        }
+    }
+    match sparse {
+        // A window starts only under the sparse-space method: every pile is stored.
+        None => {
+            // A byte a value rather than a bit: the stores in the scan do not depend on each
+            // other (a bit set in one word after another is a chain of loads and stores). Two
+            // values XOR below the power of two above the largest.
+            let size = (largest.max(1) as usize + 1).next_power_of_two() * 2;
+            let Marks { words, bytes: reached, other, .. } = marks;
+            reached.clear();
+            reached.resize(size, 0);
+            for v in words.iter().enumerate().flat_map(|(i, &w)| {
+                (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b)
+            }) {
+                if v >= reached.len() {
+                    reached.resize(v + 1, 0);
+                }
+                reached[v] = 1;
+            }
+            let pairs: usize = plain_splits(rules, n).map(|(rest, top)| top.min(rest)).sum();
+            *work += pairs as u64;
+            if threads.share(pairs) {
+                // Each thread scans half of every split's pairs into a table of its own.
+                other.clear();
+                other.resize(reached.len(), 0);
+                rayon::join(|| scan_splits(g, n, rules, reached, 0), || scan_splits(g, n, rules, other, 1));
+                for (r, o) in reached.iter_mut().zip(other.iter()) {
+                    *r |= o;
+                }
+            } else {
+                scan_splits(g, n, rules, reached, 2);
+            }
+            Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
+        }
+        Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, threads, work),
+    }
+}
+
+/// Splits examined by the plain scan of pile n: for each, the rest and the largest smaller part.
+fn plain_splits(rules: &HeapRules, n: u64) -> impl Iterator<Item = (usize, usize)> + '_ {
+    rules.two.iter().filter(move |&&(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0).map(move |&(t, f)| {
+        let rest = (n - t) as usize;
+        // An unequal split leaves out the middle pair.
+        (rest, if f & TWO_ANY == 0 && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 })
+    })
+}
+
+/// Marks the values of the splits of pile n whose smaller part is in the first half (`half`
+/// 0), the second (1) or anywhere (2).
+fn scan_splits<T: Slot>(g: &[T], n: u64, rules: &HeapRules, reached: &mut [u8], half: u8) {
+    for (rest, top) in plain_splits(rules, n) {
+        let middle = 1 + top / 2;
+        let (from, to) = match half {
+            0 => (1, middle),
+            1 => (middle, top + 1),
+            _ => (1, top + 1),
+        };
+        if from >= to {
+            continue;
+        }
+        // Parts a in from..to, partners rest − a: the loop has no test.
+        let (low, high) = (&g[from..to], &g[rest + 1 - to..=rest - from]);
+        for (x, y) in low.iter().zip(high.iter().rev()) {
+            reached[(x.value() ^ y.value()) as usize] = 1;
+        }
+    }
+}
+
+/// The mex of a game without splits: at most one option per amount, so the answer is at most
+/// their number and larger values need no mark (the loop a person writes for a subtraction game).
+fn takes_only_mex<T: Slot>(g: &[T], n: u64, rules: &HeapRules, seen: &mut Vec<u8>, work: &mut u64) -> u32 {
+    let count = rules.one.partition_point(|&t| t < n);
+    let gone = n > 0 && rules.flag(n) & GONE != 0;
+    let options = count + gone as usize;
+    if seen.len() <= options {
+        seen.resize(options + 1, 0);
+    }
+    let seen = &mut seen[..=options];
+    seen[0] |= gone as u8;
+    let n = n as usize;
+    for &t in &rules.one[..count] {
+        let v = g[n - t as usize].value() as usize;
+        if v <= options {
+            seen[v] = 1;
+        }
+    }
+    *work += count as u64;
+    let mex = seen.iter().position(|&b| b == 0).unwrap_or(options + 1);
+    seen.fill(0);
+    mex as u32
+}
+

@@ -1,0 +1,483 @@
+//! The sparse-space method: the classes of common and rare values, the options with a rare
+//! part, and the search for witnesses of the rare values below the answer.
+
+use super::kernel::{Marks, Parallel, Reach, Slot, Values};
+use super::*;
+
+/// How many pile sizes of each value are kept as witnesses for the targeted search: the first
+/// ones, so that the list is a fixed prefix of the table and costs bounded memory.
+const HOLDERS_PER_VALUE: usize = 4096;
+/// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
+const RECOUNT_EVERY: u32 = 4096;
+/// Pairs examined from the middle before the search turns to particular values: a plain scan
+/// finds the common XORs at once, and the targeted search the scarce ones.
+const SHORT_SCAN: usize = 1024;
+/// How many partner values the targeted search tries for one missing value.
+const PARTNERS_TRIED: usize = 16;
+
+/// The sparse-space classes. A pile's value is common when the parity of the bits it shares
+/// with the mask is its domain's: piles of even and of odd size may differ (the "domain"
+/// variant, for games such as 0.106 whose splits all take amounts of one parity), as long as
+/// two common parts always XOR to a value rare for the pile they came from.
+pub(super) struct Sparse {
+    pub(super) mask: u32,
+    /// the common parity of piles of even size, and of odd size (both 1 in the plain method)
+    pub(super) parity: [u32; 2],
+    /// pile sizes with a rare value, increasing, and their values
+    rare: Vec<u32>,
+    rare_value: Vec<u32>,
+    /// `class[v]` has bit d set when v is common for piles of domain d (their size's parity):
+    /// sized to hold any XOR of two values seen so far
+    class: Vec<u8>,
+    /// scratch tables of the same size: values reached, and rare values still looked for
+    seen: Vec<u8>,
+    need: Vec<u8>,
+    /// scratch: the second thread's table of values reached, and the rare piles' ranges to mark
+    /// (with where their partners are stored from)
+    other: Vec<u8>,
+    jobs: Vec<(std::ops::Range<usize>, usize)>,
+    /// scratch: the ways to split of the pile at hand, and where each one's scan stands
+    sources: Vec<Source>,
+    next: Vec<usize>,
+    /// `holders[c]`: the first pile sizes whose value is c, increasing
+    holders: Vec<Vec<u32>>,
+    /// how often each value occurred since the last recount, and in the stretch before it
+    counting: Vec<u32>,
+    counted: Vec<u32>,
+    since_recount: u32,
+    /// `partners[v]`: common values c whose holders to try for the missing value v, best first
+    /// (c XOR v the most frequent), made when first needed after each recount
+    partners: Vec<Option<Vec<u32>>>,
+}
+
+impl Sparse {
+    /// The bytes its tables hold.
+    pub(super) fn memory_bytes(&self) -> u64 {
+        let holders: usize = self.holders.iter().map(|h| h.capacity() * 4 + 24).sum();
+        let partners: usize = self.partners.iter().map(|p| p.as_ref().map_or(0, |p| p.capacity() * 4) + 24).sum();
+        let lists = (self.rare.capacity() + self.rare_value.capacity() + self.counting.capacity() + self.counted.capacity()) * 4;
+        let bytes = self.class.capacity() + self.seen.capacity() + self.need.capacity() + self.other.capacity();
+        (holders + partners + lists + bytes) as u64
+    }
+
+    pub(super) fn new(mask: u32, parity: [u32; 2]) -> Self {
+        let mut s = Sparse {
+            mask,
+            parity,
+            rare: Vec::new(),
+            rare_value: Vec::new(),
+            class: Vec::new(),
+            seen: Vec::new(),
+            need: Vec::new(),
+            other: Vec::new(),
+            jobs: Vec::new(),
+            sources: Vec::new(),
+            next: Vec::new(),
+            holders: Vec::new(),
+            counting: Vec::new(),
+            counted: Vec::new(),
+            since_recount: 0,
+            partners: Vec::new(),
+        };
+        s.grow(0);
+        s
+    }
+
+    /// Whether v is a common value for a pile of size n.
+    #[inline]
+    fn common(&self, v: u32, n: u32) -> bool {
+        (v & self.mask).count_ones() & 1 == self.parity[(n & 1) as usize]
+    }
+
+    /// The class bits of v: bit d when it is common for piles of domain d.
+    fn class_of(&self, v: u32) -> u8 {
+        self.common(v, 0) as u8 | (self.common(v, 1) as u8) << 1
+    }
+
+    /// Makes the tables hold every XOR of values up to `largest`, and one more value.
+    fn grow(&mut self, largest: u32) {
+        let size = (largest.max(1) + 1).next_power_of_two() as usize * 2;
+        if self.class.len() < size {
+            self.class = (0..size as u32).map(|v| self.class_of(v)).collect();
+            self.holders.resize(size, Vec::new());
+            self.counting.resize(size, 0);
+            self.counted.resize(size, 0);
+            self.partners.clear();
+            self.partners.resize(size, None);
+        }
+    }
+
+    pub(super) fn add(&mut self, n: u32, value: u32) {
+        self.grow(value);
+        if !self.common(value, n) {
+            self.rare.push(n);
+            self.rare_value.push(value);
+        }
+        let holders = &mut self.holders[value as usize];
+        if holders.len() < HOLDERS_PER_VALUE {
+            holders.push(n);
+        }
+        self.counting[value as usize] += 1;
+        self.since_recount += 1;
+        if self.since_recount == RECOUNT_EVERY {
+            self.since_recount = 0;
+            std::mem::swap(&mut self.counting, &mut self.counted);
+            self.counting.iter_mut().for_each(|c| *c = 0);
+            self.partners.iter_mut().for_each(|p| *p = None);
+        }
+    }
+
+    /// Finds the common values whose holders are likeliest to pair with a pile of value c XOR
+    /// `v`, unless known since the last recount.
+    fn make_partners(&mut self, v: usize) {
+        if self.partners[v].is_none() {
+            let mut list: Vec<(u32, u32)> = (0..self.class.len())
+                .filter(|&c| self.class[c] != 0 && !self.holders[c].is_empty() && (c ^ v) < self.counted.len())
+                .map(|c| (self.counted[c ^ v], c as u32))
+                .filter(|&(count, _)| count > 0)
+                .collect();
+            list.sort_unstable_by(|a, b| b.cmp(a));
+            list.truncate(PARTNERS_TRIED);
+            self.partners[v] = Some(list.into_iter().map(|(_, c)| c).collect());
+        }
+    }
+}
+/// The mask and domain parities under which the fewest recent pile sizes have a rare value, if
+/// few enough do. `split_takes` are the amounts after which a pile may split in two; the
+/// parities must make every XOR of two common parts rare for the pile split, whatever the
+/// domains of the parts.
+pub(super) fn choose_sparse(values: &Values, split_takes: &[u64], takes_known: bool) -> Option<Sparse> {
+    let len = values.len();
+    let largest = (0..len).map(|n| values.get(n)).max().unwrap_or(0);
+    if largest >= 1 << 12 || len > u32::MAX as usize {
+        return None;
+    }
+    let bits = 32 - largest.leading_zeros();
+    // Histograms of the recent half, by domain.
+    let mut histogram = [vec![0usize; 1 << bits], vec![0usize; 1 << bits]];
+    for n in len / 2..len {
+        histogram[n & 1][values.get(n) as usize] += 1;
+    }
+    let recent = len - len / 2;
+    // The parities allowed: (1, 1) always (two odd parts XOR to an even value); others only
+    // when every split take is known and each respects them.
+    let allowed = |p: [u32; 2]| {
+        p == [1, 1]
+            || (takes_known
+                && split_takes.iter().all(|&t| {
+                    (0..2).all(|da: u64| {
+                        (0..2).all(|db: u64| p[da as usize] ^ p[db as usize] != p[((da + db + t) % 2) as usize])
+                    })
+                }))
+    };
+    let parities: Vec<[u32; 2]> = [[1, 1], [0, 1], [1, 0], [0, 0]].into_iter().filter(|&p| allowed(p)).collect();
+    let (mut best_mask, mut best_parity, mut best_rare) = (0u32, [1, 1], usize::MAX);
+    for mask in 1..(1u32 << bits) {
+        // Per domain, how many recent values have an even and an odd share of the mask.
+        let mut by_parity = [[0usize; 2]; 2];
+        for (d, h) in histogram.iter().enumerate() {
+            for (v, c) in h.iter().enumerate() {
+                by_parity[d][((v as u32 & mask).count_ones() & 1) as usize] += c;
+            }
+        }
+        for &p in &parities {
+            // Rare: the values whose parity is not the domain's common one.
+            let rare = by_parity[0][(1 - p[0]) as usize] + by_parity[1][(1 - p[1]) as usize];
+            if rare < best_rare {
+                (best_mask, best_parity, best_rare) = (mask, p, rare);
+            }
+        }
+    }
+
+    if best_rare as f64 > SPARSE_MAX_RARE_SHARE * recent as f64 {
+        return None;
+    }
+    // Values grow slowly past those seen so far: their higher bits count like the highest seen.
+    let high = !((1u32 << bits) - 1);
+    let top = 1u32 << (bits - 1);
+    let mask = if best_mask & top != 0 { best_mask | high } else { best_mask };
+    let mut sparse = Sparse::new(mask, best_parity);
+    for n in 0..len {
+        sparse.add(n as u32, values.get(n));
+    }
+    Some(sparse)
+}
+#[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
+pub(super) fn sparse_value<T: Slot>(
+    g: &[T],
+    n: u64,
+    reach: Reach,
+    rules: &HeapRules,
+    marks: &mut Marks,
+    sparse: &mut Sparse,
+    threads: Parallel,
+    work: &mut u64,
+) -> Option<u32> {
+    let splits = || rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
+    let dropped = reach.dropped();
+    // Byte tables rather than bits: the stores do not depend on each other, and the scan below
+    // tests a pair with two loads and no unpredictable branch.
+    let Sparse { rare, rare_value, class, seen, need, other, jobs, .. } = sparse;
+    let size = class.len();
+    seen.clear();
+    seen.resize(size, 0);
+    for v in marks.marked() {
+        if let Some(s) = seen.get_mut(v as usize) {
+            *s = 1;
+        }
+    }
+    // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
+    jobs.clear();
+    for &(t, f) in splits() {
+        let rest = (n - t) as usize;
+        // Parts from 1 to rest − 1, but for an unequal split not rest / 2: two ranges, so
+        // that the loop itself has no test.
+        let first = rare.partition_point(|&r| r == 0);
+        let count = rare.partition_point(|&r| (r as usize) < rest);
+        let (below, from) = if f & TWO_ANY == 0 && rest.is_multiple_of(2) {
+            let half = rare.partition_point(|&r| (r as usize) < rest / 2);
+            (half, rare.partition_point(|&r| (r as usize) <= rest / 2))
+        } else {
+            (count, count)
+        };
+        // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
+        // r > rest − prefix; in between it was dropped.
+        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).min(count);
+        let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
+        if recent_end < prefix_from.min(count) {
+            return None;
+        }
+        let without_half = |start: usize, end: usize| {
+            let end = end.max(start);
+            [start..end.min(below).max(start), from.clamp(start, end)..end]
+        };
+        // Partners among the recent piles (all of them without a window) are stored at
+        // rest − dropped − r, those in a window's prefix at rest − r.
+        for (start, end, top) in [(first, recent_end, rest - dropped), (prefix_from, count, rest)] {
+            for range in without_half(start, end) {
+                if !range.is_empty() {
+                    jobs.push((range, top));
+                }
+            }
+        }
+        *work += count as u64;
+    }
+    let options: usize = jobs.iter().map(|(range, _)| range.len()).sum();
+    // A rare option costs a random load, about twice a plain pair.
+    if threads.share(options * 2) {
+        // Each thread marks half of the options into a table of its own.
+        other.clear();
+        other.resize(size, 0);
+        let half = options / 2;
+        let (rare, rare_value, jobs) = (&rare[..], &rare_value[..], &jobs[..]);
+        rayon::join(
+            || mark_rare(g, rare, rare_value, jobs, 0..half, seen),
+            || mark_rare(g, rare, rare_value, jobs, half..options, other),
+        );
+        for (s, o) in seen.iter_mut().zip(other.iter()) {
+            *s |= o;
+        }
+    } else {
+        mark_rare(g, rare, rare_value, jobs, 0..options, seen);
+    }
+    jobs.clear();
+    // The answer is this common value unless a rare value below it is missing.
+    let domain = 1u8 << (n & 1);
+    let mut candidate = 0;
+    while seen[candidate] != 0 || class[candidate] & domain == 0 {
+        candidate += 1;
+    }
+    need.clear();
+    need.resize(size, 0);
+    let mut missing = 0;
+    for v in 0..candidate {
+        if seen[v] == 0 {
+            need[v] = 1;
+            missing += 1;
+        }
+    }
+    if missing == 0 {
+        return Some(candidate as u32);
+    }
+    // Options with two common parts reach rare values: look for the missing ones. Every option
+    // with a rare part was marked above, so a missing value found here came from two common
+    // parts. First a short scan from the middle out, where both parts are large (small piles
+    // are where the rare values gather): it finds the values many pairs reach. In a window,
+    // the smaller part is one of the prefix and the larger a recent pile.
+    let mut sources = std::mem::take(&mut sparse.sources);
+    let mut next = std::mem::take(&mut sparse.next);
+    sources.clear();
+    sources.extend(splits().map(|&(t, f)| {
+        let rest = (n - t) as usize;
+        let top = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
+        let stored = if dropped == 0 { top } else { top.min(reach.prefix - 1).min(rest.saturating_sub(reach.base)) };
+        Source { rest, top, stored, right: rest - dropped, below: rest.saturating_sub(reach.base) }
+    }));
+    next.clear();
+    next.extend(sources.iter().map(|s| s.stored));
+    let found = find_witnesses(g, candidate, dropped, sparse, &sources, &mut next, missing, work);
+    sparse.sources = sources;
+    sparse.next = next;
+    found
+}
+
+/// Marks the values of the options numbered `which` among the rare piles' ranges in `jobs`
+/// (counted through the ranges in order): each rare pile r with its partner, stored at top − r.
+fn mark_rare<T: Slot>(
+    g: &[T],
+    rare: &[u32],
+    rare_value: &[u32],
+    jobs: &[(std::ops::Range<usize>, usize)],
+    which: std::ops::Range<usize>,
+    reached: &mut [u8],
+) {
+    let mut skipped = 0;
+    for (range, top) in jobs {
+        let (lo, hi) = (which.start.max(skipped), which.end.min(skipped + range.len()));
+        if lo < hi {
+            let part = range.start + lo - skipped..range.start + hi - skipped;
+            let window = &g[..(*top).min(g.len())];
+            for (&r, &value) in rare[part.clone()].iter().zip(&rare_value[part]) {
+                reached[(value ^ window[top - r as usize].value()) as usize] = 1;
+            }
+        }
+        skipped += range.len();
+    }
+}
+
+/// With `missing` rare values below `candidate` not reached by options with a rare part: the
+/// candidate if pairs of common parts reach them all, else the smallest one they miss (`None`
+/// when a window dropped piles that might reach it).
+#[allow(clippy::too_many_arguments)]
+fn find_witnesses<T: Slot>(
+    g: &[T],
+    candidate: usize,
+    dropped: usize,
+    sparse: &mut Sparse,
+    sources: &[Source],
+    next: &mut [usize],
+    mut missing: usize,
+    work: &mut u64,
+) -> Option<u32> {
+    let mut budget = SHORT_SCAN;
+    for (source, a) in sources.iter().zip(next.iter_mut()) {
+        let start = *a;
+        if scan_pairs(g, source.right, a, start.saturating_sub(budget).max(1), &mut sparse.need, &mut missing, work) {
+            return Some(candidate as u32);
+        }
+        budget = budget.saturating_sub(start - *a);
+    }
+    // The values still missing are reached by few pairs, and mostly through a scarce value:
+    // go straight to the pile sizes holding the partner values likeliest to give them.
+    for v in 0..candidate {
+        if sparse.need[v] == 0 {
+            continue;
+        }
+        sparse.make_partners(v);
+        if targeted_witness(g, v as u32, sources, sparse, work) {
+            sparse.need[v] = 0;
+            missing -= 1;
+            if missing == 0 {
+                return Some(candidate as u32);
+            }
+        }
+    }
+    // The rest of the scan, which ends the search either way when every pile is stored.
+    let need = &mut sparse.need;
+    for (source, a) in sources.iter().zip(next.iter_mut()) {
+        if scan_pairs(g, source.right, a, 1, need, &mut missing, work) {
+            return Some(candidate as u32);
+        }
+    }
+    if dropped > 0 {
+        // The pairs through dropped piles might reach the missing value.
+        return None;
+    }
+    // Some rare value below the candidate has no option: it is the answer.
+    Some(need.iter().position(|&x| x != 0).expect("a value is still missing") as u32)
+}
+
+/// One way to split: the pairs (a, rest − a) for a from 1 to `top`.
+struct Source {
+    rest: usize,
+    top: usize,
+    /// the largest a whose pair is stored
+    stored: usize,
+    /// where pile rest − a is stored is `right − a`
+    right: usize,
+    /// the largest smaller part whose partner is stored (a window's recent piles)
+    below: usize,
+}
+
+/// Looks at the pairs (a, rest − a) for a from `*a` down to `stop`, crossing off the values
+/// they reach; true once none is missing. Pile a is stored at a and rest − a at `right − a`.
+/// Eight pairs at a time, so that the test is one branch per eight. `*a` is left where the
+/// scan stopped.
+fn scan_pairs<T: Slot>(
+    g: &[T],
+    right: usize,
+    a: &mut usize,
+    stop: usize,
+    need: &mut [u8],
+    missing: &mut usize,
+    work: &mut u64,
+) -> bool {
+    let start = *a;
+    let mut found = |a: usize, need: &mut [u8]| -> bool {
+        let v = (g[a].value() ^ g[right - a].value()) as usize;
+        if need[v] != 0 {
+            need[v] = 0;
+            *missing -= 1;
+        }
+        *missing == 0
+    };
+    while *a >= stop + 8 {
+        let mut hit = 0;
+        for k in 0..8 {
+            hit |= need[(g[*a - k].value() ^ g[right - *a + k].value()) as usize];
+        }
+        if hit != 0 {
+            for k in 0..8 {
+                if found(*a - k, need) {
+                    *work += (start - *a + k) as u64;
+                    *a -= k + 1;
+                    return true;
+                }
+            }
+        }
+        *a -= 8;
+    }
+    while *a >= stop.max(1) {
+        let done = found(*a, need);
+        *a -= 1;
+        if done {
+            *work += (start - *a) as u64;
+            return true;
+        }
+    }
+    *work += (start - *a) as u64;
+    false
+}
+
+/// Looks for one pair of parts reaching the rare value `v`, among the pile sizes that hold the
+/// partner values likeliest to give it. Finding none proves nothing: the full scan decides.
+fn targeted_witness<T: Slot>(g: &[T], v: u32, sources: &[Source], sparse: &Sparse, work: &mut u64) -> bool {
+    let partners = sparse.partners[v as usize].as_deref().unwrap_or_default();
+    for &c in partners {
+        let want = c ^ v;
+        for source in sources {
+            for &p in &sparse.holders[c as usize] {
+                let p = p as usize;
+                if p >= source.rest || p > source.below {
+                    break;
+                }
+                *work += 1;
+                // The pair (p, rest − p) is one of the options when its smaller part is at most `top`.
+                if p > 0 && p.min(source.rest - p) <= source.top && g[source.right - p].value() == want {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,385 @@
+//! Long runs toward a proven period: the values of one pile computed by the take-and-break
+//! kernel, a byte each while they fit, until a periodicity theorem proves their period (Guy and
+//! Smith's for octal games, the window theorem for subtraction games) or the run reaches its end.
+//!
+//! The proof is looked for as the values grow. A candidate period p shows itself as a match of
+//! the latest values with those p earlier; its preperiod n₀ is where the match starts, and the
+//! theorem says how many values prove it (2n₀ + 2p + t for an octal game whose moves take at
+//! most t). From then on each new value is compared with the one p before it, at no cost, and
+//! the run stops the moment the theorem is satisfied. Candidates are found by a rolling hash
+//! over the stored values (no table beside them), only when the values have grown by a sixteenth
+//! since the last look.
+
+use super::heap::{HeapKernel, HeapRules, MethodState, Values};
+use super::{check_cancel, period, Limits, SolveError};
+use crate::rules::Game;
+
+/// Which theorem proves a period of the game's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theorem {
+    /// Guy and Smith: G(n + p) = G(n) for n₀ ≤ n < 2n₀ + p + t proves it for every n ≥ n₀.
+    Octal { most_taken: u64 },
+    /// A subtraction game's value depends on the `largest` values before it: a window of them
+    /// that repeats proves the rest repeats.
+    Subtraction { largest: u64 },
+}
+
+impl Theorem {
+    /// The theorem that applies to a game's values, if one does.
+    pub fn of(game: &Game) -> Option<Theorem> {
+        if let Some(largest) = period::subtraction_bound(game) {
+            return Some(Theorem::Subtraction { largest });
+        }
+        period::octal_bound(game).map(|most_taken| Theorem::Octal { most_taken })
+    }
+
+    /// The theorem for a game under normal play, whose values the kernel computes.
+    fn of_normal(game: &Game) -> Result<Theorem, NoRun> {
+        if game.convention != crate::ast::Convention::Normal {
+            return Err(NoRun::Misere);
+        }
+        Theorem::of(game).ok_or(NoRun::NoTheorem)
+    }
+
+    /// How many values (piles 0 up to one less) prove a period p from preperiod n₀.
+    pub fn values_needed(self, preperiod: u64, period: u64) -> u64 {
+        match self {
+            Theorem::Octal { most_taken } => period::octal_needs(preperiod, period, most_taken),
+            Theorem::Subtraction { largest } => preperiod + period + largest,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theorem::Octal { .. } => "Guy and Smith's periodicity theorem for octal games",
+            Theorem::Subtraction { .. } => {
+                "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats"
+            }
+        }
+    }
+}
+
+/// A period proven by a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub preperiod: u64,
+    pub period: u64,
+    /// the values the theorem needed for the period as first found (a multiple of the
+    /// smallest, or from a later start, before it was reduced)
+    pub needed: u64,
+}
+
+/// A period the values suggest, being followed value by value.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    period: u64,
+    preperiod: u64,
+}
+
+/// Values between the first looks for a candidate.
+const FIRST_LOOK: u64 = 1 << 12;
+
+/// A run of one pile's values toward a proven period.
+pub struct PeriodRun {
+    kernel: HeapKernel,
+    theorem: Theorem,
+    candidate: Option<Candidate>,
+    next_look: u64,
+    proven: Option<Proven>,
+    /// the piles computed when the run was resumed from a checkpoint
+    resumed_at: Option<u64>,
+    /// the most memory the kernel held, in bytes, as counted at each look
+    peak_bytes: u64,
+}
+
+/// Why a game has no period run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoRun {
+    /// No theorem proves its values periodic.
+    NoTheorem,
+    /// It is played under the misère convention: its Grundy values say nothing of who wins.
+    Misere,
+    /// Its rules are not ones the take-and-break kernel computes (a theorem applies, but the
+    /// values come one listed move at a time: no record-length run).
+    NotCompiled,
+}
+
+impl PeriodRun {
+    pub fn new(game: &Game) -> Result<PeriodRun, NoRun> {
+        let theorem = Theorem::of_normal(game)?;
+        let rules = HeapRules::compile(game).ok_or(NoRun::NotCompiled)?;
+        Ok(PeriodRun::with_kernel(HeapKernel::new(rules), theorem, None))
+    }
+
+    /// A run that goes on from the values and method of a checkpoint.
+    pub fn resume(game: &Game, values: Values, method: MethodState) -> Result<PeriodRun, NoRun> {
+        let theorem = Theorem::of_normal(game)?;
+        let rules = HeapRules::compile(game).ok_or(NoRun::NotCompiled)?;
+        let at = values.len() as u64;
+        Ok(PeriodRun::with_kernel(HeapKernel::resume(rules, values, method), theorem, Some(at)))
+    }
+
+    fn with_kernel(kernel: HeapKernel, theorem: Theorem, resumed_at: Option<u64>) -> PeriodRun {
+        let computed = kernel.computed() as u64;
+        PeriodRun {
+            kernel,
+            theorem,
+            candidate: None,
+            next_look: FIRST_LOOK.max(computed),
+            proven: None,
+            resumed_at,
+            peak_bytes: 0,
+        }
+    }
+
+    pub fn theorem(&self) -> Theorem {
+        self.theorem
+    }
+
+    /// How many values are computed: piles 0 up to one less.
+    pub fn computed(&self) -> u64 {
+        self.kernel.computed() as u64
+    }
+
+    pub fn resumed_at(&self) -> Option<u64> {
+        self.resumed_at
+    }
+
+    pub fn proven(&self) -> Option<Proven> {
+        self.proven
+    }
+
+    /// The values so far (a run keeps them all).
+    pub fn values(&self) -> &Values {
+        self.kernel.values().expect("a period run keeps every value")
+    }
+
+    pub fn method_state(&self) -> MethodState {
+        self.kernel.method_state()
+    }
+
+    /// The most memory the run's values and tables held, in bytes (counted from what they
+    /// allocate, so the same on every machine).
+    pub fn peak_bytes(&self) -> u64 {
+        self.peak_bytes.max(self.kernel.memory_bytes())
+    }
+
+    /// The period the values suggest and is followed, as (preperiod, period, values the theorem
+    /// needs), while none is proven.
+    pub fn candidate(&self) -> Option<(u64, u64, u64)> {
+        let c = self.candidate.filter(|_| self.proven.is_none())?;
+        Some((c.preperiod, c.period, self.theorem.values_needed(c.preperiod, c.period)))
+    }
+
+    /// A hash of the game's rules as the kernel reads them: a checkpoint is for the games with
+    /// the same one.
+    pub fn fingerprint(&self, game: &Game) -> u64 {
+        let mut rules = HeapRules::compile(game).expect("a run's rules compile");
+        let kind = match self.theorem {
+            Theorem::Octal { .. } => 1,
+            Theorem::Subtraction { .. } => 2,
+        };
+        rules.fingerprint().unwrap_or(0) ^ kind
+    }
+
+    /// Whether the sparse-space method computes the values.
+    pub fn uses_sparse_space(&self) -> bool {
+        self.kernel.uses_sparse_space()
+    }
+
+    /// Computes values until a period is proven or `upto` values are computed (piles below
+    /// it). `pause` is called every `every` values (for a checkpoint); a limit or Ctrl-C stops
+    /// the run with its error, and the values so far stay for a checkpoint.
+    pub fn run(
+        &mut self,
+        upto: u64,
+        limits: Limits,
+        every: u64,
+        mut pause: impl FnMut(&PeriodRun),
+    ) -> Result<Option<Proven>, SolveError> {
+        self.kernel.set_sparse_mode(limits.sparse);
+        self.kernel.set_threads(limits.threads);
+        self.kernel.reserve_total(upto.min(1 << 34) as usize);
+        if self.proven.is_none() {
+            self.look(upto);
+        }
+        let mut work = 0u64;
+        while self.proven.is_none() && self.computed() < upto {
+            let n = self.computed();
+            // A window never starts here: nothing in a run asks for one.
+            let pushed = self.kernel.push_next(&mut work)?;
+            debug_assert!(pushed, "a kernel without a window computes every pile");
+            self.follow(n);
+            let computed = n + 1;
+            if computed.is_multiple_of(1024) {
+                check_cancel(limits)?;
+                super::progress::report(super::progress::Stage::PileValues, computed, upto);
+            }
+            if every > 0 && computed.is_multiple_of(every) {
+                pause(self);
+            }
+            if computed >= self.next_look || self.candidate.is_some_and(|c| self.ready(c)) {
+                self.look(upto);
+            }
+        }
+        if self.proven.is_none() {
+            self.look(upto);
+        }
+        Ok(self.proven)
+    }
+
+    /// Checks the candidate against the value just computed at n.
+    fn follow(&mut self, n: u64) {
+        if let Some(c) = self.candidate {
+            if n >= c.preperiod + c.period {
+                let values = self.values();
+                if values.get(n as usize) != values.get((n - c.period) as usize) {
+                    self.candidate = None;
+                }
+            }
+        }
+    }
+
+    fn ready(&self, c: Candidate) -> bool {
+        self.computed() >= self.theorem.values_needed(c.preperiod, c.period)
+    }
+
+    /// Proves the candidate if the values suffice, or looks for a new one.
+    fn look(&mut self, upto: u64) {
+        self.peak_bytes = self.peak_bytes.max(self.kernel.memory_bytes());
+        let computed = self.computed();
+        if self.candidate.is_none() || computed >= self.next_look {
+            self.candidate = find_candidate(self.values());
+            // A sixteenth more values before the next look: the looks cost a pass over the
+            // values each, a sixteenth of what computing them did at least.
+            self.next_look = (computed + computed / 16).max(computed + FIRST_LOOK).min(upto.max(computed + 1));
+        }
+        if let Some(c) = self.candidate.filter(|&c| self.ready(c)) {
+            let needed = self.theorem.values_needed(c.preperiod, c.period);
+            let (preperiod, period) = smallest_period(self.values(), c.preperiod, c.period);
+            self.proven = Some(Proven { preperiod, period, needed });
+        }
+    }
+}
+
+/// The period whose match with the latest values is longest, with where its match starts:
+/// the smallest p such that the last quarter of the values equals the stretch p before it,
+/// its match extended back as far as it goes.
+fn find_candidate(values: &Values) -> Option<Candidate> {
+    match values {
+        Values::Byte(v) => candidate_in(v),
+        Values::Narrow(v) => candidate_in(v),
+        Values::Wide(v) => candidate_in(v),
+    }
+}
+
+/// A polynomial hash modulo the Mersenne prime 2⁶¹ − 1: equal stretches hash alike, and a
+/// match of hashes is then checked value by value, so a collision costs time, never truth.
+const MODULUS: u64 = (1 << 61) - 1;
+const BASE: u64 = 1_000_003;
+
+fn mul_mod(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    let folded = (product & MODULUS as u128) as u64 + (product >> 61) as u64;
+    if folded >= MODULUS {
+        folded - MODULUS
+    } else {
+        folded
+    }
+}
+
+fn add_mod(a: u64, b: u64) -> u64 {
+    let s = a + b;
+    if s >= MODULUS {
+        s - MODULUS
+    } else {
+        s
+    }
+}
+
+fn candidate_in<T: super::heap::Slot>(g: &[T]) -> Option<Candidate> {
+    let len = g.len();
+    let window = len / 4;
+    if window < 16 {
+        return None;
+    }
+    let value = |i: usize| -> u64 {
+        let v: u32 = g[i].into();
+        v as u64 + 1
+    };
+    // hash(i) = Σ_{k < window} value(i + k)·BASE^k: a step back is one multiply.
+    let top_power = (1..window).fold(1, |p, _| mul_mod(p, BASE));
+    let hash_at = |start: usize| (0..window).rev().fold(0, |h, k| add_mod(mul_mod(h, BASE), value(start + k)));
+    let target_start = len - window;
+    let target = hash_at(target_start);
+    let mut h = target;
+    // Windows starting at target_start − p for p = 1, 2, …
+    for start in (0..target_start).rev() {
+        // Drop value(start + window), add value(start) in front.
+        let dropped = mul_mod(value(start + window), top_power);
+        h = add_mod(mul_mod(add_mod(h, MODULUS - dropped), BASE), value(start));
+        if h == target && g[start..start + window] == g[target_start..] {
+            let period = target_start - start;
+            // g(n) = g(n − p) for the n of the last quarter; the match runs back from there.
+            let mut from = target_start;
+            while from > period && g[from - 1] == g[from - 1 - period] {
+                from -= 1;
+            }
+            // From `from` on, g(n) = g(n − p): the values repeat from from − p.
+            return Some(Candidate { period: period as u64, preperiod: (from - period) as u64 });
+        }
+    }
+    None
+}
+
+/// The smallest period and its preperiod, from a period p proven from n₀: the smallest divisor
+/// q of p that repeats over one whole period from n₀ (then it repeats for ever), and the first
+/// n from which g(n + q) = g(n) holds without a break.
+fn smallest_period(values: &Values, preperiod: u64, period: u64) -> (u64, u64) {
+    let g = |n: u64| values.get(n as usize);
+    let q = (1..=period)
+        .filter(|d| period.is_multiple_of(*d))
+        .find(|&d| (preperiod..preperiod + period).all(|n| g(n + d) == g(n)))
+        .unwrap_or(period);
+    let mut start = preperiod;
+    while start > 0 && g(start - 1 + q) == g(start - 1) {
+        start -= 1;
+    }
+    (start, q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(v: &[u8]) -> Values {
+        Values::Byte(v.to_vec())
+    }
+
+    #[test]
+    fn a_candidate_is_the_period_of_the_latest_values_from_where_it_starts() {
+        // 5 values of noise, then 1 2 3 repeating.
+        let mut v = vec![9, 8, 7, 9, 9];
+        for i in 0..200 {
+            v.push([1, 2, 3][i % 3]);
+        }
+        let c = find_candidate(&bytes(&v)).expect("a candidate");
+        assert_eq!((c.preperiod, c.period), (5, 3));
+    }
+
+    #[test]
+    fn a_proven_multiple_is_reduced_to_the_smallest_period_and_preperiod() {
+        let mut v = vec![4, 4];
+        for i in 0..100 {
+            v.push([0, 1][i % 2]);
+        }
+        // Proven with period 6 from 10: the smallest is 2, from 2.
+        assert_eq!(smallest_period(&bytes(&v), 10, 6), (2, 2));
+    }
+
+    #[test]
+    fn no_candidate_without_a_repeat() {
+        let v: Vec<u8> = (0..=255).collect();
+        assert!(find_candidate(&bytes(&v)).is_none());
+    }
+}
