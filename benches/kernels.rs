@@ -2,7 +2,8 @@
 //! child process of its own so that its peak memory can be read. Times are single runs on a
 //! shared machine: compare ratios within one run, not times across runs.
 //!
-//! `TAKEAWAY_BENCH_FULL=1 cargo bench` adds Grundy's game to 2²⁴ (minutes).
+//! `TAKEAWAY_BENCH_FULL=1 cargo bench` adds Grundy's game to 2²⁴ and the record runs of 0.376
+//! and 0.354 (minutes each).
 
 use std::process::Command;
 use std::time::Instant;
@@ -39,6 +40,26 @@ fn ours_piles(text: &str, upto: u64) -> String {
         "kernel"
     };
     format!("g({upto}) = {g}, {how}")
+}
+
+/// `ours_piles` with the kernel's threads set.
+fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
+    let game = load(text);
+    let mut solver = Solver::new(&game, Limits { threads, ..Limits::default() });
+    let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
+    format!("g({upto}) = {g}, {threads} thread(s)")
+}
+
+/// A record run: the octal game's values until Guy and Smith's theorem proves their period.
+fn record(code: &str, threads: usize) -> String {
+    let game = load(&octal_text(code));
+    let question = takeaway::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
+    let report = takeaway::analysis::period_search::period_search(&game, &question, Limits { threads, ..Limits::default() })
+        .expect("the run ends");
+    match report.proven {
+        Some((pre, p)) => format!("period {p} from {pre}, {} values", report.computed),
+        None => "no period".into(),
+    }
 }
 
 /// The least any sparse-space program does for Grundy's game to `upto`: for each pile, one
@@ -185,7 +206,7 @@ fn generic_chomp(side: usize) -> String {
 fn ours_fibonacci(upto: u64) -> String {
     let game = load(FIBONACCI);
     let mut solver = Solver::new(&game, big());
-    let p = (0..=upto).filter(|&n| solver.outcome(&Position::new(vec![n])).expect("solves") == Outcome::P).count();
+    let p = solver.one_pile_outcomes(upto).expect("solves").into_iter().filter(|&o| o == Outcome::P).count();
     format!("{p} P-positions")
 }
 
@@ -359,6 +380,19 @@ fn run(name: &str) {
         }
         "grundy-20" => ours_piles(GRUNDY, 1 << 20),
         "grundy-24" => ours_piles(GRUNDY, 1 << 24),
+        w if w.starts_with("grundy-") && w.contains("-t") => {
+            // grundy-22-t2: Grundy's game to 2^22 with 2 threads
+            let (exp, threads) = w["grundy-".len()..].split_once("-t").expect("grundy-E-tT");
+            ours_piles_threads(GRUNDY, 1 << exp.parse::<u32>().expect("an exponent"), threads.parse().expect("threads"))
+        }
+        w if w.starts_with("plain-0.564-t") => {
+            ours_piles_threads(&octal_text("0.564"), 100_000, w["plain-0.564-t".len()..].parse().expect("threads"))
+        }
+        w if w.starts_with("record-") => {
+            // record-0.16-t2
+            let (code, threads) = w["record-".len()..].split_once("-t").expect("record-CODE-tT");
+            record(code, threads.parse().expect("threads"))
+        }
         "kayles-5" => ours_piles(KAYLES, 100_000),
         "kayles-5-naive" => naive_kayles(100_000),
         "kayles-18" => ours_kayles_huge(),
@@ -448,7 +482,11 @@ fn main() {
             "grundy-17-floor",
             Some("grundy-17-naive"),
         ),
-        ("Grundy's game, all n ≤ 2^20", "grundy-20", None),
+        ("Grundy's game, all n ≤ 2^20, 2 threads (vs 1 thread)", "grundy-20-t2", Some("grundy-20-t1")),
+        ("Grundy's game, all n ≤ 2^22, 2 threads (vs 1 thread)", "grundy-22-t2", Some("grundy-22-t1")),
+        ("0.564 (no sparse space: every split scanned), all n ≤ 10^5, 2 threads (vs 1 thread)", "plain-0.564-t2", Some("plain-0.564-t1")),
+        ("record: 0.16 proven (preperiod 105,351, period 149,459), 2 threads (vs 1 thread)", "record-0.16-t2", Some("record-0.16-t1")),
+        ("record: 0.56 proven (preperiod 326,640, period 144), 2 threads (vs 1 thread)", "record-0.56-t2", Some("record-0.56-t1")),
         ("Kayles, all n ≤ 10^5", "kayles-5", Some("kayles-5-naive")),
         ("Kayles, n = 10^18", "kayles-18", None),
         ("Chomp 9×9: outcome, Grundy value, winning moves", "chomp-9", Some("chomp-9-generic")),
@@ -480,7 +518,9 @@ fn main() {
         ),
     ];
     if std::env::var("TAKEAWAY_BENCH_FULL").is_ok_and(|v| v == "1") {
-        rows.insert(2, ("Grundy's game, all n ≤ 2^24", "grundy-24", None));
+        rows.insert(2, ("Grundy's game, all n ≤ 2^24, 2 threads (vs 1 thread)", "grundy-24-t2", Some("grundy-24-t1")));
+        rows.push(("record: 0.376 proven (preperiod 2,268,248, period 4)", "record-0.376-t2", None));
+        rows.push(("record: 0.354 proven (preperiod 10,061,916, period 1,180)", "record-0.354-t2", None));
     }
     println!("| work | takeaway | baseline (same run) | baseline ÷ takeaway | peak memory | answer |");
     println!("|---|---|---|---|---|---|");

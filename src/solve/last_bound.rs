@@ -265,6 +265,40 @@ impl LastBound {
         Ok(f < 0 || (f as u64) < w)
     }
 
+    /// The outcomes of one pile of 0..=upto before any move, at once: w(m) for every m (through
+    /// H in one step each where Schwenk's theorem applies, else by its definition), and the
+    /// first move's reach as a line in n where its bound is one. `None` when the first move is
+    /// not a take of 1 up to a bound.
+    pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
+        let Some(reach) = FirstReach::of(game) else { return Ok(None) };
+        let size = upto as usize + 1;
+        let smallest: Vec<u64> = if self.affine.is_some() && self.extend_h(upto as u128) {
+            // The greedy representation of m is its largest term h ≤ m and that of m − h: its
+            // smallest term is m itself when m is a term, else the smallest term of m − h.
+            let mut w = vec![u64::MAX; size];
+            let mut largest = 0usize;
+            for m in 1..size {
+                while largest + 1 < self.h.len() && self.h[largest + 1] <= m as u128 {
+                    largest += 1;
+                }
+                let h = self.h[largest] as usize;
+                w[m] = if h == m { m as u64 } else { w[m - h] };
+            }
+            w
+        } else {
+            self.extend(upto, limits)?;
+            self.smallest_win[..size].to_vec()
+        };
+        Ok(Some(
+            (0..size)
+                .map(|m| {
+                    let wins = m > 0 && smallest[m] <= reach.at(game, m as u64);
+                    if wins { Outcome::N } else { Outcome::P }
+                })
+                .collect(),
+        ))
+    }
+
     pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
         let m = pos.piles[0];
         let wins = match pos.last {
@@ -290,6 +324,38 @@ impl LastBound {
             }
         };
         Ok(if wins { Outcome::N } else { Outcome::P })
+    }
+}
+
+/// How far the first move reaches from a pile of m: a line a·m + b where every first-move
+/// bound is one, else each bound evaluated.
+enum FirstReach {
+    Lines(Vec<(i128, i128)>),
+    Evaluated,
+}
+
+impl FirstReach {
+    fn of(game: &Game) -> Option<FirstReach> {
+        let mut lines = Vec::new();
+        for rule in &game.first_moves {
+            match take_bound(rule.plain_take()?)? {
+                None => lines.push((1, 0)),
+                Some((e, offset)) => match affine_in(e, Var::N) {
+                    Some((a, b)) => lines.push((a, b + offset as i128)),
+                    None => return Some(FirstReach::Evaluated),
+                },
+            }
+        }
+        Some(FirstReach::Lines(lines))
+    }
+
+    fn at(&self, game: &Game, m: u64) -> u64 {
+        match self {
+            FirstReach::Lines(lines) => {
+                lines.iter().map(|&(a, b)| (a * m as i128 + b).clamp(0, m as i128) as u64).max().unwrap_or(0)
+            }
+            FirstReach::Evaluated => LastBound::first_move_reach(game, m).unwrap_or(0),
+        }
     }
 }
 

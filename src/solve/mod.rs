@@ -719,6 +719,21 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The outcomes of one pile of 0, 1, …, upto (at the start of the game, for games that
+    /// remember the last move), in one pass where the method has one: Schwenk's games and sums
+    /// of single piles. Otherwise one question a pile.
+    pub fn one_pile_outcomes(&mut self, upto: u64) -> Result<Vec<Outcome>, SolveError> {
+        if let Method::LastBound(kernel) = &mut self.method {
+            if upto >= self.limits.max_piles() as u64 {
+                return Err(SolveError::state_limit(self.limits));
+            }
+            if let Some(outcomes) = kernel.outcomes_upto(self.game, upto, self.limits)? {
+                return Ok(outcomes);
+            }
+        }
+        (0..=upto).map(|n| self.outcome(&Position::new(vec![n]))).collect()
+    }
+
     /// Every move to a P-position, one per resulting position (at most `MOST_WINNING_MOVES`).
     pub fn winning_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         Ok(self.winning_moves_listed(pos)?.0)

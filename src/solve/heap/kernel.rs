@@ -126,13 +126,10 @@ pub(super) struct Marks {
     words: Vec<u64>,
     /// scratch for the plain scan: a byte a value
     bytes: Vec<u8>,
-    /// the second thread's table of the same
-    other: Vec<u8>,
 }
 
-/// Pairs of parts a pile's plain scan must examine before its work is shared with a second
-/// thread: below it, handing half over costs more than it saves (measured on 0.564: from 2¹⁵
-/// pairs a pile, two threads take 0.78 of one's time).
+/// Pairs of parts a pile's plain scan must examine before piles are scanned ahead in blocks by
+/// every thread: below it, a block's hand-over costs more than it saves.
 const PARALLEL_PAIRS: usize = 1 << 15;
 
 /// How one pile's work may be shared: with how many threads, from how many options on.
@@ -236,7 +233,25 @@ pub struct HeapKernel {
     threads: usize,
     /// options of one pile from which a second thread shares them
     parallel_from: usize,
+    /// the plain scan's block of piles prepared by all the threads at once
+    block: Option<Block>,
 }
+
+/// Piles whose splits with a part below `start` were scanned ahead, by all the threads at once:
+/// no pile's value is needed for them, so the piles of a block are independent. `tables[i]`
+/// (`size` bytes each) holds the values reached from pile start + i that way; the few splits
+/// with a part in the block are added as each pile comes.
+struct Block {
+    start: u64,
+    piles: u64,
+    size: usize,
+    tables: Vec<u8>,
+}
+
+/// Piles a block holds: one hand-over to the other thread per block.
+const BLOCK_PILES: u64 = 64;
+/// The most a block's tables may hold, in bytes.
+const BLOCK_BYTES: usize = 1 << 22;
 
 /// What a kernel knows besides its values: all a checkpoint keeps for a resumed run to go on as
 /// the uninterrupted one would (the sparse-space tables are rebuilt from the values).
@@ -269,6 +284,7 @@ impl HeapKernel {
             kept: Vec::new(),
             threads: 1,
             parallel_from: PARALLEL_PAIRS,
+            block: None,
         }
     }
 
@@ -324,7 +340,8 @@ impl HeapKernel {
     /// from what is allocated (the same on every machine for the same run).
     pub fn memory_bytes(&self) -> u64 {
         let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
-        let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity() + self.marks.other.capacity();
+        let block = self.block.as_ref().map_or(0, |b| b.tables.capacity());
+        let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity() + block;
         self.values.stored_bytes() + sparse + marks as u64
     }
 
@@ -425,6 +442,58 @@ impl HeapKernel {
         self.sparse.is_some()
     }
 
+    /// Scans the next block of piles ahead with every thread, when the plain scan of pile n is
+    /// long enough to share and no block covers it.
+    fn prepare_block(&mut self, n: u64) {
+        let covered = self.block.as_ref().is_some_and(|b| b.start <= n && n < b.start + b.piles);
+        if covered || self.sparse.is_some() || self.reach.dropped() > 0 || self.threads < 2 {
+            if !covered {
+                self.block = None;
+            }
+            return;
+        }
+        let pairs: usize = plain_splits(&self.rules, n).map(|(_, top)| top).sum();
+        if pairs < self.parallel_from {
+            self.block = None;
+            return;
+        }
+        // XORs of the values below n stay below this; a value of the block may raise it, and
+        // its pile's table grows then.
+        let size = (self.largest.max(1) as usize + 1).next_power_of_two() * 2;
+        let piles = BLOCK_PILES.min((BLOCK_BYTES / size).max(2) as u64);
+        // The rules of every amount the block may use, evaluated now: if one fails, the piles
+        // are computed one by one and the error comes where it belongs.
+        if self.rules.evaluate_to(n + piles).is_err() {
+            self.block = None;
+            return;
+        }
+        let mut block = self.block.take().unwrap_or(Block { start: 0, piles: 0, size: 0, tables: Vec::new() });
+        block.start = n;
+        block.piles = piles;
+        block.size = size;
+        block.tables.clear();
+        block.tables.resize(piles as usize * size, 0);
+        let half = (piles / 2) as usize * size;
+        let (first, second) = block.tables.split_at_mut(half);
+        let rules = &self.rules;
+        let middle = n + piles / 2;
+        match &self.values {
+            Values::Byte(v) => rayon::join(
+                || scan_ahead(v, n..middle, rules, first, size),
+                || scan_ahead(v, middle..n + piles, rules, second, size),
+            ),
+            Values::Narrow(v) => rayon::join(
+                || scan_ahead(v, n..middle, rules, first, size),
+                || scan_ahead(v, middle..n + piles, rules, second, size),
+            ),
+            Values::Wide(v) => rayon::join(
+                || scan_ahead(v, n..middle, rules, first, size),
+                || scan_ahead(v, middle..n + piles, rules, second, size),
+            ),
+        };
+        self.block = Some(block);
+    }
+
     /// Computes the next pile's value; `work` counts the options examined. False, with
     /// nothing computed, when the value needs piles a window dropped.
     pub fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
@@ -445,13 +514,18 @@ impl HeapKernel {
             }
         }
         let work_before = *work;
+        self.prepare_block(n);
+        let block = self.block.as_ref().filter(|b| b.start <= n && n < b.start + b.piles).map(|b| {
+            let i = (n - b.start) as usize;
+            (&b.tables[i * b.size..(i + 1) * b.size], b.start)
+        });
         let (rules, marks, largest, reach, sparse) =
             (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
         let threads = Parallel { threads: self.threads, from: self.parallel_from };
         let found = match &self.values {
-            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
-            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
-            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, work),
+            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
+            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
+            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
         };
         let Some(g) = found else {
             return Ok(false);
@@ -514,6 +588,7 @@ fn next_value<T: Slot>(
     largest: u32,
     sparse: Option<&mut Sparse>,
     threads: Parallel,
+    block: Option<(&[u8], u64)>,
     work: &mut u64,
 ) -> Option<u32> {
     let n_us = n as usize;
@@ -547,29 +622,36 @@ fn next_value<T: Slot>(
             // other (a bit set in one word after another is a chain of loads and stores). Two
             // values XOR below the power of two above the largest.
             let size = (largest.max(1) as usize + 1).next_power_of_two() * 2;
-            let Marks { words, bytes: reached, other, .. } = marks;
+            let marked: Vec<usize> = marks.marked().map(|v| v as usize).collect();
+            let reached = &mut marks.bytes;
             reached.clear();
             reached.resize(size, 0);
-            for v in words.iter().enumerate().flat_map(|(i, &w)| {
-                (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b)
-            }) {
+            for v in marked {
                 if v >= reached.len() {
                     reached.resize(v + 1, 0);
                 }
                 reached[v] = 1;
             }
-            let pairs: usize = plain_splits(rules, n).map(|(rest, top)| top.min(rest)).sum();
+            let pairs: usize = plain_splits(rules, n).map(|(_, top)| top).sum();
             *work += pairs as u64;
-            if threads.share(pairs) {
-                // Each thread scans half of every split's pairs into a table of its own.
-                other.clear();
-                other.resize(reached.len(), 0);
-                rayon::join(|| scan_splits(g, n, rules, reached, 0), || scan_splits(g, n, rules, other, 1));
-                for (r, o) in reached.iter_mut().zip(other.iter()) {
-                    *r |= o;
+            match block {
+                // Splits with both parts below the block were scanned ahead: the rest now.
+                Some((ahead, start)) => {
+                    for (r, a) in reached.iter_mut().zip(ahead) {
+                        *r |= a;
+                    }
+                    for (rest, top) in plain_splits(rules, n) {
+                        let last = top.min(rest.saturating_sub(start as usize));
+                        for a in 1..=last {
+                            let v = (g[a].value() ^ g[rest - a].value()) as usize;
+                            if v >= reached.len() {
+                                reached.resize(v + 1, 0);
+                            }
+                            reached[v] = 1;
+                        }
+                    }
                 }
-            } else {
-                scan_splits(g, n, rules, reached, 2);
+                None => scan_splits(g, n, rules, reached),
             }
             Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
         }
@@ -586,21 +668,34 @@ fn plain_splits(rules: &HeapRules, n: u64) -> impl Iterator<Item = (usize, usize
     })
 }
 
-/// Marks the values of the splits of pile n whose smaller part is in the first half (`half`
-/// 0), the second (1) or anywhere (2).
-fn scan_splits<T: Slot>(g: &[T], n: u64, rules: &HeapRules, reached: &mut [u8], half: u8) {
+/// Scans the piles of `piles` ahead: each one's splits whose parts are both among the values
+/// stored (those below the block), into its table of `size` bytes.
+fn scan_ahead<T: Slot>(g: &[T], piles: std::ops::Range<u64>, rules: &HeapRules, tables: &mut [u8], size: usize) {
+    // Every value stored is below the block.
+    let start = g.len();
+    for (m, table) in piles.zip(tables.chunks_exact_mut(size)) {
+        for (rest, top) in plain_splits(rules, m) {
+            // The partner rest − a is below the block when a > rest − start.
+            let from = (rest + 1).saturating_sub(start).max(1);
+            if from > top {
+                continue;
+            }
+            let (low, high) = (&g[from..=top], &g[rest - top..=rest - from]);
+            for (x, y) in low.iter().zip(high.iter().rev()) {
+                table[(x.value() ^ y.value()) as usize] = 1;
+            }
+        }
+    }
+}
+
+/// Marks the values of every split of pile n.
+fn scan_splits<T: Slot>(g: &[T], n: u64, rules: &HeapRules, reached: &mut [u8]) {
     for (rest, top) in plain_splits(rules, n) {
-        let middle = 1 + top / 2;
-        let (from, to) = match half {
-            0 => (1, middle),
-            1 => (middle, top + 1),
-            _ => (1, top + 1),
-        };
-        if from >= to {
+        if top == 0 {
             continue;
         }
-        // Parts a in from..to, partners rest − a: the loop has no test.
-        let (low, high) = (&g[from..to], &g[rest + 1 - to..=rest - from]);
+        // Parts a in 1..=top, partners rest − a: the loop has no test.
+        let (low, high) = (&g[1..=top], &g[rest - top..rest]);
         for (x, y) in low.iter().zip(high.iter().rev()) {
             reached[(x.value() ^ y.value()) as usize] = 1;
         }
