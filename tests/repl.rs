@@ -187,3 +187,15 @@ fn session_a_partizan_variant() {
     assert!(out.contains("you are Right, the computer is Left"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn period_in_the_repl_proves_an_octal_games_period() {
+    let mut s = Session::new(false);
+    s.eval("game \"0.165\"\npiles\nmove: octal 0.165");
+    let r = s.eval("period");
+    assert!(r.output.starts_with("0.165: the Grundy values have period 1,550 from n = 5,181"), "{r:?}");
+    let r = s.eval("game \"Grundy\"\npiles\nmove: split unequal");
+    assert!(!r.is_error(), "{r:?}");
+    let r = s.eval("period");
+    assert!(r.error.contains("takeaway::period::no_theorem"), "{r:?}");
+}

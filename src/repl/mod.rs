@@ -121,7 +121,7 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "explain", "quotient", "compare", "play", "plot", "check", "set"];
+pub const VERBS: &[&str] = &["solve", "table", "explain", "quotient", "period", "compare", "play", "plot", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":save", ":games", ":use", ":show", ":cancel", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game",
@@ -219,6 +219,16 @@ enum Verb {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// one pile's values until a theorem proves their period (octal and subtraction games)
+    Period {
+        upto: Option<u64>,
+        #[arg(long = "upto", value_name = "N")]
+        upto_flag: Option<u64>,
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     Check,
     /// a game against the computer from a position of the current game
     Play {
@@ -277,7 +287,7 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check" | "explain" | "quotient" | "compare" | "play" | "plot") {
+    } else if matches!(first, "solve" | "table" | "check" | "explain" | "quotient" | "period" | "compare" | "play" | "plot") {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -570,6 +580,11 @@ impl Session {
             ),
             Verb::Quotient { upto, upto_flag, format } => {
                 query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
+            }
+            Verb::Period { upto, upto_flag, checkpoint, format } => {
+                let upto = upto_flag.or(upto).unwrap_or(100_000_000).max(1);
+                let question = crate::analysis::period_search::PeriodQuestion { upto, checkpoint };
+                query::period(&entry.loaded, &question, format, limits(None), self.color)
             }
             Verb::Table { upto, upto_flag, remoteness, by_last, period_values, format, max_states } => {
                 let upto = upto_flag.or(upto).unwrap_or(30);
@@ -915,6 +930,7 @@ pub fn help(topic: &str) -> String {
         "" => HELP,
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
         "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
+        "period" => "period [N] [--checkpoint FILE] [--format json]\n  octal and subtraction games: one pile's values until Guy and Smith's theorem (or the\n  subtraction-game theorem) proves their period, at most N values (default 10^8); Ctrl-C\n  stops it, and with --checkpoint the values are kept to go on from\n",
         "quotient" => "quotient [N] [--format json]\n  the misère quotient of a misère heap game, heaps 0..N (default 300): generators, relations,\n  the P-portion and Φ(n), the element each heap pretends to be; whether Φ's period is proven\n",
         "explain" => "explain POSITION [--last N] [--all] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move;\n  for one pile the winning moves, and with --all the values G(0..n-1) the options read\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and the session's game NAME differ (NAME read at\n  n + K), or identical up to N\n",

@@ -69,3 +69,30 @@ pub fn run_with_script(args: &[&str], script: &str) -> std::process::Output {
     child.stdin.take().expect("stdin is piped").write_all(&input).expect("the script is written");
     child.wait_with_output().expect("the binary finishes")
 }
+
+/// What a run of the built binary printed, and its exit code.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the built binary from the project folder, without colour.
+pub fn takeaway(args: &[&str]) -> Run {
+    takeaway_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs the built binary from `dir`, without colour.
+pub fn takeaway_in(dir: &std::path::Path, args: &[&str]) -> Run {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
