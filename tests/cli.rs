@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{takeaway, Run};
+use common::takeaway;
 
 /// Runs a command that must succeed and returns its output.
 fn ok(args: &[&str]) -> String {
