@@ -109,7 +109,7 @@ enum Command {
         /// the game file
         file: PathBuf,
         /// compute at most the values of piles 0..N-1
-        #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
+        #[arg(long, default_value_t = crate::analysis::period_search::DEFAULT_UPTO, value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
         upto: u64,
         /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
         /// --timeout); given a FILE that exists, the run goes on from it

@@ -14,6 +14,9 @@ use crate::solve::checkpoint::{self, CheckpointError};
 use crate::solve::period_run::{NoRun, PeriodRun};
 use crate::solve::{Limits, SolveError};
 
+/// The most values a run computes unless told (`--upto`): 100 MB at a byte each.
+pub const DEFAULT_UPTO: u64 = 100_000_000;
+
 /// Values between two checkpoints written on the way (besides the one written when a run
 /// stops): about 4 MB of values each time.
 pub const CHECKPOINT_EVERY: u64 = 1 << 22;
@@ -111,10 +114,10 @@ pub fn period_search(game: &Game, question: &PeriodQuestion, limits: Limits) -> 
         NoRun::NotCompiled => PeriodError::NotCompiled { game: game.name.clone(), span: rules_span },
     };
     let mut run = PeriodRun::new(game).map_err(no_run)?;
-    let fingerprint = run.fingerprint(game);
+    let fingerprint = run.fingerprint();
     if let Some(path) = question.checkpoint.as_deref().filter(|p| p.exists()) {
         let saved = checkpoint::read(path, &game.name, fingerprint)?;
-        run = PeriodRun::resume(game, saved.values, saved.method).map_err(no_run)?;
+        run = run.resume(saved.values, saved.method);
     }
     let save = |run: &PeriodRun, path: &Path| {
         checkpoint::write(path, &game.name, fingerprint, run.values(), run.method_state())

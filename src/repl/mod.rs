@@ -582,7 +582,7 @@ impl Session {
                 query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
             }
             Verb::Period { upto, upto_flag, checkpoint, format } => {
-                let upto = upto_flag.or(upto).unwrap_or(100_000_000).max(1);
+                let upto = upto_flag.or(upto).unwrap_or(crate::analysis::period_search::DEFAULT_UPTO).max(1);
                 let question = crate::analysis::period_search::PeriodQuestion { upto, checkpoint };
                 query::period(&entry.loaded, &question, format, limits(None), self.color)
             }

@@ -132,7 +132,6 @@ pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, Che
     if format != FORMAT || version != VERSION {
         return Err(CheckpointError::Version { path: shown, found: version, format });
     }
-    let r = &mut r;
     let found_fingerprint = r.u64().ok_or_else(short)?;
     let found_game = r.text().ok_or_else(short)?;
     if found_fingerprint != fingerprint {

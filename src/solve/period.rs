@@ -142,6 +142,11 @@ pub fn octal_needs(preperiod: u64, period: u64, most_taken: u64) -> u64 {
     2 * preperiod + 2 * period + most_taken
 }
 
+/// The theorems as the reports name them.
+pub const OCTAL_THEOREM: &str = "Guy and Smith's periodicity theorem for octal games";
+pub const SUBTRACTION_THEOREM: &str =
+    "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats";
+
 /// Whether a period found at (preperiod, period) over `values` is proven, and by what.
 pub fn proof(
     game: &Game,
@@ -158,14 +163,12 @@ pub fn proof(
     let compared_to = examined.saturating_sub(period);
     if let Some(s) = subtraction_bound(game) {
         if (grundy || game.convention == crate::ast::Convention::Misere) && preperiod + s <= compared_to {
-            return Some(
-                "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats",
-            );
+            return Some(SUBTRACTION_THEOREM);
         }
     }
     if let Some(t) = octal_bound(game) {
         if grundy && 2 * preperiod + period + t <= compared_to {
-            return Some("Guy and Smith's periodicity theorem for octal games");
+            return Some(OCTAL_THEOREM);
         }
     }
     None

@@ -25,20 +25,16 @@ pub enum Theorem {
 }
 
 impl Theorem {
-    /// The theorem that applies to a game's values, if one does.
-    pub fn of(game: &Game) -> Option<Theorem> {
-        if let Some(largest) = period::subtraction_bound(game) {
-            return Some(Theorem::Subtraction { largest });
-        }
-        period::octal_bound(game).map(|most_taken| Theorem::Octal { most_taken })
-    }
-
-    /// The theorem for a game under normal play, whose values the kernel computes.
-    fn of_normal(game: &Game) -> Result<Theorem, NoRun> {
+    /// The theorem that proves a period of a game's Grundy values (under normal play, where
+    /// they say who wins), if one does.
+    pub fn of(game: &Game) -> Result<Theorem, NoRun> {
         if game.convention != crate::ast::Convention::Normal {
             return Err(NoRun::Misere);
         }
-        Theorem::of(game).ok_or(NoRun::NoTheorem)
+        if let Some(largest) = period::subtraction_bound(game) {
+            return Ok(Theorem::Subtraction { largest });
+        }
+        period::octal_bound(game).map(|most_taken| Theorem::Octal { most_taken }).ok_or(NoRun::NoTheorem)
     }
 
     /// How many values (piles 0 up to one less) prove a period p from preperiod n₀.
@@ -51,10 +47,8 @@ impl Theorem {
 
     pub fn name(self) -> &'static str {
         match self {
-            Theorem::Octal { .. } => "Guy and Smith's periodicity theorem for octal games",
-            Theorem::Subtraction { .. } => {
-                "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats"
-            }
+            Theorem::Octal { .. } => period::OCTAL_THEOREM,
+            Theorem::Subtraction { .. } => period::SUBTRACTION_THEOREM,
         }
     }
 }
@@ -75,6 +69,9 @@ struct Candidate {
     period: u64,
     preperiod: u64,
 }
+
+/// The most values whose room a run reserves at its start.
+const RESERVED_AHEAD: u64 = 1 << 27;
 
 /// Values between the first looks for a candidate.
 const FIRST_LOOK: u64 = 1 << 12;
@@ -106,17 +103,15 @@ pub enum NoRun {
 
 impl PeriodRun {
     pub fn new(game: &Game) -> Result<PeriodRun, NoRun> {
-        let theorem = Theorem::of_normal(game)?;
+        let theorem = Theorem::of(game)?;
         let rules = HeapRules::compile(game).ok_or(NoRun::NotCompiled)?;
         Ok(PeriodRun::with_kernel(HeapKernel::new(rules), theorem, None))
     }
 
-    /// A run that goes on from the values and method of a checkpoint.
-    pub fn resume(game: &Game, values: Values, method: MethodState) -> Result<PeriodRun, NoRun> {
-        let theorem = Theorem::of_normal(game)?;
-        let rules = HeapRules::compile(game).ok_or(NoRun::NotCompiled)?;
+    /// The same game's run, going on from the values and method of a checkpoint.
+    pub fn resume(self, values: Values, method: MethodState) -> PeriodRun {
         let at = values.len() as u64;
-        Ok(PeriodRun::with_kernel(HeapKernel::resume(rules, values, method), theorem, Some(at)))
+        PeriodRun::with_kernel(HeapKernel::resume(self.kernel.rules, values, method), self.theorem, Some(at))
     }
 
     fn with_kernel(kernel: HeapKernel, theorem: Theorem, resumed_at: Option<u64>) -> PeriodRun {
@@ -171,15 +166,11 @@ impl PeriodRun {
         Some((c.preperiod, c.period, self.theorem.values_needed(c.preperiod, c.period)))
     }
 
-    /// A hash of the game's rules as the kernel reads them: a checkpoint is for the games with
-    /// the same one.
-    pub fn fingerprint(&self, game: &Game) -> u64 {
-        let mut rules = HeapRules::compile(game).expect("a run's rules compile");
-        let kind = match self.theorem {
-            Theorem::Octal { .. } => 1,
-            Theorem::Subtraction { .. } => 2,
-        };
-        rules.fingerprint().unwrap_or(0) ^ kind
+    /// A hash of the game's rules as the kernel reads them (what every amount may leave): a
+    /// checkpoint is for the games with the same one, whose values are the same.
+    pub fn fingerprint(&mut self) -> u64 {
+        // Both theorems need a largest take, so every amount's rules are known.
+        self.kernel.rules.fingerprint().unwrap_or(0)
     }
 
     /// Whether the sparse-space method computes the values.
@@ -199,7 +190,9 @@ impl PeriodRun {
     ) -> Result<Option<Proven>, SolveError> {
         self.kernel.set_sparse_mode(limits.sparse);
         self.kernel.set_threads(limits.threads);
-        self.kernel.reserve_total(upto.min(1 << 34) as usize);
+        // Room reserved ahead, up to 2²⁷ values (more would be a large allocation asked for
+        // before the first value, on the word of --upto alone): past it the table grows.
+        self.kernel.reserve_total(upto.min(RESERVED_AHEAD) as usize);
         if self.proven.is_none() {
             self.look(upto);
         }
