@@ -144,16 +144,7 @@ impl LastBound {
     /// The most the first move may take from a pile of m, when the first-move rules are takes
     /// of 1 up to a bound (`take any`, `take 1..n-1`, `take ≤ n/2`).
     fn first_move_reach(game: &Game, m: u64) -> Option<u64> {
-        let mut most: Option<u64> = None;
-        let env = Env { n: Some(m as i64), t: None, last: None, pair: None };
-        for rule in &game.first_moves {
-            let reach = match take_bound(rule.plain_take()?)? {
-                None => m,
-                Some((e, offset)) => e.int(&env).ok()?.saturating_add(offset).clamp(0, m as i64) as u64,
-            };
-            most = Some(most.map_or(reach, |x: u64| x.max(reach)));
-        }
-        most
+        FirstReach::Evaluated.at(game, m)
     }
 
     /// The winning moves from a pile too large to list every move: the takes that remove the
@@ -272,6 +263,10 @@ impl LastBound {
     pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
         let Some(reach) = FirstReach::of(game) else { return Ok(None) };
         let size = upto as usize + 1;
+        // A bound that cannot be evaluated for some pile: those are answered one by one.
+        let Some(reaches) = (0..size as u64).map(|m| reach.at(game, m)).collect::<Option<Vec<u64>>>() else {
+            return Ok(None);
+        };
         let smallest: Vec<u64> = if self.affine.is_some() && self.extend_h(upto as u128) {
             // The greedy representation of m is its largest term h ≤ m and that of m − h: its
             // smallest term is m itself when m is a term, else the smallest term of m − h.
@@ -292,7 +287,7 @@ impl LastBound {
         Ok(Some(
             (0..size)
                 .map(|m| {
-                    let wins = m > 0 && smallest[m] <= reach.at(game, m as u64);
+                    let wins = m > 0 && smallest[m] <= reaches[m];
                     if wins { Outcome::N } else { Outcome::P }
                 })
                 .collect(),
@@ -306,29 +301,30 @@ impl LastBound {
                 let f = self.bound_after(k)?;
                 m > 0 && f >= 0 && (f as u64) >= self.smallest_win(m, limits)?
             }
-            // A first move of 1 up to some reach wins exactly when the smallest winning take does.
-            None if Self::first_move_reach(game, m).is_some() => {
-                let reach = Self::first_move_reach(game, m).unwrap_or(0);
-                m > 0 && self.smallest_win(m, limits)? <= reach
-            }
-            None => {
-                self.extend(m, limits)?;
-                let mut any = false;
-                for mv in game.moves(pos, limits.max_states)? {
-                    if self.wins_by(m, m - mv.to.piles[0])? {
-                        any = true;
-                        break;
+            None => match Self::first_move_reach(game, m) {
+                // A first move of 1 up to some reach wins exactly when the smallest winning
+                // take does.
+                Some(reach) => m > 0 && self.smallest_win(m, limits)? <= reach,
+                None => {
+                    self.extend(m, limits)?;
+                    let mut any = false;
+                    for mv in game.moves(pos, limits.max_states)? {
+                        if self.wins_by(m, m - mv.to.piles[0])? {
+                            any = true;
+                            break;
+                        }
                     }
+                    any
                 }
-                any
-            }
+            },
         };
         Ok(if wins { Outcome::N } else { Outcome::P })
     }
 }
 
 /// How far the first move reaches from a pile of m: a line a·m + b where every first-move
-/// bound is one, else each bound evaluated.
+/// bound is one (for a table of every pile, which stays far below where the line and the
+/// evaluated bound could part by overflow), else each bound evaluated.
 enum FirstReach {
     Lines(Vec<(i128, i128)>),
     Evaluated,
@@ -349,12 +345,24 @@ impl FirstReach {
         Some(FirstReach::Lines(lines))
     }
 
-    fn at(&self, game: &Game, m: u64) -> u64 {
+    /// The reach from a pile of m; `None` when a bound cannot be evaluated there.
+    fn at(&self, game: &Game, m: u64) -> Option<u64> {
         match self {
             FirstReach::Lines(lines) => {
-                lines.iter().map(|&(a, b)| (a * m as i128 + b).clamp(0, m as i128) as u64).max().unwrap_or(0)
+                lines.iter().map(|&(a, b)| (a * m as i128 + b).clamp(0, m as i128) as u64).max()
             }
-            FirstReach::Evaluated => LastBound::first_move_reach(game, m).unwrap_or(0),
+            FirstReach::Evaluated => {
+                let env = Env { n: Some(m as i64), t: None, last: None, pair: None };
+                let mut most: Option<u64> = None;
+                for rule in &game.first_moves {
+                    let reach = match take_bound(rule.plain_take()?)? {
+                        None => m,
+                        Some((e, offset)) => e.int(&env).ok()?.saturating_add(offset).clamp(0, m as i64) as u64,
+                    };
+                    most = Some(most.map_or(reach, |x: u64| x.max(reach)));
+                }
+                most
+            }
         }
     }
 }
