@@ -54,18 +54,28 @@ pub(crate) struct Turn {
     pub(crate) mover: Player,
 }
 
-/// Back to the player's previous turn: the computer's moves since and the player's own are
-/// taken back. The position then (`None` when there was nothing to take back), and whether a
-/// move of the player's was among them.
-pub(crate) fn take_back(history: &mut Vec<Turn>) -> (Option<Position>, bool) {
-    let mut position = None;
+/// `undo`: back to the player's previous turn, the computer's moves since and the player's own
+/// taken back, said to the player. The position and the count of the player's moves follow;
+/// true when a move of the player's was among those taken back.
+pub(crate) fn take_back(
+    out: &mut dyn Write,
+    history: &mut Vec<Turn>,
+    position: &mut Position,
+    your_moves: &mut usize,
+    announced: &mut Option<Position>,
+) -> bool {
+    let mut undone = false;
     while let Some(turn) = history.pop() {
-        position = Some(turn.before);
+        *position = turn.before;
         if turn.mover == Player::You {
-            return (position, true);
+            undone = true;
+            *your_moves -= 1;
+            break;
         }
     }
-    (position, false)
+    *announced = None;
+    say(out, if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into());
+    undone
 }
 
 /// How a move is typed, as the start of a game says it.
@@ -125,10 +135,6 @@ pub(crate) fn your_turn(
         "undo" => Typed::Undo,
         typed => Typed::Move(typed.to_string()),
     }
-}
-
-pub(crate) fn undo_said(undone: bool) -> String {
-    if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into()
 }
 
 pub(crate) fn other(p: Player) -> Player {
@@ -235,17 +241,10 @@ pub fn play(
                     Typed::Quit => return Ok(()),
                     Typed::Hint => say(out, hint(&mut solver, &position)?),
                     Typed::Undo => {
-                        let (back, undone) = take_back(&mut history);
-                        if let Some(p) = back {
-                            position = p;
-                        }
-                        if undone {
-                            your_moves -= 1;
+                        if take_back(out, &mut history, &mut position, &mut your_moves, &mut announced) {
                             slips.retain(|s| s.number <= your_moves);
                         }
                         to_move = Player::You;
-                        announced = None;
-                        say(out, undo_said(undone));
                     }
                     Typed::Move(line) => match pick(game, &moves, &line) {
                         Ok(m) => {

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{pick, say, take_back, undo_said, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
+use super::{pick, say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
 use crate::rules::{Convention, Position};
 use crate::solve::partizan::PartizanSolver;
 use crate::solve::SolveError;
@@ -99,19 +99,12 @@ pub fn play(
                         );
                     }
                     Typed::Undo => {
-                        let (back, undone) = take_back(&mut history);
-                        if let Some(p) = back {
-                            position = p;
-                        }
-                        if undone {
-                            your_moves -= 1;
-                            if slip.as_ref().is_some_and(|s| s.0 > your_moves) {
-                                slip = None;
-                            }
+                        if take_back(out, &mut history, &mut position, &mut your_moves, &mut announced)
+                            && slip.as_ref().is_some_and(|s| s.0 > your_moves)
+                        {
+                            slip = None;
                         }
                         to_move = Player::You;
-                        announced = None;
-                        say(out, undo_said(undone));
                     }
                     Typed::Move(line) => match pick(game, &moves, &line) {
                         Ok(m) => {
