@@ -347,3 +347,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn one_pass_outcomes_of_schwenk_games_are_those_of_one_question_a_pile() {
+    // Through Schwenk's sequence (the game files), through w(m) by its definition (a bound
+    // that is no line in last), and a first move whose reach is evaluated (n/2 is no line).
+    let texts = [
+        "game \"square\"\npile\nfirst move: take 1..n-1\nmove: take ≤ last·last\n".to_string(),
+        "game \"half\"\npile\nfirst move: take ≤ n/2\nmove: take ≤ 2·last\n".to_string(),
+    ];
+    let files = ["fibonacci-nim.game", "take-at-most-last.game", "take-less-than-twice.game"];
+    let games = files.iter().map(|f| common::game(f)).chain(texts.iter().map(|t| common::game_text(t)));
+    for (game, file) in games.zip(files.iter().chain(&["square", "half"])) {
+        let mut whole = Solver::new(&game, Limits::default());
+        assert_eq!(whole.method(), MethodKind::LastBound, "{file}");
+        let mut single = Solver::new(&game, Limits::default());
+        let outcomes = whole.one_pile_outcomes(3000).expect("outcomes");
+        assert_eq!(outcomes.len(), 3001, "{file}");
+        for (n, o) in outcomes.iter().enumerate() {
+            assert_eq!(*o, single.outcome(&Position::new(vec![n as u64])).unwrap(), "{file}: pile {n}");
+        }
+    }
+    // Fibonacci Nim's P-positions (0 aside) are the Fibonacci numbers (Whinihan).
+    let game = common::game("fibonacci-nim.game");
+    let outcomes = Solver::new(&game, Limits::default()).one_pile_outcomes(100_000).expect("outcomes");
+    let p: Vec<u64> = (1..=100_000u64).filter(|&n| outcomes[n as usize] == takeaway::solve::Outcome::P).collect();
+    let mut fib = vec![1u64, 2];
+    while fib[fib.len() - 1] + fib[fib.len() - 2] <= 100_000 {
+        fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+    }
+    assert_eq!(p, fib);
+}

@@ -263,35 +263,33 @@ impl LastBound {
     pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
         let Some(reach) = FirstReach::of(game) else { return Ok(None) };
         let size = upto as usize + 1;
-        // A bound that cannot be evaluated for some pile: those are answered one by one.
-        let Some(reaches) = (0..size as u64).map(|m| reach.at(game, m)).collect::<Option<Vec<u64>>>() else {
-            return Ok(None);
-        };
         let smallest: Vec<u64> = if self.affine.is_some() && self.extend_h(upto as u128) {
             // The greedy representation of m is its largest term h ≤ m and that of m − h: its
             // smallest term is m itself when m is a term, else the smallest term of m − h.
             let mut w = vec![u64::MAX; size];
-            let mut largest = 0usize;
+            // The terms up to the table's end (H passes it, so the last is above every m).
+            let terms: Vec<usize> = self.h.iter().map(|&t| t.min(size as u128) as usize).collect();
+            // H starts with 1 and grows by at least 1 a term: m passes at most one term a step.
+            let (mut largest, mut next) = (terms[0], 1usize);
             for m in 1..size {
-                while largest + 1 < self.h.len() && self.h[largest + 1] <= m as u128 {
-                    largest += 1;
+                if next < terms.len() && terms[next] <= m {
+                    largest = terms[next];
+                    next += 1;
                 }
-                let h = self.h[largest] as usize;
-                w[m] = if h == m { m as u64 } else { w[m - h] };
+                w[m] = if largest == m { m as u64 } else { w[m - largest] };
             }
             w
         } else {
             self.extend(upto, limits)?;
             self.smallest_win[..size].to_vec()
         };
-        Ok(Some(
-            (0..size)
-                .map(|m| {
-                    let wins = m > 0 && smallest[m] <= reaches[m];
-                    if wins { Outcome::N } else { Outcome::P }
-                })
-                .collect(),
-        ))
+        // A bound that cannot be evaluated for some pile: the piles are answered one by one.
+        Ok((0..size)
+            .map(|m| {
+                let wins = m > 0 && smallest[m] <= reach.at(game, m as u64)?;
+                Some(if wins { Outcome::N } else { Outcome::P })
+            })
+            .collect())
     }
 
     pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
@@ -348,9 +346,11 @@ impl FirstReach {
     /// The reach from a pile of m; `None` when a bound cannot be evaluated there.
     fn at(&self, game: &Game, m: u64) -> Option<u64> {
         match self {
-            FirstReach::Lines(lines) => {
-                lines.iter().map(|&(a, b)| (a * m as i128 + b).clamp(0, m as i128) as u64).max()
-            }
+            FirstReach::Lines(lines) => match lines.as_slice() {
+                // One line (`take 1..n-1`): no iterator for each pile of a table.
+                &[(a, b)] => Some((a * m as i128 + b).clamp(0, m as i128) as u64),
+                _ => lines.iter().map(|&(a, b)| (a * m as i128 + b).clamp(0, m as i128) as u64).max(),
+            },
             FirstReach::Evaluated => {
                 let env = Env { n: Some(m as i64), t: None, last: None, pair: None };
                 let mut most: Option<u64> = None;
