@@ -8,11 +8,11 @@
 use std::process::Command;
 use std::time::Instant;
 
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver, SparseMode};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Outcome, Solver, SparseMode};
 
-fn load(text: &str) -> takeaway::rules::Game {
-    takeaway::load(text, "bench", &[]).expect("the benchmark's games load")
+fn load(text: &str) -> takeaway_core::rules::Game {
+    takeaway_core::load(text, "bench", &[]).expect("the benchmark's games load")
 }
 
 const GRUNDY: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n";
@@ -53,8 +53,8 @@ fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
 /// A record run: the octal game's values until Guy and Smith's theorem proves their period.
 fn record(code: &str, threads: usize) -> String {
     let game = load(&octal_text(code));
-    let question = takeaway::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
-    let report = takeaway::analysis::period_search::period_search(&game, &question, Limits { threads, ..Limits::default() })
+    let question = takeaway_core::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
+    let report = takeaway_core::analysis::period_search::period_search(&game, &question, &Limits { threads, ..Limits::default() })
         .expect("the run ends");
     match report.proven {
         Some((pre, p)) => format!("period {p} from {pre}, {} values", report.computed),
@@ -260,7 +260,7 @@ fn misere_kayles_hundred() -> Vec<u64> {
 fn misere_table(upto: u64) -> String {
     let game = load(MISERE_KAYLES);
     let mut solver = Solver::new(&game, Limits::default());
-    let table = takeaway::analysis::table(&mut solver, upto, Default::default()).expect("table");
+    let table = takeaway_core::analysis::table(&mut solver, upto, Default::default()).expect("table");
     let m = table.misere.expect("misère columns");
     let genera = m.genus.iter().filter(|g| g.is_some()).count();
     format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
@@ -283,7 +283,7 @@ fn refused(text: &str, piles: Vec<u64>) -> String {
 fn chomp_table_refused(upto: u64) -> String {
     let game = load(CHOMP);
     let mut solver = Solver::new(&game, Limits::default());
-    match takeaway::analysis::table(&mut solver, upto, Default::default()) {
+    match takeaway_core::analysis::table(&mut solver, upto, Default::default()) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(_) => "answered".into(),
     }
@@ -295,7 +295,7 @@ const PARTIZAN_KAYLES: &str = "game \"Partizan Kayles\"\npiles\nleft move: take 
 /// Outcome classes of positions, through canonical values or by a plain game-tree search: the
 /// counts of L, R, N and P as the answer, so the two can be compared.
 fn partizan(text: &str, positions: Vec<Vec<u64>>, search: bool) -> String {
-    use takeaway::solve::partizan::{PartizanOutcome, PartizanSolver};
+    use takeaway_core::solve::partizan::{PartizanOutcome, PartizanSolver};
     let game = load(text);
     let mut solver = PartizanSolver::new(&game, Limits::default());
     if search {

@@ -1,40 +1,47 @@
 //! The progress bar the front ends (command line and REPL) show on stderr during long work.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 /// A progress bar on stderr for computations that take a while: only on a terminal, only after
 /// the first half second (quick answers stay clean), and cleared before the answer prints.
 pub struct ProgressBar {
     started: std::time::Instant,
-    bar: std::sync::Mutex<Option<(crate::solve::progress::Stage, indicatif::ProgressBar)>>,
+    bar: std::sync::Mutex<Option<(takeaway_core::solve::progress::Stage, indicatif::ProgressBar)>>,
     /// Where the estimate says the limits stop a stage: the bar counts to there.
-    stop: std::sync::Mutex<Option<(crate::solve::progress::Stage, u64, u64)>>,
+    stop: std::sync::Mutex<Option<(takeaway_core::solve::progress::Stage, u64, u64)>>,
 }
 
 impl ProgressBar {
     const DELAY: std::time::Duration = std::time::Duration::from_millis(500);
 
-    pub fn install() {
+    /// A bar for one question, or `None` where stderr is no terminal (or NO_COLOR asks for
+    /// plain output): a pipe or a log gets no bar.
+    pub fn new() -> Option<Arc<Self>> {
         if !std::io::stderr().is_terminal() {
-            return;
+            return None;
         }
-        let bar = ProgressBar {
+        Some(Arc::new(ProgressBar {
             started: std::time::Instant::now(),
             bar: std::sync::Mutex::new(None),
             stop: std::sync::Mutex::new(None),
-        };
-        crate::solve::progress::set_reporter(Some(Box::new(bar)));
+        }))
     }
 
-    /// Removes the bar from the screen, before the answer or a diagnostic is printed.
-    pub fn clear() {
-        crate::solve::progress::set_reporter(None);
+    /// Removes the bar from the screen, before the answer or a diagnostic is printed; a later
+    /// report draws it again.
+    pub fn clear(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some((_, bar)) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
     }
 }
 
-impl crate::solve::progress::Reporter for ProgressBar {
-    fn report(&self, stage: crate::solve::progress::Stage, done: u64, total: u64) {
-        use crate::solve::progress::Stage;
+impl takeaway_core::solve::progress::Reporter for ProgressBar {
+    fn report(&self, stage: takeaway_core::solve::progress::Stage, done: u64, total: u64) {
+        use takeaway_core::solve::progress::Stage;
         if self.started.elapsed() < Self::DELAY {
             return;
         }
@@ -86,7 +93,7 @@ impl crate::solve::progress::Reporter for ProgressBar {
         }
     }
 
-    fn limited(&self, stage: crate::solve::progress::Stage, reachable: u64, total: u64) {
+    fn limited(&self, stage: takeaway_core::solve::progress::Stage, reachable: u64, total: u64) {
         if let Ok(mut stop) = self.stop.lock() {
             *stop = Some((stage, reachable, total));
         }

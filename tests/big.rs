@@ -5,9 +5,9 @@
 mod common;
 
 use num_bigint::BigUint;
-use takeaway::rules::Position;
-use takeaway::solve::big::BigSchwenk;
-use takeaway::solve::{Limits, Outcome, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::big::BigSchwenk;
+use takeaway_core::solve::{Limits, Outcome, Solver};
 
 /// Fibonacci numbers 1, 2, 3, 5, … past `limit`, in arbitrary-size integers.
 fn fibonacci_past(limit: &BigUint) -> Vec<BigUint> {

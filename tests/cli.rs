@@ -417,7 +417,7 @@ fn every_move_line_in_the_readme_checks() {
             } else {
                 format!("piles\nparam k = 3\nmove: {rule}\n")
             };
-            if let Err(e) = takeaway::load(&text, "readme", &[]) {
+            if let Err(e) = takeaway_core::load(&text, "readme", &[]) {
                 panic!("README rule `{rule}` does not check: {e:?}");
             }
             count += 1;

@@ -3,8 +3,8 @@
 
 mod common;
 
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Solver};
 
 const UPTO: u64 = 40;
 

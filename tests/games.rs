@@ -28,9 +28,9 @@
 
 mod common;
 
-use takeaway::analysis;
-use takeaway::rules::parse_position;
-use takeaway::solve::{Limits, Outcome, Solver};
+use takeaway_core::analysis;
+use takeaway_core::rules::parse_position;
+use takeaway_core::solve::{Limits, Outcome, Solver};
 
 fn outcome(word: &str) -> Outcome {
     match word {
@@ -48,9 +48,9 @@ fn numbers(text: &str) -> Vec<u64> {
         .collect()
 }
 
-fn check_partizan_claim(file: &str, game: &takeaway::Game, claim: &str) {
-    use takeaway::analysis::partizan;
-    use takeaway::solve::partizan::PartizanSolver;
+fn check_partizan_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
+    use takeaway_core::analysis::partizan;
+    use takeaway_core::solve::partizan::PartizanSolver;
     let mut solver = PartizanSolver::new(game, Limits::default());
     let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
     let head: Vec<&str> = head.split_whitespace().collect();
@@ -102,7 +102,7 @@ fn check_partizan_claim(file: &str, game: &takeaway::Game, claim: &str) {
     }
 }
 
-fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
+fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
     if game.is_partizan() {
         return check_partizan_claim(file, game, claim);
     }
@@ -136,7 +136,7 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
             let expected: Vec<&str> = body.split_whitespace().collect();
             let got: Vec<String> = (0..expected.len() as u64)
                 .map(|n| {
-                    let pos = takeaway::rules::Position::new(vec![n]);
+                    let pos = takeaway_core::rules::Position::new(vec![n]);
                     solver.loopy_value(&pos).expect("solves").expect("a loopy game under normal play").to_string()
                 })
                 .collect();
@@ -218,7 +218,7 @@ fn check_claim(file: &str, game: &takeaway::Game, claim: &str) {
         ["period"] => {
             // `period 149459 from 105351`: the period proven by `takeaway period`.
             let question = analysis::period_search::PeriodQuestion { upto: 1 << 24, checkpoint: None };
-            let report = analysis::period_search::period_search(game, &question, Limits::default()).expect("a run");
+            let report = analysis::period_search::period_search(game, &question, &Limits::default()).expect("a run");
             let (pre, p) = report.proven.unwrap_or_else(|| panic!("{file}: {claim}: no period proven"));
             assert_eq!(format!("{p} from {pre}"), body.trim(), "{file}: {claim}");
         }
@@ -245,10 +245,10 @@ fn every_game_file_loads_and_keeps_its_header_claims() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         // A product names other files of games/.
-        let library = takeaway::query::Games { dir: common::games_dir(), session: Vec::new(), color: false };
-        let source = takeaway::diagnostics::Source::new(name.clone(), text.clone());
+        let library = takeaway_core::api::Games { dir: common::games_dir(), session: Vec::new() };
+        let source = takeaway_core::diagnostics::Source::new(name.clone(), text.clone());
         let loaded =
-            takeaway::query::load_in(source, &name, &[], false, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
+            takeaway_core::api::load(source, &name, &[], &library).unwrap_or_else(|e| panic!("{name}: {e}"));
         let game = loaded.game;
         let claims: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix("# expect ")).collect();
         assert!(!claims.is_empty(), "{name} states no `# expect` claim in its header");

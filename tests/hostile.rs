@@ -75,7 +75,10 @@ fn run(args: &[&str]) -> Run {
 
 /// The diagnostic expected for a text: past the longest text read, that one comes first.
 fn or_too_long(text: &str, code: &'static str) -> &'static str {
-    if text.len() > takeaway::syntax::MAX_TEXT {
+    if text.len() as u64 > takeaway_core::api::MOST_GAME_FILE_BYTES {
+        // Not read at all: larger than any game file needs.
+        "takeaway::cli::too_large"
+    } else if text.len() > takeaway_core::syntax::MAX_TEXT {
         "takeaway::parse::too_long"
     } else {
         code

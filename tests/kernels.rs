@@ -4,8 +4,8 @@
 mod common;
 
 use proptest::prelude::*;
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, MethodKind, Solver, SparseMode, Table};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, MethodKind, Solver, SparseMode, Table};
 
 /// Grundy values of one pile, by the plain O(n²) mex loop over every split into two unequal
 /// piles: the definition, written independently of the kernel.
@@ -153,7 +153,7 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
     }
     let moves = solver.winning_moves(&Position::new(vec![n])).unwrap();
     assert_eq!(moves[0].to.piles, vec![n - smallest]);
-    assert!(solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway::solve::Outcome::P);
+    assert!(solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway_core::solve::Outcome::P);
 }
 
 fn with_table(table: Table) -> Limits {
@@ -371,7 +371,7 @@ fn one_pass_outcomes_of_schwenk_games_are_those_of_one_question_a_pile() {
     // Fibonacci Nim's P-positions (0 aside) are the Fibonacci numbers (Whinihan).
     let game = common::game("fibonacci-nim.game");
     let outcomes = Solver::new(&game, Limits::default()).one_pile_outcomes(100_000).expect("outcomes");
-    let p: Vec<u64> = (1..=100_000u64).filter(|&n| outcomes[n as usize] == takeaway::solve::Outcome::P).collect();
+    let p: Vec<u64> = (1..=100_000u64).filter(|&n| outcomes[n as usize] == takeaway_core::solve::Outcome::P).collect();
     let mut fib = vec![1u64, 2];
     while fib[fib.len() - 1] + fib[fib.len() - 2] <= 100_000 {
         fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);

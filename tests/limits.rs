@@ -4,8 +4,8 @@
 
 mod common;
 
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, SolveError, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, SolveError, Solver};
 
 /// The refusal of a question past the limits: the piles computed before it, and its text.
 fn refusal(game_text: &str, piles: &[u64]) -> (u64, u64, String) {
@@ -77,7 +77,7 @@ fn the_estimate_lets_grundys_game_run_where_its_cost_falls_to_linear() {
 }
 
 /// A whole-position search refused from its lower bound: no position searched, and the text.
-fn search_refusal(game: &takeaway::Game, piles: &[u64]) -> String {
+fn search_refusal(game: &takeaway_core::Game, piles: &[u64]) -> String {
     let mut solver = Solver::new(game, Limits::default());
     match solver.value(&Position::new(piles.to_vec())) {
         Err(e @ SolveError::TooManyPositions { .. }) => {
@@ -99,7 +99,7 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     assert!(text.contains("moves examined"), "{text}");
     // A search the bound allows still answers: Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋).
     let mut solver = Solver::new(&wythoff, Limits::default());
-    assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway::solve::Outcome::P);
+    assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway_core::solve::Outcome::P);
     let r_wythoff = common::game("r-wythoff.game");
     search_refusal(&r_wythoff, &[3000, 3000]);
 }

@@ -18,8 +18,8 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use proptest::prelude::*;
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Outcome, Solver};
 
 fn limits() -> Limits {
     Limits::states(2_000_000)
@@ -325,7 +325,7 @@ proptest! {
         let (plain, loopy) = (common::game_text(&plain), common::game_text(&loopy));
         let mut a = Solver::generic(&plain, limits());
         let mut b = Solver::new(&loopy, limits());
-        prop_assert_eq!(b.method(), takeaway::solve::MethodKind::Loopy);
+        prop_assert_eq!(b.method(), takeaway_core::solve::MethodKind::Loopy);
         let pos = Position::new(piles);
         prop_assert_eq!(a.value(&pos).unwrap(), b.value(&pos).unwrap());
         prop_assert_eq!(a.remoteness(&pos).unwrap(), b.remoteness(&pos).unwrap());

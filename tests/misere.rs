@@ -4,13 +4,13 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use takeaway::rules::Position;
-use takeaway::solve::misere::genus::Genera;
-use takeaway::solve::misere::{heap_options, MisereHeaps, Word};
-use takeaway::solve::{Limits, MethodKind, Outcome, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::misere::genus::Genera;
+use takeaway_core::solve::misere::{heap_options, MisereHeaps, Word};
+use takeaway_core::solve::{Limits, MethodKind, Outcome, Solver};
 
-fn game(rules: &str) -> takeaway::Game {
-    takeaway::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
+fn game(rules: &str) -> takeaway_core::Game {
+    takeaway_core::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
 }
 
 /// Options of a heap of an octal game, written from the code's definition.
@@ -73,7 +73,7 @@ fn misere_kayles_has_the_published_misere_grundy_values_and_answers_big_sums_by_
     let g = game("move: take 1..2, then split");
     let mut solver = Solver::new(&g, Limits::default());
     assert_eq!(solver.method(), MethodKind::MisereQuotient);
-    let table = takeaway::analysis::table(&mut solver, 20, Default::default()).expect("table");
+    let table = takeaway_core::analysis::table(&mut solver, 20, Default::default()).expect("table");
     let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
     assert_eq!(got, [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]);
     // Four piles of 20..35 against the search, and piles of 10^18 from the proven period.
@@ -91,7 +91,7 @@ fn misere_kayles_has_the_published_misere_grundy_values_and_answers_big_sums_by_
 fn grundys_game_has_the_published_misere_grundy_values() {
     let g = game("move: split unequal");
     let mut solver = Solver::new(&g, Limits::default());
-    let table = takeaway::analysis::table(&mut solver, 20, Default::default()).expect("table");
+    let table = takeaway_core::analysis::table(&mut solver, 20, Default::default()).expect("table");
     let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
     assert_eq!(got, [1, 1, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
 }
@@ -147,7 +147,7 @@ fn check_genus(name: &str, options: &dyn Fn(u64) -> Vec<Word>, upto: u64) {
 fn check_laws(code: &[u8], upto: u64) {
     let g = game(&octal_rules(code));
     let mut heaps = MisereHeaps::new();
-    heaps.extend(&g, upto, Limits::default()).expect("quotient");
+    heaps.extend(&g, upto, &Limits::default()).expect("quotient");
     let q = heaps.quotient();
     let m = q.monoid();
     let order = m.order() as u32;
@@ -201,7 +201,7 @@ fn misere_nim_follows_bouton_through_the_quotient() {
 
 #[test]
 fn misere_tag_keeps_the_seeds_theorem_through_the_quotient() {
-    let g = takeaway::load("pile\nmove: take 1..3\nplay misère\n", "t", &[]).unwrap();
+    let g = takeaway_core::load("pile\nmove: take 1..3\nplay misère\n", "t", &[]).unwrap();
     let mut solver = Solver::new(&g, Limits::default());
     assert_eq!(solver.method(), MethodKind::MisereQuotient);
     for n in 0..200u64 {
@@ -221,7 +221,7 @@ fn the_quotient_reaches_heap_8_on_nearly_every_three_digit_octal_code() {
                 let code = [0, d1, d2, d3];
                 let g = game(&octal_rules(&code));
                 let mut heaps = MisereHeaps::new();
-                heaps.extend(&g, 8, Limits::default()).expect("quotient");
+                heaps.extend(&g, 8, &Limits::default()).expect("quotient");
                 if heaps.quotient().heaps() <= 8 {
                     short.push((code, heaps.quotient().stopped().map(|s| s.describe())));
                 }
@@ -234,7 +234,7 @@ fn the_quotient_reaches_heap_8_on_nearly_every_three_digit_octal_code() {
 #[test]
 fn heap_options_come_from_the_rules() {
     let g = game("move: take 1..2, then split");
-    assert_eq!(heap_options(&g, 4, Limits::default()).unwrap(), octal_options(&[0, 7, 7], 4).into_iter().map(|mut w| { w.sort(); w }).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
+    assert_eq!(heap_options(&g, 4, &Limits::default()).unwrap(), octal_options(&[0, 7, 7], 4).into_iter().map(|mut w| { w.sort(); w }).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
 }
 
 fn digit() -> impl Strategy<Value = u8> {
@@ -255,7 +255,7 @@ proptest! {
         // The quotient's own answer wherever it reaches; the solver's (which falls back to the
         // search past a quotient that stopped) everywhere.
         let mut heaps = MisereHeaps::new();
-        heaps.extend(&g, 8, Limits::default()).expect("quotient");
+        heaps.extend(&g, 8, &Limits::default()).expect("quotient");
         let q = heaps.quotient();
         let mut solver = Solver::new(&g, Limits::default());
         let options = |n: u64| octal_options(&code, n);
@@ -280,7 +280,7 @@ proptest! {
         let list: Vec<String> = set.iter().map(|s| s.to_string()).collect();
         let g = game(&format!("move: take {}", list.join(" or ")));
         let mut heaps = MisereHeaps::new();
-        heaps.extend(&g, 11, Limits::default()).expect("quotient");
+        heaps.extend(&g, 11, &Limits::default()).expect("quotient");
         let q = heaps.quotient();
         prop_assert!(q.stopped().is_none(), "{:?}: {:?}", set, q.stopped());
         let options = |n: u64| -> Vec<Word> {
@@ -312,7 +312,7 @@ fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
     let (given, _) = solver.winning_moves_listed(&pos).unwrap();
     let kind = |solver: &mut Solver, parts: &[u64]| -> Vec<u32> {
         let heaps = solver.misere().unwrap();
-        let mut k: Vec<u32> = parts.iter().filter(|&&p| p > 0).map(|&p| heaps.phi(&g, p, Limits::default()).unwrap()).collect();
+        let mut k: Vec<u32> = parts.iter().filter(|&&p| p > 0).map(|&p| heaps.phi(&g, p, &Limits::default()).unwrap()).collect();
         k.sort_unstable();
         k
     };
@@ -335,16 +335,16 @@ fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
     let mut solver = Solver::new(&g, Limits::default());
     for a in 0..10u64 {
         for b in a..10 {
-            let e = takeaway::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
-            let takeaway::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+            let e = takeaway_core::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
+            let takeaway_core::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
             let values: Vec<u64> = [a, b, 5].iter().filter(|&&p| p > 0).map(|p| p % 4).collect();
             assert_eq!(tame_values, Some(values), "{a} {b} 5");
         }
     }
     let kayles = game("move: take 1..2, then split");
     let mut solver = Solver::new(&kayles, Limits::default());
-    let e = takeaway::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
-    let takeaway::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+    let e = takeaway_core::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
+    let takeaway_core::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
     assert_eq!(tame_values, None, "heap 5 of Kayles is wild");
 }
 
@@ -360,7 +360,7 @@ const KAYLES_GENERA: [&str; 21] = [
 
 #[test]
 fn kayles_genera_are_the_published_ones_and_agree_with_a_search_with_real_nim_heaps() {
-    use takeaway::solve::misere::genus::Genus;
+    use takeaway_core::solve::misere::genus::Genus;
     let options = |n: u64| octal_options(&[0, 7, 7], n);
     let mut genera = Genera::new(1_000_000);
     let mut memo = HashMap::new();

@@ -5,15 +5,15 @@
 mod common;
 
 use proptest::prelude::*;
-use takeaway::rules::{Position, Side};
-use takeaway::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
-use takeaway::solve::Limits;
+use takeaway_core::rules::{Position, Side};
+use takeaway_core::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
+use takeaway_core::solve::Limits;
 
 fn set_text(set: &[u64]) -> String {
     set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" or ")
 }
 
-fn subtraction(left: &[u64], right: &[u64], misere: bool) -> takeaway::Game {
+fn subtraction(left: &[u64], right: &[u64], misere: bool) -> takeaway_core::Game {
     let mut text = format!("game \"g\"\npiles\nleft move: take {}\nright move: take {}\n", set_text(left), set_text(right));
     if misere {
         text.push_str("play misère\n");
@@ -22,7 +22,7 @@ fn subtraction(left: &[u64], right: &[u64], misere: bool) -> takeaway::Game {
 }
 
 /// The outcome by a search that knows nothing of values.
-fn searched(game: &takeaway::Game, piles: &[u64]) -> PartizanOutcome {
+fn searched(game: &takeaway_core::Game, piles: &[u64]) -> PartizanOutcome {
     let mut s = PartizanSolver::new(game, Limits::default());
     s.give_up_values();
     let (l, r) = s.searched_wins(&Position::new(piles.to_vec())).expect("search");
@@ -179,7 +179,7 @@ fn a_game_too_large_for_values_is_answered_by_search() {
     // the outcome still comes (from the search), matching the search.
     let game = subtraction(&[1, 3], &[2, 3], false);
     let mut s = PartizanSolver::new(&game, Limits::states(20_000));
-    let report = takeaway::analysis::partizan::solve(&mut s, &Position::new(vec![200])).unwrap();
+    let report = takeaway_core::analysis::partizan::solve(&mut s, &Position::new(vec![200])).unwrap();
     assert!(report.value.is_none());
     assert!(report.value_note.as_deref().unwrap().contains("grow past the limit"), "{report:?}");
     assert_eq!(report.outcome, searched(&game, &[200]));

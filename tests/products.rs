@@ -6,10 +6,10 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use takeaway::check::{Library, Lookup};
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver};
-use takeaway::Game;
+use takeaway_core::check::{Library, Lookup};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Outcome, Solver};
+use takeaway_core::Game;
 
 /// Games given as text, by name: the library a product finds its two games in.
 struct Texts(Vec<(&'static str, &'static str)>);
@@ -17,7 +17,7 @@ struct Texts(Vec<(&'static str, &'static str)>);
 impl Library for Texts {
     fn find(&self, name: &str) -> Lookup {
         match self.0.iter().find(|(n, _)| *n == name) {
-            Some((n, text)) => match takeaway::load(text, n, &[]) {
+            Some((n, text)) => match takeaway_core::load(text, n, &[]) {
                 Ok(game) => Lookup::Found { game, source_name: n.to_string(), text: text.to_string() },
                 Err(e) => Lookup::Failed { rendered: format!("{e:?}") },
             },
@@ -39,7 +39,7 @@ fn product(kind: &str, first: &'static str, second: &'static str, misere: bool) 
     let library = Texts(vec![("first", first), ("second", second)]);
     let play = if misere { "\nplay misère" } else { "" };
     let text = format!("game \"product\"\n{kind} product of \"first\" and \"second\"{play}");
-    takeaway::load_with(&text, "product", &[], &library).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    takeaway_core::load_with(&text, "product", &[], &library).unwrap_or_else(|e| panic!("{text}: {e:?}"))
 }
 
 fn mex(seen: &HashSet<u64>) -> u64 {
@@ -346,11 +346,11 @@ fn a_tartan_cell_far_out_is_answered_through_the_theorem() {
     let mut solver = Solver::new(&game, Limits::default());
     for (x, y) in [(1_000_000_000_005, 999_999_999_999), (1 << 60, 77), (123_456_789_012, 3)] {
         let got = solver.value(&Position::of_cells(vec![x, y])).unwrap().grundy;
-        assert_eq!(got, Some(takeaway::rules::nim_product(k(x), k(y))), "({x}, {y})");
+        assert_eq!(got, Some(takeaway_core::rules::nim_product(k(x), k(y))), "({x}, {y})");
     }
     // For Fermat 2-powers F, F ⊗ F = F ⊕ F/2.
-    assert_eq!(takeaway::rules::nim_product(1 << 32, 1 << 32), (1 << 32) ^ (1 << 31));
-    assert_eq!(takeaway::rules::nim_product(1 << 8, 1 << 8), (1 << 8) ^ (1 << 7));
+    assert_eq!(takeaway_core::rules::nim_product(1 << 32, 1 << 32), (1 << 32) ^ (1 << 31));
+    assert_eq!(takeaway_core::rules::nim_product(1 << 8, 1 << 8), (1 << 8) ^ (1 << 7));
 }
 
 #[test]
@@ -358,7 +358,7 @@ fn the_nim_product_is_the_field_multiplication_of_its_definition() {
     let table = nim_table(32);
     for a in 0..32u64 {
         for b in 0..32u64 {
-            assert_eq!(takeaway::rules::nim_product(a, b), table[a as usize][b as usize], "{a} ⊗ {b}");
+            assert_eq!(takeaway_core::rules::nim_product(a, b), table[a as usize][b as usize], "{a} ⊗ {b}");
         }
     }
 }

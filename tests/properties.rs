@@ -8,8 +8,8 @@
 mod common;
 
 use proptest::prelude::*;
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver};
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Outcome, Solver};
 
 fn limits() -> Limits {
     Limits::states(200_000)
@@ -56,7 +56,7 @@ proptest! {
         // (octal 4.66 on 12 13 11): such a case says nothing either way, and is set aside.
         match generic.value(&pos) {
             Ok(g) => prop_assert_eq!(g, v, "the pile-sum method agrees with a whole-position search"),
-            Err(takeaway::solve::SolveError::StateLimit { .. }) => prop_assume!(false, "too large to search"),
+            Err(takeaway_core::solve::SolveError::StateLimit { .. }) => prop_assume!(false, "too large to search"),
             Err(e) => prop_assert!(false, "the search failed: {e:?}"),
         }
     }
@@ -83,7 +83,7 @@ proptest! {
         let text = format!("game \"f\"\npile\nfirst move: {first}\nmove: take {op} {a}·last + {b}\n");
         let game = common::game_text(&text);
         let mut fast = Solver::new(&game, limits());
-        prop_assert_eq!(fast.method(), takeaway::solve::MethodKind::LastBound);
+        prop_assert_eq!(fast.method(), takeaway_core::solve::MethodKind::LastBound);
         let mut generic = Solver::generic(&game, limits());
         let pos = Position::new(vec![n]);
         prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome);
@@ -113,7 +113,7 @@ proptest! {
 
     #[test]
     fn parsing_and_checking_never_panic(text in "[a-z0-9 .:,()<>=+*#\n\"-]{0,80}") {
-        let _ = takeaway::load(&text, "fuzz", &[]);
+        let _ = takeaway_core::load(&text, "fuzz", &[]);
     }
 
     #[test]
@@ -126,11 +126,11 @@ proptest! {
         let at = boundaries[cut % boundaries.len()];
         let resume = boundaries[(cut % boundaries.len() + 3).min(boundaries.len() - 1)];
         let mutated = format!("{}{}{}", &text[..at], insert, &text[resume..]);
-        if let Ok(game) = takeaway::load(&mutated, "fuzz", &[]) {
+        if let Ok(game) = takeaway_core::load(&mutated, "fuzz", &[]) {
             let mut s = Solver::new(&game, Limits::states(20_000));
             for n in 0..6u64 {
                 let piles = match game.board {
-                    takeaway::rules::Board::FixedPiles(k) => vec![n; k],
+                    takeaway_core::rules::Board::FixedPiles(k) => vec![n; k],
                     _ => vec![n],
                 };
                 let _ = s.value(&Position::new(piles));
@@ -213,7 +213,7 @@ proptest! {
     fn a_shared_last_is_searched_over_whole_positions(piles in proptest::collection::vec(0u64..7, 1..4)) {
         let game = common::game_text("game \"s\"\npiles\nfirst move: take any\nmove: take ≤ last\n");
         let mut s = Solver::new(&game, limits());
-        prop_assert_eq!(s.method(), takeaway::solve::MethodKind::Search);
+        prop_assert_eq!(s.method(), takeaway_core::solve::MethodKind::Search);
         let mut memo = std::collections::HashMap::new();
         let p = s.value(&Position::new(piles.clone())).unwrap().outcome == Outcome::P;
         prop_assert_eq!(p, brute_shared_last(&piles, None, &mut memo));
@@ -227,7 +227,7 @@ proptest! {
     fn pile_by_pile_winning_moves_are_the_generic_ones(text in pile_game(), piles in proptest::collection::vec(0u64..12, 1..4)) {
         let game = common::game_text(&text);
         let pos = Position::new(piles);
-        let canon = |moves: Vec<takeaway::rules::Move>| {
+        let canon = |moves: Vec<takeaway_core::rules::Move>| {
             let mut v: Vec<Position> = moves.iter().map(|m| game.canonical(&m.to)).collect();
             v.sort();
             v
@@ -243,12 +243,12 @@ proptest! {
 
     #[test]
     fn every_reply_of_a_strategy_certificate_leads_to_p(text in pile_game(), piles in proptest::collection::vec(0u64..10, 1..4)) {
-        use takeaway::analysis::Explanation;
+        use takeaway_core::analysis::Explanation;
         let game = common::game_text(&text);
         let pos = Position::new(piles);
         let mut s = Solver::new(&game, limits());
         let mut generic = Solver::generic(&game, limits());
-        let answers = match takeaway::analysis::explain(&mut s, &pos).unwrap() {
+        let answers = match takeaway_core::analysis::explain(&mut s, &pos).unwrap() {
             Explanation::Mex { answers, outcome, .. } => { if outcome == Outcome::N { prop_assert!(answers.is_empty()); } answers }
             Explanation::NimSum { answers, nim_sum, .. } => { prop_assert_eq!(nim_sum == 0, generic.value(&pos).unwrap().outcome == Outcome::P); answers }
             _ => Vec::new(),

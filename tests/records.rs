@@ -7,9 +7,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use takeaway::analysis::period_search::{period_search, PeriodQuestion};
-use takeaway::solve::checkpoint::{fnv1a, FNV_START};
-use takeaway::solve::{kernel_values, Limits, SparseMode};
+use takeaway_core::analysis::period_search::{period_search, PeriodQuestion};
+use takeaway_core::solve::checkpoint::{fnv1a, FNV_START};
+use takeaway_core::solve::{kernel_values, Limits, SparseMode};
 
 use common::{takeaway, takeaway_in, Run};
 
@@ -53,7 +53,7 @@ fn a_subtraction_game_is_proven_by_its_window_theorem() {
     // Take 1, 3 or 4: the values 0 1 0 1 2 3 2 3 … repeat with period 7 from 0.
     let game = common::game_text("game \"S\"\npiles\nmove: take {1, 3, 4}\n");
     let question = PeriodQuestion { upto: 1 << 20, checkpoint: None };
-    let report = period_search(&game, &question, Limits::default()).expect("a run");
+    let report = period_search(&game, &question, &Limits::default()).expect("a run");
     assert_eq!(report.proven, Some((0, 7)));
     assert!(report.theorem.starts_with("the subtraction-game theorem"));
 }

@@ -10,9 +10,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::{game, game_with, is_p, mex, solver, value};
-use takeaway::analysis;
-use takeaway::rules::Position;
-use takeaway::solve::Outcome;
+use takeaway_core::analysis;
+use takeaway_core::rules::Position;
+use takeaway_core::solve::Outcome;
 
 // ---- independent brute forces -------------------------------------------------------------
 
@@ -554,7 +554,7 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
 
 // ---- periods and patterns ------------------------------------------------------------------------
 
-fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway::analysis::periods::Periodicity> {
+fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway_core::analysis::periods::Periodicity> {
     let g = game_with(file, settings);
     let mut s = solver(&g);
     analysis::table(&mut s, upto, Default::default()).unwrap().period

@@ -7,11 +7,11 @@
 
 use std::io::Write;
 
-use crate::query::Loaded;
-use crate::rules::{Convention, Move, Position, Side};
+use takeaway_core::api::Loaded;
+use takeaway_core::rules::{Convention, Move, Position, Side};
 
 mod partizan;
-use crate::solve::{Limits, Outcome, SolveError, Solver};
+use takeaway_core::solve::{Limits, Outcome, SolveError, Solver};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -167,7 +167,7 @@ pub fn play(
     if game.is_partizan() {
         return partizan::play(request, next_line, out);
     }
-    let mut solver = Solver::new(game, limits);
+    let mut solver = Solver::new(game, limits.clone());
     let mut random = Random(strength.seed.max(1));
     let mut position = start;
     let mut to_move = first;
@@ -291,7 +291,7 @@ pub(crate) fn moves_list(moves: &[Move]) -> String {
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile
 /// of 5`: the start of one move's words is enough), or as `to` and the position it leads to
 /// (several numbers are always a position: `3 7`). Words that fit several moves name them.
-pub(crate) fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str) -> Result<&'m Move, String> {
+pub(crate) fn pick<'m>(game: &takeaway_core::rules::Game, moves: &'m [Move], line: &str) -> Result<&'m Move, String> {
     let not_a_move = || {
         format!(
             "`{line}` is not a move here: type the number of a move, the move as listed (take 3), or `to` and the position it leads to (to 3 7).\n"
@@ -326,7 +326,7 @@ pub(crate) fn pick<'m>(game: &crate::rules::Game, moves: &'m [Move], line: &str)
             line
         }
     };
-    let target = crate::rules::parse_position(game, target).map_err(|_| not_a_move())?;
+    let target = takeaway_core::rules::parse_position(game, target).map_err(|_| not_a_move())?;
     let wanted = game.canonical(&Position { last: None, ..target });
     moves.iter().find(|m| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted).ok_or_else(not_a_move)
 }

@@ -5,9 +5,9 @@
 use std::io::Write;
 
 use super::{pick, say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
-use crate::rules::{Convention, Position};
-use crate::solve::partizan::PartizanSolver;
-use crate::solve::SolveError;
+use takeaway_core::rules::{Convention, Position};
+use takeaway_core::solve::partizan::PartizanSolver;
+use takeaway_core::solve::SolveError;
 
 pub fn play(
     request: &PlayRequest,

@@ -14,17 +14,18 @@ pub mod terminal;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::ast::Statement;
-use crate::play::{PlayOptions, PlayRequest};
-use crate::query::{parse_setting, read_game_in};
-use crate::diagnostics::{render, Source};
-use crate::query::{self, Format, Loaded};
-use crate::rules::Board;
-use crate::solve::{self, Limits, DEFAULT_MAX_STATES};
+use takeaway_core::api::{self, parse_setting, Answer, Failure, Loaded};
+use takeaway_core::ast::Statement;
+use takeaway_core::diagnostics::{render, Source};
+use takeaway_core::rules::Board;
+use takeaway_core::solve::progress::{CancelToken, Progress};
+
+use crate::play::PlayRequest;
+use crate::verbs::{printed, write_atomically, CurrentGame, Verb};
 
 /// What evaluating one input gave: text for stdout, a rendered diagnostic for stderr.
 #[derive(Debug, Default, Clone)]
@@ -102,7 +103,7 @@ enum ReplError {
 /// One game of the session: its text as typed, its `set` values, and the checked game.
 struct Entry {
     text: String,
-    settings: Vec<(String, crate::check::SettingValue)>,
+    settings: Vec<(String, takeaway_core::check::SettingValue)>,
     loaded: Loaded,
     /// where it came from: "defined here" or a file name
     origin: String,
@@ -168,8 +169,11 @@ pub const KEYWORDS: &[&str] = &[
 pub struct Session {
     games: Vec<Entry>,
     current: Option<usize>,
-    limits: Limits,
     color: bool,
+    /// Cancels the question under way: the front end keeps a clone (for Ctrl-C).
+    pub cancel: CancelToken,
+    /// Where the progress of the session's questions goes.
+    pub progress: Progress,
     /// The lines of a definition still open (no board or no move yet), fed one at a time.
     pending: String,
 }
@@ -183,91 +187,7 @@ pub const CONTINUATION_PROMPT: &str = "     ...> ";
 #[command(no_binary_name = true, disable_help_flag = true, disable_version_flag = true)]
 struct QueryLine {
     #[command(subcommand)]
-    verb: Verb,
-}
-
-#[derive(Subcommand, Debug)]
-enum Verb {
-    Solve(PositionArgs),
-    Explain {
-        #[command(flatten)]
-        args: PositionArgs,
-        #[arg(long)]
-        all: bool,
-    },
-    Table {
-        /// the largest pile size: `table 40` or `table --upto 40`
-        upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N")]
-        upto_flag: Option<u64>,
-        #[arg(long)]
-        remoteness: bool,
-        #[arg(long)]
-        by_last: bool,
-        #[arg(long, value_name = "N")]
-        period_values: Option<u64>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        #[arg(long)]
-        max_states: Option<usize>,
-    },
-    /// the misère quotient of the current game (a misère heap game)
-    Quotient {
-        upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N")]
-        upto_flag: Option<u64>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-    },
-    /// one pile's values until a theorem proves their period (octal and subtraction games)
-    Period {
-        upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N")]
-        upto_flag: Option<u64>,
-        #[arg(long, value_name = "FILE")]
-        checkpoint: Option<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-    },
-    Check,
-    /// a game against the computer from a position of the current game
-    Play {
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
-        position: Vec<String>,
-        #[command(flatten)]
-        options: PlayOptions,
-        #[arg(long)]
-        last: Option<u64>,
-    },
-    /// the values as an SVG picture, written to a file
-    Plot {
-        upto: Option<u64>,
-        #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
-        output_file: Option<PathBuf>,
-    },
-    /// compare the current game with another game of the session
-    Compare {
-        other: String,
-        #[arg(long, default_value_t = 100)]
-        upto: u64,
-        #[arg(long, default_value_t = 0)]
-        shift: u64,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-    },
-}
-
-/// What `solve` and `explain` take, as on the command line.
-#[derive(clap::Args, Debug)]
-struct PositionArgs {
-    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
-    position: Vec<String>,
-    #[arg(long)]
-    last: Option<u64>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    #[arg(long)]
-    max_states: Option<usize>,
+    verb: Verb<CurrentGame>,
 }
 
 enum Input<'a> {
@@ -315,7 +235,7 @@ pub fn join_continued_lines(buffer: &str) -> String {
     let mut joined = String::new();
     for (i, line) in buffer.split('\n').enumerate() {
         if i > 0 {
-            let continues = matches!(crate::syntax::parse(&joined), Err(e) if e.is_incomplete());
+            let continues = matches!(takeaway_core::syntax::parse(&joined), Err(e) if e.is_incomplete());
             joined.push(if continues { ' ' } else { '\n' });
         }
         joined.push_str(line);
@@ -330,7 +250,7 @@ pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
     if !matches!(classify(buffer), Input::GameText) || command_line_at(buffer).is_some() {
         return false;
     }
-    match crate::syntax::parse(&join_continued_lines(buffer)) {
+    match takeaway_core::syntax::parse(&join_continued_lines(buffer)) {
         Err(e) => e.is_incomplete(),
         Ok(file) => {
             let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
@@ -348,7 +268,14 @@ pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
 
 impl Session {
     pub fn new(color: bool) -> Self {
-        Session { games: Vec::new(), current: None, limits: Limits::default(), color, pending: String::new() }
+        Session {
+            games: Vec::new(),
+            current: None,
+            color,
+            cancel: CancelToken::new(),
+            progress: Progress::default(),
+            pending: String::new(),
+        }
     }
 
     /// The prompt for the next line: a definition still open has its own.
@@ -461,7 +388,7 @@ impl Session {
 
     /// Evaluates one complete input (one command, or a whole game definition).
     pub fn eval(&mut self, input: &str) -> Reply {
-        solve::clear_cancel();
+        self.cancel.reset();
         // A `#` comment may end a command line as it may end a line of game text.
         if !matches!(classify(input), Input::GameText | Input::Empty) {
             let line = input.split('#').next().unwrap_or("");
@@ -533,75 +460,62 @@ impl Session {
             Ok(e) => e,
             Err(e) => return Reply::err(e),
         };
-        let limits = |m: Option<usize>| Limits { max_states: m.unwrap_or(self.limits.max_states), ..self.limits };
-        let answer = match line.verb {
-            Verb::Check => Ok(crate::query::partizan_note(&entry.loaded)),
-            Verb::Play { position, options, last } => {
-                let text = position.join(" ");
-                match crate::rules::parse_position(&entry.loaded.game, &text) {
-                    Ok(mut start) => {
-                        start.last = last;
-                        return Reply {
-                            play: Some(PlayRequest {
-                                loaded: entry.loaded.clone(),
-                                start,
-                                first: options.first(),
-                                side: options.side(),
-                                strength: options.strength(),
-                                limits: self.limits,
-                            }),
-                            ..Default::default()
-                        };
-                    }
-                    Err(e) => Err(render(&e, Some(&Source::new("position", text)), self.color)),
-                }
-            }
-            Verb::Plot { upto, output_file } => query::plot(&entry.loaded, upto.unwrap_or(60), self.limits, self.color)
-                .and_then(|svg| match output_file {
-                    None => Ok(svg),
-                    Some(path) => std::fs::write(&path, &svg)
-                        .map(|_| format!("wrote {} ({} bytes of SVG)\n", path.display(), svg.len()))
-                        .map_err(|e| format!("cannot write {}: {e}\n", path.display())),
-                }),
-            Verb::Compare { other, upto, shift, format } => self.find_game(&other, input).and_then(|i| {
-                query::compare(&entry.loaded, &self.games[i].loaded, upto, shift, format, self.limits, self.color)
-            }),
-            Verb::Solve(a) => {
-                query::solve(&entry.loaded, &a.position.join(" "), a.last, a.format, limits(a.max_states), self.color)
-            }
-            Verb::Explain { args: a, all } => query::explain(
-                &entry.loaded,
-                &a.position.join(" "),
-                a.last,
-                a.format,
-                limits(a.max_states),
-                self.color,
-                all,
-            ),
-            Verb::Quotient { upto, upto_flag, format } => {
-                query::quotient(&entry.loaded, upto_flag.or(upto).unwrap_or(300), format, limits(None), self.color)
-            }
-            Verb::Period { upto, upto_flag, checkpoint, format } => {
-                let upto = upto_flag.or(upto).unwrap_or(crate::analysis::period_search::DEFAULT_UPTO).max(1);
-                let question = crate::analysis::period_search::PeriodQuestion { upto, checkpoint };
-                query::period(&entry.loaded, &question, format, limits(None), self.color)
-            }
-            Verb::Table { upto, upto_flag, remoteness, by_last, period_values, format, max_states } => {
-                let upto = upto_flag.or(upto).unwrap_or(30);
-                let options = crate::analysis::TableOptions { remoteness, by_last, period_values };
-                match query::table(&entry.loaded, upto, options, format, limits(max_states), self.color) {
-                    Ok(text) => Ok(text),
-                    Err(f) => {
-                        // After Ctrl-C a few lines say what there is, not every row computed.
-                        let output = f.summary.unwrap_or(f.partial);
-                        return Reply { output, error: f.rendered, ..Default::default() };
+        let verb = line.verb;
+        if let Verb::Play { position, options, limits, .. } = &verb {
+            let text = position.text();
+            return match takeaway_core::rules::parse_position(&entry.loaded.game, &text) {
+                Ok(mut start) => {
+                    start.last = position.last;
+                    Reply {
+                        play: Some(PlayRequest {
+                            loaded: entry.loaded.clone(),
+                            start,
+                            first: options.first(),
+                            side: options.side(),
+                            strength: options.strength(),
+                            limits: limits.limits(),
+                        }),
+                        ..Default::default()
                     }
                 }
-            }
+                Err(e) => Reply::err(render(&e, Some(&Source::new("position", text)), self.color)),
+            };
+        }
+        let other = match &verb {
+            Verb::Compare { other, .. } => match self.find_or_load(other, input) {
+                Ok(loaded) => Some(loaded),
+                Err(e) => return Reply::err(e),
+            },
+            _ => None,
         };
-        match answer {
-            Ok(text) => Reply::ok(text),
-            Err(e) => Reply::err(e),
+        let Some(mut question) = verb.question(other) else { return Reply::default() };
+        question.limits.cancel = self.cancel.clone();
+        question.limits.progress = self.progress.clone();
+        let entry = match self.current() {
+            Ok(e) => e,
+            Err(e) => return Reply::err(e),
+        };
+        match api::ask(&entry.loaded, &question.request, &question.limits) {
+            Ok(answer) => match printed(&answer, question.format) {
+                Ok(text) => match &question.output_file {
+                    None => Reply::ok(text),
+                    Some(path) => match write_atomically(path, text.as_bytes()) {
+                        Ok(()) => Reply::ok(format!("wrote {} ({} bytes of SVG)\n", path.display(), text.len())),
+                        Err(e) => Reply::err(format!("cannot write {}: {e}\n", path.display())),
+                    },
+                },
+                Err(e) => Reply::err(render(&e, None, self.color)),
+            },
+            Err(f) => {
+                let error = f.render(self.color);
+                let output = match f.partial.as_deref() {
+                    // After Ctrl-C a few lines say what there is, not every row computed.
+                    Some(Answer::Table(partial)) if self.cancel.is_cancelled() => cancelled_summary(partial),
+                    Some(partial) => printed(partial, question.format).unwrap_or_default(),
+                    None => String::new(),
+                };
+                Reply { output, error, ..Default::default() }
+            }
         }
     }
 
@@ -626,13 +540,14 @@ impl Session {
         settings.retain(|(n, _)| *n != name);
         settings.push((name.clone(), value.clone()));
         let name_of_game = entry.name().to_string();
-        match query::load_in(
+        match api::load(
             Source::new(entry.loaded.source.name.clone(), entry.text.clone()),
             &name_of_game,
             &settings,
-            self.color,
             &self.library(Some(i)),
-        ) {
+        )
+        .map_err(|f| f.render(self.color))
+        {
             Ok(loaded) => {
                 let entry = &mut self.games[i];
                 entry.loaded = loaded;
@@ -646,7 +561,7 @@ impl Session {
     fn game_text(&mut self, input: &str) -> Reply {
         let joined = join_continued_lines(input);
         let input = joined.as_str();
-        let file = match crate::syntax::parse(input) {
+        let file = match takeaway_core::syntax::parse(input) {
             Ok(f) => f,
             Err(e) => return Reply::err(self.render(&e, input)),
         };
@@ -661,13 +576,9 @@ impl Session {
         let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
         let source_name = format!("<{}>", game_name(&file).unwrap_or(&default_name));
         let library = self.library(replacing);
-        let loaded = match query::load_in(
-            Source::new(source_name, text.clone()),
-            &default_name,
-            &settings,
-            self.color,
-            &library,
-        ) {
+        let loaded = match api::load(Source::new(source_name, text.clone()), &default_name, &settings, &library)
+            .map_err(|f| f.render(self.color))
+        {
             Ok(l) => l,
             Err(e) => return Reply::err(e),
         };
@@ -683,10 +594,29 @@ impl Session {
 
     /// Where a product finds its games: the session's (but the one being redefined), then game
     /// files from the current directory.
-    fn library(&self, except: Option<usize>) -> query::Games<'_> {
+    fn library(&self, except: Option<usize>) -> api::Games<'_> {
         let session =
             self.games.iter().enumerate().filter(|(i, _)| Some(*i) != except).map(|(_, e)| &e.loaded).collect();
-        query::Games { dir: std::path::PathBuf::new(), session, color: self.color }
+        api::Games { dir: std::path::PathBuf::new(), session }
+    }
+
+    /// `compare`'s other game: one of the session's by name, else a game file, else a bundled
+    /// game by its name (`Kayles` finds games/kayles.game).
+    fn find_or_load(&self, name: &str, input: &str) -> Result<Loaded, String> {
+        if let Ok(i) = self.find_game(name, input) {
+            return Ok(self.games[i].loaded.clone());
+        }
+        let wanted = name.trim_matches('"');
+        let bundled = |dir: &Path| dir.join(format!("{}.game", wanted.to_lowercase().replace([' ', '_'], "-")));
+        let candidates = [
+            PathBuf::from(wanted),
+            bundled(Path::new("games")),
+            bundled(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games")),
+        ];
+        match candidates.iter().find(|p| p.is_file() || p.with_extension("game").is_file()) {
+            Some(path) => api::read_game(path, &[], self.library(None).session).map_err(|f| f.render(self.color)),
+            None => Err(self.find_game(name, input).err().unwrap_or_default()),
+        }
     }
 
     /// The index of the session's game called `name` (quotes allowed), or the diagnostic.
@@ -726,7 +656,7 @@ impl Session {
 
     /// Loads a game file; it becomes the current game.
     pub fn load_file(&mut self, path: &Path) -> Reply {
-        match read_game_in(path, &[], self.color, self.library(None).session) {
+        match api::read_game(path, &[], self.library(None).session).map_err(|f: Failure| f.render(self.color)) {
             Ok(loaded) => {
                 let entry = Entry {
                     text: loaded.source.text.clone(),
@@ -864,7 +794,7 @@ impl Session {
 
 /// What an open definition lacks, in words: `the definition of "X" has no move yet`.
 fn unfinished(text: &str) -> String {
-    let Ok(file) = crate::syntax::parse(&join_continued_lines(text)) else {
+    let Ok(file) = takeaway_core::syntax::parse(&join_continued_lines(text)) else {
         return "the open definition was unfinished".into();
     };
     let name = game_name(&file).map(|n| format!("the definition of \"{n}\"")).unwrap_or("the open definition".into());
@@ -897,18 +827,18 @@ impl Entry {
         }];
         for p in &g.params {
             match &p.set {
-                Some(members) => parts.push(format!("{} = {}", p.name, crate::check::SettingValue::Set(members.clone()))),
+                Some(members) => parts.push(format!("{} = {}", p.name, takeaway_core::check::SettingValue::Set(members.clone()))),
                 None => parts.push(format!("{} = {}", p.name, p.value)),
             }
         }
-        if g.convention == crate::ast::Convention::Misere {
+        if g.convention == takeaway_core::ast::Convention::Misere {
             parts.push("misère play".into());
         }
         format!("{} ({})", g.name, parts.join("; "))
     }
 }
 
-fn game_name(file: &crate::ast::GameFile) -> Option<&str> {
+fn game_name(file: &takeaway_core::ast::GameFile) -> Option<&str> {
     file.statements.iter().find_map(|s| match &s.node {
         Statement::Game(n) => Some(n.node.as_str()),
         _ => None,
@@ -1012,13 +942,39 @@ pub fn run_script(session: &mut Session, input: impl BufRead, out: &mut impl Wri
     all_ok
 }
 
+/// The rows a table stopped by Ctrl-C shows in the REPL: how many there are, the last few, and
+/// how to get them all.
+const SUMMARY_ROWS: usize = 5;
+
+fn cancelled_summary(partial: &takeaway_core::analysis::Table) -> String {
+    let text = partial.to_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let rows = (partial.upto + 1) as usize;
+    let mut out = format!("stopped by Ctrl-C: {rows} rows computed, n = 0..{}", partial.upto);
+    if partial.shape == takeaway_core::analysis::TableShape::OnePile && lines.len() >= rows + 2 {
+        out.push_str("; the last of them:\n");
+        out.push_str(lines[1]);
+        out.push('\n');
+        for line in &lines[2 + rows.saturating_sub(SUMMARY_ROWS)..2 + rows] {
+            out.push_str(line);
+            out.push('\n');
+        }
+    } else {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "every row: `table {}` (it takes as long again), or `table {} --format csv` for a spreadsheet\n",
+        partial.upto, partial.upto
+    ));
+    out
+}
+
 /// `takeaway repl [FILE…]`: interactive on a terminal, a script otherwise. False when a file
 /// or a scripted command failed (reported on stderr already).
 pub fn main(files: &[PathBuf]) -> bool {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let color = interactive && crate::diagnostics::stderr_wants_color();
+    let color = interactive && crate::cli::stderr_wants_color();
     let mut session = Session::new(color);
-    session.limits = Limits::states(DEFAULT_MAX_STATES);
     let mut all_ok = true;
     for f in files {
         let reply = session.load_file(f);

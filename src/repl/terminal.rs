@@ -13,6 +13,7 @@ use rustyline::hint::{Hinter, HistoryHinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Editor, Helper};
+use takeaway_core::solve::progress::{CancelToken, Progress};
 
 use super::{Session, Vocabulary, COMMANDS, KEYWORDS, VERBS};
 
@@ -146,26 +147,27 @@ const LINES_PER_CHUNK: usize = 40;
 
 /// Writes an answer a few lines at a time, so that Ctrl-C stops a long one (a Ctrl-C that
 /// stopped the computation before is forgotten first).
-fn print_stoppable(text: &str) {
+fn print_stoppable(text: &str, cancel: &CancelToken) {
     use std::io::Write;
-    crate::solve::clear_cancel();
+    cancel.reset();
     let mut stdout = std::io::stdout().lock();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for chunk in lines.chunks(LINES_PER_CHUNK) {
-        if crate::solve::cancel_requested() {
+        if cancel.is_cancelled() {
             let _ = writeln!(stdout, "… (output stopped by Ctrl-C)");
             break;
         }
         let _ = stdout.write_all(chunk.concat().as_bytes());
     }
     let _ = stdout.flush();
-    crate::solve::clear_cancel();
+    cancel.reset();
 }
 
 pub fn run(mut session: Session) {
     // During a computation the terminal is in normal mode and Ctrl-C is a signal: cancel the
     // computation. At the prompt rustyline reads Ctrl-C as a key and clears the line.
-    let _ = ctrlc::set_handler(crate::solve::request_cancel);
+    let on_signal = session.cancel.clone();
+    let _ = ctrlc::set_handler(move || on_signal.cancel());
     let helper = ReplHelper {
         vocabulary: RefCell::new(session.vocabulary()),
         hinter: HistoryHinter::new(),
@@ -195,16 +197,19 @@ pub fn run(mut session: Session) {
                     let _ = editor.add_history_entry(input.as_str());
                 }
                 // The same progress bar as the command line, cleared before the answer.
-                crate::progress_bar::ProgressBar::install();
+                let bar = crate::progress_bar::ProgressBar::new();
+                session.progress = bar.clone().map(|b| Progress::to(b as std::sync::Arc<dyn takeaway_core::solve::progress::Reporter>)).unwrap_or_default();
                 let mut reply = session.feed(&input);
-                crate::progress_bar::ProgressBar::clear();
-                print_stoppable(&reply.output);
+                if let Some(bar) = bar {
+                    bar.clear();
+                }
+                print_stoppable(&reply.output, &session.cancel);
                 eprint!("{}", reply.error);
                 if let Some(p) = reply.play.take() {
                     let mut next_line = || editor.readline("your move> ").ok();
                     let mut stdout = std::io::stdout();
                     if let Err(e) = crate::play::play(&p, &mut next_line, &mut stdout) {
-                        eprint!("{}", crate::diagnostics::render(&e, Some(&p.loaded.source), session.color));
+                        eprint!("{}", takeaway_core::diagnostics::render(&e, Some(&p.loaded.source), session.color));
                     }
                 }
                 if let Some(h) = editor.helper_mut() {
@@ -223,8 +228,11 @@ pub fn run(mut session: Session) {
         }
     }
     if let Some(path) = &history {
-        let saved =
-            path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok() && editor.save_history(path).is_ok();
+        // Written beside the history and renamed over it: a failed write keeps the old one.
+        let temporary = path.with_extension("txt.tmp");
+        let saved = path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok()
+            && editor.save_history(&temporary).is_ok()
+            && std::fs::rename(&temporary, path).is_ok();
         if !saved {
             eprintln!("note: could not save the history to {}", path.display());
         }

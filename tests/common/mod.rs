@@ -5,9 +5,9 @@ pub mod octal;
 
 use std::path::PathBuf;
 
-use takeaway::rules::Position;
-use takeaway::solve::{Limits, Outcome, Solver, Value};
-use takeaway::Game;
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, Outcome, Solver, Value};
+use takeaway_core::Game;
 
 pub fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
@@ -17,9 +17,9 @@ pub fn games_dir() -> PathBuf {
 pub fn game_with(name: &str, settings: &[(&str, i64)]) -> Game {
     let path = games_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let settings: Vec<(String, takeaway::check::SettingValue)> =
+    let settings: Vec<(String, takeaway_core::check::SettingValue)> =
         settings.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect();
-    takeaway::load(&text, name, &settings).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
+    takeaway_core::load(&text, name, &settings).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
 }
 
 pub fn game(name: &str) -> Game {
@@ -28,7 +28,7 @@ pub fn game(name: &str) -> Game {
 
 /// Loads game text written in a test.
 pub fn game_text(text: &str) -> Game {
-    takeaway::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
+    takeaway_core::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
 }
 
 pub fn solver(game: &Game) -> Solver<'_> {

@@ -106,7 +106,7 @@ pub enum PeriodError {
 
 /// Runs a period search: from a checkpoint when its file exists, writing one on the way and
 /// when a limit or Ctrl-C stops the run.
-pub fn period_search(game: &Game, question: &PeriodQuestion, limits: Limits) -> Result<PeriodReport, PeriodError> {
+pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) -> Result<PeriodReport, PeriodError> {
     let rules_span = game.moves.first().map_or(Span { start: 0, end: 0 }, |r| r.span);
     let no_run = |why: NoRun| match why {
         NoRun::NoTheorem => PeriodError::NoTheorem { game: game.name.clone(), span: rules_span },

@@ -111,7 +111,7 @@ impl PileValues {
     }
 
     /// The Grundy value of a whole position: the XOR of its piles' values.
-    pub fn position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+    pub fn position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         self.again_with_whole_table(game, |values| values.try_position(game, pos, limits))
     }
 
@@ -129,7 +129,7 @@ impl PileValues {
         Ok(attempt(self)?.expect("the whole table holds every value"))
     }
 
-    fn try_position(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<u64>, SolveError> {
+    fn try_position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
         if let Engine::Kernel(k) = &mut self.engine {
             for &p in &pos.piles {
@@ -149,7 +149,7 @@ impl PileValues {
         &mut self,
         game: &Game,
         pos: &Position,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<(Vec<Move>, bool), SolveError> {
         self.again_with_whole_table(game, |values| values.try_winning_moves(game, pos, limits))
     }
@@ -159,7 +159,7 @@ impl PileValues {
         &mut self,
         game: &Game,
         pos: &Position,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let total = self.position(game, pos, limits)?;
         let mut winning = Vec::new();
@@ -202,7 +202,7 @@ impl PileValues {
         pos: &Position,
         target: u64,
         out: &mut Vec<Move>,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Option<()>, SolveError> {
         for m in game.moves(&Position::new(vec![p]), limits.max_states)? {
             let Some(value) = m.to.piles.iter().try_fold(0u64, |acc, &q| Some(acc ^ self.known(q)?)) else {
@@ -227,7 +227,7 @@ impl PileValues {
         pos: &Position,
         target: u64,
         out: &mut Vec<Move>,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Option<bool>, SolveError> {
         // Small piles: the general move list, which also describes the moves.
         if p <= 4096 {
@@ -258,7 +258,7 @@ impl PileValues {
     }
 
     /// Computes values up to pile `upto`; false when a window proved too small for it.
-    fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<bool, SolveError> {
+    fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<bool, SolveError> {
         // A window where no theorem needs the whole table to prove a period.
         let window = match limits.table {
             Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
@@ -294,7 +294,7 @@ impl PileValues {
                             let moves = (options / KERNEL_OPTIONS_PER_MOVE) as usize;
                             self.work.add_piles(moves, limits, n as u64, upto)?;
                             options %= KERNEL_OPTIONS_PER_MOVE;
-                            super::progress::report(super::progress::Stage::PileValues, n as u64, upto + 1);
+                            limits.progress.report(super::progress::Stage::PileValues, n as u64, upto + 1);
                         }
                     }
                     self.work.add_piles((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits, stop as u64, upto)?;
@@ -314,7 +314,7 @@ impl PileValues {
 
     /// Refuses at once a pile whose values would cost far past the budget, estimated from how
     /// the cost grew over the last doubling of the piles computed.
-    fn refuse_hopeless(&mut self, upto: u64, limits: Limits) -> Result<(), SolveError> {
+    fn refuse_hopeless(&mut self, upto: u64, limits: &Limits) -> Result<(), SolveError> {
         let now = (self.computed() as u64, self.work.moves);
         let before = self.last_check.replace(now);
         let budget = limits.max_pile_moves();
@@ -333,7 +333,7 @@ impl PileValues {
             // Allowed to try, but the estimate passes the budget: the progress bar counts to
             // where the limits should stop it, rather than promising the end.
             if estimate > budget as f64 && largest < upto {
-                super::progress::limited(super::progress::Stage::PileValues, largest, upto + 1);
+                limits.progress.limited(super::progress::Stage::PileValues, largest, upto + 1);
             }
             return Ok(());
         }
@@ -390,7 +390,7 @@ fn listing_extend(
     values: &mut Vec<u32>,
     stop: usize,
     total: u64,
-    limits: Limits,
+    limits: &Limits,
     work: &mut Work,
 ) -> Result<(), SolveError> {
     let mut seen: Vec<bool> = Vec::new();
@@ -400,7 +400,7 @@ fn listing_extend(
         // A move that leaves many piles (or turns many coins) costs as much as that many moves.
         work.add_piles(moves.iter().map(|m| m.to.piles.len().max(1)).sum(), limits, n, total - 1)?;
         if n.is_multiple_of(256) {
-            super::progress::report(super::progress::Stage::PileValues, n, total);
+            limits.progress.report(super::progress::Stage::PileValues, n, total);
         }
         seen.clear();
         seen.resize(moves.len() + 1, false);
@@ -421,7 +421,7 @@ fn listing_extend(
         let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
         values.push(mex as u32);
         if values.len().is_multiple_of(1024) {
-            check_cancel(limits)?;
+            check_cancel(&limits)?;
         }
     }
     Ok(())

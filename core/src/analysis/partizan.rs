@@ -416,9 +416,9 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
     let right_options = solver.options_values(pos, Side::Right)?;
     let lefts: Vec<FormId> = left_options.iter().map(|o| o.1).collect();
     let rights: Vec<FormId> = right_options.iter().map(|o| o.1).collect();
-    let limits = solver.limits();
+    let limits = solver.limits().clone();
     let (value, notes) =
-        solver.forms.canonical_explained(lefts.clone(), rights.clone()).map_err(|_| SolveError::state_limit(limits))?;
+        solver.forms.canonical_explained(lefts.clone(), rights.clone()).map_err(|_| SolveError::state_limit(&limits))?;
     let explained = |solver: &mut PartizanSolver, options: &[(Move, FormId)], side: Side| -> Vec<ExplainedOption> {
         let mut out = Vec::new();
         let values: Vec<FormId> = options.iter().map(|o| o.1).collect();

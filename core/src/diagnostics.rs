@@ -1,7 +1,5 @@
 //! Rendering diagnostics against the text they point into, with or without colour.
 
-use std::io::IsTerminal;
-
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
 /// Where a piece of text came from, for diagnostics that point into it.
@@ -17,9 +15,21 @@ impl Source {
     }
 }
 
-/// True when stderr is a terminal and the user has not asked for no colour (NO_COLOR).
-pub fn stderr_wants_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+/// Line and column (both from 1, the column in characters) of byte `offset` in `text`. A lone
+/// CR ends a line as CRLF and LF do, so that line numbers agree with the snippet shown.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char(text, offset.min(text.len()));
+    let before = &text[..offset];
+    let mut line = 1;
+    let mut start = 0;
+    let bytes = before.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            start = i + 1;
+        }
+    }
+    (line, before[start..].trim_start_matches('\u{feff}').chars().count() + 1)
 }
 
 /// Lines longer than this (in bytes) are shown cut down to a window around what is labelled:

@@ -33,15 +33,15 @@ impl Search {
         self.memo.len()
     }
 
-    pub fn value(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Value, SolveError> {
+    pub fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
         Ok(self.node(game, pos, limits)?.value)
     }
 
-    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         Ok(self.node(game, pos, limits)?.remoteness)
     }
 
-    fn node(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Node, SolveError> {
+    fn node(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Node, SolveError> {
         let root = game.canonical(pos);
         if let Some(v) = self.memo.get(&root) {
             return Ok(*v);
@@ -115,7 +115,7 @@ impl Search {
     }
 }
 
-fn frame(game: &Game, pos: Position, limits: Limits, work: &mut Work) -> Result<Frame, SolveError> {
+fn frame(game: &Game, pos: Position, limits: &Limits, work: &mut Work) -> Result<Frame, SolveError> {
     let moves = game.moves(&pos, limits.max_states)?;
     work.add(moves.len(), limits)?;
     let mut children: Vec<(Position, Span)> = moves.into_iter().map(|m| (game.canonical(&m.to), m.rule)).collect();

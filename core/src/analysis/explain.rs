@@ -257,7 +257,7 @@ fn explain_plain(solver: &mut Solver, pos: &Position) -> Result<Explanation, Sol
 /// A misère heap position through the quotient.
 fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
     use crate::solve::misere::presentation::Presentation;
-    let limits = solver.limits();
+    let limits = &solver.limits().clone();
     let heaps = solver.misere().expect("the misère quotient method has a quotient");
     let total = heaps.element(game, pos, limits)?;
     let mut elements = Vec::new();

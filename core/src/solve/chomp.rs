@@ -34,7 +34,7 @@ impl Chomp {
 
     /// The Grundy value of a board; `None` when its rows grow upwards (not a Chomp board), for
     /// the general search to answer.
-    pub fn value(&mut self, pos: &Position, limits: Limits) -> Result<Option<u64>, SolveError> {
+    pub fn value(&mut self, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
         let rows: Vec<u64> = pos.piles.iter().copied().filter(|&r| r > 0).collect();
         if rows.len() != pos.piles.iter().take_while(|&&r| r > 0).count() || rows.windows(2).any(|w| w[1] > w[0]) {
             return Ok(None);
@@ -57,7 +57,7 @@ impl Chomp {
         rows.iter().enumerate().map(|(i, &a)| self.before[r - 1 - i][a as usize]).sum::<u64>() as usize
     }
 
-    fn compute(&mut self, rows: usize, columns: usize, limits: Limits) -> Result<(), SolveError> {
+    fn compute(&mut self, rows: usize, columns: usize, limits: &Limits) -> Result<(), SolveError> {
         // C(rows + columns, rows) boards, refused before any allocation if over the limit.
         let mut total: u128 = 1;
         for i in 1..=rows as u128 {
@@ -99,7 +99,7 @@ impl Chomp {
         let mut seen: Vec<u64> = Vec::new();
         for index in 0..total {
             if index % 65536 == 0 {
-                check_cancel(limits)?;
+                check_cancel(&limits)?;
             }
             for i in 0..rows {
                 prefix[i + 1] = prefix[i] + self.before[rows - 1 - i][board[i]];

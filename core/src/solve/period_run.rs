@@ -184,7 +184,7 @@ impl PeriodRun {
     pub fn run(
         &mut self,
         upto: u64,
-        limits: Limits,
+        limits: &Limits,
         every: u64,
         mut pause: impl FnMut(&PeriodRun),
     ) -> Result<Option<Proven>, SolveError> {
@@ -205,8 +205,8 @@ impl PeriodRun {
             self.follow(n);
             let computed = n + 1;
             if computed.is_multiple_of(1024) {
-                check_cancel(limits)?;
-                super::progress::report(super::progress::Stage::PileValues, computed, upto);
+                check_cancel(&limits)?;
+                limits.progress.report(super::progress::Stage::PileValues, computed, upto);
             }
             if every > 0 && computed.is_multiple_of(every) {
                 pause(self);

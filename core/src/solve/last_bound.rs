@@ -128,7 +128,7 @@ impl LastBound {
     }
 
     /// w(m), from the table where it reaches, through H beyond it.
-    fn smallest_win(&mut self, m: u64, limits: Limits) -> Result<u64, SolveError> {
+    fn smallest_win(&mut self, m: u64, limits: &Limits) -> Result<u64, SolveError> {
         if (m as usize) < self.smallest_win.len() {
             return Ok(self.smallest_win[m as usize]);
         }
@@ -154,7 +154,7 @@ impl LastBound {
         &mut self,
         game: &Game,
         pos: &Position,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let m = pos.piles[0];
         if self.affine.is_none() || !self.extend_h(m as u128) {
@@ -222,7 +222,7 @@ impl LastBound {
         Ok(most)
     }
 
-    fn extend(&mut self, upto: u64, limits: Limits) -> Result<(), SolveError> {
+    fn extend(&mut self, upto: u64, limits: &Limits) -> Result<(), SolveError> {
         if upto >= limits.max_states as u64 {
             return Err(SolveError::state_limit(limits));
         }
@@ -233,7 +233,7 @@ impl LastBound {
             for t in 1..=m {
                 self.steps += 1;
                 if self.steps.is_multiple_of(4096) {
-                    super::check_cancel(limits)?;
+                    super::check_cancel(&limits)?;
                 }
                 if self.steps > budget {
                     return Err(SolveError::work_limit(limits));
@@ -260,7 +260,7 @@ impl LastBound {
     /// H in one step each where Schwenk's theorem applies, else by its definition), and the
     /// first move's reach as a line in n where its bound is one. `None` when the first move is
     /// not a take of 1 up to a bound.
-    pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
+    pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
         let Some(reach) = FirstReach::of(game) else { return Ok(None) };
         let size = upto as usize + 1;
         let smallest: Vec<u64> = if self.affine.is_some() && self.extend_h(upto as u128) {
@@ -292,7 +292,7 @@ impl LastBound {
             .collect())
     }
 
-    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
+    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
         let m = pos.piles[0];
         let wins = match pos.last {
             Some(k) => {

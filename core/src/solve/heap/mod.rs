@@ -323,7 +323,7 @@ impl HeapRules {
         most: usize,
         periodic_from: Option<u64>,
         scan: u64,
-        limits: super::Limits,
+        limits: &super::Limits,
     ) -> Result<Option<(Vec<Move>, bool)>, SolveError> {
         let mut out = Vec::new();
         let rule_for = |t: u64, flag: u8| -> Span {
@@ -378,7 +378,7 @@ impl HeapRules {
             for a in 1..=last.min(scan) {
                 examined += 1;
                 if examined.is_multiple_of(1 << 16) {
-                    super::check_cancel(limits)?;
+                    super::check_cancel(&limits)?;
                 }
                 let (Some(x), Some(y)) = (value(a), value(rest - a)) else {
                     return Ok(None);

@@ -35,7 +35,7 @@ impl<'g> CellValues<'g> {
         let [first, second] = &product.parts;
         CellValues {
             product,
-            first: Box::new(Solver::new(&first.game, limits)),
+            first: Box::new(Solver::new(&first.game, limits.clone())),
             second: Box::new(Solver::new(&second.game, limits)),
             memo: HashMap::new(),
             first_options: HashMap::new(),
@@ -46,7 +46,7 @@ impl<'g> CellValues<'g> {
     }
 
     /// The Grundy value of a whole position: the XOR of its cells' values.
-    pub fn position(&mut self, pos: &Position, limits: Limits) -> Result<u64, SolveError> {
+    pub fn position(&mut self, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         let mut total = 0;
         for (x, y) in pos.cell_pairs() {
             total ^= self.cell(x, y, limits)?;
@@ -55,7 +55,7 @@ impl<'g> CellValues<'g> {
     }
 
     /// The value of one cell; a cell with a coordinate 0 is an empty heap.
-    pub fn cell(&mut self, x: u64, y: u64, limits: Limits) -> Result<u64, SolveError> {
+    pub fn cell(&mut self, x: u64, y: u64, limits: &Limits) -> Result<u64, SolveError> {
         if x == 0 || y == 0 {
             return Ok(0);
         }
@@ -70,7 +70,7 @@ impl<'g> CellValues<'g> {
 
     /// For a tartan product: the first game's value of a heap of x and the second's of a heap
     /// of y, whose nim-product the cell (x, y) is worth.
-    pub fn factors(&mut self, x: u64, y: u64, limits: Limits) -> Result<Option<(u64, u64)>, SolveError> {
+    pub fn factors(&mut self, x: u64, y: u64, limits: &Limits) -> Result<Option<(u64, u64)>, SolveError> {
         if self.product.kind != ProductKind::Tartan {
             return Ok(None);
         }
@@ -78,14 +78,14 @@ impl<'g> CellValues<'g> {
     }
 
     /// The first game's value of a heap of x, and the second's of a heap of y.
-    fn heap_values(&mut self, x: u64, y: u64, limits: Limits) -> Result<(u64, u64), SolveError> {
-        self.first.set_limits(limits);
-        self.second.set_limits(limits);
+    fn heap_values(&mut self, x: u64, y: u64, limits: &Limits) -> Result<(u64, u64), SolveError> {
+        self.first.set_limits(limits.clone());
+        self.second.set_limits(limits.clone());
         Ok((heap_value(&mut self.first, x)?, heap_value(&mut self.second, y)?))
     }
 
     /// The mex rule, over the cells a cell's options leave, smallest first.
-    fn acrostic(&mut self, x: u64, y: u64, limits: Limits) -> Result<u64, SolveError> {
+    fn acrostic(&mut self, x: u64, y: u64, limits: &Limits) -> Result<u64, SolveError> {
         if let Some(&v) = self.memo.get(&(x, y)) {
             return Ok(v);
         }
@@ -132,7 +132,7 @@ impl<'g> CellValues<'g> {
             self.memo.insert((a, b), mex);
             stack.pop();
             if self.memo.len().is_multiple_of(4096) {
-                super::progress::report(super::progress::Stage::PileValues, self.memo.len() as u64, 0);
+                limits.progress.report(super::progress::Stage::PileValues, self.memo.len() as u64, 0);
             }
         }
         Ok(self.memo[&(x, y)])
@@ -175,7 +175,7 @@ fn options<'a>(
     cached: &mut usize,
     part: &crate::rules::Part,
     n: u64,
-    limits: Limits,
+    limits: &Limits,
 ) -> Result<&'a HeapOptions, SolveError> {
     match cache.entry(n) {
         std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),

@@ -6,11 +6,10 @@ pub mod explain;
 pub mod partizan;
 pub mod period_search;
 pub mod periods;
-pub mod plot;
 pub mod quotient;
 mod table;
 
-pub use compare::{compare, Comparison};
+pub use compare::{compare, CompareError, Comparison};
 pub use explain::{explain, explain_with, Explanation};
 pub use quotient::{quotient, QuotientError, QuotientReport};
 pub use table::{table, LastGrid, Table, TableError, TableOptions, TableShape};

@@ -70,16 +70,16 @@ impl MisereHeaps {
     }
 
     /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
-    pub fn extend(&mut self, game: &Game, upto: u64, limits: Limits) -> Result<(), SolveError> {
+    pub fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<(), SolveError> {
         let meter = Meter::new((limits.max_states as u64).saturating_mul(WORK_PER_STATE));
         while self.quotient.heaps() <= upto && self.period.is_none() && self.quotient.stopped().is_none() {
             let n = self.quotient.heaps();
             if n as usize >= limits.max_states {
                 return Err(SolveError::state_limit(limits));
             }
-            check_cancel(limits)?;
+            check_cancel(&limits)?;
             if n.is_multiple_of(64) {
-                super::progress::report(super::progress::Stage::PileValues, n, upto + 1);
+                limits.progress.report(super::progress::Stage::PileValues, n, upto + 1);
             }
             let options = heap_options(game, n, limits)?;
             match self.quotient.push(options, &meter) {
@@ -119,7 +119,7 @@ impl MisereHeaps {
     }
 
     /// Φ of a heap, computing the quotient as far as needed.
-    pub fn phi(&mut self, game: &Game, n: u64, limits: Limits) -> Result<u32, SolveError> {
+    pub fn phi(&mut self, game: &Game, n: u64, limits: &Limits) -> Result<u32, SolveError> {
         self.extend(game, n, limits)?;
         match self.reduce(n) {
             Some(h) => Ok(self.quotient.phi(h).expect("reduced heaps are computed")),
@@ -133,7 +133,7 @@ impl MisereHeaps {
     }
 
     /// The element of a position (the product of its piles' Φ).
-    pub fn element(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<u32, SolveError> {
+    pub fn element(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u32, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
         self.extend(game, largest, limits)?;
         let mut x = 0;
@@ -144,7 +144,7 @@ impl MisereHeaps {
         Ok(x)
     }
 
-    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Outcome, SolveError> {
+    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
         let x = self.element(game, pos, limits)?;
         Ok(if self.quotient.monoid().in_p(x) { Outcome::P } else { Outcome::N })
     }
@@ -164,7 +164,7 @@ impl MisereHeaps {
         &mut self,
         game: &Game,
         pos: &Position,
-        limits: Limits,
+        limits: &Limits,
         most: usize,
     ) -> Result<(Vec<crate::rules::Move>, bool), SolveError> {
         let total = self.element(game, pos, limits)?;
@@ -244,7 +244,7 @@ fn shifted(m: crate::rules::Move, from: u64, shift: u64) -> crate::rules::Move {
 }
 
 /// The options of one heap as words: what the rules leave of a pile of n.
-pub fn heap_options(game: &Game, n: u64, limits: Limits) -> Result<Vec<Word>, SolveError> {
+pub fn heap_options(game: &Game, n: u64, limits: &Limits) -> Result<Vec<Word>, SolveError> {
     if n == 0 {
         return Ok(Vec::new());
     }

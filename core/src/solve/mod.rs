@@ -27,7 +27,6 @@ pub mod progress;
 pub mod reach;
 mod search;
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use miette::Diagnostic;
@@ -37,8 +36,9 @@ use thiserror::Error;
 use crate::ast::Span;
 use crate::rules::{Board, Game, Move, MoveError, Position, RuleKind};
 
-/// How much work a question may take before it is refused with a diagnostic.
-#[derive(Clone, Copy, Debug)]
+/// How much work a question may take before it is refused with a diagnostic, and the state
+/// that travels with it: its deadline, the token that cancels it, where its progress goes.
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Positions a search may remember (and moves one position may have).
     pub max_states: usize,
@@ -55,6 +55,10 @@ pub struct Limits {
     /// Threads the take-and-break kernel may share one pile's work with (the values never
     /// depend on it): the machine's cores, at most `MOST_THREADS`.
     pub threads: usize,
+    /// Cancels this question (and only this one).
+    pub cancel: progress::CancelToken,
+    /// Hears how far this question has got.
+    pub progress: progress::Progress,
 }
 
 /// More threads than this share one pile's scans with too little each to pay.
@@ -120,6 +124,8 @@ impl Limits {
             pile_moves_per_state: PILE_MOVES_PER_STATE,
             sparse: SparseMode::Auto,
             threads: default_threads(),
+            cancel: progress::CancelToken::default(),
+            progress: progress::Progress::default(),
         }
     }
 
@@ -292,7 +298,7 @@ pub fn search_memory(positions: usize) -> String {
 }
 
 impl SolveError {
-    pub(crate) fn state_limit(limits: Limits) -> Self {
+    pub(crate) fn state_limit(limits: &Limits) -> Self {
         SolveError::StateLimit {
             limit: limits.max_states as u64,
             what: "positions",
@@ -301,7 +307,7 @@ impl SolveError {
         }
     }
 
-    fn work_limit(limits: Limits) -> Self {
+    fn work_limit(limits: &Limits) -> Self {
         SolveError::StateLimit {
             limit: limits.max_moves(),
             what: "moves examined",
@@ -340,26 +346,9 @@ pub fn approximately(x: f64) -> String {
     format!("{mantissa:.1}·10{sup}")
 }
 
-static CANCEL: AtomicBool = AtomicBool::new(false);
-
-/// Asks the computation under way to stop with `SolveError::Cancelled` (safe from a signal handler).
-pub fn request_cancel() {
-    CANCEL.store(true, Ordering::Relaxed);
-}
-
-/// True once Ctrl-C asked to stop (long output checks it between lines).
-pub fn cancel_requested() -> bool {
-    CANCEL.load(Ordering::Relaxed)
-}
-
-/// Forgets an earlier request, before a new computation starts.
-pub fn clear_cancel() {
-    CANCEL.store(false, Ordering::Relaxed);
-}
-
 /// Stops a computation that was cancelled or is past its deadline.
-pub(crate) fn check_cancel(limits: Limits) -> Result<(), SolveError> {
-    if CANCEL.load(Ordering::Relaxed) {
+pub fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
+    if limits.cancel.is_cancelled() {
         return Err(SolveError::Cancelled);
     }
     if let Some((deadline, given)) = limits.deadline {
@@ -379,7 +368,7 @@ struct Work {
 
 impl Work {
     /// Moves counted against the single-pile budget; the error says how far the piles got.
-    fn add_piles(&mut self, moves: usize, limits: Limits, computed: u64, needed: u64) -> Result<(), SolveError> {
+    fn add_piles(&mut self, moves: usize, limits: &Limits, computed: u64, needed: u64) -> Result<(), SolveError> {
         check_cancel(limits)?;
         self.moves += moves as u64;
         if self.moves > limits.max_pile_moves() {
@@ -398,13 +387,13 @@ impl Work {
         Ok(())
     }
 
-    fn add(&mut self, moves: usize, limits: Limits) -> Result<(), SolveError> {
+    fn add(&mut self, moves: usize, limits: &Limits) -> Result<(), SolveError> {
         check_cancel(limits)?;
         let before = self.moves;
         self.moves += moves as u64;
         // Each time another 2^16 moves have been examined.
         if before >> 16 != self.moves >> 16 {
-            progress::report(progress::Stage::Search, self.moves, 0);
+            limits.progress.report(progress::Stage::Search, self.moves, 0);
         }
         if self.moves > limits.max_moves() {
             return Err(SolveError::work_limit(limits));
@@ -474,7 +463,7 @@ impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
         let method = if let Some(product) = game.product.as_deref() {
             match game.convention {
-                crate::ast::Convention::Normal => Method::Cells(Box::new(cells::CellValues::new(product, limits))),
+                crate::ast::Convention::Normal => Method::Cells(Box::new(cells::CellValues::new(product, limits.clone()))),
                 crate::ast::Convention::Misere => Method::Search,
             }
         } else if game.can_grow() {
@@ -554,8 +543,8 @@ impl<'g> Solver<'g> {
         self.game
     }
 
-    pub fn limits(&self) -> Limits {
-        self.limits
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Positions the whole-position search has valued so far (work, for tests of refusals).
@@ -572,35 +561,35 @@ impl<'g> Solver<'g> {
     pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
         match &mut self.method {
             Method::PileSum(values) => {
-                let g = values.position(self.game, pos, self.limits)?;
+                let g = values.position(self.game, pos, &self.limits)?;
                 Ok(Value::from_grundy(g))
             }
             Method::LastBound(kernel) => {
-                let outcome = kernel.outcome(self.game, pos, self.limits)?;
+                let outcome = kernel.outcome(self.game, pos, &self.limits)?;
                 // The kernel finds outcomes only; the Grundy value comes from a search where that is small.
                 let grundy = if last_bound::search_is_small(pos) {
-                    self.search.value(self.game, pos, self.limits).ok().and_then(|v| v.grundy)
+                    self.search.value(self.game, pos, &self.limits).ok().and_then(|v| v.grundy)
                 } else {
                     None
                 };
                 Ok(Value { outcome, grundy })
             }
-            Method::Chomp(kernel) => match kernel.value(pos, self.limits)? {
+            Method::Chomp(kernel) => match kernel.value(pos, &self.limits)? {
                 Some(g) => Ok(Value::from_grundy(g)),
-                None => self.search.value(self.game, pos, self.limits),
+                None => self.search.value(self.game, pos, &self.limits),
             },
-            Method::Loopy(loopy) => loopy.value(self.game, pos, self.limits),
-            Method::Cells(cells) => Ok(Value::from_grundy(cells.position(pos, self.limits)?)),
-            Method::Misere(quotient) => match quotient.outcome(self.game, pos, self.limits) {
+            Method::Loopy(loopy) => loopy.value(self.game, pos, &self.limits),
+            Method::Cells(cells) => Ok(Value::from_grundy(cells.position(pos, &self.limits)?)),
+            Method::Misere(quotient) => match quotient.outcome(self.game, pos, &self.limits) {
                 Ok(outcome) => Ok(Value { outcome, grundy: None }),
                 // Past the quotient, a search answers what is small enough to search.
                 Err(SolveError::Misere(e)) if misere_search_is_small(pos) => {
                     let _ = e;
-                    self.search.value(self.game, pos, self.limits)
+                    self.search.value(self.game, pos, &self.limits)
                 }
                 Err(e) => Err(e),
             },
-            Method::Search => self.search.value(self.game, pos, self.limits),
+            Method::Search => self.search.value(self.game, pos, &self.limits),
         }
     }
 
@@ -608,7 +597,7 @@ impl<'g> Solver<'g> {
     /// whose nim-product the cell is worth (the tartan theorem, by which it was computed).
     pub fn cell_factors(&mut self, x: u64, y: u64) -> Result<Option<(u64, u64)>, SolveError> {
         match &mut self.method {
-            Method::Cells(cells) => cells.factors(x, y, self.limits),
+            Method::Cells(cells) => cells.factors(x, y, &self.limits),
             _ => Ok(None),
         }
     }
@@ -616,7 +605,7 @@ impl<'g> Solver<'g> {
     /// Smith's generalised Grundy value, for loopy games under normal play.
     pub fn loopy_value(&mut self, pos: &Position) -> Result<Option<loopy::LoopyValue>, SolveError> {
         match &mut self.method {
-            Method::Loopy(loopy) => loopy.loopy_value(self.game, pos, self.limits),
+            Method::Loopy(loopy) => loopy.loopy_value(self.game, pos, &self.limits),
             _ => Ok(None),
         }
     }
@@ -638,10 +627,10 @@ impl<'g> Solver<'g> {
         let Method::Loopy(loopy) = &mut self.method else {
             return Ok(None);
         };
-        if loopy.value(self.game, pos, self.limits)?.outcome != Outcome::D {
+        if loopy.value(self.game, pos, &self.limits)?.outcome != Outcome::D {
             return Ok(None);
         }
-        Ok(Some(loopy.draw_line(self.game, pos, self.limits)?))
+        Ok(Some(loopy.draw_line(self.game, pos, &self.limits)?))
     }
 
     /// How many moves the game lasts from `pos` under best play, the winner hurrying and the
@@ -650,12 +639,12 @@ impl<'g> Solver<'g> {
     pub fn remoteness(&mut self, pos: &Position) -> Result<Option<u64>, SolveError> {
         if let Method::Loopy(loopy) = &mut self.method {
             if !self.game.is_pile_sum() {
-                return loopy.remoteness(self.game, pos, self.limits);
+                return loopy.remoteness(self.game, pos, &self.limits);
             }
             // Values came from single piles; remoteness needs whole positions, which may be
             // too many: search them within a smaller budget.
-            let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits };
-            return match loopy.remoteness(self.game, pos, small) {
+            let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() };
+            return match loopy.remoteness(self.game, pos, &small) {
                 Err(SolveError::LoopyTooLarge { .. } | SolveError::StateLimit { .. }) => Ok(None),
                 other => other,
             };
@@ -664,14 +653,14 @@ impl<'g> Solver<'g> {
             return Ok(None);
         }
         let (search, limits) = match self.method {
-            Method::Search => (&mut self.search, self.limits),
+            Method::Search => (&mut self.search, self.limits.clone()),
             // The fast methods know no remoteness: search, but within a smaller budget.
             _ => (
                 &mut self.remoteness_search,
-                Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits },
+                Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() },
             ),
         };
-        match search.remoteness(self.game, pos, limits) {
+        match search.remoteness(self.game, pos, &limits) {
             Ok(r) => Ok(Some(r)),
             Err(SolveError::StateLimit { .. }) => Ok(None),
             Err(e) => Err(e),
@@ -714,7 +703,7 @@ impl<'g> Solver<'g> {
     /// Outcome only: cheaper than `value` where the method can skip Grundy values.
     pub fn outcome(&mut self, pos: &Position) -> Result<Outcome, SolveError> {
         match &mut self.method {
-            Method::LastBound(kernel) => kernel.outcome(self.game, pos, self.limits),
+            Method::LastBound(kernel) => kernel.outcome(self.game, pos, &self.limits),
             _ => Ok(self.value(pos)?.outcome),
         }
     }
@@ -725,9 +714,9 @@ impl<'g> Solver<'g> {
     pub fn one_pile_outcomes(&mut self, upto: u64) -> Result<Vec<Outcome>, SolveError> {
         if let Method::LastBound(kernel) = &mut self.method {
             if upto >= self.limits.max_piles() as u64 {
-                return Err(SolveError::state_limit(self.limits));
+                return Err(SolveError::state_limit(&self.limits));
             }
-            if let Some(outcomes) = kernel.outcomes_upto(self.game, upto, self.limits)? {
+            if let Some(outcomes) = kernel.outcomes_upto(self.game, upto, &self.limits)? {
                 return Ok(outcomes);
             }
         }
@@ -743,10 +732,10 @@ impl<'g> Solver<'g> {
     /// can have more winning moves than anyone could read.
     pub fn winning_moves_listed(&mut self, pos: &Position) -> Result<(Vec<Move>, bool), SolveError> {
         if let Method::PileSum(values) = &mut self.method {
-            return values.winning_moves(self.game, pos, self.limits);
+            return values.winning_moves(self.game, pos, &self.limits);
         }
         if let Method::Misere(quotient) = &mut self.method {
-            match quotient.winning_moves(self.game, pos, self.limits, MOST_WINNING_MOVES) {
+            match quotient.winning_moves(self.game, pos, &self.limits, MOST_WINNING_MOVES) {
                 Err(SolveError::Misere(_)) if misere_search_is_small(pos) => {}
                 other => return other,
             }
@@ -754,7 +743,7 @@ impl<'g> Solver<'g> {
         // A pile too large to list its moves: Schwenk's representation names the candidates.
         if let Method::LastBound(kernel) = &mut self.method {
             if pos.piles.first().is_some_and(|&m| m >= LISTED_PILE) {
-                if let Some(found) = kernel.winning_moves_large(self.game, pos, self.limits)? {
+                if let Some(found) = kernel.winning_moves_large(self.game, pos, &self.limits)? {
                     return Ok(found);
                 }
             }

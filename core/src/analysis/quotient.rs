@@ -55,7 +55,7 @@ pub fn quotient(solver: &mut Solver, upto: u64) -> Result<QuotientReport, Quotie
     if !game.is_heap_sum() || !matches!(game.board, Board::AnyPiles | Board::OnePile) || game.can_grow() {
         return Err(QuotientError::NotHeaps { game: name });
     }
-    let limits = solver.limits();
+    let limits = &solver.limits().clone();
     // A solver built for another method (a whole-position search) has no quotient to report.
     let Some(misere) = solver.misere() else { return Err(QuotientError::NotHeaps { game: name }) };
     misere.extend(game, upto, limits)?;

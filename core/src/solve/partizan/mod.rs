@@ -95,8 +95,8 @@ impl<'g> PartizanSolver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
         PartizanSolver {
             game,
-            limits,
             forms: Forms::new(limits.max_states),
+            limits,
             piles: Vec::new(),
             positions: HashMap::new(),
             searched: HashMap::new(),
@@ -108,8 +108,8 @@ impl<'g> PartizanSolver<'g> {
         self.game
     }
 
-    pub fn limits(&self) -> Limits {
-        self.limits
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Canonical values exist under normal play only, and are used while they fit the limits.
@@ -161,7 +161,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     fn too_many(&self) -> SolveError {
-        SolveError::state_limit(self.limits)
+        SolveError::state_limit(&self.limits)
     }
 
     /// The canonical value of `pos` (normal play).
@@ -185,7 +185,7 @@ impl<'g> PartizanSolver<'g> {
         while self.piles.len() as u64 <= n {
             let m = self.piles.len() as u64;
             if m.is_multiple_of(16) {
-                check_cancel(self.limits)?;
+                check_cancel(&self.limits)?;
             }
             if self.over_budget() {
                 return Err(self.forms_too_large(m));
@@ -266,7 +266,7 @@ impl<'g> PartizanSolver<'g> {
                 return Err(self.too_many());
             }
             if seen.len().is_multiple_of(256) {
-                check_cancel(self.limits)?;
+                check_cancel(&self.limits)?;
             }
             seen.insert(p.clone());
             let left: Vec<Position> =

@@ -77,7 +77,7 @@ const GENUS_POSITIONS: usize = 60_000;
 fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, SolveError> {
     use crate::solve::misere::presentation::Presentation;
     let game = solver.game();
-    let limits = solver.limits();
+    let limits = &solver.limits().clone();
     let mut options: Vec<Vec<crate::solve::misere::Word>> = Vec::new();
     for n in 0..=upto {
         options.push(crate::solve::misere::heap_options(game, n, limits)?);
@@ -261,7 +261,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                         return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
                     }
                 }
-                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
+                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
                 // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
                 let answer = if n % 4096 == 4095 {
                     crate::solve::check_cancel(solver.limits()).and_then(|_| solver.value(&Position::new(vec![n])))
@@ -300,7 +300,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             outcomes = vec![vec![Outcome::N; size]; size];
             grundy = vec![vec![None; size]; size];
             for a in 0..=upto {
-                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, a, upto + 1);
+                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, a, upto + 1);
                 for b in a..=upto {
                     let v = solver.value(&Position::new(vec![a, b]))?;
                     let (i, j) = (a as usize, b as usize);
@@ -321,7 +321,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 _ => Position::new(vec![c; r as usize]),
             };
             for r in 1..=upto {
-                crate::solve::progress::report(crate::solve::progress::Stage::TableRows, r, upto);
+                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, r, upto);
                 let (mut o, mut g) = (Vec::new(), Vec::new());
                 for c in 1..=upto {
                     let v = solver.value(&position(r, c))?;
@@ -364,15 +364,15 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             // (never by the clock, so that the same command prints the same bytes anywhere).
             // Asked for with --period-values, it may use the question's own limits.
             let look = options.period_values.unwrap_or(periods::MIN_EXAMINED).max(1);
-            let given = solver.limits();
+            let given = solver.limits().clone();
             let bonus = match options.period_values {
-                Some(_) => given,
+                Some(_) => given.clone(),
                 // A look past the table is a bonus: single piles get the share of work a search's
                 // moves would (ten a position), not a question's.
                 None => Limits {
                     max_states: given.max_states.min(PERIOD_SEARCH_STATES),
                     pile_moves_per_state: 10,
-                    ..given
+                    ..given.clone()
                 },
             };
             solver.set_limits(bonus);
@@ -443,7 +443,7 @@ fn cell_rule(game: &Game) -> Option<String> {
 fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
     let mut grid = LastGrid { outcomes: Vec::new(), grundy: Vec::new() };
     for n in 0..=upto {
-        crate::solve::progress::report(crate::solve::progress::Stage::TableRows, n, upto + 1);
+        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
         let (mut o, mut g) = (Vec::new(), Vec::new());
         for last in 1..=upto {
             let v = solver.value(&Position { piles: vec![n], last: Some(last), cells: false })?;

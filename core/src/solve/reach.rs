@@ -34,7 +34,7 @@ struct PileReach {
 }
 
 /// Refuses a search that will certainly pass the limit on positions or on moves examined.
-pub fn refuse_hopeless(game: &Game, pos: &Position, limits: Limits) -> Result<(), SolveError> {
+pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(), SolveError> {
     if game.tracks_history() || game.can_grow() || !matches!(game.board, Board::AnyPiles | Board::FixedPiles(_)) {
         return Ok(());
     }

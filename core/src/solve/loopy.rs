@@ -100,7 +100,7 @@ struct Graph {
 
 impl Graph {
     /// The node of `root` (canonical), with everything reachable from it explored and labelled.
-    fn node(&mut self, game: &Game, root: Position, limits: Limits) -> Result<u32, SolveError> {
+    fn node(&mut self, game: &Game, root: Position, limits: &Limits) -> Result<u32, SolveError> {
         if let Some(&i) = self.index.get(&root) {
             return Ok(i);
         }
@@ -115,7 +115,7 @@ impl Graph {
     }
 
     /// Adds `root` and every position reachable from it, breadth first.
-    fn explore(&mut self, game: &Game, root: Position, limits: Limits) -> Result<u32, SolveError> {
+    fn explore(&mut self, game: &Game, root: Position, limits: &Limits) -> Result<u32, SolveError> {
         let mut queue = VecDeque::new();
         let root_index = self.add(root, game, limits)?;
         queue.push_back(root_index);
@@ -142,7 +142,7 @@ impl Graph {
         Ok(root_index)
     }
 
-    fn add(&mut self, pos: Position, game: &Game, limits: Limits) -> Result<u32, SolveError> {
+    fn add(&mut self, pos: Position, game: &Game, limits: &Limits) -> Result<u32, SolveError> {
         let most = (limits.max_states / LOOPY_STATE_COST).max(1);
         if self.nodes.len() >= most {
             return Err(SolveError::LoopyTooLarge {
@@ -170,7 +170,7 @@ impl Graph {
         self.value.truncate(self.labelled);
     }
 
-    fn label(&mut self, convention: Convention, limits: Limits) -> Result<(), SolveError> {
+    fn label(&mut self, convention: Convention, limits: &Limits) -> Result<(), SolveError> {
         let parents = self.parents();
         let (outcome, remoteness) = retrograde(&self.children, &parents, convention);
         self.outcome = outcome;
@@ -254,7 +254,7 @@ enum Label {
 fn generalised_grundy(
     children: &[Vec<u32>],
     parents: &[Vec<u32>],
-    limits: Limits,
+    limits: &Limits,
 ) -> Result<Vec<LoopyValue>, SolveError> {
     let n = children.len();
     let mut label = vec![Label::Unlabelled; n];
@@ -353,7 +353,7 @@ impl Loopy {
         &mut self,
         game: &Game,
         pos: &Position,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Option<LoopyValue>, SolveError> {
         if game.convention != Convention::Normal {
             return Ok(None);
@@ -372,7 +372,7 @@ impl Loopy {
         Ok(Some(self.whole.value[i as usize].clone()))
     }
 
-    pub fn value(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Value, SolveError> {
+    pub fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
         if let Some(v) = self.loopy_value(game, pos, limits)? {
             let grundy = match v {
                 LoopyValue::Finite(g) => Some(g),
@@ -385,7 +385,7 @@ impl Loopy {
     }
 
     /// Moves the game lasts with best play; `None` for a draw, which never ends.
-    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<Option<u64>, SolveError> {
+    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
         let i = self.whole.node(game, game.canonical(pos), limits)?;
         Ok(self.whole.remoteness[i as usize])
     }
@@ -393,7 +393,7 @@ impl Loopy {
     /// For a drawn position: moves that keep the draw, from `pos` until play comes back to a
     /// position it has been in. Each player can always find one, since a draw has no move to a
     /// P-position and not every move goes to an N-position.
-    pub fn draw_line(&mut self, game: &Game, pos: &Position, limits: Limits) -> Result<DrawLine, SolveError> {
+    pub fn draw_line(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<DrawLine, SolveError> {
         let mut seen: HashMap<Position, usize> = HashMap::new();
         let mut moves: Vec<Move> = Vec::new();
         let mut here = pos.clone();

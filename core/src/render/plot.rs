@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::table::{Table, TableShape};
+use crate::analysis::{Table, TableShape};
 use crate::solve::Outcome;
 
 const FONT: &str = "font-family=\"Helvetica, Arial, sans-serif\"";
@@ -331,7 +331,7 @@ const OUTCOME_COLOURS: [(&str, &str, &str); 4] = [
 
 /// A partizan game's outcome classes of one pile of 0..N: a strip of squares, one per pile,
 /// coloured by class, in rows of 50, with a legend.
-pub fn partizan_outcomes(table: &super::partizan::PartizanTable) -> String {
+pub fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> String {
     let per_row = 50usize;
     let n = table.rows.len();
     let rows = n.div_ceil(per_row).max(1);

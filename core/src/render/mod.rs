@@ -1,0 +1,94 @@
+//! Answers as people and programs read them: text for a terminal, JSON, CSV for a
+//! spreadsheet, SVG for a picture. Every front end renders through here, so the same answer
+//! reads the same in the command line, the REPL, Python and the web page.
+
+pub mod plot;
+
+use serde_json::{json, Value as Json};
+
+use crate::api::{Answer, CheckReport, Plot, RequestError};
+
+/// The answer as text, as the command line prints it.
+pub fn text(answer: &Answer) -> String {
+    match answer {
+        Answer::Check(c) => check_text(c),
+        Answer::Solve(r) => r.to_text(),
+        Answer::BigSolve(r) => r.to_text(),
+        Answer::PartizanSolve(r) => r.to_text(),
+        Answer::Explain(e) => e.to_text(),
+        Answer::PartizanExplain(e) => e.to_text(),
+        Answer::Table(t) => t.to_text(),
+        Answer::PartizanTable(t) => t.to_text(),
+        Answer::Plot(p) => svg(p),
+        Answer::Quotient(q) => q.to_text(),
+        Answer::Period(p) => p.to_text(),
+        Answer::Compare(c) => c.to_text(),
+    }
+}
+
+/// The answer as one JSON value.
+pub fn json(answer: &Answer) -> Json {
+    fn value(v: &impl serde::Serialize) -> Json {
+        // Answers are plain data (strings, numbers, lists): serialising them cannot fail.
+        serde_json::to_value(v).expect("answers serialise")
+    }
+    match answer {
+        Answer::Check(c) => value(c),
+        Answer::Solve(r) => value(r),
+        Answer::BigSolve(r) => value(r),
+        Answer::PartizanSolve(r) => value(r),
+        Answer::Explain(e) => value(e),
+        Answer::PartizanExplain(e) => value(e),
+        Answer::Table(t) => t.to_json(),
+        Answer::PartizanTable(t) => value(t),
+        Answer::Plot(p) => json!({ "svg": svg(p) }),
+        Answer::Quotient(q) => q.to_json(),
+        Answer::Period(p) => p.to_json(),
+        Answer::Compare(c) => value(c),
+    }
+}
+
+/// The answer as pretty JSON text with a final newline, as `--format json` prints it.
+pub fn json_text(answer: &Answer) -> String {
+    format!("{}\n", serde_json::to_string_pretty(&json(answer)).expect("JSON values always serialise"))
+}
+
+/// The answer as CSV: tables only.
+pub fn csv(answer: &Answer) -> Result<String, RequestError> {
+    match answer {
+        Answer::Table(t) => Ok(t.to_csv()),
+        Answer::PartizanTable(t) => Ok(t.to_csv()),
+        _ => Err(RequestError::CsvIsForTables),
+    }
+}
+
+/// The picture of a plot's values.
+pub fn svg(plot: &Plot) -> String {
+    match plot {
+        Plot::Table(t) => plot::svg(t),
+        Plot::Partizan(t) => plot::partizan_outcomes(t),
+        Plot::TwoRows(b) => plot::two_row_chomp(&b.game, b.upto, &b.grundy, &b.outcomes),
+    }
+}
+
+/// What `check` prints: nothing for a right impartial game (silence is success); for a
+/// partizan game, which lines are whose.
+fn check_text(c: &CheckReport) -> String {
+    if !c.partizan {
+        return String::new();
+    }
+    let values = if c.misere {
+        "positions have outcomes L, R, N and P (misère play has no canonical values)"
+    } else {
+        "positions have outcomes L, R, N, P and canonical values"
+    };
+    let mut out = format!("{} is partizan: Left and Right move differently, so {values}.\n", c.game);
+    for rule in &c.rules {
+        let whose = match rule.side {
+            Some(side) => format!("{}'s only", side.name()),
+            None => "both players'".into(),
+        };
+        out.push_str(&format!("  line {}: {} ({whose})\n", rule.line, rule.statement));
+    }
+    out
+}

@@ -1,0 +1,82 @@
+//! What travels with one question besides its numeric limits: the token that cancels it and
+//! the sink that hears how far it has got. Both belong to the question, never to the process,
+//! so two questions in one process are cancelled and reported independently.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What is being counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Grundy values of single piles, computed bottom up: `done` of `total`
+    PileValues,
+    /// rows of a table: `done` of `total`
+    TableRows,
+    /// moves examined by a search, with no known end (`total` is 0)
+    Search,
+}
+
+/// Hears about the progress of one question (a front end's progress bar, a notebook's).
+pub trait Reporter: Send + Sync {
+    fn report(&self, stage: Stage, done: u64, total: u64);
+
+    /// The estimate says the limits will stop this stage near `reachable`, before `total`: a
+    /// bar should count to there, not promise the end.
+    fn limited(&self, _stage: Stage, _reachable: u64, _total: u64) {}
+}
+
+/// Where one question's progress goes: nowhere unless a front end asked.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<dyn Reporter>>);
+
+impl Progress {
+    pub fn to(reporter: Arc<dyn Reporter>) -> Self {
+        Progress(Some(reporter))
+    }
+
+    /// Callers report every thousand steps or so, not each.
+    pub fn report(&self, stage: Stage, done: u64, total: u64) {
+        if let Some(r) = &self.0 {
+            r.report(stage, done, total);
+        }
+    }
+
+    /// Tells the reporter that the limits will stop the stage near `reachable` of `total`.
+    pub fn limited(&self, stage: Stage, reachable: u64, total: u64) {
+        if let Some(r) = &self.0 {
+            r.limited(stage, reachable, total);
+        }
+    }
+}
+
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "Progress(reported)" } else { "Progress(silent)" })
+    }
+}
+
+/// Cancels one question. Clones share the flag: the front end keeps one (a Ctrl-C handler, a
+/// notebook's interrupt, a web request dropped) and the question carries the other.
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the question to stop with `SolveError::Cancelled` (safe from a signal handler).
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Forgets an earlier request, before the token is lent to a new question.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,342 @@
+//! The one definition of the verbs that the command line and the REPL share: their words,
+//! their arguments, and the typed request each one asks. The command line names a game file
+//! first (`takeaway table games/kayles.game 40`); the REPL asks about its current game
+//! (`table 40`). Both are `Verb<G>`, with `G` the way the game is named.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+use takeaway_core::analysis::period_search::{PeriodQuestion, DEFAULT_UPTO};
+use takeaway_core::analysis::TableOptions;
+use takeaway_core::api::{parse_setting, Answer, Loaded, Request, RequestError, Setting};
+use takeaway_core::render;
+use takeaway_core::solve::{Limits, Table, DEFAULT_MAX_STATES};
+
+use crate::play::PlayOptions;
+
+/// The verbs, each with its arguments; `G` names the game asked about.
+#[derive(Subcommand, Debug)]
+pub enum Verb<G: Args> {
+    /// Check a game file: silent when it is right (a partizan game: which lines are whose), diagnostics when it is not
+    Check {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Solve a position: outcome, Grundy value and every winning move
+    Solve {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Show how the answer follows: mex of the options, nim-sum columns, Schwenk's sequence
+    Explain {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// one pile: also list the Grundy values of every smaller pile, G(0..n-1)
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N)
+    Table {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        upto: Upto<30>,
+        /// add a column: how many moves the game lasts with best play
+        #[arg(long)]
+        remoteness: bool,
+        /// memory games: add a grid of one pile of n after a previous move of each size
+        #[arg(long)]
+        by_last: bool,
+        /// how many values (piles 0..N-1) are looked at for a period, past the table if need be
+        /// [default: 512, within a small share of the limits]
+        #[arg(long, value_name = "N")]
+        period_values: Option<u64>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Draw the Grundy values (or, for two piles, the P-positions) as an SVG picture
+    Plot {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        upto: Upto<60>,
+        /// the SVG file to write; without it the picture goes to standard output
+        #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
+        output_file: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// The misère quotient of a heap game: generators, relations, P-portion and Φ(n)
+    Quotient {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        upto: Upto<300>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// One pile's values until a theorem proves their period (octal and subtraction games): runs
+    /// of millions of values, stopped and resumed with --checkpoint
+    Period {
+        #[command(flatten)]
+        game: G,
+        /// compute at most the values of piles 0..N-1
+        #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
+        upto: Option<u64>,
+        #[arg(long = "upto", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34), conflicts_with = "upto")]
+        upto_flag: Option<u64>,
+        /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
+        /// --timeout); given a FILE that exists, the run goes on from it
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The first pile size where two games differ, or "identical up to N"
+    Compare {
+        #[command(flatten)]
+        game: G,
+        /// the other game: a game file (in the REPL also a game of the session, or a bundled game's name)
+        other: String,
+        /// compare piles of 0..N
+        #[arg(long, default_value_t = 100)]
+        upto: u64,
+        /// read the second game at n + K
+        #[arg(long, default_value_t = 0, value_name = "K")]
+        shift: u64,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Play against the computer from a position
+    Play {
+        #[command(flatten)]
+        game: G,
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        options: PlayOptions,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+/// A game file, and values for its parameters: how the command line names a game.
+#[derive(Args, Debug)]
+pub struct GameFile {
+    /// the game file
+    pub file: PathBuf,
+    /// give a parameter a value, as NAME=VALUE, or a set parameter its amounts, as "S={1,2,5}" (quoted, so that the shell keeps the braces; repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    pub set: Vec<Setting>,
+}
+
+/// The REPL's current game: nothing to write.
+#[derive(Args, Debug)]
+pub struct CurrentGame {}
+
+/// A position and the previous move's size.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
+    pub position: Vec<String>,
+    /// the size of the previous move, for games whose rules read `last`
+    #[arg(long)]
+    pub last: Option<u64>,
+}
+
+impl PositionArgs {
+    pub fn text(&self) -> String {
+        self.position.join(" ")
+    }
+}
+
+/// The largest pile size, written `40` or `--upto 40`; `DEFAULT` when neither is given.
+#[derive(Args, Debug)]
+pub struct Upto<const DEFAULT: u64> {
+    /// the largest pile size (also --upto N)
+    #[arg(value_name = "N")]
+    upto: Option<u64>,
+    #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true)]
+    upto_flag: Option<u64>,
+}
+
+impl<const DEFAULT: u64> Upto<DEFAULT> {
+    pub fn get(&self) -> u64 {
+        self.upto_flag.or(self.upto).unwrap_or(DEFAULT)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    /// Comma-separated values, one row per position: `table` only.
+    Csv,
+}
+
+/// How an answer is printed, and the limits it is computed within.
+#[derive(Args, Debug)]
+pub struct OutputArgs {
+    /// output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The budget of one question.
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// the most positions a search may visit before it stops with an error (the default keeps
+    /// about 670 MB in a search over whole positions)
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+    pub max_states: usize,
+    /// the memory a search over whole positions may keep, in MB: sets --max-states to about
+    /// 7,500 positions a MB
+    #[arg(long, value_name = "MB", conflicts_with = "max_states")]
+    pub memory: Option<u64>,
+    /// stop with an error after this many seconds
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
+    /// keep every pile's Grundy value in memory; without it, solving a pile of 2^21 or more in a
+    /// splitting game keeps only the first 2^18 piles' values and the latest 2^18 to 2^19 (all
+    /// the sparse-space method reads)
+    #[arg(long)]
+    pub keep_table: bool,
+    /// threads the take-and-break kernel shares a pile's work with (the answers never depend on
+    /// it) [default: the machine's cores, at most 2]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: Option<u16>,
+}
+
+/// A timeout: a finite number of seconds, 0 or more (0 stops at the first look at the clock).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let seconds: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of seconds (write it as 2.5)"))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(format!("`{s}` is not a time: give a number of seconds, 0 or more, such as 2.5"));
+    }
+    Ok(seconds)
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
+        let max_states = self.memory.map(takeaway_core::solve::reach::positions_in_memory).unwrap_or(self.max_states);
+        let base = Limits::states(max_states).with_timeout(self.timeout);
+        Limits { table, threads: self.threads.map_or(base.threads, usize::from), ..base }
+    }
+}
+
+/// What a verb asks, ready for `api::ask`: the request, and how its answer is printed.
+pub struct Question {
+    pub request: Request,
+    pub format: Format,
+    pub limits: Limits,
+    /// `plot -o FILE`: where the picture goes.
+    pub output_file: Option<PathBuf>,
+}
+
+impl<G: Args> Verb<G> {
+    /// The way the game is named.
+    pub fn game(&self) -> &G {
+        match self {
+            Verb::Check { game, .. }
+            | Verb::Solve { game, .. }
+            | Verb::Explain { game, .. }
+            | Verb::Table { game, .. }
+            | Verb::Plot { game, .. }
+            | Verb::Quotient { game, .. }
+            | Verb::Period { game, .. }
+            | Verb::Compare { game, .. }
+            | Verb::Play { game, .. } => game,
+        }
+    }
+
+    /// The typed question this verb asks; `other` is `compare`'s second game, loaded by the
+    /// front end. `None` for `play`, which is a conversation, not a question.
+    pub fn question(&self, other: Option<Loaded>) -> Option<Question> {
+        let plain = |request: Request, output: &OutputArgs| Question {
+            request,
+            format: output.format,
+            limits: output.limits.limits(),
+            output_file: None,
+        };
+        Some(match self {
+            Verb::Check { output, .. } => plain(Request::Check, output),
+            Verb::Solve { position, output, .. } => {
+                plain(Request::Solve { position: position.text(), last: position.last }, output)
+            }
+            Verb::Explain { position, all, output, .. } => {
+                plain(Request::Explain { position: position.text(), last: position.last, all: *all }, output)
+            }
+            Verb::Table { upto, remoteness, by_last, period_values, output, .. } => {
+                let options = TableOptions { remoteness: *remoteness, by_last: *by_last, period_values: *period_values };
+                plain(Request::Table { upto: upto.get(), options }, output)
+            }
+            Verb::Plot { upto, output_file, limits, .. } => Question {
+                request: Request::Plot { upto: upto.get() },
+                format: Format::Text,
+                limits: limits.limits(),
+                output_file: output_file.clone(),
+            },
+            Verb::Quotient { upto, output, .. } => plain(Request::Quotient { upto: upto.get() }, output),
+            Verb::Period { upto, upto_flag, checkpoint, output, .. } => {
+                let upto = upto_flag.or(*upto).unwrap_or(DEFAULT_UPTO);
+                plain(Request::Period(PeriodQuestion { upto, checkpoint: checkpoint.clone() }), output)
+            }
+            Verb::Compare { upto, shift, output, .. } => {
+                plain(Request::Compare { other: Box::new(other?), upto: *upto, shift: *shift }, output)
+            }
+            Verb::Play { .. } => return None,
+        })
+    }
+}
+
+/// An answer printed in the format asked for.
+pub fn printed(answer: &Answer, format: Format) -> Result<String, RequestError> {
+    match format {
+        Format::Text => Ok(render::text(answer)),
+        Format::Json => Ok(render::json_text(answer)),
+        Format::Csv => render::csv(answer),
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file beside it, renamed over it only when
+/// complete: a failed write (a full disk, a size limit) never leaves the old file emptied.
+pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if path.as_os_str().is_empty() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the file name is empty"));
+    }
+    if path.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a folder"));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let temporary = dir.join(format!(".{name}.takeaway-{}.tmp", std::process::id()));
+    let written = std::fs::File::create(&temporary).and_then(|mut f| {
+        f.write_all(contents)?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temporary, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(e)
+        }
+    }
+}
