@@ -54,8 +54,12 @@ fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
 fn record(code: &str, threads: usize) -> String {
     let game = load(&octal_text(code));
     let question = takeaway_core::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
-    let report = takeaway_core::analysis::period_search::period_search(&game, &question, &Limits { threads, ..Limits::default() })
-        .expect("the run ends");
+    let report = takeaway_core::analysis::period_search::period_search(
+        &game,
+        &question,
+        &Limits { threads, ..Limits::default() },
+    )
+    .expect("the run ends");
     match report.proven {
         Some((pre, p)) => format!("period {p} from {pre}, {} values", report.computed),
         None => "no period".into(),
@@ -290,7 +294,8 @@ fn chomp_table_refused(upto: u64) -> String {
 }
 
 const PARTIZAN_SUBTRACTION: &str = "game \"L{1,3} R{2,3}\"\npiles\nleft move: take 1 or 3\nright move: take 2 or 3\n";
-const PARTIZAN_KAYLES: &str = "game \"Partizan Kayles\"\npiles\nleft move: take 1, then split\nright move: take 2, then split\n";
+const PARTIZAN_KAYLES: &str =
+    "game \"Partizan Kayles\"\npiles\nleft move: take 1, then split\nright move: take 2, then split\n";
 
 /// Outcome classes of positions, through canonical values or by a plain game-tree search: the
 /// counts of L, R, N and P as the answer, so the two can be compared.
@@ -317,7 +322,7 @@ fn piles_upto(n: u64) -> Vec<Vec<u64>> {
     (0..=n).map(|k| vec![k]).collect()
 }
 
-#[path = "../tests/common/octal.rs"]
+#[path = "../tests/all/common/octal.rs"]
 mod octal;
 use octal::octal_by_definition;
 
@@ -360,7 +365,10 @@ fn octal_sweep() -> String {
         let (plain, plain_value) = kernel_run(&text, upto, SparseMode::Never, Some(2.0 * auto + 0.05));
         // A forced method that passed its cap is more than twice as slow: it cannot be the best.
         let agree = [one_value, plain_value].iter().all(|v| v.is_none() || *v == value);
-        let best = [Some(auto), one_value.map(|_| one), plain_value.map(|_| plain)].into_iter().flatten().fold(f64::MAX, f64::min);
+        let best = [Some(auto), one_value.map(|_| one), plain_value.map(|_| plain)]
+            .into_iter()
+            .flatten()
+            .fold(f64::MAX, f64::min);
         lines.push(format!("{text}\t{auto}\t{best}\t{}\t{}", auto / best, if agree { "" } else { "values differ!" }));
     }
     lines.join("\n")
@@ -484,9 +492,21 @@ fn main() {
         ),
         ("Grundy's game, all n ≤ 2^20, 2 threads (vs 1 thread)", "grundy-20-t2", Some("grundy-20-t1")),
         ("Grundy's game, all n ≤ 2^22, 2 threads (vs 1 thread)", "grundy-22-t2", Some("grundy-22-t1")),
-        ("0.564 (no sparse space: every split scanned), all n ≤ 10^5, 2 threads (vs 1 thread)", "plain-0.564-t2", Some("plain-0.564-t1")),
-        ("record: 0.16 proven (preperiod 105,351, period 149,459), 2 threads (vs 1 thread)", "record-0.16-t2", Some("record-0.16-t1")),
-        ("record: 0.56 proven (preperiod 326,640, period 144), 2 threads (vs 1 thread)", "record-0.56-t2", Some("record-0.56-t1")),
+        (
+            "0.564 (no sparse space: every split scanned), all n ≤ 10^5, 2 threads (vs 1 thread)",
+            "plain-0.564-t2",
+            Some("plain-0.564-t1"),
+        ),
+        (
+            "record: 0.16 proven (preperiod 105,351, period 149,459), 2 threads (vs 1 thread)",
+            "record-0.16-t2",
+            Some("record-0.16-t1"),
+        ),
+        (
+            "record: 0.56 proven (preperiod 326,640, period 144), 2 threads (vs 1 thread)",
+            "record-0.56-t2",
+            Some("record-0.56-t1"),
+        ),
         ("Kayles, all n ≤ 10^5", "kayles-5", Some("kayles-5-naive")),
         ("Kayles, n = 10^18", "kayles-18", None),
         ("Chomp 9×9: outcome, Grundy value, winning moves", "chomp-9", Some("chomp-9-generic")),
@@ -495,7 +515,11 @@ fn main() {
         ("Fibonacci Nim, n = 10^18 and its winning move", "fibonacci-18", None),
         ("take a prime, all n ≤ 10^5", "prime-5", Some("prime-5-naive")),
         ("take a square, then split, all n ≤ 3000", "square-split-3", Some("square-split-3-naive")),
-        ("misère Kayles 8 9 10 11 (quotient vs whole-position search)", "misere-kayles-small", Some("misere-kayles-small-search")),
+        (
+            "misère Kayles 8 9 10 11 (quotient vs whole-position search)",
+            "misere-kayles-small",
+            Some("misere-kayles-small-search"),
+        ),
         ("misère Kayles 20 25 30 35", "misere-kayles-four", None),
         ("misère Kayles, 100 piles near 10^18", "misere-kayles-hundred", None),
         ("misère Nim, 40 piles of 30", "misere-nim-40", None),
@@ -505,7 +529,11 @@ fn main() {
         ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),
         ("refused before it starts: table of Chomp rectangles to 50", "chomp-table-50-refused", None),
         ("refused before the search: Wythoff at 10^6 10^6 (at least 5·10^11 positions)", "wythoff-6-refused", None),
-        ("refused before the search: Wythoff at 500 600 (at least 8·10^7 moves examined)", "wythoff-500-600-refused", None),
+        (
+            "refused before the search: Wythoff at 500 600 (at least 8·10^7 moves examined)",
+            "wythoff-500-600-refused",
+            None,
+        ),
         (
             "partizan L{1,3} R{2,3}: canonical values of piles ≤ 300 (vs outcomes by game-tree search)",
             "partizan-values-300",
@@ -577,7 +605,10 @@ fn sweep() {
     println!("|---|---|---|---|---|---|");
     for (code, auto, best, ratio, _) in rows.iter().take(10) {
         let (naive, _, answer) = measure(&format!("octal-naive-{code}"));
-        println!("| {code} | {auto:.3} s | {best:.3} s | {ratio:.2} | {naive:.3} s ({answer}) | {:.2}× |", naive / auto);
+        println!(
+            "| {code} | {auto:.3} s | {best:.3} s | {ratio:.2} | {naive:.3} s ({answer}) | {:.2}× |",
+            naive / auto
+        );
     }
     let mut slowest: Vec<&(String, f64, f64, f64, String)> = rows.iter().collect();
     slowest.sort_by(|a, b| b.1.total_cmp(&a.1));

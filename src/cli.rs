@@ -116,7 +116,9 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
         return play(loaded, &position.text(), position.last, options, limits.limits(), color);
     }
     let other = match &verb {
-        Verb::Compare { other, .. } => Some(api::read_game(std::path::Path::new(other), &[], Vec::new()).map_err(failed)?),
+        Verb::Compare { other, .. } => {
+            Some(api::read_game(std::path::Path::new(other), &[], Vec::new()).map_err(failed)?)
+        }
         _ => None,
     };
     let Some(mut question) = verb.question(other) else { return Ok(()) };
@@ -141,7 +143,11 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
         None => print(&text, &bar),
         Some(path) => {
             write_atomically(path, text.as_bytes()).map_err(|e| {
-                let reason = if e.kind() == std::io::ErrorKind::IsADirectory { "it is a folder".to_string() } else { e.to_string() };
+                let reason = if e.kind() == std::io::ErrorKind::IsADirectory {
+                    "it is a folder".to_string()
+                } else {
+                    e.to_string()
+                };
                 fail(render(&CliError::Write { path: path.display().to_string(), reason }, None, color), &bar)
             })?;
             // Say what was written, as the REPL does: a silent success looks like nothing.

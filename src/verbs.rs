@@ -281,7 +281,8 @@ impl<G: Args> Verb<G> {
                 plain(Request::Explain { position: position.text(), last: position.last, all: *all }, output)
             }
             Verb::Table { upto, remoteness, by_last, period_values, output, .. } => {
-                let options = TableOptions { remoteness: *remoteness, by_last: *by_last, period_values: *period_values };
+                let options =
+                    TableOptions { remoteness: *remoteness, by_last: *by_last, period_values: *period_values };
                 plain(Request::Table { upto: upto.get(), options }, output)
             }
             Verb::Plot { upto, output_file, limits, .. } => Question {

@@ -70,6 +70,8 @@ impl Request {
 pub const VERBS: &[&str] = &["check", "solve", "explain", "table", "plot", "quotient", "period", "compare", "play"];
 
 /// The answer to one `Request`.
+// One answer is made per question, never held in bulk: boxing the large ones would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Answer {
     Check(CheckReport),
@@ -109,7 +111,7 @@ pub struct RuleSide {
 #[derive(Clone, Debug)]
 pub enum Plot {
     /// Grundy values of one pile, or the P-positions of a two-pile game.
-    Table(Table),
+    Table(Box<Table>),
     /// Outcome classes of one pile of a partizan game.
     Partizan(PartizanTable),
     /// Every board of two rows of at most `upto` squares, for a game on rows (Chomp).
@@ -207,7 +209,10 @@ pub enum FileError {
     NotAFile { path: String, what: String },
 
     #[error("{path} has {bytes} bytes, more than any game file needs (at most {most})")]
-    #[diagnostic(code(takeaway::cli::too_large), help("a game file is a few lines of text; check that this is the file you meant"))]
+    #[diagnostic(
+        code(takeaway::cli::too_large),
+        help("a game file is a few lines of text; check that this is the file you meant")
+    )]
     TooLarge { path: String, bytes: u64, most: u64 },
 }
 
@@ -271,7 +276,12 @@ impl From<crate::LoadError> for Failure {
 }
 
 /// Parses and checks game text, whose product statement (if any) names games of `library`.
-pub fn load(source: Source, default_name: &str, settings: &[Setting], library: &dyn Library) -> Result<Loaded, Failure> {
+pub fn load(
+    source: Source,
+    default_name: &str,
+    settings: &[Setting],
+    library: &dyn Library,
+) -> Result<Loaded, Failure> {
     match crate::load_with(&source.text, default_name, settings, library) {
         Ok(game) => Ok(Loaded { game, source }),
         Err(e) => Err(Failure { source: Some(source), ..Failure::from(e) }),
@@ -302,8 +312,12 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     let read_error = |e: std::io::Error| {
         let (reason, help) = match e.kind() {
             std::io::ErrorKind::NotFound => ("no such file".to_string(), nearest_file(path)),
-            std::io::ErrorKind::PermissionDenied => ("permission denied".to_string(), "check the file's permissions".into()),
-            std::io::ErrorKind::IsADirectory => ("it is a folder".to_string(), "name a game file in it, such as games/nim.game".into()),
+            std::io::ErrorKind::PermissionDenied => {
+                ("permission denied".to_string(), "check the file's permissions".into())
+            }
+            std::io::ErrorKind::IsADirectory => {
+                ("it is a folder".to_string(), "name a game file in it, such as games/nim.game".into())
+            }
             _ => (e.to_string(), "check the file name; game files end in .game".into()),
         };
         FileError::Read { path: shown.clone(), reason, help }
@@ -473,16 +487,25 @@ pub fn ask(loaded: &Loaded, request: &Request, limits: &Limits) -> Result<Answer
             crate::analysis::quotient(&mut solver, *upto).map(Answer::Quotient).map_err(|e| on_game(e.into()))
         }
         Request::Period(question) => {
-            refuse_partizan(loaded, "period", "`table FILE --upto N` gives a partizan game's outcomes and values, with their period")?;
+            refuse_partizan(
+                loaded,
+                "period",
+                "`table FILE --upto N` gives a partizan game's outcomes and values, with their period",
+            )?;
             crate::analysis::period_search::period_search(&loaded.game, question, limits)
                 .map(Answer::Period)
                 .map_err(|e| on_game(e.into()))
         }
         Request::Compare { other, upto, shift } => {
             for g in [loaded, &**other] {
-                refuse_partizan(g, "compare", "compare reads Grundy values; compare the two games' `table` of outcomes and values instead")?;
+                refuse_partizan(
+                    g,
+                    "compare",
+                    "compare reads Grundy values; compare the two games' `table` of outcomes and values instead",
+                )?;
             }
-            let (mut sa, mut sb) = (Solver::new(&loaded.game, limits.clone()), Solver::new(&other.game, limits.clone()));
+            let (mut sa, mut sb) =
+                (Solver::new(&loaded.game, limits.clone()), Solver::new(&other.game, limits.clone()));
             crate::analysis::compare(&mut sa, &mut sb, *upto, *shift)
                 .map(Answer::Compare)
                 .map_err(|e| Failure::one(e, None))
@@ -521,7 +544,8 @@ fn check_report(loaded: &Loaded) -> CheckReport {
 /// Reads a position for the game, with the previous move's size where given.
 fn position_of(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Position, Failure> {
     let game = &loaded.game;
-    let mut pos = parse_position(game, position).map_err(|e| Failure::one(e, Some(&Source::new("position", position))))?;
+    let mut pos =
+        parse_position(game, position).map_err(|e| Failure::one(e, Some(&Source::new("position", position))))?;
     if let Some(l) = last {
         if !game.uses_last {
             return Err(Failure::one(RequestError::LastUnused { game: game.name.clone() }, None));
@@ -576,7 +600,8 @@ pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) 
 
 fn solve(loaded: &Loaded, position: &str, last: Option<u64>, limits: &Limits) -> Result<Answer, Failure> {
     if loaded.game.is_partizan() {
-        return analyse_partizan(loaded, position, last, limits, crate::analysis::partizan::solve).map(Answer::PartizanSolve);
+        return analyse_partizan(loaded, position, last, limits, crate::analysis::partizan::solve)
+            .map(Answer::PartizanSolve);
     }
     if let Some(report) = big_pile(loaded, position, last)? {
         return Ok(Answer::BigSolve(report));
@@ -622,7 +647,9 @@ fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> 
     crate::analysis::table(&mut solver, upto, options).map(Answer::Table).map_err(|e| {
         // What was computed before a limit stopped it still goes to the output.
         let partial = match &e {
-            crate::analysis::TableError::Incomplete { partial, .. } => Some(Box::new(Answer::Table((**partial).clone()))),
+            crate::analysis::TableError::Incomplete { partial, .. } => {
+                Some(Box::new(Answer::Table((**partial).clone())))
+            }
             _ => None,
         };
         Failure { errors: vec![e.into()], source: Some(loaded.source.clone()), partial }
@@ -638,7 +665,7 @@ fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::anal
     if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::ast::Convention::Normal {
         return Ok(Plot::TwoRows(two_row_boards(loaded, &mut solver, upto)?));
     }
-    Ok(Plot::Table(crate::analysis::table(&mut solver, upto, Default::default())?))
+    Ok(Plot::Table(Box::new(crate::analysis::table(&mut solver, upto, Default::default())?)))
 }
 
 /// Every board of two rows of at most `upto` squares (Chomp).
@@ -673,13 +700,18 @@ pub fn parse_setting(s: &str) -> Result<Setting, String> {
         let mut members = Vec::new();
         for item in inside.split(',').map(str::trim) {
             let number = |t: &str| {
-                t.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number (a set holds amounts such as {{1,2,5}})", t.trim()))
+                t.trim().parse::<i64>().map_err(|_| {
+                    format!("`{}` is not a whole number (a set holds amounts such as {{1,2,5}})", t.trim())
+                })
             };
             match item.split_once("..") {
                 Some((lo, hi)) => {
                     let (lo, hi) = (number(lo)?, number(hi)?);
                     if hi.saturating_sub(lo) >= crate::check::MAX_SET_MEMBERS as i64 {
-                        return Err(format!("`{item}` is too long a range for a set (at most {} members)", crate::check::MAX_SET_MEMBERS));
+                        return Err(format!(
+                            "`{item}` is too long a range for a set (at most {} members)",
+                            crate::check::MAX_SET_MEMBERS
+                        ));
                     }
                     members.extend(lo..=hi);
                 }
@@ -693,8 +725,8 @@ pub fn parse_setting(s: &str) -> Result<Setting, String> {
         members.dedup();
         return Ok((name.to_string(), SettingValue::Set(members)));
     }
-    let value = value
-        .parse::<i64>()
-        .map_err(|_| format!("`{value}` is not a whole number (parameters are integers; a set is written \"S={{1,2,5}}\")"))?;
+    let value = value.parse::<i64>().map_err(|_| {
+        format!("`{value}` is not a whole number (parameters are integers; a set is written \"S={{1,2,5}}\")")
+    })?;
     Ok((name.to_string(), SettingValue::Number(value)))
 }

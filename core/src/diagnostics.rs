@@ -47,9 +47,10 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
     // The text the labels point into: the diagnostic's own (an error in another game's rules),
     // or the one it was read from.
     let text: Option<(String, String)> = match diagnostic.source_code() {
-        Some(own) if !labels.is_empty() => own.read_span(&SourceSpan::from((0, 0)), 0, usize::MAX).ok().map(|c| {
-            (c.name().unwrap_or("input").to_string(), String::from_utf8_lossy(c.data()).into_owned())
-        }),
+        Some(own) if !labels.is_empty() => own
+            .read_span(&SourceSpan::from((0, 0)), 0, usize::MAX)
+            .ok()
+            .map(|c| (c.name().unwrap_or("input").to_string(), String::from_utf8_lossy(c.data()).into_owned())),
         _ => source.filter(|_| !labels.is_empty()).map(|s| (s.name.clone(), s.text.clone())),
     };
     let (source, labels) = match text {
@@ -120,7 +121,12 @@ fn windowed(text: &str, labels: &[LabeledSpan]) -> (Window, Vec<LabeledSpan>) {
             if from > line_start {
                 out.push('…');
             }
-            cut_lines.push(CutLine { new_line_start, new_shown: out.len(), old_from: from, old_line_start: line_start });
+            cut_lines.push(CutLine {
+                new_line_start,
+                new_shown: out.len(),
+                old_from: from,
+                old_line_start: line_start,
+            });
             pieces.push((from, to, out.len()));
             out.push_str(&text[from..to]);
             if to < line_end {

@@ -43,7 +43,11 @@ impl LoadError {
 }
 
 /// Parses and checks game text. `default_name` names a game that has no `game` line.
-pub fn load(text: &str, default_name: &str, settings: &[(String, crate::check::SettingValue)]) -> Result<Game, LoadError> {
+pub fn load(
+    text: &str,
+    default_name: &str,
+    settings: &[(String, crate::check::SettingValue)],
+) -> Result<Game, LoadError> {
     load_with(text, default_name, settings, &check::NoLibrary)
 }
 

@@ -1,24 +1,26 @@
-//! Any bytes through parse → check → solve of small positions: a panic is a bug.
+//! Any bytes through the typed API: load (parse → check), then solve, explain and a table of
+//! small positions, within a small budget. A panic is a bug.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use takeaway_core::rules::{Board, Position};
-use takeaway_core::solve::{Limits, Solver};
+use takeaway_core::api::{self, Request};
+use takeaway_core::check::NoLibrary;
+use takeaway_core::diagnostics::Source;
+use takeaway_core::rules::Board;
+use takeaway_core::solve::Limits;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(game) = takeaway_core::load(text, "fuzz", &[]) else { return };
-    let mut solver = Solver::new(&game, Limits::states(5_000));
+    let Ok(game) = api::load(Source::new("fuzz", text), "fuzz", &[], &NoLibrary) else { return };
+    let limits = Limits::states(5_000);
     for n in 0..6u64 {
-        let piles = match game.board {
-            Board::FixedPiles(k) => vec![n; k],
-            Board::Rows => vec![n; 2],
-            _ => vec![n],
+        let position = match game.game.board {
+            Board::FixedPiles(k) => vec![n.to_string(); k].join(" "),
+            Board::Rows => format!("{n} {n}"),
+            _ => n.to_string(),
         };
-        let pos = Position::new(piles);
-        let _ = solver.value(&pos);
-        let _ = solver.winning_moves(&pos);
-        let _ = takeaway_core::analysis::explain(&mut solver, &pos);
+        let _ = api::ask(&game, &Request::Solve { position: position.clone(), last: None }, &limits);
+        let _ = api::ask(&game, &Request::Explain { position, last: None, all: true }, &limits);
     }
-    let _ = takeaway_core::analysis::table(&mut solver, 8, true);
+    let _ = api::ask(&game, &Request::Table { upto: 8, options: Default::default() }, &limits);
 });

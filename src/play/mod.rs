@@ -311,7 +311,9 @@ pub(crate) fn pick<'m>(game: &takeaway_core::rules::Game, moves: &'m [Move], lin
                 }
                 let starting: Vec<&(String, &Move)> = listed
                     .iter()
-                    .filter(|(d, _)| d.starts_with(&words) && matches!(d[words.len()..].chars().next(), Some(' ' | ',')))
+                    .filter(|(d, _)| {
+                        d.starts_with(&words) && matches!(d[words.len()..].chars().next(), Some(' ' | ','))
+                    })
                     .collect();
                 return match starting.as_slice() {
                     [] => Err(not_a_move()),
@@ -319,7 +321,11 @@ pub(crate) fn pick<'m>(game: &takeaway_core::rules::Game, moves: &'m [Move], lin
                     several => {
                         let names: Vec<String> = several.iter().take(6).map(|(_, m)| m.kind.describe()).collect();
                         let more = if several.len() > 6 { ", …" } else { "" };
-                        Err(format!("`{line}` fits {} moves ({}{more}): say which, or type its number.\n", several.len(), names.join("; ")))
+                        Err(format!(
+                            "`{line}` fits {} moves ({}{more}): say which, or type its number.\n",
+                            several.len(),
+                            names.join("; ")
+                        ))
                     }
                 };
             }

@@ -122,7 +122,8 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] = &["solve", "table", "explain", "quotient", "period", "compare", "play", "plot", "check", "set"];
+pub const VERBS: &[&str] =
+    &["solve", "table", "explain", "quotient", "period", "compare", "play", "plot", "check", "set"];
 pub const COMMANDS: &[&str] = &[":load", ":save", ":games", ":use", ":show", ":cancel", ":help", ":quit"];
 pub const KEYWORDS: &[&str] = &[
     "game",
@@ -207,7 +208,10 @@ fn classify(input: &str) -> Input<'_> {
         Input::Command(rest)
     } else if first == "set" {
         Input::Set(trimmed["set".len()..].trim())
-    } else if matches!(first, "solve" | "table" | "check" | "explain" | "quotient" | "period" | "compare" | "play" | "plot") {
+    } else if matches!(
+        first,
+        "solve" | "table" | "check" | "explain" | "quotient" | "period" | "compare" | "play" | "plot"
+    ) {
         Input::Query
     } else if matches!(first, "help" | "quit" | "exit") {
         Input::Command(first)
@@ -827,7 +831,9 @@ impl Entry {
         }];
         for p in &g.params {
             match &p.set {
-                Some(members) => parts.push(format!("{} = {}", p.name, takeaway_core::check::SettingValue::Set(members.clone()))),
+                Some(members) => {
+                    parts.push(format!("{} = {}", p.name, takeaway_core::check::SettingValue::Set(members.clone())))
+                }
                 None => parts.push(format!("{} = {}", p.name, p.value)),
             }
         }

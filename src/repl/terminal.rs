@@ -198,7 +198,10 @@ pub fn run(mut session: Session) {
                 }
                 // The same progress bar as the command line, cleared before the answer.
                 let bar = crate::progress_bar::ProgressBar::new();
-                session.progress = bar.clone().map(|b| Progress::to(b as std::sync::Arc<dyn takeaway_core::solve::progress::Reporter>)).unwrap_or_default();
+                session.progress = bar
+                    .clone()
+                    .map(|b| Progress::to(b as std::sync::Arc<dyn takeaway_core::solve::progress::Reporter>))
+                    .unwrap_or_default();
                 let mut reply = session.feed(&input);
                 if let Some(bar) = bar {
                     bar.clear();

@@ -277,8 +277,11 @@ fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanat
     let outcome = if m.in_p(total) { Outcome::P } else { Outcome::N };
     let p_portion = (0..m.order() as u32).filter(|&x| m.in_p(x)).map(word).collect();
     let generators = presentation.generators.iter().map(|(n, h, _)| format!("{n} = Φ({h})")).collect();
-    let relations =
-        presentation.relations.iter().map(|(l, r)| format!("{} = {}", presentation.exponents(l), presentation.exponents(r))).collect();
+    let relations = presentation
+        .relations
+        .iter()
+        .map(|(l, r)| format!("{} = {}", presentation.exponents(l), presentation.exponents(r)))
+        .collect();
     let piles = pos.piles.iter().zip(&elements).map(|(&p, &x)| (p, word(x))).collect();
     let (moves, more_winning) = solver.winning_moves_listed(pos)?;
     let mut winning = Vec::new();
@@ -294,8 +297,11 @@ fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanat
     let winning = winning.into_iter().map(|(s, x)| (s, presentation.word(x))).collect();
     let big = pos.piles.iter().any(|&p| p > crate::solve::misere::LISTED_PILE);
     let tame_values = tame_values(solver, game, pos, outcome)?;
-    let (answers, more_answers) =
-        if outcome == Outcome::P && !big && pos.piles.iter().any(|&p| p > 0) { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    let (answers, more_answers) = if outcome == Outcome::P && !big && pos.piles.iter().any(|&p| p > 0) {
+        answers(solver, game, pos)?
+    } else {
+        (Vec::new(), 0)
+    };
     Ok(Explanation::Quotient {
         game: game.name.clone(),
         position: pos.piles.clone(),
@@ -318,7 +324,12 @@ fn quotient(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanat
 
 /// Where every pile of the position is tame (and small enough to know it), their normal-play
 /// values, which misère Nim's rule decides at once; shown only where it agrees with the quotient.
-fn tame_values(solver: &mut Solver, game: &Game, pos: &Position, outcome: Outcome) -> Result<Option<Vec<u64>>, SolveError> {
+fn tame_values(
+    solver: &mut Solver,
+    game: &Game,
+    pos: &Position,
+    outcome: Outcome,
+) -> Result<Option<Vec<u64>>, SolveError> {
     use crate::solve::misere::genus::{misere_nim_rule, pile_genera};
     const TAME_CHECKED: u64 = 200;
     let largest = pos.piles.iter().copied().max().unwrap_or(0);
@@ -893,15 +904,23 @@ impl Explanation {
                 } else {
                     format!("of sums of heaps up to {computed}")
                 };
-                out.push_str(&format!("Under misère play each pile pretends to be an element of the misère quotient {of}\n"));
+                out.push_str(&format!(
+                    "Under misère play each pile pretends to be an element of the misère quotient {of}\n"
+                ));
                 out.push_str(&format!("(generators {}; relations {}).\n", generators.join(", "), relations.join(", ")));
                 out.push_str("Each pile's element, and the product so far:\n");
                 for ((pile, x), running) in piles.iter().zip(products) {
                     out.push_str(&format!("  Φ({pile}) = {x:<8} product {running}\n"));
                 }
-                out.push_str(&format!("The position is the product {product}. The P-portion is {{{}}}.\n", p_portion.join(", ")));
+                out.push_str(&format!(
+                    "The position is the product {product}. The P-portion is {{{}}}.\n",
+                    p_portion.join(", ")
+                ));
                 let verdict = if *outcome == Outcome::P { "is in" } else { "is not in" };
-                out.push_str(&format!("{product} {verdict} the P-portion, so the outcome is {}\n", outcome_words(*outcome)));
+                out.push_str(&format!(
+                    "{product} {verdict} the P-portion, so the outcome is {}\n",
+                    outcome_words(*outcome)
+                ));
                 if !winning.is_empty() {
                     out.push_str("Winning moves: each leaves a position whose product is in the P-portion:\n");
                     for (step, x) in winning {

@@ -108,7 +108,12 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
 
 impl PartizanReport {
     pub fn to_text(&self) -> String {
-        let mut out = format!("{}, position {}{}\n", self.game, Position::shown(&self.position, false), convention_note(self.misere));
+        let mut out = format!(
+            "{}, position {}{}\n",
+            self.game,
+            Position::shown(&self.position, false),
+            convention_note(self.misere)
+        );
         out.push_str(&format!("outcome: {} ({})\n", self.outcome.letter(), self.outcome.meaning()));
         if let Some(v) = &self.value {
             if self.pile_values.is_empty() {
@@ -213,7 +218,16 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, So
                 Some((pre, p)) => {
                     let one = outcomes[pre..pre + p].to_vec();
                     let behaviour = behaviour(&one);
-                    (Some(OutcomePeriod { preperiod: pre as u64, period: p as u64, window, outcomes: one, behaviour }), None)
+                    (
+                        Some(OutcomePeriod {
+                            preperiod: pre as u64,
+                            period: p as u64,
+                            window,
+                            outcomes: one,
+                            behaviour,
+                        }),
+                        None,
+                    )
                 }
                 None => (None, Some(format!("no period found in the outcomes of piles 0..{look}"))),
             }
@@ -305,7 +319,9 @@ impl PartizanTable {
             out.push_str(&format!("{stop}\n"));
         }
         if self.rows.iter().any(|r| r.value.as_deref().is_some_and(|v| v.starts_with("{…}"))) {
-            out.push_str(&format!("values longer than {TABLE_FORM} characters are shown as {{…}}; `solve` writes them out\n"));
+            out.push_str(&format!(
+                "values longer than {TABLE_FORM} characters are shown as {{…}}; `solve` writes them out\n"
+            ));
         }
         match (&self.period, &self.period_note) {
             (Some(p), _) => {
@@ -393,7 +409,9 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
             reasoning.push(format!("No value: {note}."));
         }
         if misere {
-            reasoning.push("Under misère play a player who cannot move wins, so a side with no moves wins moving first.".into());
+            reasoning.push(
+                "Under misère play a player who cannot move wins, so a side with no moves wins moving first.".into(),
+            );
         } else {
             reasoning.push("A player who cannot move loses.".into());
         }
@@ -417,8 +435,10 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
     let lefts: Vec<FormId> = left_options.iter().map(|o| o.1).collect();
     let rights: Vec<FormId> = right_options.iter().map(|o| o.1).collect();
     let limits = solver.limits().clone();
-    let (value, notes) =
-        solver.forms.canonical_explained(lefts.clone(), rights.clone()).map_err(|_| SolveError::state_limit(&limits))?;
+    let (value, notes) = solver
+        .forms
+        .canonical_explained(lefts.clone(), rights.clone())
+        .map_err(|_| SolveError::state_limit(&limits))?;
     let explained = |solver: &mut PartizanSolver, options: &[(Move, FormId)], side: Side| -> Vec<ExplainedOption> {
         let mut out = Vec::new();
         let values: Vec<FormId> = options.iter().map(|o| o.1).collect();
@@ -451,8 +471,12 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
                 let shown: Vec<String> = replacement.iter().map(|&r| solver.show(r)).collect();
                 let reply = solver.show(via);
                 let through = match side {
-                    Side::Left => format!("Right's reply to it, {reply}, is no better for Left than the whole game ({reply} ≤ G)"),
-                    Side::Right => format!("Left's reply to it, {reply}, is no better for Right than the whole game ({reply} ≥ G)"),
+                    Side::Left => {
+                        format!("Right's reply to it, {reply}, is no better for Left than the whole game ({reply} ≤ G)")
+                    }
+                    Side::Right => {
+                        format!("Left's reply to it, {reply}, is no better for Right than the whole game ({reply} ≥ G)")
+                    }
                 };
                 Some(format!(
                     "reversible: {through}, so it is replaced by the options that reply leaves the same player: {}",
@@ -471,7 +495,10 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
     let piles = pile_values(solver, pos)?;
     if !piles.is_empty() {
         let parts: Vec<String> = piles.iter().map(|(n, v)| format!("{v} (pile of {n})")).collect();
-        reasoning.push(format!("The piles are played side by side, so the value is the sum of theirs: {} = {shown}.", parts.join(" + ")));
+        reasoning.push(format!(
+            "The piles are played side by side, so the value is the sum of theirs: {} = {shown}.",
+            parts.join(" + ")
+        ));
     }
     let left_numbers: Option<Vec<Dyadic>> = lefts.iter().map(|&v| solver.forms.number(v)).collect();
     let right_numbers: Option<Vec<Dyadic>> = rights.iter().map(|&v| solver.forms.number(v)).collect();
@@ -507,7 +534,8 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
             }
         }
         let (ls, rs) = solver.forms.stops(value);
-        reasoning.push(format!("Left moving first can reach {ls} when play settles on a number; Right moving first, {rs}."));
+        reasoning
+            .push(format!("Left moving first can reach {ls} when play settles on a number; Right moving first, {rs}."));
     }
     reasoning.push(match outcome {
         PartizanOutcome::L => "It is greater than 0: Left wins whoever starts.".into(),
@@ -532,7 +560,12 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
 
 impl PartizanExplanation {
     pub fn to_text(&self) -> String {
-        let mut out = format!("{}, position {}{}\n", self.game, Position::shown(&self.position, false), convention_note(self.misere));
+        let mut out = format!(
+            "{}, position {}{}\n",
+            self.game,
+            Position::shown(&self.position, false),
+            convention_note(self.misere)
+        );
         for (side, options) in [(Side::Left, &self.left), (Side::Right, &self.right)] {
             if options.is_empty() {
                 out.push_str(&format!("{} has no move.\n", side.name()));
@@ -567,7 +600,8 @@ impl PartizanExplanation {
             if moves.is_empty() {
                 out.push_str(&format!("{} moving first has no winning move.\n", side.name()));
             } else {
-                let targets: Vec<String> = moves.iter().map(|m| format!("{}, to {}", m.description, to_text(&m.to))).collect();
+                let targets: Vec<String> =
+                    moves.iter().map(|m| format!("{}, to {}", m.description, to_text(&m.to))).collect();
                 let why = match (self.searched, side) {
                     (true, _) => "after it the other player, moving first, loses",
                     (false, Side::Left) => "it leaves a value ≥ 0",

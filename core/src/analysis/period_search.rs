@@ -93,11 +93,7 @@ pub enum PeriodError {
 
     #[error("the run stopped at pile {at}: {cause}")]
     #[diagnostic(code(takeaway::period::stopped), help("{resume}"))]
-    Stopped {
-        at: u64,
-        cause: SolveError,
-        resume: String,
-    },
+    Stopped { at: u64, cause: SolveError, resume: String },
 
     #[error(transparent)]
     #[diagnostic(transparent)]

@@ -226,7 +226,8 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     }
     // Bite games reach every board inside the largest rectangle: refuse at once a table whose
     // box could not be held, rather than after filling the boxes that can.
-    let bites = !game.moves.is_empty() && game.moves.iter().all(|r| matches!(r.kind, crate::rules::RuleKind::Bite { .. }));
+    let bites =
+        !game.moves.is_empty() && game.moves.iter().all(|r| matches!(r.kind, crate::rules::RuleKind::Bite { .. }));
     if shape == TableShape::Rectangles && bites {
         let limit = solver.limits().max_states;
         let boards = boards_in_box(upto, upto);
@@ -257,7 +258,8 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                     if n > *computed {
                         let cause = refused.take().expect("checked just above");
                         let partial = one_pile_partial(&name, n - 1, o, g, p_positions, game.board == Board::Coins);
-                        let reason = "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
+                        let reason =
+                            "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
                         return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
                     }
                 }
@@ -278,7 +280,10 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                                 format!("raise the limit with --max-states {suggested}")
                             }
                             SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
-                                format!("raise the limit with --max-states {}", solver.limits().max_states.saturating_mul(4))
+                                format!(
+                                    "raise the limit with --max-states {}",
+                                    solver.limits().max_states.saturating_mul(4)
+                                )
                             }
                             _ => "see the cause below".to_string(),
                         };
@@ -389,11 +394,12 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::Rectangles | TableShape::Cells => {}
     }
     let cell_rule = if shape == TableShape::Cells { cell_rule(game) } else { None };
-    let misere_columns = if misere && shape == TableShape::OnePile && solver.method() == crate::solve::MethodKind::MisereQuotient {
-        Some(misere_columns(solver, upto)?)
-    } else {
-        None
-    };
+    let misere_columns =
+        if misere && shape == TableShape::OnePile && solver.method() == crate::solve::MethodKind::MisereQuotient {
+            Some(misere_columns(solver, upto)?)
+        } else {
+            None
+        };
     let by_last = if options.by_last { Some(last_grid(solver, upto)?) } else { None };
     let remoteness = if options.remoteness && shape == TableShape::OnePile {
         let mut r = Vec::new();

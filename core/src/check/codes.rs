@@ -294,4 +294,3 @@ pub(super) fn digit_value(c: char) -> Option<u32> {
         _ => None,
     }
 }
-

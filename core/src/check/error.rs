@@ -271,7 +271,12 @@ pub enum CheckError {
     },
 
     #[error("this set has more than {most} members")]
-    #[diagnostic(code(takeaway::check::set_too_large), help("a set lists amounts one by one; for a long run of amounts write a range in the move, as in `take 1..1000`"))]
+    #[diagnostic(
+        code(takeaway::check::set_too_large),
+        help(
+            "a set lists amounts one by one; for a long run of amounts write a range in the move, as in `take 1..1000`"
+        )
+    )]
     SetTooLarge {
         #[label("too many members")]
         span: Span,
@@ -281,7 +286,9 @@ pub enum CheckError {
     #[error("`{name}` is a set of amounts, not a number")]
     #[diagnostic(
         code(takeaway::check::set_as_number),
-        help("a set stands where amounts are listed: `take {name}`, `take any except {name}`, `take {name}, then split`")
+        help(
+            "a set stands where amounts are listed: `take {name}`, `take any except {name}`, `take {name}, then split`"
+        )
     )]
     SetAsNumber {
         #[label("a set cannot be used in arithmetic or a comparison")]

@@ -59,7 +59,8 @@ impl Checker {
                             if self.errors.len() > before {
                                 if let ast::ExprKind::Binary(ast::BinOp::Sub, x, y) = &e.node {
                                     if let (ast::ExprKind::Int(x), ast::ExprKind::Int(y)) = (&x.node, &y.node) {
-                                        if let Some(CheckError::ImpossibleAmount { help, .. }) = self.errors.last_mut() {
+                                        if let Some(CheckError::ImpossibleAmount { help, .. }) = self.errors.last_mut()
+                                        {
                                             *help = format!("a range is written with two dots: `{x}..{y}` (`{x}-{y}` is a subtraction)");
                                         }
                                     }
@@ -106,7 +107,9 @@ impl Checker {
             if let CheckError::ImpossibleAmount { what, help, .. } = error {
                 *what = format!("with {name} = {value} (given by --set {name}={value}), {what}");
                 *help = match &own {
-                    Some(own) => format!("this value of {name} leaves the rule nothing to take; the game's own value is {name} = {own}"),
+                    Some(own) => format!(
+                        "this value of {name} leaves the rule nothing to take; the game's own value is {name} = {own}"
+                    ),
                     None => format!("this value of {name} leaves the rule nothing to take: give {name} another value"),
                 };
             }

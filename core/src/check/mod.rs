@@ -1,7 +1,6 @@
 //! Meaning: names, types and rules that make sense together. Turns an `ast::GameFile` into a
 //! `rules::Game`, or gives every semantic mistake it finds as a diagnostic.
 
-
 use crate::ast::{self, BinOp, CmpOp, Span, Spanned, Statement, UnOp};
 use crate::rules::expr::{Expr, ExprKind, Func, Var};
 use crate::rules::{
@@ -20,7 +19,6 @@ pub use params::{SettingValue, MAX_SET_MEMBERS};
 
 /// The most parts a split may make, so that splitting stays a human-sized rule.
 pub const MAX_SPLIT_PARTS: i64 = 16;
-
 
 /// Where the games a product statement names are found: the REPL session's games, or game
 /// files beside the one being checked.
@@ -65,7 +63,8 @@ pub fn check(
     if file.statements.is_empty() {
         return Err(vec![CheckError::Empty]);
     }
-    let mut c = Checker { errors: Vec::new(), params: Vec::new(), pair_names: None, set_params: Vec::new(), sets: Vec::new() };
+    let mut c =
+        Checker { errors: Vec::new(), params: Vec::new(), pair_names: None, set_params: Vec::new(), sets: Vec::new() };
     let mut game = c.game(file, default_name, settings);
     if let Some((kind, parts, span)) = product_statement(file) {
         if let Some(product) = c.product(file, kind, parts, span, library) {
@@ -622,7 +621,6 @@ impl Checker {
         };
         SplitSpec { parts, shape: split.shape, optional }
     }
-
 }
 
 fn rule_reads_last(rule: &Rule) -> bool {

@@ -45,7 +45,11 @@ fn sequence(table: &Table) -> String {
     // as far as the table computed it.
     let (grundy, kind, symbol): (Option<Vec<Option<u64>>>, &str, &str) = match &table.misere {
         Some(m) if m.grundy.iter().any(Option::is_some) => (Some(m.grundy.clone()), "Misère Grundy values", "G⁻"),
-        _ => (table.grundy[0].iter().copied().collect::<Option<Vec<u64>>>().map(|g| g.into_iter().map(Some).collect()), "Grundy values", "G"),
+        _ => (
+            table.grundy[0].iter().copied().collect::<Option<Vec<u64>>>().map(|g| g.into_iter().map(Some).collect()),
+            "Grundy values",
+            "G",
+        ),
     };
     let max_value = grundy.as_ref().map(|g| g.iter().flatten().copied().max().unwrap_or(0)).unwrap_or(1).max(1);
     let x = |i: f64| left + pw * (i + 0.5) / n as f64;
@@ -156,7 +160,12 @@ fn sequence(table: &Table) -> String {
             }
         }
     }
-    legend(&mut s, w - right - 220.0, 46.0, grundy.is_some().then_some(if symbol == "G" { "Grundy value" } else { "G⁻" }));
+    legend(
+        &mut s,
+        w - right - 220.0,
+        46.0,
+        grundy.is_some().then_some(if symbol == "G" { "Grundy value" } else { "G⁻" }),
+    );
     s.push_str("</svg>\n");
     s
 }
@@ -198,8 +207,7 @@ fn map(table: &Table) -> String {
     let product = table.shape == TableShape::Cells;
     // Products, and two-pile games whose values are known, are shaded by Grundy value (a heat
     // map, darker for larger), the P-positions in red.
-    let heat = product
-        || (table.shape == TableShape::TwoPiles && table.grundy.iter().flatten().all(Option::is_some));
+    let heat = product || (table.shape == TableShape::TwoPiles && table.grundy.iter().flatten().all(Option::is_some));
     let (title, xlabel, ylabel) = if product {
         (format!("Grundy values of {}: cells (x, y) up to ({}, {})", table.game, table.upto, table.upto), "y", "x")
     } else if rect {
@@ -361,7 +369,12 @@ pub fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> St
     }
     for row in 0..rows {
         let y = top + row as f64 * cell + cell * 0.75;
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" {FONT} font-size=\"11\" text-anchor=\"end\">{}</text>", left - 6.0, row * per_row);
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{y}\" {FONT} font-size=\"11\" text-anchor=\"end\">{}</text>",
+            left - 6.0,
+            row * per_row
+        );
     }
     let ly = top + rows as f64 * cell + 30.0;
     for (k, (_, colour, label)) in OUTCOME_COLOURS.iter().enumerate() {

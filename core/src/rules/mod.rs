@@ -12,8 +12,8 @@ mod product;
 pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
-use crate::ast::{CmpOp, Span, SplitShape};
 pub use crate::ast::Side;
+use crate::ast::{CmpOp, Span, SplitShape};
 pub use crate::ast::{Convention, ProductKind};
 use expr::Expr;
 pub use product::{nim_product, Part, Product};

@@ -30,10 +30,7 @@ pub enum PositionError {
     },
 
     #[error("a pile cannot hold {text} counters")]
-    #[diagnostic(
-        code(takeaway::position::negative),
-        help("pile sizes are 0 or more: a pile of 0 is an empty pile")
-    )]
+    #[diagnostic(code(takeaway::position::negative), help("pile sizes are 0 or more: a pile of 0 is an empty pile"))]
     Negative {
         #[label("a negative number")]
         span: Span,

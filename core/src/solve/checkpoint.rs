@@ -39,11 +39,17 @@ pub struct Checkpoint {
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum CheckpointError {
     #[error("cannot read the checkpoint {path}: {reason}")]
-    #[diagnostic(code(takeaway::checkpoint::unreadable), help("check the path, or leave out --checkpoint to start from pile 0"))]
+    #[diagnostic(
+        code(takeaway::checkpoint::unreadable),
+        help("check the path, or leave out --checkpoint to start from pile 0")
+    )]
     Unreadable { path: String, reason: String },
 
     #[error("cannot write the checkpoint {path}: {reason}")]
-    #[diagnostic(code(takeaway::checkpoint::write), help("check that the folder exists and can be written, and that the disk has room"))]
+    #[diagnostic(
+        code(takeaway::checkpoint::write),
+        help("check that the folder exists and can be written, and that the disk has room")
+    )]
     Write { path: String, reason: String },
 
     #[error("{path} is not a takeaway checkpoint")]
@@ -77,7 +83,13 @@ pub enum CheckpointError {
 
 /// Writes a checkpoint, through a file beside it renamed into place: a run stopped while
 /// writing leaves the last checkpoint whole.
-pub fn write(path: &Path, game: &str, fingerprint: u64, values: &Values, method: MethodState) -> Result<(), CheckpointError> {
+pub fn write(
+    path: &Path,
+    game: &str,
+    fingerprint: u64,
+    values: &Values,
+    method: MethodState,
+) -> Result<(), CheckpointError> {
     let mut out = Vec::with_capacity(values.len() * values.width() as usize + 256);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -113,8 +125,8 @@ pub fn write(path: &Path, game: &str, fingerprint: u64, values: &Values, method:
 /// Reads a checkpoint for a game whose rules hash to `fingerprint`.
 pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() })?;
+    let bytes =
+        std::fs::read(path).map_err(|e| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() })?;
     let corrupt = |what: &str| CheckpointError::Corrupt { path: shown.clone(), what: what.to_string() };
     if !bytes.starts_with(MAGIC) {
         return Err(CheckpointError::NotACheckpoint { path: shown });
@@ -140,8 +152,8 @@ pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, Che
     let width = r.u8().ok_or_else(short)?;
     let count = r.u64().ok_or_else(short)?;
     let len = count.checked_mul(width as u64).filter(|&l| l <= (r.bytes.len() - r.at) as u64).ok_or_else(short)?;
-    let values =
-        Values::from_bytes(width, r.take(len as usize).ok_or_else(short)?).ok_or_else(|| corrupt("its values have no valid width"))?;
+    let values = Values::from_bytes(width, r.take(len as usize).ok_or_else(short)?)
+        .ok_or_else(|| corrupt("its values have no valid width"))?;
     let sparse_tried = r.u8().ok_or_else(short)? != 0;
     let sparse = r.u8().ok_or_else(short)? != 0;
     let (mask, p0, p1) = (r.u32().ok_or_else(short)?, r.u32().ok_or_else(short)?, r.u32().ok_or_else(short)?);

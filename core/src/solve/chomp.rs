@@ -99,7 +99,7 @@ impl Chomp {
         let mut seen: Vec<u64> = Vec::new();
         for index in 0..total {
             if index % 65536 == 0 {
-                check_cancel(&limits)?;
+                check_cancel(limits)?;
             }
             for i in 0..rows {
                 prefix[i + 1] = prefix[i] + self.before[rows - 1 - i][board[i]];

@@ -233,7 +233,7 @@ impl LastBound {
             for t in 1..=m {
                 self.steps += 1;
                 if self.steps.is_multiple_of(4096) {
-                    super::check_cancel(&limits)?;
+                    super::check_cancel(limits)?;
                 }
                 if self.steps > budget {
                     return Err(SolveError::work_limit(limits));
@@ -260,7 +260,12 @@ impl LastBound {
     /// H in one step each where Schwenk's theorem applies, else by its definition), and the
     /// first move's reach as a line in n where its bound is one. `None` when the first move is
     /// not a take of 1 up to a bound.
-    pub fn outcomes_upto(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<Option<Vec<Outcome>>, SolveError> {
+    pub fn outcomes_upto(
+        &mut self,
+        game: &Game,
+        upto: u64,
+        limits: &Limits,
+    ) -> Result<Option<Vec<Outcome>>, SolveError> {
         let Some(reach) = FirstReach::of(game) else { return Ok(None) };
         let size = upto as usize + 1;
         let smallest: Vec<u64> = if self.affine.is_some() && self.extend_h(upto as u128) {

@@ -13,15 +13,15 @@
 
 pub mod big;
 mod cells;
+pub mod checkpoint;
 mod chomp;
 mod heap;
 pub mod last_bound;
-pub mod period_run;
-pub mod checkpoint;
 pub mod loopy;
-pub mod period;
 pub mod misere;
 pub mod partizan;
+pub mod period;
+pub mod period_run;
 mod piles;
 pub mod progress;
 pub mod reach;
@@ -463,7 +463,9 @@ impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
         let method = if let Some(product) = game.product.as_deref() {
             match game.convention {
-                crate::ast::Convention::Normal => Method::Cells(Box::new(cells::CellValues::new(product, limits.clone()))),
+                crate::ast::Convention::Normal => {
+                    Method::Cells(Box::new(cells::CellValues::new(product, limits.clone())))
+                }
                 crate::ast::Convention::Misere => Method::Search,
             }
         } else if game.can_grow() {
@@ -767,7 +769,13 @@ impl<'g> Solver<'g> {
 /// sharing every pile's work from `parallel_from` options on: for the tests that the values
 /// never depend on the threads. `None` for rules the kernel does not compile.
 #[doc(hidden)]
-pub fn kernel_values(game: &Game, upto: u64, threads: usize, parallel_from: usize, sparse: SparseMode) -> Option<Vec<u32>> {
+pub fn kernel_values(
+    game: &Game,
+    upto: u64,
+    threads: usize,
+    parallel_from: usize,
+    sparse: SparseMode,
+) -> Option<Vec<u32>> {
     let mut kernel = heap::HeapKernel::new(heap::HeapRules::compile(game)?);
     kernel.set_threads(threads);
     kernel.set_parallel_from(parallel_from);

@@ -205,7 +205,7 @@ impl PeriodRun {
             self.follow(n);
             let computed = n + 1;
             if computed.is_multiple_of(1024) {
-                check_cancel(&limits)?;
+                check_cancel(limits)?;
                 limits.progress.report(super::progress::Stage::PileValues, computed, upto);
             }
             if every > 0 && computed.is_multiple_of(every) {

@@ -421,7 +421,7 @@ fn listing_extend(
         let mex = seen.iter().position(|s| !s).unwrap_or(seen.len());
         values.push(mex as u32);
         if values.len().is_multiple_of(1024) {
-            check_cancel(&limits)?;
+            check_cancel(limits)?;
         }
     }
     Ok(())

@@ -60,7 +60,9 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(
     let orders: f64 = (1..=piles.len()).map(|i| i as f64).product();
     let positions: f64 = reach.iter().map(|r| r.sizes).product::<f64>() / orders;
     let moves: f64 = (0..reach.len())
-        .map(|i| reach[i].moves * reach.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, r)| r.sizes).product::<f64>())
+        .map(|i| {
+            reach[i].moves * reach.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, r)| r.sizes).product::<f64>()
+        })
         .sum::<f64>()
         / orders;
     let mut sizes: Vec<String> = Vec::new();

@@ -198,7 +198,6 @@ fn a_text_past_the_longest_is_refused_where_it_passes_it() {
     assert_eq!((span.offset(), bytes), (MAX_TEXT, text.len()));
 }
 
-
 #[test]
 fn a_set_parameter_and_the_sides_of_a_partizan_move_parse() {
     let file = parse("param S = {1, 3..4}").unwrap();

@@ -1,8 +1,8 @@
 //! The kernel's state: the values so far (a byte each while they fit), the marks of one mex,
 //! the window of a long run, and the plain scan of every split.
 
-use super::*;
 use super::sparse::{choose_sparse, sparse_value, Sparse};
+use super::*;
 
 /// Grundy values of piles 0, 1, 2, …, a byte each while they fit, then two, then four: most
 /// take-and-break games keep their values small, and the table is the memory a long run needs.
@@ -176,7 +176,6 @@ impl Marks {
         })
     }
 }
-
 
 /// Which pile sizes the table still holds. The whole table while nothing is dropped; in a
 /// window, the piles below `prefix` and those from `base` on, stored right after the prefix.
@@ -553,7 +552,6 @@ impl HeapKernel {
     }
 }
 
-
 pub trait Slot: Copy + Send + Sync + Into<u32> + Eq {
     fn value(self) -> u32;
 }
@@ -725,4 +723,3 @@ fn takes_only_mex<T: Slot>(g: &[T], n: u64, rules: &HeapRules, seen: &mut Vec<u8
     seen.fill(0);
     mex as u32
 }
-

@@ -378,7 +378,7 @@ impl HeapRules {
             for a in 1..=last.min(scan) {
                 examined += 1;
                 if examined.is_multiple_of(1 << 16) {
-                    super::check_cancel(&limits)?;
+                    super::check_cancel(limits)?;
                 }
                 let (Some(x), Some(y)) = (value(a), value(rest - a)) else {
                     return Ok(None);
@@ -426,7 +426,6 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
         Amount::Choices(list) => AmountTest::Ranges(ranges(list)?),
     })
 }
-
 
 mod kernel;
 mod sparse;

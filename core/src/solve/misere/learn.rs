@@ -86,7 +86,11 @@ impl Learner<'_> {
         let mut rows: HashMap<Word, Vec<bool>> = HashMap::new();
         for _ in 0..MOST_ROUNDS {
             // Rows of every word looked at, against every experiment.
-            let row = |w: &Word, memo: &mut HashMap<Word, bool>, rows: &mut HashMap<Word, Vec<bool>>, experiments: &[Word]| -> Option<Vec<bool>> {
+            let row = |w: &Word,
+                       memo: &mut HashMap<Word, bool>,
+                       rows: &mut HashMap<Word, Vec<bool>>,
+                       experiments: &[Word]|
+             -> Option<Vec<bool>> {
                 let r = rows.entry(w.clone()).or_default();
                 while r.len() < experiments.len() {
                     let e = &experiments[r.len()];

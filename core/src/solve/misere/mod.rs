@@ -77,7 +77,7 @@ impl MisereHeaps {
             if n as usize >= limits.max_states {
                 return Err(SolveError::state_limit(limits));
             }
-            check_cancel(&limits)?;
+            check_cancel(limits)?;
             if n.is_multiple_of(64) {
                 limits.progress.report(super::progress::Stage::PileValues, n, upto + 1);
             }
@@ -128,7 +128,8 @@ impl MisereHeaps {
     }
 
     fn stopped_error(&self, needed: u64) -> SolveError {
-        let reason = self.quotient.stopped().map(|s| s.describe()).unwrap_or_else(|| "it has not been computed so far".into());
+        let reason =
+            self.quotient.stopped().map(|s| s.describe()).unwrap_or_else(|| "it has not been computed so far".into());
         SolveError::Misere(MisereError::Stopped { computed: self.quotient.heaps().saturating_sub(1), needed, reason })
     }
 

@@ -308,8 +308,7 @@ impl Quotient {
                 return Ok(None);
             };
             let extension = base.candidate(self, heap, start, period, &outcomes, self.bounds)?;
-            let mut checker =
-                if extension.absorbed { self.check.clone() } else { Checker::new(&extension.monoid) };
+            let mut checker = if extension.absorbed { self.check.clone() } else { Checker::new(&extension.monoid) };
             if !extension.absorbed {
                 for h in 1..self.phi.len() {
                     if !self.options[h].is_empty() {
@@ -708,7 +707,8 @@ impl<'q> Base<'q> {
             }
         }
         let monoid = Monoid { order: count, mul: table, p };
-        let heap_phi: Vec<u32> = (0..q.phi.len()).map(|h| numbering[class[index(self.heap[h] as usize, 0)] as usize]).collect();
+        let heap_phi: Vec<u32> =
+            (0..q.phi.len()).map(|h| numbering[class[index(self.heap[h] as usize, 0)] as usize]).collect();
         let phi_new = numbering[class[index(0, norm(1))] as usize];
         let base_to_new = (0..m).map(|x| numbering[class[index(x, 0)] as usize]).collect();
         Ok(Extension { monoid, reps: new_reps, heap_phi, base_to_new, phi_new, absorbed, checker: None })
@@ -774,7 +774,13 @@ struct Checker {
 
 impl Checker {
     fn new(monoid: &Monoid) -> Checker {
-        Checker { types: Vec::new(), seen: HashMap::new(), states: Vec::new(), done_types: Vec::new(), d: monoid.d_sets() }
+        Checker {
+            types: Vec::new(),
+            seen: HashMap::new(),
+            states: Vec::new(),
+            done_types: Vec::new(),
+            d: monoid.d_sets(),
+        }
     }
 
     fn add_type(&mut self, phi: u32, images: Vec<u32>) {

@@ -148,7 +148,11 @@ impl Forms {
             let mut id = self.numbers[&Dyadic::from(k)];
             while k != n {
                 k -= step;
-                let node = if step < 0 { Node { left: vec![id], right: vec![] } } else { Node { left: vec![], right: vec![id] } };
+                let node = if step < 0 {
+                    Node { left: vec![id], right: vec![] }
+                } else {
+                    Node { left: vec![], right: vec![id] }
+                };
                 id = self.intern_number(node, Dyadic::from(k))?;
             }
             return Ok(id);

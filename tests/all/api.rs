@@ -1,0 +1,117 @@
+//! The typed API as a library user meets it: answers are data, failures are diagnostics with
+//! codes and places, and each question's budget (cancel token, progress) is its own.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use takeaway_core::api::{self, Answer, Request};
+use takeaway_core::check::NoLibrary;
+use takeaway_core::diagnostics::Source;
+use takeaway_core::solve::progress::{CancelToken, Progress, Reporter, Stage};
+use takeaway_core::solve::Limits;
+
+fn game(text: &str) -> api::Loaded {
+    api::load(Source::new("test.game", text), "test", &[], &NoLibrary).unwrap_or_else(|f| panic!("{f}"))
+}
+
+const GRUNDYS_GAME: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n";
+
+#[test]
+fn answers_are_data_bouton_and_a_subtraction_period() {
+    let nim = game("game \"Nim\"\npiles\nmove: take any\n");
+    let limits = Limits::default();
+    // Bouton: 41 ⊕ 163 ⊕ 13 = 135, so the position is N, and 25 ⊕ 28 ⊕ 5 = 0 is P.
+    match api::ask(&nim, &Request::Solve { position: "41 163 13".into(), last: None }, &limits) {
+        Ok(Answer::Solve(r)) => {
+            assert_eq!((r.outcome.letter(), r.grundy), ("N", Some(41 ^ 163 ^ 13)));
+            for m in &r.winning_moves {
+                assert_eq!(m.to.iter().fold(0, |a, b| a ^ b), 0, "{}", m.description);
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    match api::ask(&nim, &Request::Solve { position: "25 28 5".into(), last: None }, &limits) {
+        Ok(Answer::Solve(r)) => assert_eq!((r.outcome.letter(), r.grundy, r.winning_moves.len()), ("P", Some(0), 0)),
+        other => panic!("{other:?}"),
+    }
+    let tag = game("piles\nmove: take 1..3\n");
+    match api::ask(&tag, &Request::Table { upto: 20, options: Default::default() }, &limits) {
+        Ok(Answer::Table(t)) => {
+            let p: Vec<u64> = t.p_positions.iter().map(|pos| pos[0]).collect();
+            assert_eq!(p, vec![0, 4, 8, 12, 16, 20]);
+            let period = t.period.expect("a period");
+            assert_eq!((period.preperiod, period.period, period.proven), (0, 4, true));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_failure_has_its_code_its_place_and_its_rendering() {
+    let failure = api::load(Source::new("bad.game", "piles\nmove: tkae 1..3\n"), "bad", &[], &NoLibrary).unwrap_err();
+    assert_eq!(failure.code().as_deref(), Some("takeaway::parse::unexpected"));
+    assert_eq!(failure.line_column(), Some((2, 7)));
+    assert!(failure.render(false).contains("bad.game:2:7"), "{}", failure.render(false));
+    let nim = game("piles\nmove: take any\n");
+    let f = api::ask(&nim, &Request::Solve { position: "3 x".into(), last: None }, &Limits::default()).unwrap_err();
+    assert!(f.code().unwrap().starts_with("takeaway::position::"), "{:?}", f.code());
+}
+
+/// Counts what a question reports.
+struct Count(AtomicU64);
+
+impl Reporter for Count {
+    fn report(&self, _: Stage, _: u64, _: u64) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn two_questions_in_two_threads_are_cancelled_and_reported_independently() {
+    let grundy = game(GRUNDYS_GAME);
+    // Far past what finishes in the test's time: only a cancel ends it.
+    let long = Request::Solve { position: "1000000000".into(), last: None };
+    let (first, second) = (CancelToken::new(), CancelToken::new());
+    let (heard_first, heard_second) = (Arc::new(Count(AtomicU64::new(0))), Arc::new(Count(AtomicU64::new(0))));
+    let ask = |token: &CancelToken, heard: &Arc<Count>| {
+        let limits = Limits {
+            max_states: usize::MAX / 64,
+            cancel: token.clone(),
+            progress: Progress::to(heard.clone()),
+            ..Limits::default()
+        };
+        let (game, request) = (grundy.clone(), long.clone());
+        std::thread::spawn(move || api::ask(&game, &request, &limits).map(|_| ()).map_err(|f| f.code()))
+    };
+    let a = ask(&first, &heard_first);
+    let b = ask(&second, &heard_second);
+    std::thread::sleep(Duration::from_millis(300));
+    first.cancel();
+    let a = a.join().expect("the first question's thread");
+    assert_eq!(a, Err(Some("takeaway::solve::cancelled".into())));
+    // The second question goes on: it is still running after the first has stopped.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!b.is_finished(), "cancelling one question stopped the other");
+    assert!(!second.is_cancelled());
+    second.cancel();
+    assert_eq!(b.join().expect("the second question's thread"), Err(Some("takeaway::solve::cancelled".into())));
+    // Each question's progress went to its own sink.
+    assert!(heard_first.0.load(Ordering::Relaxed) > 0 && heard_second.0.load(Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn the_example_program_runs_on_the_typed_api() {
+    // `cargo test` builds the examples beside the test binaries' folder.
+    let deps = std::env::current_exe().expect("the test binary").parent().expect("its folder").to_path_buf();
+    let example = deps.parent().expect("the profile's folder").join("examples").join("library");
+    let out = std::process::Command::new(&example).output().unwrap_or_else(|e| panic!("{}: {e}", example.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("P-positions up to 12: [0, 4, 8, 12]"), "{stdout}");
+    assert!(stdout.contains("period 4 from n = 0 (proven: true)"), "{stdout}");
+    // 7 ⊕ 9 ⊕ 3 of the values 3, 1, 3 of a take-1..3 game: 1, an N-position.
+    assert!(stdout.contains("7 9 3: outcome N, Grundy value Some(1)"), "{stdout}");
+    assert!(stdout.contains("G(7) = mex{0, 1, 2} = 3"), "{stdout}");
+    assert!(stdout.contains("a bad game: Some(\"takeaway::parse::unexpected\") at Some((2, 7))"), "{stdout}");
+}

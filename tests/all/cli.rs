@@ -1,0 +1,891 @@
+//! Golden tests of the command line through the built binary: what a user types and sees.
+
+use crate::common;
+
+use common::takeaway;
+
+/// Runs a command that must succeed and returns its output.
+fn ok(args: &[&str]) -> String {
+    let run = takeaway(args);
+    assert_eq!(run.code, 0, "{args:?} failed:\n{}", run.stderr);
+    assert_eq!(run.stderr, "", "{args:?} wrote to stderr");
+    run.stdout
+}
+
+/// Runs a command that must fail with `code` and returns what it said on stderr.
+fn fails(code: i32, args: &[&str]) -> String {
+    let run = takeaway(args);
+    assert_eq!(run.code, code, "{args:?}: exit code\nstdout: {}\nstderr: {}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{args:?} panicked");
+    run.stderr
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("--format json prints one JSON document")
+}
+
+#[test]
+fn solve_nim_text() {
+    insta::assert_snapshot!(ok(&["solve", "games/nim.game", "41", "163", "13"]));
+}
+
+#[test]
+fn solve_positions_may_be_separated_by_commas() {
+    assert_eq!(ok(&["solve", "games/nim.game", "41,163,13"]), ok(&["solve", "games/nim.game", "41", "163", "13"]));
+    assert_eq!(ok(&["solve", "games/nim.game", "41, 163, 13"]), ok(&["solve", "games/nim.game", "41 163 13"]));
+}
+
+#[test]
+fn solve_nim_json() {
+    let v = json(&["solve", "games/nim.game", "41", "163", "13", "--format", "json"]);
+    assert_eq!(v["position"], serde_json::json!([41, 163, 13]));
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["grundy"], 135);
+    assert_eq!(v["winning_moves"][0]["move"], "take 127 from the pile of 163");
+    assert_eq!(v["winning_moves"][0]["to"], serde_json::json!([41, 36, 13]));
+    insta::assert_snapshot!(serde_json::to_string_pretty(&v).unwrap());
+}
+
+#[test]
+fn solve_a_p_position() {
+    insta::assert_snapshot!(ok(&["solve", "games/nim.game", "1", "2", "3"]));
+}
+
+#[test]
+fn solve_misere_has_no_grundy_value() {
+    let v = json(&["solve", "games/misere-nim.game", "1", "1", "1", "--format", "json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    insta::assert_snapshot!(ok(&["solve", "games/misere-nim.game", "2", "3"]));
+}
+
+#[test]
+fn solve_grundys_game_and_kayles_show_splits() {
+    insta::assert_snapshot!(ok(&["solve", "games/grundys-game.game", "8"]));
+    insta::assert_snapshot!(ok(&["solve", "games/kayles.game", "7"]));
+}
+
+#[test]
+fn keep_table_changes_memory_not_answers() {
+    // Past the sparse-space switch; the window itself is tested in tests/kernels.rs.
+    let plain = ok(&["solve", "games/grundys-game.game", "9000"]);
+    assert_eq!(ok(&["solve", "games/grundys-game.game", "9000", "--keep-table"]), plain);
+    assert!(plain.contains("Grundy value: "), "{plain}");
+}
+
+#[test]
+fn solve_chomp() {
+    insta::assert_snapshot!(ok(&["solve", "games/chomp.game", "3", "3", "3"]));
+}
+
+#[test]
+fn solve_wythoff() {
+    insta::assert_snapshot!(ok(&["solve", "games/wythoff.game", "4", "6"]));
+}
+
+#[test]
+fn solve_fibonacci_nim_100000_answers() {
+    let out = ok(&["solve", "games/fibonacci-nim.game", "100000"]);
+    assert!(out.contains("outcome: N"));
+    // 100000 = 75025 + 17711 + 6765 + 377 + 89 + 21 + 8 + 3 + 1: take the smallest term.
+    assert!(out.contains("take 1 from the pile of 100000, to 99999"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn solve_fibonacci_nim_past_sixty_four_bits_in_arbitrary_size_integers() {
+    // F(150) = 16130531424904581415797907386349 is a P-position; one more is won by taking 1.
+    let out = ok(&["solve", "games/fibonacci-nim.game", "16130531424904581415797907386350"]);
+    assert!(out.contains("outcome: N"), "{out}");
+    assert!(
+        out.contains("take 1 from the pile of 16130531424904581415797907386350, to 16130531424904581415797907386349")
+    );
+    insta::assert_snapshot!(out);
+    let p = ok(&["solve", "games/fibonacci-nim.game", "16130531424904581415797907386349"]);
+    assert!(p.contains("outcome: P"), "{p}");
+    let v = json(&["solve", "games/fibonacci-nim.game", "10000000000000000000000000000000", "--format", "json"]);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&v).unwrap());
+}
+
+#[test]
+fn a_bound_far_above_the_pile_makes_schwenks_sequence_too_slow_for_a_huge_pile() {
+    // While its terms are below 100000, H grows by one a term: 2^16 terms do not reach 10^25.
+    let dir = std::env::temp_dir().join(format!("takeaway-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("slow.game");
+    std::fs::write(&path, "game \"slow\"\npile\nfirst move: take 1..n-1\nmove: take ≤ 100000·last\n").unwrap();
+    insta::assert_snapshot!(fails(1, &["solve", path.to_str().unwrap(), "10000000000000000000000000"]));
+}
+
+#[test]
+fn solve_with_a_previous_move() {
+    // From 10 after the opponent took 1, at most 2 may be taken: 10 = 8 + 2, take 2 wins.
+    let out = ok(&["solve", "games/fibonacci-nim.game", "10", "--last", "1"]);
+    insta::assert_snapshot!(out);
+    let stderr = fails(1, &["solve", "games/nim.game", "10", "--last", "1"]);
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn table_kayles_text() {
+    insta::assert_snapshot!(ok(&["table", "games/kayles.game", "--upto", "20"]));
+}
+
+#[test]
+fn table_kayles_json() {
+    let v = json(&["table", "games/kayles.game", "--upto", "15", "--format", "json"]);
+    assert_eq!(v["game"], "Kayles");
+    assert_eq!(v["upto"], 15);
+    assert_eq!(v["grundy"], serde_json::json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]));
+    assert_eq!(v["p_positions"], serde_json::json!([0]));
+    insta::assert_snapshot!(serde_json::to_string(&v).unwrap());
+}
+
+#[test]
+fn table_upto_100_as_in_the_readme() {
+    let out = ok(&["table", "games/kayles.game", "--upto", "100"]);
+    assert_eq!(out.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).count(), 101);
+}
+
+#[test]
+fn table_misere_json_has_null_grundy_values() {
+    let v = json(&["table", "games/tag-misere.game", "--upto", "9", "--format", "json"]);
+    assert_eq!(v["outcomes"], serde_json::json!(["N", "P", "N", "N", "N", "P", "N", "N", "N", "P"]));
+    assert!(v["grundy"].as_array().unwrap().iter().all(|g| g.is_null()));
+    assert_eq!(v["p_positions"], serde_json::json!([1, 5, 9]));
+}
+
+#[test]
+fn table_wythoff_lists_p_pairs() {
+    insta::assert_snapshot!(ok(&["table", "games/wythoff.game", "--upto", "13"]));
+    let v = json(&["table", "games/wythoff.game", "--upto", "13", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([[0, 0], [1, 2], [3, 5], [4, 7], [6, 10], [8, 13]]));
+}
+
+#[test]
+fn table_by_last_shows_a_memory_game_over_pile_and_last_move() {
+    insta::assert_snapshot!(ok(&["table", "games/mem.game", "--upto", "10", "--by-last"]));
+    // Fibonacci Nim after a move of k: a pile of n is lost exactly when the smallest term of
+    // n's Zeckendorf representation is more than 2k (taking that term is the winning move), or
+    // n = 0. Check the grid against the theorem, not a snapshot.
+    let v = json(&["table", "games/fibonacci-nim.game", "--upto", "25", "--by-last", "--format", "json"]);
+    let grid = &v["by_last"]["outcomes"];
+    let smallest_zeckendorf_term = |mut n: usize| {
+        let fib = [1, 2, 3, 5, 8, 13, 21];
+        let mut smallest = n;
+        while n > 0 {
+            let f = *fib.iter().rev().find(|&&f| f <= n).unwrap();
+            smallest = f;
+            n -= f;
+        }
+        smallest
+    };
+    for n in 0..=25usize {
+        for k in 1..=25usize {
+            let lost = n == 0 || smallest_zeckendorf_term(n) > 2 * k;
+            assert_eq!(grid[n][k - 1] == "P", lost, "pile {n} after a move of {k}");
+        }
+    }
+    insta::assert_snapshot!(fails(1, &["table", "games/nim.game", "--by-last"]));
+}
+
+#[test]
+fn coin_games_answer_in_coins_and_refuse_impossible_rows() {
+    insta::assert_snapshot!(ok(&["solve", "games/mock-turtles.game", "3", "5", "9"]));
+    insta::assert_snapshot!(ok(&["explain", "games/ruler.game", "3", "6", "12"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/ruler.game", "3", "0"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/ruler.game", "3", "4", "3"]));
+}
+
+#[test]
+fn a_coin_rule_with_too_many_sets_is_refused_not_run_out_of_memory() {
+    // Turning any set of coins: coin n has 2^(n-1) moves.
+    let dir = std::env::temp_dir().join(format!("takeaway-coins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("any.game");
+    std::fs::write(&file, "coins\nmove: turn any coins\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "40", "--max-states", "100000"]);
+    assert!(stderr.contains("takeaway::rules::too_many_moves"), "{stderr}");
+    assert!(stderr.contains("turn any coins"), "{stderr}");
+}
+
+#[test]
+fn table_fibonacci_nim() {
+    insta::assert_snapshot!(ok(&["table", "games/fibonacci-nim.game", "--upto", "13"]));
+}
+
+#[test]
+fn set_overrides_a_parameter() {
+    let v = json(&["table", "games/tag.game", "--upto", "12", "--set", "k=5", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 6, 12]));
+    insta::assert_snapshot!(fails(1, &["table", "games/tag.game", "--set", "q=5"]));
+}
+
+#[test]
+fn check_is_silent_on_every_shipped_impartial_game_and_names_a_partizan_games_sides() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games")).unwrap() {
+        let path = entry.unwrap().path();
+        let rel = format!("games/{}", path.file_name().unwrap().to_string_lossy());
+        let out = ok(&["check", &rel]);
+        if rel.contains("partizan") {
+            assert!(out.contains(" is partizan: ") && out.contains("(Left's only)"), "{rel}: {out}");
+        } else {
+            assert_eq!(out, "", "{rel}");
+        }
+    }
+    insta::assert_snapshot!(ok(&["check", "games/partizan-subtraction.game"]));
+}
+
+// ---- partizan games ----------------------------------------------------------------------------
+
+#[test]
+fn a_partizan_game_solves_tables_and_explains() {
+    insta::assert_snapshot!(ok(&["solve", "games/partizan-subtraction.game", "6"]));
+    insta::assert_snapshot!(ok(&["table", "games/partizan-subtraction.game", "--upto", "8"]));
+    insta::assert_snapshot!(ok(&["explain", "games/partizan-one-or-two.game", "2", "2"]));
+    insta::assert_snapshot!(ok(&["explain", "games/partizan-one-or-two.game", "5"]));
+    insta::assert_snapshot!(ok(&["solve", "games/partizan-misere.game", "4", "5"]));
+    insta::assert_snapshot!(ok(&["table", "games/partizan-kayles.game", "--upto", "6", "--format", "csv"]));
+    let v = json(&["solve", "games/partizan-kayles.game", "4", "5", "--format", "json"]);
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["value"], "3");
+}
+
+#[test]
+fn a_partizan_game_plots_its_outcome_classes() {
+    let dir = std::env::temp_dir().join(format!("takeaway-partizan-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("outcomes.svg");
+    ok(&["plot", "games/partizan-misere.game", "--upto", "20", "-o", file.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&file).unwrap();
+    // Misère L{1,2} R{2,3}: piles 1, 5, 9, 13, 17 are R, drawn in Right's colour.
+    assert!(svg.contains("<title>n = 5: R</title>") && svg.contains("<title>n = 2: P</title>"), "{svg}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_impartial_verbs_refuse_a_partizan_game_and_point_at_its_sides() {
+    insta::assert_snapshot!(fails(1, &["quotient", "games/partizan-kayles.game", "--upto", "10"]));
+    insta::assert_snapshot!(fails(1, &["compare", "games/partizan-kayles.game", "games/kayles.game", "--upto", "10"]));
+}
+
+// ---- mistakes on the command line -------------------------------------------------------------
+
+#[test]
+fn bad_positions_point_at_the_position() {
+    insta::assert_snapshot!("not_a_number", fails(1, &["solve", "games/nim.game", "3", "x4", "5"]));
+    insta::assert_snapshot!("wrong_count", fails(1, &["solve", "games/wythoff.game", "3", "4", "5"]));
+    insta::assert_snapshot!("rows_grow", fails(1, &["solve", "games/chomp.game", "3", "5"]));
+    insta::assert_snapshot!("too_large", fails(1, &["solve", "games/nim.game", "99999999999999999999999"]));
+    insta::assert_snapshot!("one_pile", fails(1, &["solve", "games/tag.game", "3", "4"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    fails(2, &["solve", "games/nim.game"]);
+    fails(2, &["frobnicate"]);
+    fails(2, &["table", "games/nim.game", "--upto", "many"]);
+    let stderr = fails(2, &["table", "games/tag.game", "--set", "k=abc"]);
+    assert!(stderr.contains("not a whole number"), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_a_diagnostic() {
+    insta::assert_snapshot!(fails(1, &["check", "games/no-such-game.game"]));
+}
+
+#[test]
+fn a_state_limit_is_a_diagnostic_not_a_crash() {
+    // Refused before the search: its lower bound on the positions is past the limit.
+    insta::assert_snapshot!(fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "--max-states", "1000"]));
+    // Chomp boards have no such bound: the search stops at the limit and says what it costs.
+    insta::assert_snapshot!(fails(
+        1,
+        &["solve", "games/chomp.game", "9", "9", "9", "9", "9", "9", "9", "9", "--max-states", "1000"]
+    ));
+}
+
+#[test]
+fn a_rule_that_takes_nothing_is_reported_when_it_happens() {
+    let dir = std::env::temp_dir().join(format!("takeaway-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("zero.game");
+    std::fs::write(&file, "game \"Zero\"\npiles\nmove: take n-5\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "5"]);
+    assert!(stderr.contains("takeaway::rules::takes_nothing"), "{stderr}");
+    assert!(stderr.contains("move: take n-5"), "{stderr}");
+    let file = dir.join("overflow.game");
+    std::fs::write(&file, "game \"Overflow\"\npiles\nmove: take 1..n*n*n*n*n*n*n*n\n").unwrap();
+    let stderr = fails(1, &["solve", file.to_str().unwrap(), "1000"]);
+    assert!(stderr.contains("takeaway::eval::overflow"), "{stderr}");
+    let file = dir.join("latin1.game");
+    std::fs::write(&file, b"game \"Mis\xe8re\"\npiles\nmove: take 1\n").unwrap();
+    let stderr = fails(1, &["check", file.to_str().unwrap()]);
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---- the README stays true ------------------------------------------------------------------
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn readme_first_screen_shows_what_the_example_prints() {
+    let text = readme();
+    let after = text.split("The first command prints:").nth(1).expect("the README shows the output");
+    let block = after.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+    assert_eq!(ok(&["solve", "games/nim.game", "41", "163", "13"]), block);
+    assert!(text.contains("cargo run --profile test -- solve games/nim.game 41 163 13"));
+    assert!(text.contains("cargo test"));
+}
+
+/// Every `takeaway …` command the README shows (in shell blocks and inline), run as written:
+/// it must succeed, and where its comment quotes the P-positions, print them.
+#[test]
+fn every_command_in_the_readme_runs_and_prints_what_it_says() {
+    let text = readme();
+    let mut commands: Vec<(String, Option<String>)> = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_sh = line.starts_with("```sh");
+            continue;
+        }
+        if in_sh && line.starts_with("takeaway ") {
+            let (command, comment) = match line.split_once('#') {
+                Some((c, comment)) => (c.trim().to_string(), Some(comment.trim().to_string())),
+                None => (line.trim().to_string(), None),
+            };
+            commands.push((command, comment));
+        }
+        for (i, piece) in line.split('`').enumerate() {
+            if i % 2 == 1 && piece.starts_with("takeaway ") {
+                commands.push((piece.to_string(), None));
+            }
+        }
+    }
+    let mut ran = 0;
+    for (command, comment) in commands {
+        // Placeholders, sessions, files written, and the record runs (minutes, and checkpoint
+        // files) are not run here: `tests/records.rs` runs the short ones.
+        let skip = ["…", "FILE", "repl", "<", " -o ", "16777216", "POSITION", "--checkpoint", "0.354", "0.376"];
+        if skip.iter().any(|s| command.contains(s)) {
+            continue;
+        }
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        // Prose names a verb alone (`takeaway solve`): only whole commands are run.
+        if !args.iter().any(|a| a.ends_with(".game")) {
+            continue;
+        }
+        let out = ok(&args);
+        if let Some(p) = comment.as_deref().and_then(|c| c.strip_prefix("P-positions:")) {
+            assert!(out.contains(&format!("P-positions:{p}\n")), "{command}: README says P-positions:{p}\n{out}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 15, "ran {ran} README commands");
+}
+
+#[test]
+fn every_move_line_in_the_readme_checks() {
+    let mut count = 0;
+    let mut in_code = false;
+    for line in readme().lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
+        // a code line may hold two columns side by side; take each `move:` in it
+        for part in line.split("move:").skip(1) {
+            let rule = part.split('#').next().unwrap().trim();
+            let rule = rule.split("  ").next().unwrap().trim();
+            if rule.is_empty() || rule.contains('`') || rule.contains('|') {
+                continue;
+            }
+            let text = if rule.contains("bite") {
+                format!("rows\nmove: {rule}\n")
+            } else if rule.contains("coins") {
+                format!("coins\nmove: {rule}\n")
+            } else if rule.contains("from the other") {
+                format!("piles 2\nparam r = 2\nmove: {rule}\n")
+            } else if rule.contains("last") {
+                format!("pile\nfirst move: take 1..n-1\nmove: {rule}\n")
+            } else if rule.contains("both") {
+                format!("piles 2\nparam k = 3\nmove: {rule}\n")
+            } else {
+                format!("piles\nparam k = 3\nmove: {rule}\n")
+            };
+            if let Err(e) = takeaway_core::load(&text, "readme", &[]) {
+                panic!("README rule `{rule}` does not check: {e:?}");
+            }
+            count += 1;
+        }
+    }
+    assert!(count >= 10, "found {count} rules");
+}
+
+#[test]
+fn readme_table_examples_give_what_they_say() {
+    let v = json(&["table", "games/tag.game", "--upto", "12", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 4, 8, 12]));
+}
+
+#[test]
+fn a_table_larger_than_the_limit_is_refused_at_once() {
+    let stderr = fails(1, &["table", "games/tag-misere.game", "--upto", "100000000000"]);
+    assert!(stderr.contains("takeaway::solve::state_limit"), "{stderr}");
+    let stderr = fails(1, &["table", "games/wythoff.game", "--upto", "100", "--max-states", "1000"]);
+    assert!(stderr.contains("more than 1000 positions"), "{stderr}");
+}
+
+// ---- explain -----------------------------------------------------------------------------------
+
+#[test]
+fn explain_nim_from_the_theory() {
+    // The notes' example: (25, 28, 10), highest odd column 8, and (25, 28, 5) among the answers.
+    let out = ok(&["explain", "games/nim.game", "25", "28", "10"]);
+    assert!(
+        out.contains("the pile of 10: value 10 becomes 10 ⊕ 15 = 5: take 5 from the pile of 10, to 25 28 5"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_a_grundys_game_position() {
+    let out = ok(&["explain", "games/grundys-game.game", "8"]);
+    assert!(out.contains("G(8) = mex{0, 1, 3} = 2"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_fibonacci_nim_100() {
+    let out = ok(&["explain", "games/fibonacci-nim.game", "100"]);
+    assert!(out.contains("100 = 89 + 8 + 3"), "{out}");
+    assert!(out.contains("winning move: take 3 from the pile of 100, to 97"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_a_p_position_gives_a_reply_to_every_move() {
+    insta::assert_snapshot!(ok(&["explain", "games/nim.game", "1", "2", "3"]));
+    insta::assert_snapshot!(ok(&["explain", "games/chomp.game", "3", "2"]));
+}
+
+#[test]
+fn explain_json() {
+    let v = json(&["explain", "games/nim.game", "25", "28", "10", "--format", "json"]);
+    assert_eq!(v["kind"], "nim_sum");
+    assert_eq!(v["nim_sum"], 15);
+    assert_eq!(v["values"], serde_json::json!([25, 28, 10]));
+    assert_eq!(v["winning"][2]["moves"][0]["to"], serde_json::json!([25, 28, 5]));
+    let v = json(&["explain", "games/fibonacci-nim.game", "100", "--format", "json"]);
+    assert_eq!(v["kind"], "schwenk");
+    assert_eq!(v["h"], serde_json::json!([1, 2, 3, 5, 8, 13, 21, 34, 55, 89]));
+    assert_eq!(v["representation"], serde_json::json!([3, 8, 89]));
+}
+
+#[test]
+fn table_with_remoteness() {
+    let v = json(&["table", "games/tag.game", "--upto", "9", "--remoteness", "--format", "json"]);
+    // TAG(3): 2 moves a round, one more where the first player must open with the right take
+    assert_eq!(v["remoteness"], serde_json::json!([0, 1, 1, 1, 2, 3, 3, 3, 4, 5]));
+    insta::assert_snapshot!(ok(&["table", "games/tag-misere.game", "--upto", "8", "--remoteness"]));
+}
+
+// ---- compare -----------------------------------------------------------------------------------
+
+#[test]
+fn compare_finds_the_shift_between_0_137_and_0_07() {
+    let out =
+        ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game", "--upto", "300", "--shift", "1"]);
+    assert_eq!(out, "Dawson's chess at n and Dawson's Kayles at n + 1: identical Grundy values for n = 0..300\n");
+    insta::assert_snapshot!(ok(&["compare", "games/dawsons-chess.game", "games/dawsons-kayles.game"]));
+    let v = json(&["compare", "games/kayles.game", "games/tag.game", "--upto", "20", "--format", "json"]);
+    assert_eq!(v["identical"], false);
+    assert_eq!(v["first_difference"][0]["n"], 4);
+    // misère against normal play: compared by outcome
+    let v = json(&["compare", "games/tag.game", "games/tag-misere.game", "--format", "json"]);
+    assert_eq!(v["compared"], "outcome");
+    assert_eq!(v["first_difference"][0]["n"], 0);
+    let stderr = fails(1, &["compare", "games/wythoff.game", "games/nim.game"]);
+    assert!(stderr.contains("takeaway::compare::not_one_pile"), "{stderr}");
+}
+
+// ---- plot --------------------------------------------------------------------------------------
+
+#[test]
+fn plot_draws_the_grundy_values_and_marks_p_positions() {
+    let svg = ok(&["plot", "games/subtraction-1-3.game", "--upto", "9"]);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("Grundy values of Subtraction {1, 3}, one pile of n = 0..9"));
+    assert_eq!(svg.matches("fill=\"#d62728\"><title>").count(), 5, "P at 0, 2, 4, 6, 8");
+    assert_eq!(svg.matches("<title>n = ").count(), 10, "one mark per pile size");
+    assert!(svg.trim_end().ends_with("</svg>"));
+    insta::assert_snapshot!(svg);
+}
+
+#[test]
+fn plot_maps_two_pile_p_positions_and_writes_a_file() {
+    let dir = std::env::temp_dir().join(format!("takeaway-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wythoff.svg");
+    let said = ok(&["plot", "games/wythoff.game", "--upto", "13", "-o", file.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(said, format!("wrote {} ({} bytes of SVG)\n", file.display(), svg.len()));
+    assert!(svg.contains("Grundy values of Wythoff: two piles up to 13"), "a heat map of the values");
+    assert!(svg.contains(">P (0)</text>"), "with a legend");
+    // Wythoff's values G(1, b) for b = 0..6 are 1 2 0 4 5 3 7 (0 shown as P).
+    for (b, g) in [1, 2, 0, 4, 5, 3, 7].iter().enumerate() {
+        let want =
+            if *g == 0 { format!("<title>(1, {b}): P</title>") } else { format!("<title>(1, {b}): {g}</title>") };
+        assert!(svg.contains(&want), "{want}");
+    }
+    // (0,0), then (1,2), (3,5), (4,7), (6,10), (8,13) and their mirror images
+    assert_eq!(svg.matches("): P</title>").count(), 11);
+    let stderr = fails(1, &["plot", "games/nim.game", "-o", "/no/such/folder/x.svg"]);
+    assert!(stderr.contains("takeaway::cli::write"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_chomp_plot_shows_two_row_boards_where_the_p_positions_make_a_line() {
+    let svg = ok(&["plot", "games/chomp.game", "--upto", "12"]);
+    assert!(svg.contains("Grundy values of Chomp: boards of two rows"), "{svg}");
+    // Two-row Chomp: a board is P exactly when its top row is one square shorter (the first
+    // player answers every bite by restoring that shape); one row of a is worth a − 1.
+    for a in 1..=12u64 {
+        for b in 0..=a {
+            let p = format!("<title>({a}, {b}): P</title>");
+            assert_eq!(svg.contains(&p), b + 1 == a, "({a}, {b})");
+        }
+        if a > 1 {
+            assert!(svg.contains(&format!("<title>({a}, 0): {}</title>", a - 1)), "one row of {a}");
+        }
+    }
+    assert!(!svg.contains("<title>(3, 5)"), "a top row longer than the bottom is not a board");
+}
+
+#[test]
+fn plot_of_a_misere_heap_game_draws_its_misere_grundy_values() {
+    let tag = ok(&["plot", "games/tag-misere.game", "--upto", "12"]);
+    assert!(tag.contains("Misère Grundy values of TAG, misère, one pile of n = 0..12"), "{tag}");
+    assert_eq!(tag.matches(": P</title>").count(), 3, "P at 1, 5 and 9 under misère play: {tag}");
+    // Misère Kayles: the published G⁻ of heaps 0..12 (Conway), P exactly where G⁻ is 0.
+    let kayles = ok(&["plot", "games/misere-kayles.game", "--upto", "12"]);
+    let bars: Vec<String> = kayles
+        .match_indices("<title>n = ")
+        .map(|(at, _)| kayles[at + 7..].split('<').next().unwrap().to_string())
+        .collect();
+    let published = [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0];
+    let want: Vec<String> = published
+        .iter()
+        .enumerate()
+        .map(|(n, &g)| if g == 0 { format!("n = {n}: P") } else { format!("n = {n}: G⁻ = {g}") })
+        .collect();
+    assert_eq!(bars, want);
+    assert!(kayles.contains("misère Grundy value G⁻(n)"));
+}
+
+// ---- limits ------------------------------------------------------------------------------------
+
+#[test]
+fn a_timeout_is_a_diagnostic() {
+    let stderr = fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "30", "30", "--timeout", "0.5"]);
+    assert!(stderr.contains("takeaway::solve::timeout"), "{stderr}");
+}
+
+#[test]
+fn a_table_as_csv_has_one_row_per_position_and_other_answers_refuse_csv() {
+    let csv = ok(&["table", "games/tag.game", "--upto", "8", "--format", "csv"]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "n,outcome,grundy");
+    assert_eq!(rows.len(), 10);
+    // TAG(3): G(n) = n mod 4, P at the multiples of 4.
+    for (n, row) in rows[1..].iter().enumerate() {
+        let outcome = if n % 4 == 0 { "P" } else { "N" };
+        assert_eq!(*row, format!("{n},{outcome},{}", n % 4));
+    }
+    let two = ok(&["table", "games/wythoff.game", "--upto", "5", "--format", "csv"]);
+    assert!(two.starts_with("a,b,outcome,grundy\n0,0,P,0\n"), "{two}");
+    assert!(two.contains("\n3,5,P,0\n") && two.contains("\n5,3,P,0\n"), "{two}");
+    let misere = ok(&["table", "games/misere-kayles.game", "--upto", "5", "--format", "csv"]);
+    assert!(misere.starts_with("n,outcome,misere_grundy,genus,tame,phi\n0,N,1,0^120,tame,1\n"), "{misere}");
+    let refused = fails(1, &["solve", "games/nim.game", "3", "4", "--format", "csv"]);
+    assert!(refused.contains("takeaway::query::csv_is_for_tables"), "{refused}");
+}
+
+#[test]
+fn a_two_pile_table_shows_the_grid_of_grundy_values() {
+    // Wythoff's game by brute force: take any number from one pile, or the same from both.
+    let n = 8usize;
+    let mut g = vec![vec![0u64; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            let mut seen = Vec::new();
+            seen.extend((0..a).map(|x| g[x][b]));
+            seen.extend((0..b).map(|y| g[a][y]));
+            seen.extend((1..=a.min(b)).map(|k| g[a - k][b - k]));
+            g[a][b] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    let text = ok(&["table", "games/wythoff.game", "--upto", "8"]);
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(" a\\b")).skip(1).take(n + 1).collect();
+    for (a, row) in rows.iter().enumerate() {
+        let cells: Vec<u64> = row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect();
+        assert_eq!(cells, g[a], "row {a}:\n{text}");
+    }
+}
+
+#[test]
+fn explain_all_lists_the_smaller_piles_values_and_the_winning_moves() {
+    // Kayles: G(0..6) = 0 1 2 3 1 4 3 (Guy and Smith), G(7) = 2; 3 3 and 1 4 are the P options.
+    let text = ok(&["explain", "games/kayles.game", "7", "--all"]);
+    assert!(text.contains("G(7) = mex{0, 1, 3, 4, 5} = 2"), "{text}");
+    assert!(text.contains("The winning moves: to a Grundy value of 0, a P-position:\n  take 1 from the pile of 7, leaving 3 and 3, to 3 3\n  take 2 from the pile of 7, leaving 1 and 4, to 1 4\n"), "{text}");
+    assert!(text.ends_with("The Grundy values the options read, G(0..6):\n  G(0..6): 0 1 2 3 1 4 3\n"), "{text}");
+    let json = json(&["explain", "games/kayles.game", "7", "--all", "--format", "json"]);
+    assert_eq!(json["smaller"], serde_json::json!([0, 1, 2, 3, 1, 4, 3]));
+    assert!(!ok(&["explain", "games/kayles.game", "7"]).contains("options read"), "only with --all");
+}
+
+#[test]
+fn how_far_a_table_looks_for_a_period_is_a_number_of_values_the_user_sets() {
+    // Kayles repeats with period 12 from 71: 512 values (the default) find and prove it, 100 do not.
+    let default = ok(&["table", "games/kayles.game", "--upto", "10"]);
+    assert!(default.contains("period 12 from n = 71 (preperiod 71); proven"), "{default}");
+    assert!(default.contains("(checked to 511)"), "{default}");
+    let short = ok(&["table", "games/kayles.game", "--upto", "10", "--period-values", "100"]);
+    assert!(short.ends_with("period: none found in the values of 0..99\n"), "{short}");
+}
+
+#[test]
+fn a_missing_file_is_said_in_words_with_the_nearest_game_file() {
+    let stderr = fails(1, &["solve", "games/nimm.game", "3"]);
+    assert!(stderr.contains("cannot read games/nimm.game: no such file"), "{stderr}");
+    assert!(stderr.contains("did you mean games/nim.game?"), "{stderr}");
+    // The extension may be left out, as in a product's names.
+    assert!(ok(&["solve", "games/nim", "3", "4"]).starts_with("Nim, position 3 4\n"));
+}
+
+#[test]
+fn a_negative_pile_and_a_setting_that_empties_a_rule_are_explained() {
+    insta::assert_snapshot!(fails(1, &["solve", "games/nim.game", "3", "-5"]));
+    insta::assert_snapshot!(fails(1, &["solve", "games/tag.game", "5", "--set", "k=0"]));
+}
+
+#[test]
+fn hopeless_questions_are_refused_from_an_estimate_with_what_would_help() {
+    insta::assert_snapshot!(fails(1, &["solve", "games/lasker-nim.game", "1000000000000", "5"]));
+    insta::assert_snapshot!(fails(1, &["table", "games/chomp.game", "--upto", "50"]));
+}
+
+#[test]
+fn a_table_stopped_by_a_limit_shows_what_it_computed() {
+    // 3001 positions allow 3001 · 256 moves examined for single piles: Twins lists the n − 1
+    // moves of coin n, so coins up to about 1240 fit them (n²/2 in all), and a table to 3000
+    // does not. The table asks for its last row first, so the estimate refuses it early (at the
+    // doubling to 256), and the rows computed by then are shown.
+    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.starts_with("Twins: one coin showing heads"), "{}", run.stdout);
+    // Coin n is worth n − 1 (a move turns it and one coin to its left): P only at 0 and 1.
+    assert!(run.stdout.contains(" 256        N     255\n"), "{}", run.stdout);
+    assert!(run.stderr.contains("piles up to about 1230"), "{}", run.stderr);
+    assert!(run.stdout.contains("P-positions: 0, 1\n"), "{}", run.stdout);
+    insta::assert_snapshot!(run.stderr);
+    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("the partial table is JSON");
+    assert!(v["upto"].as_u64().unwrap() < 3000);
+    assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);
+}
+
+#[test]
+fn solve_a_draw_in_a_loopy_game() {
+    insta::assert_snapshot!(ok(&["solve", "games/take-or-put-back.game", "5"]));
+}
+
+#[test]
+fn solve_a_loopy_game_json_names_the_draw() {
+    let v = json(&["solve", "games/take-or-put-back.game", "1", "2", "--format", "json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    assert_eq!(v["loopy_value"], "∞");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    assert!(!v["drawing_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn table_of_a_loopy_game_shows_draws_and_generalised_values() {
+    insta::assert_snapshot!(ok(&["table", "games/take-or-put-back.game", "--upto", "6"]));
+}
+
+#[test]
+fn a_loopy_game_that_grows_for_ever_is_refused_with_the_rule_named() {
+    let dir = std::env::temp_dir().join(format!("takeaway-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("grows.game");
+    std::fs::write(&file, "game \"Grows\"\npile\nmove: take 1..2\nmove: add 1\n").unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let err = fails(1, &["solve", &file, "5", "--max-states", "8000"]);
+    let err = err.replace(&file, "grows.game");
+    insta::assert_snapshot!(err);
+}
+
+#[test]
+fn a_tartan_product_solves_table_and_explains_cells() {
+    insta::assert_snapshot!(ok(&["solve", "games/turning-corners.game", "(3, 5)", "(4, 4)"]));
+    insta::assert_snapshot!(ok(&["table", "games/turning-corners.game", "--upto", "6"]));
+    insta::assert_snapshot!(ok(&["explain", "games/turning-corners.game", "3,5", "4,4", "5,5"]));
+}
+
+#[test]
+fn a_product_position_in_json_is_its_cells_in_pairs() {
+    let v = json(&["solve", "games/acrostic-twins.game", "2,3", "4,4", "--format", "json"]);
+    assert_eq!(v["cells"], true);
+    assert_eq!(v["position"], serde_json::json!([2, 3, 4, 4]));
+    // (2, 3) is worth 1 ⊕ 2 = 3 and (4, 4) is worth 0: moving (2, 3) to (2, 2) wins.
+    assert_eq!(v["grundy"], 3);
+    assert_eq!(v["winning_moves"][0]["to"], serde_json::json!([4, 4, 2, 2]));
+    let t = json(&["table", "games/turning-corners.game", "--upto", "4", "--format", "json"]);
+    assert_eq!(t["board"], "cells");
+    assert_eq!(t["grundy"][2], serde_json::json!([0, 2, 3, 1]));
+}
+
+#[test]
+fn a_product_position_must_give_cells_whole() {
+    let err = fails(1, &["solve", "games/turning-corners.game", "3,5", "4"]);
+    assert!(err.contains("takeaway::position::half_cell"), "{err}");
+    let err = fails(1, &["solve", "games/turning-corners.game", "3,5", "3,5"]);
+    assert!(err.contains("takeaway::position::cell_twice"), "{err}");
+    let err = fails(1, &["solve", "games/turning-corners.game", "0,5"]);
+    assert!(err.contains("takeaway::position::no_coin_zero"), "{err}");
+    // On heaps a cell may repeat, and a cell with a 0 is an empty heap.
+    let out = ok(&["solve", "games/acrostic-nim.game", "2,3", "2,3", "0,5"]);
+    assert!(out.contains("outcome: P"), "{out}");
+}
+
+#[test]
+fn an_error_in_a_products_game_points_into_that_games_file() {
+    let dir = std::env::temp_dir().join(format!("takeaway-product-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("over.game"), "game \"Overflowing\"\npiles\nmove: take any where n * n * n * n > 0\n")
+        .unwrap();
+    std::fs::write(dir.join("prod.game"), "acrostic product of \"over\" and \"over\"\n").unwrap();
+    let prod = dir.join("prod.game").display().to_string();
+    let err = fails(1, &["solve", &prod, "1000000,2"]);
+    assert!(err.contains("takeaway::rules::in_product_game"), "{err}");
+    assert!(err.contains("over.game:3:22"), "the label is in the game's own file: {err}");
+    assert!(err.contains("this overflows when n = 1000000"), "{err}");
+    // Small cells are fine.
+    assert!(ok(&["solve", &prod, "3,2"]).contains("Grundy value: 4"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn quotient_prints_the_presentation_and_the_proven_period() {
+    insta::assert_snapshot!(ok(&["quotient", "games/misere-kayles.game", "--upto", "180"]));
+    let v = json(&["quotient", "games/misere-subtraction-1-2-3.game", "--upto", "20", "--format", "json"]);
+    assert_eq!(v["order"], 6);
+    assert_eq!(v["p_portion"].as_array().unwrap().len(), 2);
+    assert_eq!(v["period"]["period"], 4);
+}
+
+#[test]
+fn quotient_of_a_normal_play_game_is_a_diagnostic() {
+    insta::assert_snapshot!(fails(1, &["quotient", "games/nim.game"]));
+}
+
+#[test]
+fn a_quotient_that_stops_says_where_and_a_position_past_it_is_refused_at_once() {
+    let text = ok(&["quotient", "games/misere-dawsons-kayles.game", "--upto", "40"]);
+    assert!(text.contains("stopped: at heap 25"), "{text}");
+    insta::assert_snapshot!(fails(1, &["solve", "games/misere-dawsons-kayles.game", "30", "31", "32"]));
+}
+
+#[test]
+fn explain_a_misere_position_through_the_quotient() {
+    insta::assert_snapshot!(ok(&["explain", "games/misere-kayles.game", "5", "6"]));
+    insta::assert_snapshot!(ok(&["solve", "games/misere-kayles.game", "1000000000000000000", "7"]));
+}
+
+#[test]
+fn the_same_table_prints_the_same_bytes_on_a_busy_machine() {
+    // How far a period is looked for past the rows is a count of positions, never a time: a
+    // second thread spinning must not change a byte (it used to decide the `period:` line).
+    let dir = std::env::temp_dir().join(format!("takeaway-busy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("three.game");
+    std::fs::write(&file, "game \"three\"\npiles\nmove: split into 3 unequal\n").unwrap();
+    let args = ["table", file.to_str().unwrap(), "--upto", "3"];
+    let quiet = takeaway(&args);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            x
+        })
+    };
+    let busy = takeaway(&args);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinner.join().unwrap();
+    assert_eq!(quiet.code, 0);
+    assert_eq!(quiet.stdout, busy.stdout);
+    let misere = ["table", "games/misere-kayles.game", "--upto", "30"];
+    assert_eq!(takeaway(&misere).stdout, takeaway(&misere).stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_set_parameter_is_given_another_set_with_set() {
+    let v = json(&["table", "games/subtraction-set.game", "--upto", "12", "--set", "S={1,2,5}", "--format", "json"]);
+    // {1, 2, 5}: every amount is 1 or 2 mod 3, so the P-positions are the multiples of 3.
+    assert_eq!(v["p_positions"], serde_json::json!([0, 3, 6, 9, 12]));
+    let v = json(&["table", "games/subtraction-set.game", "--upto", "8", "--set", "S={1..3}", "--format", "json"]);
+    assert_eq!(v["p_positions"], serde_json::json!([0, 4, 8]));
+    insta::assert_snapshot!(fails(1, &["table", "games/subtraction-set.game", "--set", "S=3"]));
+    insta::assert_snapshot!(fails(1, &["table", "games/subtraction-set.game", "--set", "S={0,2}"]));
+    insta::assert_snapshot!(fails(2, &["table", "games/subtraction-set.game", "--set", "S={1,x}"]));
+}
+
+#[test]
+fn explain_with_last_says_the_previous_move_in_its_header() {
+    let out = ok(&["explain", "games/fibonacci-nim.game", "10", "--last", "3"]);
+    assert!(out.starts_with("Fibonacci Nim, position 10 (the previous move took 3)\n"), "{out}");
+}
+
+#[test]
+fn memory_in_megabytes_sets_the_search_limit() {
+    // 1 MB is about 7,500 positions of a search: Moore's Nim 12 12 12 fits, and 40 40 40
+    // reaches at least 41³/3! = 11,487.
+    ok(&["solve", "games/moore-nim.game", "12", "12", "12", "--memory", "1"]);
+    let err = fails(1, &["solve", "games/moore-nim.game", "40", "40", "40", "--memory", "1"]);
+    assert!(err.contains("past the limit of 7489"), "{err}");
+    let err = fails(2, &["solve", "games/moore-nim.game", "3", "--memory", "1", "--max-states", "9"]);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[test]
+fn every_limit_diagnostic_is_rendered_with_what_would_help() {
+    // A run the estimate lets start (it may fit) that reaches the budget on the way.
+    let run = takeaway(&["table", "games/twins.game", "--upto", "1300", "--max-states", "3001"]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.stderr);
+    // The only limit that reads the clock: a deadline already past stops at the first check.
+    insta::assert_snapshot!(fails(1, &["solve", "games/grundys-game.game", "1000000", "--timeout", "0.000001"]));
+    // A partizan game's canonical forms past the work limit: the values stop, with the reason,
+    // and the outcomes go on from the search.
+    let out = ok(&["table", "games/partizan-subtraction.game", "--upto", "30", "--max-states", "2000"]);
+    let stop = out.lines().find(|l| l.starts_with("values stop at")).expect("the table says where the values stop");
+    insta::assert_snapshot!(stop);
+    assert!(out.contains("\n30        L  \n") || out.contains("\n30        L\n"), "{out}");
+}

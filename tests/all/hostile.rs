@@ -1,0 +1,387 @@
+//! Hostile input: every crash and hang the mutation probe found, as a regression test with its
+//! minimal input, and a mutation fuzzer over `games/` that runs a bounded number of cases here
+//! (`TAKEAWAY_FUZZ_CASES=5000 cargo test --test hostile` runs more).
+//!
+//! For every case: no panic, no abort, exit code 0, 1 or 2, and an answer. The deadline below
+//! only tells a hang from an answer (a case that needs it is a bug whatever the machine); speed
+//! is measured in the benchmark, not here.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far beyond any answer's time: only a hang reaches it.
+const HANG: Duration = Duration::from_secs(60);
+
+struct Run {
+    code: Option<i32>,
+    stderr: String,
+    stdout_len: usize,
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("takeaway-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs the binary; a run past `HANG` is killed and reported as a hang.
+fn run(args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Read both pipes while waiting, so that a large output cannot block the child.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        out.read_to_end(&mut buf).ok();
+        buf.len()
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        err.read_to_end(&mut buf).ok();
+        String::from_utf8_lossy(&buf).into_owned()
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > HANG {
+            child.kill().ok();
+            child.wait().ok();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout_len = reader.join().unwrap();
+    let stderr = err_reader.join().unwrap();
+    match status {
+        Some(s) => Run { code: s.code(), stderr, stdout_len },
+        None => panic!("{args:?} did not answer within {HANG:?}"),
+    }
+}
+
+/// The diagnostic expected for a text: past the longest text read, that one comes first.
+fn or_too_long(text: &str, code: &'static str) -> &'static str {
+    if text.len() as u64 > takeaway_core::api::MOST_GAME_FILE_BYTES {
+        // Not read at all: larger than any game file needs.
+        "takeaway::cli::too_large"
+    } else if text.len() > takeaway_core::syntax::MAX_TEXT {
+        "takeaway::parse::too_long"
+    } else {
+        code
+    }
+}
+
+/// Asserts the run ended with a diagnostic (exit 1) of this code, and returns stderr.
+fn refused(args: &[&str], code: &str) -> String {
+    let r = run(args);
+    assert_eq!(r.code, Some(1), "{args:?}: exit code\n{}", r.stderr);
+    assert!(r.stderr.starts_with(code), "{args:?}: expected {code}, got:\n{}", cut(&r.stderr));
+    r.stderr
+}
+
+fn cut(s: &str) -> String {
+    s.chars().take(2000).collect()
+}
+
+// ---- the renderer ------------------------------------------------------------------------------
+
+#[test]
+fn a_long_line_is_shown_cut_to_a_window_and_never_crashes_the_renderer() {
+    for len in [65_000usize, 100_000, 1_000_000] {
+        let path = scratch(&format!("spaces-{len}.game"), &format!("{}zz\n", " ".repeat(len)));
+        let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
+        assert!(stderr.len() < 4000, "the diagnostic shows a window, not the line: {} bytes", stderr.len());
+        assert!(stderr.contains(" │ …") && stderr.contains("zz\n"), "{}", cut(&stderr));
+        // A long word is quoted cut short in the message too.
+        let path = scratch(&format!("word-{len}.game"), &format!("{}\n", "x".repeat(len)));
+        let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
+        assert!(stderr.len() < 4000, "{} bytes", stderr.len());
+    }
+}
+
+#[test]
+fn a_file_of_a_million_lines_points_at_the_right_one() {
+    let path = scratch("million-lines.game", &format!("{}pile\nmove: tkae 1\n", "\n".repeat(1_000_000)));
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
+    assert!(stderr.contains(":1000002:7]"), "{}", cut(&stderr));
+}
+
+#[test]
+fn a_text_of_megabytes_is_refused_before_it_is_parsed() {
+    let path = scratch("huge.game", &format!("pile\n{}", "move: take 1..3\n".repeat(100_000)));
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::too_long");
+    insta::assert_snapshot!(stderr.replace(path.to_str().unwrap(), "huge.game"));
+}
+
+// ---- nesting and chains ------------------------------------------------------------------------
+
+#[test]
+fn long_chains_of_operators_are_refused_with_the_limit_not_a_stack_overflow() {
+    for n in [10_000usize, 100_000, 1_000_000] {
+        let chains = [
+            ("minus", format!("pile\nmove: take 1..{}1\n", "-".repeat(n))),
+            ("not", format!("pile\nmove: take 1..3 where {}t > 1\n", "not ".repeat(n))),
+            ("plus", format!("pile\nmove: take 1..{}\n", vec!["1"; n].join("+"))),
+            ("and", format!("pile\nmove: take 1..3 where {}\n", vec!["t > 0"; n].join(" and "))),
+        ];
+        for (name, text) in chains {
+            let path = scratch(&format!("{name}-{n}.game"), &text);
+            let code = or_too_long(&text, "takeaway::parse::too_many_operators");
+            let stderr = refused(&["table", path.to_str().unwrap(), "--upto", "5"], code);
+            assert!(stderr.len() < 4000, "{name} {n}: {} bytes", stderr.len());
+        }
+    }
+    let path = scratch("minus-snapshot.game", &format!("pile\nmove: take 1..{}1\n", "-".repeat(300)));
+    insta::assert_snapshot!(refused(&["check", path.to_str().unwrap()], "takeaway::parse::too_many_operators")
+        .replace(path.to_str().unwrap(), "minus.game"));
+}
+
+#[test]
+fn chains_within_the_limit_are_solved_by_every_stage() {
+    // 200 minus signs: an even number, so the bound is 3 (take 1..3 where 3 is written -…-3).
+    let even = format!("pile\nmove: take 1..{}3\n", "-".repeat(200));
+    let path = scratch("minus-200.game", &even);
+    for args in [vec!["table", "--upto", "8"], vec!["solve", "7"], vec!["explain", "7"]] {
+        let mut all = vec![args[0], path.to_str().unwrap()];
+        all.extend(&args[1..]);
+        let r = run(&all);
+        assert_eq!(r.code, Some(0), "{all:?}\n{}", r.stderr);
+    }
+    let nested = format!("pile\nmove: take 1..{}3{}\n", "(-(".repeat(32), "))".repeat(32));
+    let r = run(&["table", scratch("nested.game", &nested).to_str().unwrap(), "--upto", "8"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn deep_brackets_are_refused_before_the_parser_recurses() {
+    for n in [10_000usize, 100_000, 1_000_000] {
+        let text = format!("pile\nmove: take 1..{}1{}\n", "(".repeat(n), ")".repeat(n));
+        let path = scratch(&format!("brackets-{n}.game"), &text);
+        refused(&["check", path.to_str().unwrap()], or_too_long(&text, "takeaway::parse::too_deep"));
+    }
+}
+
+// ---- hangs -------------------------------------------------------------------------------------
+
+#[test]
+fn a_coin_far_out_in_ruler_is_refused_from_the_estimate() {
+    // Every move of coin n turns up to n coins: the moves of the piles below 10^12 were listed
+    // without counting the coins they turn, and without an estimate of where that would end.
+    refused(&["solve", "games/ruler.game", "1000000000000"], "takeaway::solve::too_much_work");
+}
+
+#[test]
+fn a_misere_table_does_not_grow_the_quotient_past_its_allowance() {
+    // Misère Nim's quotient doubles at every power of two: looking past the table for a period
+    // built it to heap 256 and beyond.
+    let r = run(&["table", "games/misere-nim.game", "--upto", "50"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn a_move_turning_a_hundred_thousand_coins_is_bounded() {
+    let path = scratch("turn-many.game", "coins\nmove: turn 100000 coins\n");
+    let r = run(&["solve", path.to_str().unwrap(), "100001"]);
+    assert!(matches!(r.code, Some(0 | 1)), "{}", cut(&r.stderr));
+    assert!(!r.stderr.contains("panicked"), "{}", cut(&r.stderr));
+}
+
+// ---- the mutation fuzzer -----------------------------------------------------------------------
+
+/// A small deterministic generator (xorshift), so that a failing case can be replayed by seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Words and phrases of the language, for insertions and replacements.
+const TOKENS: &[&str] = &[
+    "take",
+    "1..3",
+    "1..",
+    "..",
+    "split",
+    "into",
+    "unequal",
+    "then",
+    "not",
+    "-",
+    "(",
+    ")",
+    "where",
+    "t",
+    "n",
+    "last",
+    "any",
+    "except",
+    "coins",
+    "coin",
+    "turn",
+    "rows",
+    "bite",
+    "square",
+    "but",
+    "(1, 1)",
+    "octal",
+    "0.77",
+    "0.007",
+    "code",
+    "4!.0",
+    "play misère",
+    "piles",
+    "pile",
+    "add",
+    "up",
+    "to",
+    "from",
+    "each",
+    "both",
+    "of",
+    "the",
+    "other",
+    "consecutive",
+    "symmetric",
+    "equally spaced",
+    "including the first",
+    "within",
+    "and",
+    "or",
+    "≤",
+    "<",
+    "=",
+    "%",
+    "*",
+    "+",
+    "2·last",
+    "param k = 5",
+    "k",
+    "first move:",
+    "move:",
+    "game \"X\"",
+    "tartan product of \"nim\" and \"nim\"",
+    "acrostic product of \"twins\" and \"twins\"",
+    "\"",
+    "#",
+    ",",
+    "\n",
+];
+
+/// Numbers a mutation puts into the rules or the board.
+const HUGE: &[&str] = &[
+    "0",
+    "1000000",
+    "4294967296",
+    "1000000000000",
+    "1000000000000000000",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999999",
+    "65535",
+];
+
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut words: Vec<String> = text.split(' ').map(str::to_string).collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(words.len().max(1));
+        match rng.below(10) {
+            0..=2 => {
+                // A number in the text becomes a huge one.
+                let numbered: Vec<usize> =
+                    (0..words.len()).filter(|&i| words[i].chars().any(|c| c.is_ascii_digit())).collect();
+                if let Some(&i) = numbered.get(rng.below(numbered.len().max(1))) {
+                    let huge = rng.pick(HUGE);
+                    let w = &words[i];
+                    let start = w.find(|c: char| c.is_ascii_digit()).unwrap();
+                    let end = w[start..].find(|c: char| !c.is_ascii_digit()).map_or(w.len(), |e| start + e);
+                    words[i] = format!("{}{huge}{}", &w[..start], &w[end..]);
+                }
+            }
+            3..=4 => words.insert(at, rng.pick(TOKENS).to_string()),
+            5 => {
+                if at < words.len() {
+                    words.remove(at);
+                }
+            }
+            6 => {
+                if at < words.len() {
+                    words[at] = rng.pick(TOKENS).to_string();
+                }
+            }
+            7 => words.insert(at, rng.pick(HUGE).to_string()),
+            8 => {
+                // Deep nesting or a long chain.
+                let n = [50, 300, 5_000][rng.below(3)];
+                let piece = ["(", "-", "not ", "1+"][rng.below(4)];
+                words.insert(at, piece.repeat(n));
+            }
+            _ => {
+                // A long line.
+                words.insert(at, " ".repeat([200, 70_000][rng.below(2)]));
+            }
+        }
+    }
+    words.join(" ")
+}
+
+#[test]
+fn mutated_game_files_never_crash_or_hang() {
+    let cases: usize = std::env::var("TAKEAWAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
+    let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    files.sort();
+    let mut rng = Rng(seed | 1);
+    let positions = [&["10"][..], &["3", "4"], &["5", "5", "5"], &["1000000000000"], &["2", "18446744073709551615"]];
+    for case in 0..cases {
+        let original = &files[rng.below(files.len())];
+        let text = mutate(&std::fs::read_to_string(original).unwrap(), &mut rng);
+        let path = scratch(&format!("case-{case}.game"), &text);
+        let file = path.to_str().unwrap();
+        let position = positions[rng.below(positions.len())];
+        // Lower limits than the defaults keep each case short; a hang ignores limits either way.
+        let mut solve = vec!["solve", file, "--max-states", "500000"];
+        solve.extend_from_slice(position);
+        for args in [vec!["check", file], vec!["table", file, "--upto", "50", "--max-states", "500000"], solve] {
+            let r = run(&args);
+            let from = original.file_name().unwrap().to_string_lossy();
+            assert!(
+                matches!(r.code, Some(0..=2)),
+                "case {case} (seed {seed}, from {from}): {args:?} exited {:?}\n{}\n--- the text ---\n{}",
+                r.code,
+                cut(&r.stderr),
+                cut(&text)
+            );
+            assert!(!r.stderr.contains("panicked"), "case {case} (from {from}): {args:?}\n{}", cut(&r.stderr));
+            assert!(r.stderr.len() < 100_000 && r.stdout_len < 10_000_000, "case {case}: {args:?}: output too long");
+        }
+    }
+}

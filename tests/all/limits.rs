@@ -1,0 +1,102 @@
+//! Limits known before the work starts: hopeless questions are refused from an estimate, having
+//! computed only a small part of what they need (counted in piles, never in seconds), and the
+//! refusals say what would help. Speed itself is measured in the benchmark.
+
+use crate::common;
+
+use takeaway_core::rules::Position;
+use takeaway_core::solve::{Limits, SolveError, Solver};
+
+/// The refusal of a question past the limits: the piles computed before it, and its text.
+fn refusal(game_text: &str, piles: &[u64]) -> (u64, u64, String) {
+    let game = common::game_text(game_text);
+    let mut solver = Solver::new(&game, Limits::default());
+    match solver.value(&Position::new(piles.to_vec())) {
+        Err(e @ SolveError::TooMuchWork { computed, needed, .. }) => (computed, needed, format!("{e} / {}", help(&e))),
+        other => panic!("{piles:?}: expected a refusal from the estimate, got {other:?}"),
+    }
+}
+
+fn help(e: &SolveError) -> String {
+    miette::Diagnostic::help(e).map(|h| h.to_string()).unwrap_or_default()
+}
+
+#[test]
+fn take_a_prime_at_ten_to_the_fifteen_is_refused_from_the_estimate() {
+    let (computed, needed, text) = refusal("piles\nmove: take t where prime(t)\n", &[1_000_000_000_000_000]);
+    assert_eq!(needed, 1_000_000_000_000_000);
+    // The estimate is made once a thousandth of the budget is spent: a few ten thousand piles.
+    assert!(computed <= 1 << 17, "computed {computed} piles before refusing");
+    assert!(text.contains("piles up to about"), "{text}");
+}
+
+#[test]
+fn laskers_nim_at_ten_to_the_twelve_is_refused_from_the_estimate() {
+    let game = std::fs::read_to_string(common::games_dir().join("lasker-nim.game")).unwrap();
+    let (computed, _, text) = refusal(&game, &[1_000_000_000_000, 5]);
+    assert!(computed <= 1 << 16, "computed {computed} piles before refusing");
+    // Lasker's Nim is arithmetic-periodic (G(4k+3) = 4k+4, …), which no theorem here proves.
+    assert!(text.contains("no period is proven"), "{text}");
+}
+
+#[test]
+fn coin_games_whose_moves_grow_with_the_coin_are_refused_early() {
+    for file in ["ruler.game", "mock-turtles.game", "twins.game"] {
+        let game = std::fs::read_to_string(common::games_dir().join(file)).unwrap();
+        let (computed, _, _) = refusal(&game, &[1_000_000_000_000]);
+        assert!(computed <= 1 << 12, "{file}: computed {computed} coins before refusing");
+    }
+}
+
+#[test]
+fn a_period_proven_early_answers_any_pile_whatever_the_estimate() {
+    // Subtraction and octal games prove their period long before any estimate is made.
+    let game = common::game_text("piles\nmove: take 1..3\n");
+    let mut solver = Solver::new(&game, Limits::default());
+    assert_eq!(solver.value(&Position::new(vec![1_000_000_000_000_000_001])).unwrap().grundy, Some(1));
+    let game = common::game("kayles.game");
+    let mut solver = Solver::new(&game, Limits::default());
+    // Kayles' values have period 12 from n = 71; 10¹⁸ ≡ 4 (mod 12), and G(76) = 1.
+    assert_eq!(solver.value(&Position::new(vec![1_000_000_000_000_000_000])).unwrap().grundy, Some(1));
+}
+
+#[test]
+fn the_estimate_lets_grundys_game_run_where_its_cost_falls_to_linear() {
+    // Grundy's game costs about n² per pile early and about n later (its rare values found): the
+    // estimate made early must not refuse a run the budget holds. With a budget a hundredth of
+    // the default's, the pile that fits is about a hundredth too: 20,000 runs to the end.
+    let game = common::game("grundys-game.game");
+    let mut solver = Solver::new(&game, Limits::states(50_000));
+    assert!(solver.value(&Position::new(vec![20_000])).is_ok());
+    // … and a pile a hundred times past what fits is refused from the estimate.
+    let mut solver = Solver::new(&game, Limits::states(50_000));
+    assert!(matches!(solver.value(&Position::new(vec![200_000_000])), Err(SolveError::TooMuchWork { .. })));
+}
+
+/// A whole-position search refused from its lower bound: no position searched, and the text.
+fn search_refusal(game: &takeaway_core::Game, piles: &[u64]) -> String {
+    let mut solver = Solver::new(game, Limits::default());
+    match solver.value(&Position::new(piles.to_vec())) {
+        Err(e @ SolveError::TooManyPositions { .. }) => {
+            assert_eq!(solver.positions_searched(), 0, "{piles:?}: the search started before the refusal");
+            format!("{e} / {}", help(&e))
+        }
+        other => panic!("{piles:?}: expected a refusal before the search, got {other:?}"),
+    }
+}
+
+#[test]
+fn searches_that_cannot_finish_are_refused_before_they_start() {
+    // Wythoff at 10⁶ 10⁶: every position below it is reachable (take any from one pile).
+    let wythoff = common::game("wythoff.game");
+    let text = search_refusal(&wythoff, &[1_000_000, 1_000_000]);
+    assert!(text.contains("at least 5.0·10¹¹ positions"), "{text}");
+    // At 500 600 the positions fit, but their moves do not: about 1,000 moves each.
+    let text = search_refusal(&wythoff, &[500, 600]);
+    assert!(text.contains("moves examined"), "{text}");
+    // A search the bound allows still answers: Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋).
+    let mut solver = Solver::new(&wythoff, Limits::default());
+    assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway_core::solve::Outcome::P);
+    let r_wythoff = common::game("r-wythoff.game");
+    search_refusal(&r_wythoff, &[3000, 3000]);
+}

@@ -1,0 +1,201 @@
+//! The REPL: its core through the library, whole scripted sessions through the binary (golden
+//! files in `tests/sessions/`), and a real terminal through a pseudo-terminal.
+
+use crate::common;
+
+use takeaway::repl::{join_continued_lines, needs_more, Session};
+
+// ---- the core --------------------------------------------------------------------------------
+
+#[test]
+fn a_definition_continues_until_it_has_a_board_and_a_move() {
+    assert!(needs_more("game \"x\"", false));
+    assert!(needs_more("game \"x\"\npile", false));
+    assert!(!needs_more("game \"x\"\npile\nmove: take 1..3", false));
+    assert!(needs_more("pile", false), "no game yet: this starts one");
+    assert!(!needs_more("move: take 5", true), "with a current game, a move line changes it at once");
+    assert!(!needs_more("game \"x\"\ntartan product of \"a\" and \"b\"", false), "a product is whole");
+    assert!(needs_more("game \"x\"\ntartan product of \"a\" and", false));
+}
+
+#[test]
+fn a_statement_cut_at_the_line_end_continues_but_a_wrong_one_does_not() {
+    assert!(needs_more("move: take 1..", true));
+    assert!(!needs_more("move: tak 1..3", true), "wrong input fails at once");
+    assert!(!needs_more("solve 10", true));
+    assert!(!needs_more(":games", false));
+    assert!(!needs_more("pile\nmove: take 1..\nsolve 7", false), "a command ends an open definition");
+    assert_eq!(join_continued_lines("move: take 1..\n3"), "move: take 1.. 3");
+    assert_eq!(join_continued_lines("pile\nmove: take 1"), "pile\nmove: take 1");
+}
+
+#[test]
+fn the_core_answers_like_the_command_line() {
+    let mut s = Session::new(false);
+    let r = s.eval("game \"Nim\"\npiles\nmove: take any");
+    assert!(!r.is_error(), "{r:?}");
+    let r = s.eval("solve 41 163 13");
+    assert_eq!(r.output, "Nim, position 41 163 13\noutcome: N (the player to move wins)\nGrundy value: 135\nwinning move:\n  take 127 from the pile of 163, to 41 36 13\n");
+    let r = s.eval("solve 41 x 13");
+    assert!(r.is_error() && r.error.contains("takeaway::position::not_a_number"));
+    assert!(s.eval(":quit").quit);
+}
+
+#[test]
+fn redefining_a_name_replaces_the_game() {
+    let mut s = Session::new(false);
+    s.eval("game \"g\"\npile\nmove: take 1..3");
+    s.eval("game \"other\"\npile\nmove: take 1");
+    s.eval("game \"g\"\npile\nmove: take 1..4");
+    assert_eq!(s.vocabulary().games, vec!["g", "other"]);
+    let r = s.eval("table 5 --format json");
+    assert!(r.output.contains("\"p_positions\": [\n    0,\n    5\n  ]"), "{}", r.output);
+}
+
+// ---- scripted sessions through the binary ------------------------------------------------------
+
+fn run_session(file: &str) -> String {
+    let out = common::run_with_script(&["repl"], &format!("sessions/{file}"));
+    format!(
+        "exit code: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn session_define_and_query() {
+    let out = run_session("define-and-query.txt");
+    assert!(out.starts_with("exit code: 0"), "{out}");
+    assert!(!out.contains("takeaway> "), "no prompts without a terminal");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_mistakes_and_recovery() {
+    let out = run_session("mistakes.txt");
+    assert!(out.starts_with("exit code: 1"), "a script with errors exits 1");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_open_definitions_keep_what_was_typed() {
+    let out = run_session("open-definitions.txt");
+    // The session: the typo's line is dropped, the definition goes on, and `solve 5`
+    // answers about X instead of being swallowed.
+    assert!(out.contains("defined X (one pile)\nX, position 5\n"), "{out}");
+    assert!(out.contains("* X (one pile) (defined here)"), "{out}");
+    assert!(out.contains("dropped the open definition (2 lines)"), "{out}");
+    assert!(out.contains("usage: solve <POSITION>..."), "{out}");
+    assert!(out.contains("replaced X (one pile)"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_prompt_shows_a_definition_is_open_and_save_writes_a_game_file() {
+    let mut s = Session::new(false);
+    assert_eq!(s.prompt(), takeaway::repl::PROMPT);
+    assert!(!s.feed("game \"T\"").is_error());
+    assert_eq!(s.prompt(), takeaway::repl::CONTINUATION_PROMPT);
+    assert!(s.feed("param k = 3").output.is_empty());
+    assert!(s.feed("pile").output.is_empty());
+    assert!(s.feed("move: take 1..k").output.starts_with("defined T"));
+    assert_eq!(s.prompt(), takeaway::repl::PROMPT);
+    assert!(!s.feed("set k = 5").is_error());
+    let dir = std::env::temp_dir().join(format!("takeaway-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.game");
+    let r = s.feed(&format!(":save {}", file.display()));
+    assert!(!r.is_error(), "{r:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "game \"T\"\nparam k = 5\npile\nmove: take 1..k\n");
+    let again = s.feed(&format!(":save {}", file.display()));
+    assert!(again.error.contains("exists already"), "{again:?}");
+    assert!(!s.feed(&format!(":save {} --force", file.display())).is_error());
+    // The saved file loads as it was: k = 5, so 6 is a P-position of take 1..5.
+    let r = s.feed(&format!(":load {}", file.display()));
+    assert!(r.output.contains("replacing the session's game of that name"), "{r:?}");
+    assert!(s.feed("solve 6").output.contains("outcome: P"));
+    std::fs::remove_dir_all(&dir).ok();
+    // Pasted text is taken line by line: the wrong line is left out, the rest defines the game.
+    let r = s.feed("game \"P\"\npile\nmove: tkae 1\nmove: take 1..2");
+    assert!(r.error.contains("unexpected word `tkae`"), "{r:?}");
+    assert!(r.output.contains("defined P (one pile)"), "{r:?}");
+    // A paste of any length is taken line by line, without exhausting the stack.
+    let r = s.feed(&"# a comment\n".repeat(300_000));
+    assert!(!r.is_error(), "{r:?}");
+}
+
+#[test]
+fn session_files() {
+    let out = run_session("files.txt");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn game_text_is_highlighted_on_a_colour_terminal() {
+    let h = takeaway::repl::terminal::highlight_game_text("move: take 1..3 # three");
+    assert!(h.contains("\x1b[1mmove:\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[1mtake\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[33m3\x1b[0m"), "{h:?}");
+    assert!(h.contains("\x1b[2m# three\x1b[0m"), "{h:?}");
+}
+
+#[test]
+fn a_mistyped_query_is_a_diagnostic() {
+    let mut s = Session::new(false);
+    s.eval("game \"g\"\npile\nmove: take 1");
+    let r = s.eval("table --upto");
+    assert!(r.error.contains("takeaway::repl::usage"), "{}", r.error);
+    assert!(r.error.contains("see :help table"), "{}", r.error);
+}
+
+#[test]
+fn compare_in_the_repl_names_another_game_of_the_session() {
+    let mut s = Session::new(false);
+    s.eval("game \"k\"\npiles\nmove: take 1..2, then split");
+    s.eval("game \"octal\"\npiles\nmove: octal 0.77");
+    let r = s.eval("compare k --upto 150");
+    assert_eq!(r.output, "octal at n and k at n: identical Grundy values for n = 0..150\n", "{r:?}");
+    let r = s.eval("compare kk");
+    assert!(r.error.contains("did you mean `k`?"), "{}", r.error);
+}
+
+#[test]
+fn session_teaching_verbs() {
+    let out = run_session("teaching.txt");
+    assert!(out.starts_with("exit code: 0"), "{out}");
+    let svg = std::fs::read_to_string(format!("{}/target/repl-session-plot.svg", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(svg.contains("Grundy values of Kayles"));
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_products_of_the_sessions_games() {
+    let out = run_session("products.txt");
+    assert!(out.starts_with("exit code: 1"), "the script's two mistakes make it exit 1: {out}");
+    assert!(out.contains("did you mean \"twins\"?"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn session_a_partizan_variant() {
+    let out = run_session("partizan.txt");
+    // `quotient` refuses a partizan game: the one mistake makes the session exit 1.
+    assert!(out.starts_with("exit code: 1"), "{out}");
+    assert!(out.contains("behaviour: Left weakly dominates"), "{out}");
+    assert!(out.contains("you are Right, the computer is Left"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn period_in_the_repl_proves_an_octal_games_period() {
+    let mut s = Session::new(false);
+    s.eval("game \"0.165\"\npiles\nmove: octal 0.165");
+    let r = s.eval("period");
+    assert!(r.output.starts_with("0.165: the Grundy values have period 1,550 from n = 5,181"), "{r:?}");
+    let r = s.eval("game \"Grundy\"\npiles\nmove: split unequal");
+    assert!(!r.is_error(), "{r:?}");
+    let r = s.eval("period");
+    assert!(r.error.contains("takeaway::period::no_theorem"), "{r:?}");
+}

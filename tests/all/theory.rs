@@ -1,0 +1,783 @@
+//! The theorems of the theory, each over a range, checked three ways: the solver's answer on
+//! the shipped game file, the theorem's formula, and a brute force written here from the rules
+//! alone (sharing no code with the solver).
+
+// The brute forces index tables by pile size on purpose: they read like the recurrences.
+#![allow(clippy::needless_range_loop)]
+
+use crate::common;
+
+use std::collections::HashMap;
+
+use common::{game, game_with, is_p, mex, solver, value};
+use takeaway_core::analysis;
+use takeaway_core::rules::Position;
+use takeaway_core::solve::Outcome;
+
+// ---- independent brute forces -------------------------------------------------------------
+
+/// Grundy values of a subtraction game with a finite set, for one pile of 0..=max.
+fn brute_subtraction(set: &[u64], max: u64) -> Vec<u32> {
+    let mut g = Vec::new();
+    for n in 0..=max {
+        g.push(mex(set.iter().filter(|&&s| s <= n).map(|&s| g[(n - s) as usize])));
+    }
+    g
+}
+
+/// P-positions of a one-pile subtraction game under misère play (the last mover loses).
+fn brute_misere_subtraction_p(set: &[u64], max: u64) -> Vec<bool> {
+    let mut p: Vec<bool> = Vec::new();
+    for n in 0..=max {
+        let options: Vec<u64> = set.iter().filter(|&&s| s <= n).map(|&s| n - s).collect();
+        // No move: the opponent moved last and lost, so the player to move has won (N).
+        let is_p = !options.is_empty() && options.iter().all(|&o| !p[o as usize]);
+        p.push(is_p);
+    }
+    p
+}
+
+/// P-positions of a Schwenk take-away game for starting piles 0..=max: the first move takes
+/// 1..n-1, after a take of x the next may take 1..=f(x). State (m, k): pile m, may take up to k.
+fn brute_takeaway_p(max: u64, f: impl Fn(u64) -> u64) -> Vec<bool> {
+    let size = max as usize + 1;
+    // p[m][k] with k capped at m (taking more than the pile is impossible anyway)
+    let mut p = vec![vec![false; size]; size];
+    for m in 0..size {
+        for k in 0..size {
+            let top = k.min(m);
+            p[m][k] = !(1..=top).any(|t| {
+                let rest = m - t;
+                p[rest][(f(t as u64) as usize).min(rest)]
+            });
+        }
+    }
+    (0..size).map(|n| !(1..n).any(|t| p[n - t][(f(t as u64) as usize).min(n - t)])).collect()
+}
+
+/// Outcome of normal-play Nim (or misère Nim) by plain search over sorted piles.
+fn brute_nim_p(piles: &[u64], misere: bool, memo: &mut HashMap<(Vec<u64>, bool), bool>) -> bool {
+    let mut key = piles.to_vec();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&(key.clone(), misere)) {
+        return v;
+    }
+    let mut any_move = false;
+    let mut to_p = false;
+    for i in 0..key.len() {
+        for take in 1..=key[i] {
+            any_move = true;
+            let mut next = key.clone();
+            next[i] -= take;
+            if brute_nim_p(&next, misere, memo) {
+                to_p = true;
+            }
+        }
+    }
+    let is_p = if !any_move { !misere } else { !to_p };
+    memo.insert((key, misere), is_p);
+    is_p
+}
+
+/// Grundy values of heaps 0..=max when a move splits a heap into two unequal non-empty heaps.
+fn brute_grundys_game(max: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max {
+        g.push(mex((1..n).filter(|&a| 2 * a < n).map(|a| g[a] ^ g[n - a])));
+    }
+    g
+}
+
+/// Kayles on a row of n pins: knock down one pin or two adjacent ones, at any place in the row.
+fn brute_kayles(max: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max {
+        let mut options = Vec::new();
+        for width in 1..=2usize {
+            if width > n {
+                continue;
+            }
+            for left in 0..=(n - width) {
+                options.push(g[left] ^ g[n - width - left]);
+            }
+        }
+        g.push(mex(options));
+    }
+    g
+}
+
+/// Dawson's Kayles (0.07): knock down exactly two adjacent pins, anywhere in the row.
+fn brute_dawsons_kayles(max: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max {
+        let options = if n >= 2 { (0..=(n - 2)).map(|left| g[left] ^ g[n - 2 - left]).collect() } else { vec![] };
+        g.push(mex(options));
+    }
+    g
+}
+
+/// Wythoff P-positions with both piles ≤ max, by search over the pairs.
+fn brute_wythoff_p(max: usize) -> Vec<Vec<bool>> {
+    let mut p = vec![vec![false; max + 1]; max + 1];
+    for a in 0..=max {
+        for b in 0..=max {
+            let from_a = (1..=a).any(|t| p[a - t][b]);
+            let from_b = (1..=b).any(|t| p[a][b - t]);
+            let from_both = (1..=a.min(b)).any(|t| p[a - t][b - t]);
+            p[a][b] = !(from_a || from_b || from_both);
+        }
+    }
+    p
+}
+
+/// Chomp by search: rows are lengths bottom first; biting (x, y) cuts rows y.. to x - 1.
+fn brute_chomp_p(rows: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+    if let Some(&v) = memo.get(rows) {
+        return v;
+    }
+    let mut to_p = false;
+    'search: for y in 0..rows.len() {
+        for x in 0..rows[y] {
+            if x == 0 && y == 0 {
+                continue; // the poisoned square
+            }
+            let mut next: Vec<u64> = rows.to_vec();
+            for r in next.iter_mut().skip(y) {
+                *r = (*r).min(x);
+            }
+            while next.last() == Some(&0) {
+                next.pop();
+            }
+            if brute_chomp_p(&next, memo) {
+                to_p = true;
+                break 'search;
+            }
+        }
+    }
+    memo.insert(rows.to_vec(), !to_p);
+    !to_p
+}
+
+fn fibonacci_upto(max: u64) -> Vec<u64> {
+    let mut f = vec![1u64, 2];
+    while f[f.len() - 1] + f[f.len() - 2] <= max {
+        f.push(f[f.len() - 1] + f[f.len() - 2]);
+    }
+    f
+}
+
+// ---- the theorems --------------------------------------------------------------------------
+
+#[test]
+fn tag_p_positions_are_multiples_of_k_plus_one() {
+    for k in 1..=6u64 {
+        let g = game_with("tag.game", &[("k", k as i64)]);
+        let mut s = solver(&g);
+        let set: Vec<u64> = (1..=k).collect();
+        let brute = brute_subtraction(&set, 200);
+        for n in 0..=200u64 {
+            let p = is_p(&mut s, &[n]);
+            assert_eq!(p, n % (k + 1) == 0, "TAG({k}), n = {n}: theorem");
+            assert_eq!(p, brute[n as usize] == 0, "TAG({k}), n = {n}: brute force");
+        }
+    }
+}
+
+#[test]
+fn subtraction_1_3_grundy_values_alternate() {
+    let g = game("subtraction-1-3.game");
+    let mut s = solver(&g);
+    let brute = brute_subtraction(&[1, 3], 200);
+    for n in 0..=200u64 {
+        let v = value(&mut s, &[n]).grundy.unwrap();
+        assert_eq!(v, n % 2, "n = {n}: theorem");
+        assert_eq!(v, brute[n as usize] as u64, "n = {n}: brute force");
+    }
+}
+
+#[test]
+fn misere_tag_p_positions_are_one_mod_four() {
+    let g = game("tag-misere.game");
+    let mut s = solver(&g);
+    let brute = brute_misere_subtraction_p(&[1, 2, 3], 200);
+    for n in 0..=200u64 {
+        let p = is_p(&mut s, &[n]);
+        assert_eq!(p, n % 4 == 1, "n = {n}: theorem");
+        assert_eq!(p, brute[n as usize], "n = {n}: brute force");
+        assert_eq!(value(&mut s, &[n]).grundy, None, "no Grundy value under misère play");
+    }
+}
+
+/// A Schwenk take-away game: for piles 1..=200 the solver, the theorem and a brute force agree.
+fn assert_takeaway_game(file: &str, f: impl Fn(u64) -> u64, theorem: impl Fn(u64) -> bool) {
+    let g = game(file);
+    let mut s = solver(&g);
+    let brute = brute_takeaway_p(200, f);
+    for n in 1..=200u64 {
+        let p = is_p(&mut s, &[n]);
+        assert_eq!(p, theorem(n), "{file}, n = {n}: theorem");
+        assert_eq!(p, brute[n as usize], "{file}, n = {n}: brute force");
+    }
+}
+
+#[test]
+fn take_at_most_last_p_positions_are_powers_of_two() {
+    assert_takeaway_game("take-at-most-last.game", |x| x, |n| n.is_power_of_two());
+}
+
+#[test]
+fn take_less_than_twice_p_positions_are_powers_of_two() {
+    assert_takeaway_game("take-less-than-twice.game", |x| 2 * x - 1, |n| n.is_power_of_two());
+}
+
+#[test]
+fn fibonacci_nim_p_positions_are_fibonacci_numbers() {
+    let fib = fibonacci_upto(200);
+    assert_takeaway_game("fibonacci-nim.game", |x| 2 * x, |n| fib.contains(&n));
+}
+
+/// The smallest term of the Zeckendorf representation: greedy largest Fibonacci numbers.
+fn smallest_zeckendorf_term(mut n: u64) -> u64 {
+    let fib = fibonacci_upto(n);
+    let mut smallest = n;
+    for &f in fib.iter().rev() {
+        if f <= n {
+            n -= f;
+            smallest = f;
+        }
+    }
+    smallest
+}
+
+#[test]
+fn fibonacci_nim_winning_move_removes_the_smallest_zeckendorf_term() {
+    let g = game("fibonacci-nim.game");
+    let mut s = solver(&g);
+    let fib = fibonacci_upto(2000);
+    for n in (4..=2000u64).filter(|n| !fib.contains(n)) {
+        let wins: Vec<u64> =
+            s.winning_moves(&Position::new(vec![n])).unwrap().iter().map(|m| n - m.to.piles[0]).collect();
+        let z = smallest_zeckendorf_term(n);
+        assert!(wins.contains(&z), "n = {n}: taking {z} wins, found {wins:?}");
+    }
+}
+
+#[test]
+fn fibonacci_nim_at_100000_answers_without_deep_recursion() {
+    let g = game("fibonacci-nim.game");
+    let mut s = solver(&g);
+    // 100000 = 75025 + 17711 + 6765 + 377 + 89 + 21 + 8 + 3 + 1: not a Fibonacci number.
+    assert_eq!(value(&mut s, &[100_000]).outcome, Outcome::N);
+    assert!(is_p(&mut s, &[75_025]));
+    assert!(is_p(&mut s, &[121_393]));
+}
+
+#[test]
+fn bouton_nim_is_p_exactly_when_the_xor_is_zero() {
+    let g = game("nim.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=15u64 {
+        for b in a..=15 {
+            for c in b..=15 {
+                let v = value(&mut s, &[a, b, c]);
+                assert_eq!(v.grundy, Some(a ^ b ^ c), "{a} {b} {c}: Grundy value is the XOR");
+                let brute = brute_nim_p(&[a, b, c], false, &mut memo);
+                assert_eq!(v.outcome == Outcome::P, a ^ b ^ c == 0, "{a} {b} {c}: Bouton");
+                assert_eq!(v.outcome == Outcome::P, brute, "{a} {b} {c}: brute force");
+            }
+        }
+    }
+}
+
+#[test]
+fn bouton_winning_move_from_the_theory_example() {
+    // (25, 28, 10): the highest odd column is 2^3; the theory's move leaves (25, 28, 5).
+    let g = game("nim.game");
+    let mut s = solver(&g);
+    let report = analysis::solve(&mut s, &Position::new(vec![25, 28, 10])).unwrap();
+    let tos: Vec<Vec<u64>> = report.winning_moves.iter().map(|m| m.to.clone()).collect();
+    assert!(tos.contains(&vec![25, 28, 5]));
+    for to in &tos {
+        assert_eq!(to.iter().fold(0, |x, p| x ^ p), 0, "a winning move leaves nim-sum 0");
+    }
+    let report = analysis::solve(&mut s, &Position::new(vec![41, 163, 13])).unwrap();
+    assert_eq!(report.winning_moves.len(), 1);
+    assert_eq!(report.winning_moves[0].description, "take 127 from the pile of 163");
+    assert_eq!(report.winning_moves[0].to, vec![41, 36, 13]);
+}
+
+#[test]
+fn misere_nim_follows_boutons_misere_rule() {
+    let g = game("misere-nim.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=15u64 {
+        for b in a..=15 {
+            for c in b..=15 {
+                let piles = [a, b, c];
+                let xor = a ^ b ^ c;
+                let small = piles.iter().all(|&p| p <= 1);
+                let theorem = (small && xor == 1) || (!small && xor == 0);
+                let p = is_p(&mut s, &piles);
+                assert_eq!(p, theorem, "{a} {b} {c}: theorem");
+                assert_eq!(p, brute_nim_p(&piles, true, &mut memo), "{a} {b} {c}: brute force");
+            }
+        }
+    }
+}
+
+#[test]
+fn restricted_nim_pile_values_are_n_mod_k_plus_one() {
+    for k in [1i64, 2, 3, 5] {
+        let g = game_with("restricted-nim.game", &[("k", k)]);
+        let mut s = solver(&g);
+        let set: Vec<u64> = (1..=k as u64).collect();
+        let brute = brute_subtraction(&set, 200);
+        for n in 0..=200u64 {
+            let v = value(&mut s, &[n]).grundy.unwrap();
+            assert_eq!(v, n % (k as u64 + 1), "k = {k}, n = {n}: theorem");
+            assert_eq!(v, brute[n as usize] as u64, "k = {k}, n = {n}: brute force");
+        }
+        for a in 0..=15u64 {
+            for b in a..=15 {
+                let expected = (a % (k as u64 + 1)) ^ (b % (k as u64 + 1));
+                assert_eq!(value(&mut s, &[a, b]).grundy, Some(expected), "k = {k}: {a} {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn grundys_game_values_match_grundy_1939() {
+    let g = game("grundys-game.game");
+    let mut s = solver(&g);
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
+    let known = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2];
+    assert_eq!(&got[..18], &known);
+    let brute = brute_grundys_game(200);
+    assert_eq!(got, brute.iter().map(|&v| v as u64).collect::<Vec<_>>());
+}
+
+#[test]
+fn kayles_values_match_and_become_periodic_after_71() {
+    let g = game("kayles.game");
+    let mut s = solver(&g);
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
+    assert_eq!(&got[..16], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]);
+    let brute = brute_kayles(200);
+    assert_eq!(got, brute.iter().map(|&v| v as u64).collect::<Vec<_>>());
+    // Guy and Smith: period 12 from n = 71 on (70 is the last exception).
+    for n in 71..=188 {
+        assert_eq!(got[n], got[n + 12], "Kayles period 12 at n = {n}");
+    }
+    assert_ne!(got[70], got[82], "n = 70 is the last exception");
+}
+
+#[test]
+fn kayles_in_words_and_octal_0_77_are_the_same_game() {
+    let words = game("kayles.game");
+    let code = common::game_text("game \"0.77\"\npiles\nmove: octal 0.77\n");
+    let (mut a, mut b) = (solver(&words), solver(&code));
+    for n in 0..=120u64 {
+        assert_eq!(value(&mut a, &[n]), value(&mut b, &[n]), "n = {n}");
+    }
+}
+
+#[test]
+fn dawsons_kayles_values_match() {
+    let g = game("dawsons-kayles.game");
+    let mut s = solver(&g);
+    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
+    assert_eq!(&got[..16], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]);
+    let brute = brute_dawsons_kayles(200);
+    assert_eq!(got, brute.iter().map(|&v| v as u64).collect::<Vec<_>>());
+}
+
+#[test]
+fn octal_0_137_is_dawsons_kayles_shifted_by_one() {
+    // Dawson's chess (0.137) on n counters plays like Dawson's Kayles (0.07) on n + 1.
+    let a = common::game_text("piles\nmove: octal 0.137\n");
+    let b = game("dawsons-kayles.game");
+    let (mut sa, mut sb) = (solver(&a), solver(&b));
+    for n in 0..=150u64 {
+        assert_eq!(value(&mut sa, &[n]).grundy, value(&mut sb, &[n + 1]).grundy, "n = {n}");
+    }
+}
+
+#[test]
+fn wythoff_p_positions_are_the_beatty_pairs() {
+    let g = game("wythoff.game");
+    let mut s = solver(&g);
+    let max = 60usize;
+    let brute = brute_wythoff_p(max);
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut beatty = Vec::new();
+    for k in 0.. {
+        let (a, b) = ((k as f64 * phi).floor() as usize, (k as f64 * phi * phi).floor() as usize);
+        if b > max {
+            break;
+        }
+        beatty.push((a, b));
+    }
+    for a in 0..=max {
+        for b in a..=max {
+            let p = is_p(&mut s, &[a as u64, b as u64]);
+            assert_eq!(p, beatty.contains(&(a, b)), "({a}, {b}): theorem");
+            assert_eq!(p, brute[a][b], "({a}, {b}): brute force");
+        }
+    }
+    let table = analysis::table(&mut s, 13, Default::default()).unwrap();
+    assert_eq!(table.p_positions, vec![vec![0, 0], vec![1, 2], vec![3, 5], vec![4, 7], vec![6, 10], vec![8, 13]]);
+}
+
+#[test]
+fn chomp_rectangles_larger_than_one_square_are_n() {
+    let g = game("chomp.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for rows in 1..=6u64 {
+        for cols in 1..=6u64 {
+            let board = vec![cols; rows as usize];
+            let p = is_p(&mut s, &board);
+            assert_eq!(p, rows == 1 && cols == 1, "{rows}×{cols}: strategy stealing");
+            assert_eq!(p, brute_chomp_p(&board, &mut memo), "{rows}×{cols}: brute force");
+        }
+    }
+}
+
+#[test]
+fn chomp_square_is_won_by_the_square_2_2() {
+    let g = game("chomp.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for n in 2..=7u64 {
+        let board = vec![n; n as usize];
+        let wins = s.winning_moves(&Position::new(board)).unwrap();
+        let mut l_shape = vec![n];
+        l_shape.extend(std::iter::repeat_n(1, n as usize - 1));
+        assert!(wins.iter().any(|m| m.to.piles == l_shape), "{n}×{n}: (2, 2) leaves an L with equal arms");
+        assert!(brute_chomp_p(&l_shape, &mut memo), "{n}×{n}: the equal L is P by brute force");
+    }
+}
+
+#[test]
+fn chomp_two_rows_are_won_by_the_top_right_square() {
+    let g = game("chomp.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for n in 2..=25u64 {
+        let wins = s.winning_moves(&Position::new(vec![n, n])).unwrap();
+        let tos: Vec<Vec<u64>> = wins.iter().map(|m| m.to.piles.clone()).collect();
+        assert_eq!(tos, vec![vec![n, n - 1]], "2×{n}: the top-right square is the winning move");
+        if n <= 12 {
+            assert!(brute_chomp_p(&[n, n - 1], &mut memo), "2×{n}: brute force");
+        }
+    }
+}
+
+#[test]
+fn lasker_nim_values_follow_the_four_cycle() {
+    let g = game("lasker-nim.game");
+    let mut s = solver(&g);
+    // Brute force: options of n are n - t (t ≥ 1) and every split a + b = n.
+    let mut brute: Vec<u32> = Vec::new();
+    for n in 0..=200usize {
+        let takes = (0..n).map(|m| brute[m]);
+        let splits = (1..n).filter(|a| 2 * a <= n).map(|a| brute[a] ^ brute[n - a]);
+        brute.push(mex(takes.chain(splits)));
+    }
+    for n in 0..=200u64 {
+        let v = value(&mut s, &[n]).grundy.unwrap();
+        let theorem = match n % 4 {
+            0 if n == 0 => 0,
+            0 => n - 1,
+            3 => n + 1,
+            _ => n,
+        };
+        assert_eq!(v, theorem, "n = {n}: theorem");
+        assert_eq!(v, brute[n as usize] as u64, "n = {n}: brute force");
+    }
+}
+
+#[test]
+fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
+    let g = game("moore-nim.game");
+    let mut s = solver(&g);
+    // Brute force over sorted triples: a move lowers one or two piles.
+    let mut memo: HashMap<Vec<u64>, bool> = HashMap::new();
+    fn brute(p: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+        let mut key = p.clone();
+        key.sort_unstable();
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut to_p = false;
+        'outer: for i in 0..3 {
+            for a in 0..=key[i] {
+                for j in i..3 {
+                    let top = if j == i { 0 } else { key[j] };
+                    for b in 0..=top {
+                        let mut next = key.clone();
+                        next[i] = a;
+                        if j != i {
+                            next[j] = b;
+                        }
+                        if next == key {
+                            continue;
+                        }
+                        if brute(next, memo) {
+                            to_p = true;
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+        }
+        memo.insert(key, !to_p);
+        !to_p
+    }
+    for a in 0..=9u64 {
+        for b in a..=9 {
+            for c in b..=9 {
+                let theorem = (0..4).all(|bit| [a, b, c].iter().filter(|p| (*p >> bit) & 1 == 1).count() % 3 == 0);
+                let p = is_p(&mut s, &[a, b, c]);
+                assert_eq!(p, theorem, "{a} {b} {c}: theorem");
+                assert_eq!(p, brute(vec![a, b, c], &mut memo), "{a} {b} {c}: brute force");
+            }
+        }
+    }
+}
+
+// ---- periods and patterns ------------------------------------------------------------------------
+
+fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway_core::analysis::periods::Periodicity> {
+    let g = game_with(file, settings);
+    let mut s = solver(&g);
+    analysis::table(&mut s, upto, Default::default()).unwrap().period
+}
+
+#[test]
+fn kayles_has_preperiod_71_and_period_12_proven() {
+    for upto in [30, 100, 1000] {
+        let p = period_of("kayles.game", &[], upto).expect("a period");
+        assert_eq!((p.preperiod, p.period, p.saltus, p.proven), (71, 12, 0, true), "upto {upto}");
+        assert_eq!(p.theorem, Some("Guy and Smith's periodicity theorem for octal games"));
+        // the theorem needs G(n + 12) = G(n) for 71 ≤ n < 2·71 + 12 + 2 = 156
+        assert!(p.checked_to >= 156 + 12);
+    }
+}
+
+#[test]
+fn dawsons_kayles_has_period_34_proven() {
+    // Dawson's chess (0.137) has its last exception at 51; Dawson's Kayles (0.07) is that
+    // shifted by one, so its values repeat with period 34 from 53 on.
+    let p = period_of("dawsons-kayles.game", &[], 100).expect("a period");
+    assert_eq!((p.preperiod, p.period, p.proven), (53, 34, true));
+}
+
+#[test]
+fn subtraction_games_have_their_periods_proven() {
+    let p = period_of("subtraction-1-3.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.proven), (0, 2, true));
+    for k in 2..=6i64 {
+        let p = period_of("tag.game", &[("k", k)], 30).unwrap();
+        assert_eq!((p.preperiod, p.period, p.proven), (0, k as u64 + 1, true), "TAG({k})");
+        let p = period_of("restricted-nim.game", &[("k", k)], 30).unwrap();
+        assert_eq!((p.preperiod, p.period, p.proven), (0, k as u64 + 1, true), "restricted Nim, k = {k}");
+    }
+    // misère play: the outcomes repeat, and the same window argument proves it
+    let p = period_of("tag-misere.game", &[], 30).unwrap();
+    assert_eq!((p.of, p.preperiod, p.period, p.proven), ("outcome", 0, 4, true));
+}
+
+#[test]
+fn lasker_nim_is_arithmetic_periodic() {
+    let p = period_of("lasker-nim.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.saltus, p.proven), (1, 4, 4, false));
+    let p = period_of("nim.game", &[], 30).unwrap();
+    assert_eq!((p.preperiod, p.period, p.saltus), (0, 1, 1));
+}
+
+#[test]
+fn games_without_a_known_period_show_none() {
+    for file in ["grundys-game.game", "fibonacci-nim.game", "take-at-most-last.game", "take-less-than-twice.game"] {
+        for upto in [30, 700, 1500] {
+            assert_eq!(period_of(file, &[], upto), None, "{file} up to {upto}");
+        }
+    }
+}
+
+#[test]
+fn famous_patterns_of_p_positions_are_recognised() {
+    let pattern = |file: &str, upto: u64| {
+        let g = game(file);
+        let mut s = solver(&g);
+        analysis::table(&mut s, upto, Default::default()).unwrap().pattern
+    };
+    assert_eq!(pattern("tag.game", 40).as_deref(), Some("the multiples of 4"));
+    assert_eq!(pattern("tag-misere.game", 40).as_deref(), Some("the numbers n with n mod 4 = 1"));
+    assert_eq!(pattern("take-at-most-last.game", 100).as_deref(), Some("the powers of 2"));
+    assert_eq!(pattern("take-less-than-twice.game", 100).as_deref(), Some("the powers of 2"));
+    assert_eq!(pattern("fibonacci-nim.game", 100).as_deref(), Some("the Fibonacci numbers"));
+    assert!(pattern("wythoff.game", 30).unwrap().starts_with("Wythoff's pairs"));
+    assert_eq!(pattern("kayles.game", 40), None);
+    let two_pile_nim = common::game_text("piles 2\nmove: take any from one pile\n");
+    let mut s = solver(&two_pile_nim);
+    assert_eq!(
+        analysis::table(&mut s, 20, Default::default()).unwrap().pattern.as_deref(),
+        Some("the equal pairs (a, a)")
+    );
+}
+
+// ---- remoteness (Steinhaus) ---------------------------------------------------------------------
+
+/// Remoteness by plain search: 0 when no move is possible; from an N-position the winner
+/// hurries (1 + the least remoteness of a P option), from a P-position the loser delays
+/// (1 + the largest remoteness of any option). Returns (is P, remoteness).
+fn brute_remoteness(
+    pos: Vec<u64>,
+    moves: &dyn Fn(&[u64]) -> Vec<Vec<u64>>,
+    misere: bool,
+    memo: &mut HashMap<Vec<u64>, (bool, u64)>,
+) -> (bool, u64) {
+    if let Some(&v) = memo.get(&pos) {
+        return v;
+    }
+    let children: Vec<(bool, u64)> =
+        moves(&pos).into_iter().map(|c| brute_remoteness(c, moves, misere, memo)).collect();
+    let result = if children.is_empty() {
+        (!misere, 0)
+    } else if children.iter().any(|c| c.0) {
+        (false, 1 + children.iter().filter(|c| c.0).map(|c| c.1).min().unwrap())
+    } else {
+        (true, 1 + children.iter().map(|c| c.1).max().unwrap())
+    };
+    memo.insert(pos, result);
+    result
+}
+
+#[test]
+fn remoteness_of_tag_is_two_per_round() {
+    for k in 1..=5u64 {
+        let g = game_with("tag.game", &[("k", k as i64)]);
+        let mut s = solver(&g);
+        let sub = |p: &[u64]| (1..=k.min(p[0])).map(|t| vec![p[0] - t]).collect::<Vec<_>>();
+        let mut memo = HashMap::new();
+        for n in 0..=120u64 {
+            let r = s.remoteness(&Position::new(vec![n])).unwrap().unwrap();
+            let formula = 2 * (n / (k + 1)) + u64::from(n % (k + 1) != 0);
+            assert_eq!(r, formula, "TAG({k}), n = {n}: formula");
+            assert_eq!(r, brute_remoteness(vec![n], &sub, false, &mut memo).1, "TAG({k}), n = {n}: brute force");
+        }
+    }
+}
+
+#[test]
+fn remoteness_matches_brute_force_in_misere_nim_wythoff_and_chomp() {
+    let nim_moves = |p: &[u64]| {
+        let mut out = Vec::new();
+        for i in 0..p.len() {
+            for t in 1..=p[i] {
+                let mut c = p.to_vec();
+                c[i] -= t;
+                c.sort_unstable();
+                out.push(c);
+            }
+        }
+        out
+    };
+    let g = game("misere-nim.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=6u64 {
+        for b in a..=6 {
+            for c in b..=6 {
+                let r = s.remoteness(&Position::new(vec![a, b, c])).unwrap().unwrap();
+                assert_eq!(r, brute_remoteness(vec![a, b, c], &nim_moves, true, &mut memo).1, "misère {a} {b} {c}");
+            }
+        }
+    }
+    let wythoff_moves = |p: &[u64]| {
+        let mut out = nim_moves(p);
+        for t in 1..=p[0].min(p[1]) {
+            let mut c = vec![p[0] - t, p[1] - t];
+            c.sort_unstable();
+            out.push(c);
+        }
+        out
+    };
+    let g = game("wythoff.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for a in 0..=12u64 {
+        for b in a..=12 {
+            let r = s.remoteness(&Position::new(vec![a, b])).unwrap().unwrap();
+            assert_eq!(r, brute_remoteness(vec![a, b], &wythoff_moves, false, &mut memo).1, "Wythoff {a} {b}");
+        }
+    }
+    let chomp_moves = |rows: &[u64]| {
+        let mut out = Vec::new();
+        for y in 0..rows.len() {
+            for x in 0..rows[y] {
+                if x == 0 && y == 0 {
+                    continue;
+                }
+                let mut next = rows.to_vec();
+                for r in next.iter_mut().skip(y) {
+                    *r = (*r).min(x);
+                }
+                while next.last() == Some(&0) {
+                    next.pop();
+                }
+                out.push(next);
+            }
+        }
+        out
+    };
+    let g = game("chomp.game");
+    let mut s = solver(&g);
+    let mut memo = HashMap::new();
+    for rows in 1..=4u64 {
+        for cols in 1..=4u64 {
+            let board = vec![cols; rows as usize];
+            let r = s.remoteness(&Position::new(board.clone())).unwrap().unwrap();
+            assert_eq!(r, brute_remoteness(board, &chomp_moves, false, &mut memo).1, "Chomp {rows}×{cols}");
+        }
+    }
+}
+
+#[test]
+fn subtracting_powers_of_two_gives_n_mod_3_and_powers_are_written_with_a_caret() {
+    // Every power of 2 is 1 or 2 mod 3, so from a multiple of 3 every move leaves a non-multiple,
+    // and from n ≢ 0 one of 1, 2 reaches a multiple: G(n) = n mod 3 (the mex over the
+    // reachable residues). Written with the predicate, and as the set 2^0..2^k through `^`.
+    let game = common::game_text("piles\nmove: take t where power_of_two(t)\n");
+    let mut s = common::solver(&game);
+    let brute: Vec<u32> = {
+        let set: Vec<u64> = (0..7).map(|k| 1u64 << k).collect();
+        brute_subtraction(&set, 100)
+    };
+    for n in 0..=100u64 {
+        assert_eq!(common::value(&mut s, &[n]).grundy, Some(n % 3), "n = {n}");
+        assert_eq!(brute[n as usize] as u64, n % 3, "brute force, n = {n}");
+    }
+    // 2^3^2 is 2^(3^2) = 512, and -2^2 is -(2^2): take 1..2^3^2 - 510 is TAG(2), and
+    // take 1..0 - -2^2 is TAG(4).
+    for (rules, k) in [("move: take 1..2^3^2 - 510", 2u64), ("move: take 1..0 - -2^2", 4)] {
+        let game = common::game_text(&format!("pile\n{rules}\n"));
+        let mut s = common::solver(&game);
+        for n in 0..=20u64 {
+            assert_eq!(common::is_p(&mut s, &[n]), n % (k + 1) == 0, "{rules}: n = {n}");
+        }
+    }
+    // take 1..2^k is TAG(2^k): P-positions are the multiples of 2^k + 1.
+    let tag = common::game_text("param k = 3\npile\nmove: take 1..2^k\n");
+    let mut s = common::solver(&tag);
+    for n in 0..=40u64 {
+        assert_eq!(common::is_p(&mut s, &[n]), n % 9 == 0, "n = {n}");
+    }
+}
