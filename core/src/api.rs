@@ -668,9 +668,29 @@ fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::anal
     Ok(Plot::Table(Box::new(crate::analysis::table(&mut solver, upto, Default::default())?)))
 }
 
-/// Every board of two rows of at most `upto` squares (Chomp).
-fn two_row_boards(loaded: &Loaded, solver: &mut Solver, upto: u64) -> Result<TwoRowBoards, SolveError> {
+/// Every board of two rows of at most `upto` squares (Chomp): refused before anything is
+/// allocated when the picture's grid of boards passes the limit on positions.
+fn two_row_boards(
+    loaded: &Loaded,
+    solver: &mut Solver,
+    upto: u64,
+) -> Result<TwoRowBoards, crate::analysis::TableError> {
+    let limit = solver.limits().max_states;
+    let cells = (upto as u128 + 1) * (upto as u128 + 1);
+    if cells > limit as u128 {
+        let largest = ((limit as f64).sqrt() as u64).saturating_sub(1);
+        return Err(crate::analysis::TableError::TooLarge {
+            upto,
+            boards: crate::solve::approximately(cells as f64),
+            limit,
+            largest,
+        });
+    }
     let size = upto as usize + 1;
+    // The largest box first: every smaller board is inside it, so the rest are look-ups.
+    if upto > 0 {
+        solver.value(&Position::new(vec![upto, upto]))?;
+    }
     let mut grundy = vec![vec![None; size]; size];
     let mut outcomes = vec![vec![Outcome::N; size]; size];
     // Row 0 (no bottom row, so no board) stays blank.

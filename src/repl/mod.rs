@@ -694,7 +694,18 @@ impl Session {
             Ok(e) => e,
             Err(e) => return Reply::err(e),
         };
-        let path = PathBuf::from(file);
+        let unquoted = file.trim_matches(|c| c == '"' || c == '\'');
+        if unquoted.is_empty() || path_is_folder(unquoted) {
+            let at = input.find(file).unwrap_or(0);
+            let what = if unquoted.is_empty() { "an empty file name" } else { "a folder" };
+            let e = ReplError::Usage {
+                span: (at, file.len()),
+                message: format!("`{file}` is {what}, not a file to save to"),
+                help: "name a game file, as in :save games/my-variant.game".into(),
+            };
+            return Reply::err(self.render(&e, input));
+        }
+        let path = PathBuf::from(unquoted);
         if path.exists() && !force {
             let at = input.find(file).unwrap_or(0);
             let e = ReplError::Usage {
@@ -713,8 +724,9 @@ impl Session {
                 None => text.push_str(&format!("{line}\n")),
             }
         }
-        match std::fs::write(&path, text) {
-            Ok(()) => Reply::ok(format!("saved {} to {file}\n", entry.describe())),
+        // Through a temporary file renamed over the old one: a failed write keeps the old file.
+        match write_atomically(&path, text.as_bytes()) {
+            Ok(()) => Reply::ok(format!("saved {} to {unquoted}\n", entry.describe())),
             Err(err) => {
                 let at = input.find(file).unwrap_or(0);
                 let e = ReplError::Usage {
@@ -794,6 +806,10 @@ impl Session {
             }
         }
     }
+}
+
+fn path_is_folder(name: &str) -> bool {
+    Path::new(name).is_dir()
 }
 
 /// What an open definition lacks, in words: `the definition of "X" has no move yet`.

@@ -34,13 +34,24 @@ pub enum CompareError {
     #[error("`compare` compares one pile of each game, and {game} is not played on one pile")]
     #[diagnostic(code(takeaway::compare::not_one_pile), help("compare games declared with `pile` or `piles`"))]
     NotOnePile { game: String },
+
+    #[error("--shift {shift} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})")]
+    #[diagnostic(code(takeaway::compare::shift_too_large), help("give a shift of at most {fits} for --upto {upto}"))]
+    ShiftTooLarge { upto: u64, shift: u64, largest: u64, fits: u64 },
 }
+
+/// The largest pile a rule can read: its amounts are evaluated in signed 64-bit arithmetic.
+const LARGEST_PILE: u64 = i64::MAX as u64;
 
 pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<Comparison, CompareError> {
     for s in [&*a, &*b] {
         if !matches!(s.game().board, Board::OnePile | Board::AnyPiles | Board::Coins) {
             return Err(CompareError::NotOnePile { game: s.game().name.clone() });
         }
+    }
+    if upto.checked_add(shift).is_none_or(|top| top > LARGEST_PILE) {
+        let fits = LARGEST_PILE.saturating_sub(upto);
+        return Err(CompareError::ShiftTooLarge { upto, shift, largest: LARGEST_PILE, fits });
     }
     let mut values = Vec::new();
     for n in 0..=upto {

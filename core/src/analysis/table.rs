@@ -491,7 +491,22 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
 /// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
 /// further where the octal theorem needs more values to prove one.
 fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<Periodicity>, SolveError> {
-    let mut examined = upto.max(look - 1) + 1;
+    // Looked at in rounds, each twice the last: a period proven early (Kayles' at 256) ends
+    // the look there, however far `--period-values` allows.
+    let mut examined = upto.max(look.min(periods::MIN_EXAMINED) - 1) + 1;
+    loop {
+        let found = period_in(solver, examined)?;
+        let proven = found.as_ref().is_some_and(|p| p.proven);
+        let last_round = examined > upto.max(look - 1);
+        if proven || last_round {
+            return Ok(found);
+        }
+        examined = examined.saturating_mul(2).min(upto.max(look - 1) + 1);
+    }
+}
+
+/// The period the values of piles 0..examined show, and whether a theorem proves it.
+fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicity>, SolveError> {
     let (mut values, mut grundy) = sequence(solver, examined - 1)?;
     if let (Some((pre, p, _)), Some(t)) = (periods::detect(&values, false), periods::octal_bound(solver.game())) {
         let needed = periods::octal_needs(pre as u64, p as u64, t);

@@ -240,6 +240,9 @@ struct Sink<'a> {
     /// Numbers held by the moves so far, counting each move's own bookkeeping as a few more:
     /// a move may leave more piles (or coins) than the position had.
     kept: usize,
+    /// Amounts tried, kept or not: a rule with a condition may try many to keep a few, and
+    /// the trying is the work.
+    tried: std::cell::Cell<u64>,
 }
 
 /// What one move costs besides its numbers, in numbers (its vectors and description).
@@ -277,22 +280,32 @@ impl Sink<'_> {
 impl Game {
     /// Every move from `pos`. More than `limit` moves is an error rather than a huge allocation.
     pub fn moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+        self.moves_by(pos, limit, None).map(|(moves, _)| moves)
+    }
+
+    /// Every move from `pos`, and what listing them cost: the moves, and every amount tried
+    /// (a condition such as `where t ≥ last` may try many amounts to keep a few).
+    pub fn moves_counted(&self, pos: &Position, limit: usize) -> Result<(Vec<Move>, u64), MoveError> {
         self.moves_by(pos, limit, None)
     }
 
     /// The moves `side` may make from `pos` in a partizan game: its own and those of `move:`.
     pub fn moves_of(&self, pos: &Position, side: Side, limit: usize) -> Result<Vec<Move>, MoveError> {
-        self.moves_by(pos, limit, Some(side))
+        self.moves_by(pos, limit, Some(side)).map(|(moves, _)| moves)
     }
 
-    fn moves_by(&self, pos: &Position, limit: usize, side: Option<Side>) -> Result<Vec<Move>, MoveError> {
+    fn moves_by(&self, pos: &Position, limit: usize, side: Option<Side>) -> Result<(Vec<Move>, u64), MoveError> {
         // Every move stores a whole position: bound the numbers kept, not only the moves.
         let per_move = pos.piles.len().max(1) + 1;
         let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
         if let Some(product) = &self.product {
-            return self.product_moves(product, pos, limit);
+            return self.product_moves(product, pos, limit).map(|moves| {
+                let cost = moves.len() as u64;
+                (moves, cost)
+            });
         }
-        let mut sink = Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0 };
+        let mut sink =
+            Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0, tried: Default::default() };
         let last = pos.last.map(|l| l as i64);
         for rule in self.rules_for(pos) {
             if side.is_some() && rule.side.is_some() && rule.side != side {
@@ -309,7 +322,8 @@ impl Game {
                 }
             }
         }
-        Ok(sink.out)
+        let cost = sink.tried.get().max(sink.out.len() as u64);
+        Ok((sink.out, cost))
     }
 
     fn one_pile_moves(
@@ -811,6 +825,7 @@ fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Re
             candidates.dedup();
         }
     }
+    sink.tried.set(sink.tried.get() + candidates.len() as u64);
     let mut out = Vec::with_capacity(candidates.len());
     for t in candidates {
         if let Some(c) = &rule.condition {

@@ -1,7 +1,7 @@
 //! The general engine: outcome, Grundy value and remoteness of whole positions by an iterative
 //! depth-first search with memory. No recursion, so deep games cannot overflow the stack.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{Limits, Outcome, SolveError, Value, Work};
 use crate::ast::Span;
@@ -50,7 +50,7 @@ impl Search {
             return Err(SolveError::state_limit(limits));
         }
         super::reach::refuse_hopeless(game, &root, limits)?;
-        let mut on_stack: HashSet<Position> = HashSet::new();
+        let mut on_stack: HashSet<Position> = HashSet::default();
         on_stack.insert(root.clone());
         let mut stack = vec![frame(game, root, limits, &mut self.work)?];
         while let Some(top) = stack.last_mut() {
@@ -81,8 +81,10 @@ impl Search {
 
     /// A position's value and remoteness from its children's.
     fn combine(&self, game: &Game, children: &[(Position, Span)]) -> Node {
-        let value = self.combine_value(game, children);
-        let nodes = children.iter().map(|(c, _)| self.memo[c]);
+        // Each child is looked up once: hashing whole positions is most of a search's time.
+        let nodes: Vec<Node> = children.iter().map(|(c, _)| self.memo[c]).collect();
+        let value = Self::combine_value(game, &nodes);
+        let nodes = nodes.into_iter();
         let remoteness = match value.outcome {
             _ if children.is_empty() => 0,
             Outcome::N => 1 + nodes.filter(|n| n.value.outcome == Outcome::P).map(|n| n.remoteness).min().unwrap_or(0),
@@ -92,12 +94,12 @@ impl Search {
         Node { value, remoteness }
     }
 
-    fn combine_value(&self, game: &Game, children: &[(Position, Span)]) -> Value {
+    fn combine_value(game: &Game, children: &[Node]) -> Value {
         match game.convention {
             Convention::Normal => {
                 let mut seen = vec![false; children.len() + 1];
-                for (c, _) in children {
-                    let g = self.memo[c].value.grundy.expect("normal-play values have a Grundy value");
+                for c in children {
+                    let g = c.value.grundy.expect("normal-play values have a Grundy value");
                     if (g as usize) < seen.len() {
                         seen[g as usize] = true;
                     }
@@ -107,7 +109,7 @@ impl Search {
             }
             Convention::Misere => {
                 // Whoever cannot move has won: the opponent made the last move.
-                let to_p = children.iter().any(|(c, _)| self.memo[c].value.outcome == Outcome::P);
+                let to_p = children.iter().any(|c| c.value.outcome == Outcome::P);
                 let outcome = if children.is_empty() || to_p { Outcome::N } else { Outcome::P };
                 Value { outcome, grundy: None }
             }
@@ -116,8 +118,8 @@ impl Search {
 }
 
 fn frame(game: &Game, pos: Position, limits: &Limits, work: &mut Work) -> Result<Frame, SolveError> {
-    let moves = game.moves(&pos, limits.max_states)?;
-    work.add(moves.len(), limits)?;
+    let (moves, cost) = game.moves_counted(&pos, limits.max_states)?;
+    work.add(cost as usize, limits)?;
     let mut children: Vec<(Position, Span)> = moves.into_iter().map(|m| (game.canonical(&m.to), m.rule)).collect();
     children.sort_by(|a, b| a.0.cmp(&b.0));
     children.dedup_by(|a, b| a.0 == b.0);
