@@ -122,50 +122,20 @@ pub struct Vocabulary {
     pub params: Vec<String>,
 }
 
-pub const VERBS: &[&str] =
-    &["solve", "table", "explain", "quotient", "period", "compare", "play", "plot", "check", "set"];
+/// The words that start a query: the verbs shared with the command line, and `set`.
+pub fn verbs() -> Vec<&'static str> {
+    takeaway_core::api::VERBS.iter().copied().chain(["set"]).collect()
+}
+
 pub const COMMANDS: &[&str] = &[":load", ":save", ":games", ":use", ":show", ":cancel", ":help", ":quit"];
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "param",
-    "pile",
-    "piles",
-    "rows",
-    "move:",
-    "first move:",
-    "left move:",
-    "right move:",
-    "play misère",
-    "play normal",
-    "take",
-    "any",
-    "except",
-    "from",
-    "one pile",
-    "both piles",
-    "each of",
-    "up to",
-    "then split",
-    "split",
-    "into",
-    "unequal",
-    "equal",
-    "octal",
-    "bite any square but (1, 1)",
-    "acrostic product of",
-    "tartan product of",
-    "where",
-    "last",
-    "and",
-    "or",
-    "not",
-    "min",
-    "max",
-    "prime",
-    "square",
-    "even",
-    "odd",
-];
+
+/// The words of game text, from the grammar itself, with the names a rule may read or call.
+pub fn keywords() -> Vec<&'static str> {
+    let mut words = takeaway_core::syntax::keywords();
+    words.extend(["n", "t", "last"]);
+    words.extend(takeaway_core::rules::expr::Func::names());
+    words
+}
 
 pub struct Session {
     games: Vec<Entry>,

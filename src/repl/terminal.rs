@@ -15,7 +15,7 @@ use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Editor, Helper};
 use takeaway_core::solve::progress::{CancelToken, Progress};
 
-use super::{Session, Vocabulary, COMMANDS, KEYWORDS, VERBS};
+use super::{keywords, verbs, Session, Vocabulary, COMMANDS};
 
 pub use super::PROMPT;
 
@@ -39,18 +39,19 @@ impl Completer for ReplHelper {
         let vocabulary = self.vocabulary.borrow();
         let leading = before.split_whitespace().next().unwrap_or("");
         let options: Vec<String> = if first_word {
-            VERBS.iter().chain(COMMANDS).chain(KEYWORDS).map(|s| s.to_string()).collect()
+            verbs().into_iter().chain(COMMANDS.iter().copied()).chain(keywords()).map(str::to_string).collect()
         } else if leading == ":use" {
             vocabulary.games.clone()
         } else if leading == "set" {
             vocabulary.params.clone()
         } else {
-            KEYWORDS.iter().map(|s| s.to_string()).chain(vocabulary.params.iter().cloned()).collect()
+            keywords().into_iter().map(str::to_string).chain(vocabulary.params.iter().cloned()).collect()
         };
         let mut candidates: Vec<Pair> = options
             .into_iter()
             .filter(|o| o.starts_with(word) && o != word)
-            .map(|o| Pair { display: o.clone(), replacement: o })
+            // A completed word is followed by a space, ready for the next one.
+            .map(|o| Pair { replacement: format!("{o} "), display: o })
             .collect();
         candidates.dedup_by(|a, b| a.replacement == b.replacement);
         Ok((start, candidates))
@@ -101,11 +102,7 @@ pub fn highlight_game_text(line: &str) -> String {
     const DIM: &str = "\x1b[2m";
     const CYAN: &str = "\x1b[36m";
     const RESET: &str = "\x1b[0m";
-    let words = [
-        "game", "param", "pile", "piles", "rows", "first", "move", "play", "misère", "misere", "normal", "take", "any",
-        "except", "from", "one", "both", "each", "of", "up", "to", "then", "split", "into", "unequal", "equal",
-        "octal", "bite", "square", "but", "where", "and", "or", "not",
-    ];
+    let (words, verbs) = (takeaway_core::syntax::keywords(), verbs());
     let mut out = String::with_capacity(line.len() * 2);
     let mut rest = line;
     while !rest.is_empty() {
@@ -123,7 +120,7 @@ pub fn highlight_game_text(line: &str) -> String {
         };
         let token = &rest[..token_len];
         let word = token.trim_end_matches(':');
-        if token.starts_with(':') || VERBS.contains(&token) {
+        if token.starts_with(':') || verbs.contains(&token) {
             out.push_str(&format!("{CYAN}{token}{RESET}"));
         } else if words.contains(&word) {
             out.push_str(&format!("{BOLD}{token}{RESET}"));

@@ -199,3 +199,25 @@ fn period_in_the_repl_proves_an_octal_games_period() {
     let r = s.eval("period");
     assert!(r.error.contains("takeaway::period::no_theorem"), "{r:?}");
 }
+
+#[test]
+fn completion_words_come_from_the_grammar_and_the_functions() {
+    let words = takeaway::repl::keywords();
+    // Words the earlier hand-written list had lost.
+    for w in ["power_of_two", "abs", "coins", "coin", "tartan", "acrostic", "misère", "symmetric", "within"] {
+        assert!(words.contains(&w), "{w} is offered");
+    }
+    // Every keyword rule of the grammar is there, each spelling of it.
+    let grammar = std::fs::read_to_string("grammar/takeaway.pest").expect("the grammar");
+    for line in grammar.lines().filter(|l| l.starts_with("kw_")) {
+        for (i, piece) in line.split('"').enumerate() {
+            if i % 2 == 1 {
+                assert!(words.contains(&piece), "{piece} from `{line}`");
+            }
+        }
+    }
+    let verbs = takeaway::repl::verbs();
+    for v in ["check", "solve", "explain", "table", "plot", "quotient", "period", "compare", "play", "set"] {
+        assert!(verbs.contains(&v), "{v}");
+    }
+}

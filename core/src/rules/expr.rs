@@ -56,6 +56,11 @@ impl Func {
         ("power_of_two", Func::PowerOfTwo),
     ];
 
+    /// The names rules may call, as written.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Func::ALL.iter().map(|(n, _)| *n)
+    }
+
     pub fn lookup(name: &str) -> Option<Func> {
         Func::ALL.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
     }

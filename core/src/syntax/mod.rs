@@ -785,3 +785,22 @@ fn help_for(expected: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// The grammar's own text: the words of the language are read from it, never restated.
+const GRAMMAR: &str = include_str!("../../../grammar/takeaway.pest");
+
+/// Every keyword of the language as the grammar spells it (its `kw_*` rules, each spelling),
+/// in the grammar's order: what a front end offers for completion.
+pub fn keywords() -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = Vec::new();
+    for line in GRAMMAR.lines().filter(|l| l.starts_with("kw_")) {
+        let Some((_, body)) = line.split_once('=') else { continue };
+        // The quoted spellings of the rule: `( "misère" | "misere" ) ~ word_end`.
+        for (i, piece) in body.split('"').enumerate() {
+            if i % 2 == 1 && !words.contains(&piece) {
+                words.push(piece);
+            }
+        }
+    }
+    words
+}
