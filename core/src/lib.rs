@@ -12,6 +12,7 @@ pub mod api;
 pub mod ast;
 pub mod check;
 pub mod diagnostics;
+pub mod play;
 pub mod render;
 pub mod rules;
 pub mod solve;

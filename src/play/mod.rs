@@ -8,51 +8,13 @@
 use std::io::Write;
 
 use takeaway_core::api::Loaded;
-use takeaway_core::rules::{Convention, Move, Position, Side};
+use takeaway_core::rules::{Move, Position, Side};
 
 mod partizan;
-use takeaway_core::solve::{Limits, Outcome, SolveError, Solver};
+use takeaway_core::solve::{Limits, SolveError};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    You,
-    Computer,
-}
-
-/// How the computer chooses: the percentage of its moves that are perfect; the rest are random.
-#[derive(Clone, Copy, Debug)]
-pub struct Strength {
-    pub percent: u8,
-    pub seed: u64,
-}
-
-/// A small deterministic generator, so that a game at a lower strength can be replayed.
-pub(crate) struct Random(pub(crate) u64);
-
-impl Random {
-    pub(crate) fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
-/// A move the player made from a winning position to a losing one.
-struct Slip {
-    number: usize,
-    from: Position,
-    played: String,
-    better: String,
-    /// What the better move would have done: "won" or "kept the draw".
-    would_have: &'static str,
-}
-
-pub(crate) struct Turn {
-    pub(crate) before: Position,
-    pub(crate) mover: Player,
-}
+use takeaway_core::play::{Hint, Kept, Play, Status};
+pub use takeaway_core::play::{Player, Random, Strength, Turn};
 
 /// `undo`: back to the player's previous turn, the computer's moves since and the player's own
 /// taken back, said to the player. The position and the count of the player's moves follow;
@@ -137,13 +99,6 @@ pub(crate) fn your_turn(
     }
 }
 
-pub(crate) fn other(p: Player) -> Player {
-    match p {
-        Player::You => Player::Computer,
-        Player::Computer => Player::You,
-    }
-}
-
 /// What the REPL asks its front end to run: a game from a position of a session's game.
 #[derive(Clone, Debug)]
 pub struct PlayRequest {
@@ -156,34 +111,26 @@ pub struct PlayRequest {
 }
 
 /// Plays one game from `start`, reading the player's lines from `next_line` (`None` ends the
-/// game). Fails only when solving itself fails.
+/// game), over the engine's state machine. Fails only when solving itself fails.
 pub fn play(
     request: &PlayRequest,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
-    let PlayRequest { loaded, start, first, strength, limits, .. } = request.clone();
-    let game = &loaded.game;
+    let game = &request.loaded.game;
     if game.is_partizan() {
         return partizan::play(request, next_line, out);
     }
-    let mut solver = Solver::new(game, limits.clone());
-    let mut random = Random(strength.seed.max(1));
-    let mut position = start;
-    let mut to_move = first;
-    let mut history: Vec<Turn> = Vec::new();
-    let mut slips: Vec<Slip> = Vec::new();
-    let mut your_moves = 0usize;
+    let mut play = Play::new(game, request.start.clone(), request.first, request.strength, request.limits.clone());
     // The position last announced to the player, so that commands do not repeat it.
     let mut announced: Option<Position> = None;
     // Positions met in this game, so that a drawn game that comes round is pointed out once.
     let mut met: std::collections::HashSet<Position> = std::collections::HashSet::new();
     let mut told_circle = false;
     say(out, format!("{}: you play against the computer. {HOW_TO_MOVE}", game.name));
-
     loop {
-        let moves = game.moves(&position, limits.max_states)?;
-        if !met.insert(game.canonical(&position)) && !told_circle && solver.outcome(&position)? == Outcome::D {
+        let position = play.position().clone();
+        if !met.insert(game.canonical(&position)) && !told_circle && play.is_draw(&position)? {
             told_circle = true;
             say(
                 out,
@@ -193,35 +140,35 @@ pub fn play(
                 ),
             );
         }
-        if moves.is_empty() {
-            let mover_wins = game.convention == Convention::Misere;
-            let winner = if mover_wins { to_move } else { other(to_move) };
-            say(out, format!("position {}: no move is left.\n", position.piles_text()));
-            match winner {
-                Player::You => say(out, "You win!\n".into()),
-                Player::Computer => {
-                    say(out, "The computer wins.\n".into());
-                    if let Some(s) = slips.first() {
-                        say(
-                            out,
-                            format!(
-                                "The {} slipped at your move {}: from {} you played {}, but {} would have {}.\n",
-                                if s.would_have == "won" { "win" } else { "draw" },
-                                s.number,
-                                s.from.piles_text(),
-                                s.played,
-                                s.better,
-                                s.would_have
-                            ),
-                        );
+        match play.status()? {
+            Status::Over { winner } => {
+                say(out, format!("position {}: no move is left.\n", position.piles_text()));
+                match winner {
+                    Player::You => say(out, "You win!\n".into()),
+                    Player::Computer => {
+                        say(out, "The computer wins.\n".into());
+                        if let Some(s) = play.slip() {
+                            let (what, would_have) = match s.kept {
+                                Kept::Win => ("win", "won"),
+                                Kept::Draw => ("draw", "kept the draw"),
+                            };
+                            say(
+                                out,
+                                format!(
+                                    "The {what} slipped at your move {}: from {} you played {}, but {} would have {would_have}.\n",
+                                    s.number,
+                                    s.from.piles_text(),
+                                    s.played,
+                                    s.better,
+                                ),
+                            );
+                        }
                     }
                 }
+                return Ok(());
             }
-            return Ok(());
-        }
-        match to_move {
-            Player::Computer => {
-                let chosen = computer_move(&mut solver, &moves, strength, &mut random)?;
+            Status::ToMove(Player::Computer) => {
+                let chosen = play.computer_move()?;
                 say(
                     out,
                     format!(
@@ -231,46 +178,22 @@ pub fn play(
                         chosen.to.piles_text()
                     ),
                 );
-                history.push(Turn { before: position.clone(), mover: Player::Computer });
-                position = chosen.to.clone();
-                to_move = Player::You;
             }
-            Player::You => {
+            Status::ToMove(Player::You) => {
+                let moves = play.moves()?;
                 match your_turn(out, next_line, &position, &moves, "", &mut announced) {
                     Typed::Again => {}
                     Typed::Quit => return Ok(()),
-                    Typed::Hint => say(out, hint(&mut solver, &position)?),
+                    Typed::Hint => say(out, hint_text(play.hint()?)),
                     Typed::Undo => {
-                        if take_back(out, &mut history, &mut position, &mut your_moves, &mut announced) {
-                            slips.retain(|s| s.number <= your_moves);
-                        }
-                        to_move = Player::You;
+                        let undone = play.undo();
+                        announced = None;
+                        say(out, if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into());
                     }
-                    Typed::Move(line) => match pick(game, &moves, &line) {
+                    Typed::Move(line) => match takeaway_core::play::pick(game, &moves, &line) {
                         Ok(m) => {
-                            your_moves += 1;
-                            let was = solver.outcome(&position)?;
-                            let now = solver.outcome(&m.to)?;
-                            // A slip: a win let go (the opponent is left a win or a draw), or a draw let go.
-                            if (was == Outcome::N && now != Outcome::P) || (was == Outcome::D && now == Outcome::N) {
-                                let better = match was {
-                                    Outcome::N => solver.winning_moves(&position)?,
-                                    _ => solver.drawing_moves(&position)?,
-                                };
-                                if let Some(b) = better.first() {
-                                    slips.push(Slip {
-                                        number: your_moves,
-                                        from: position.clone(),
-                                        played: m.kind.describe(),
-                                        better: b.kind.describe(),
-                                        would_have: if was == Outcome::N { "won" } else { "kept the draw" },
-                                    });
-                                }
-                            }
+                            play.play(m)?;
                             say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
-                            history.push(Turn { before: position.clone(), mover: Player::You });
-                            position = m.to.clone();
-                            to_move = Player::Computer;
                         }
                         Err(why) => say(out, why),
                     },
@@ -288,115 +211,20 @@ pub(crate) fn moves_list(moves: &[Move]) -> String {
         .collect()
 }
 
-/// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile
-/// of 5`: the start of one move's words is enough), or as `to` and the position it leads to
-/// (several numbers are always a position: `3 7`). Words that fit several moves name them.
-pub(crate) fn pick<'m>(game: &takeaway_core::rules::Game, moves: &'m [Move], line: &str) -> Result<&'m Move, String> {
-    let not_a_move = || {
-        format!(
-            "`{line}` is not a move here: type the number of a move, the move as listed (take 3), or `to` and the position it leads to (to 3 7).\n"
-        )
-    };
-    let target = match line.strip_prefix("to ") {
-        Some(rest) => rest,
-        None => {
-            if let Ok(k) = line.parse::<usize>() {
-                return (1..=moves.len()).contains(&k).then(|| &moves[k - 1]).ok_or_else(not_a_move);
-            }
-            let words = normalised(line);
-            if words.chars().next().is_some_and(|c| c.is_alphabetic()) {
-                let listed: Vec<(String, &Move)> = moves.iter().map(|m| (normalised(&m.kind.describe()), m)).collect();
-                if let Some((_, m)) = listed.iter().find(|(d, _)| *d == words) {
-                    return Ok(m);
-                }
-                let starting: Vec<&(String, &Move)> = listed
-                    .iter()
-                    .filter(|(d, _)| {
-                        d.starts_with(&words) && matches!(d[words.len()..].chars().next(), Some(' ' | ','))
-                    })
-                    .collect();
-                return match starting.as_slice() {
-                    [] => Err(not_a_move()),
-                    [(_, m)] => Ok(m),
-                    several => {
-                        let names: Vec<String> = several.iter().take(6).map(|(_, m)| m.kind.describe()).collect();
-                        let more = if several.len() > 6 { ", …" } else { "" };
-                        Err(format!(
-                            "`{line}` fits {} moves ({}{more}): say which, or type its number.\n",
-                            several.len(),
-                            names.join("; ")
-                        ))
-                    }
-                };
-            }
-            line
-        }
-    };
-    let target = takeaway_core::rules::parse_position(game, target).map_err(|_| not_a_move())?;
-    let wanted = game.canonical(&Position { last: None, ..target });
-    moves.iter().find(|m| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted).ok_or_else(not_a_move)
-}
-
-/// Lower case, single spaces, no full stop: how typed words are compared with a move's.
-fn normalised(text: &str) -> String {
-    text.trim().trim_end_matches('.').to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn hint(solver: &mut Solver, position: &Position) -> Result<String, SolveError> {
-    let winning = solver.winning_moves(position)?;
-    if winning.is_empty() && solver.outcome(position)? == Outcome::D {
-        if let Some(m) = solver.drawing_moves(position)?.first() {
-            return Ok(format!(
-                "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
-                m.kind.describe(),
-                m.to.piles_text()
-            ));
-        }
-    }
-    Ok(match winning.first() {
-        Some(m) => format!(
+fn hint_text(hint: Hint) -> String {
+    match hint {
+        Hint::Win(m) => format!(
             "hint: {}, to {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
             m.kind.describe(),
             m.to.piles_text()
         ),
-        None => "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: play a move that keeps it going longest.\n".into(),
-    })
-}
-
-fn computer_move<'m>(
-    solver: &mut Solver,
-    moves: &'m [Move],
-    strength: Strength,
-    random: &mut Random,
-) -> Result<&'m Move, SolveError> {
-    if (random.next() % 100) as u8 >= strength.percent {
-        return Ok(&moves[(random.next() % moves.len() as u64) as usize]);
+        Hint::Draw(m) => format!(
+            "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
+            m.kind.describe(),
+            m.to.piles_text()
+        ),
+        Hint::Lost => "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: play a move that keeps it going longest.\n".into(),
     }
-    // Perfect: move to a P-position if there is one, hurrying; else keep a draw; else delay.
-    let rank = |o: Outcome| match o {
-        Outcome::P => 0,
-        Outcome::D => 1,
-        Outcome::N => 2,
-    };
-    let mut best: Option<(&Move, u8, Option<u64>)> = None;
-    for m in moves {
-        let k = rank(solver.outcome(&m.to)?);
-        let r = solver.remoteness(&m.to)?;
-        let better = match best {
-            None => true,
-            Some((_, bk, br)) if k == bk => match k {
-                // winning: the shortest; losing: the longest
-                0 => matches!((r, br), (Some(r), Some(b)) if r < b),
-                2 => matches!((r, br), (Some(r), Some(b)) if r > b),
-                _ => false,
-            },
-            Some((_, bk, _)) => k < bk,
-        };
-        if better {
-            best = Some((m, k, r));
-        }
-    }
-    Ok(best.expect("there is at least one move").0)
 }
 
 /// How a game against the computer is played, on the command line and in the REPL alike.

@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-use super::{pick, say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
+use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
+use takeaway_core::play::pick;
 use takeaway_core::rules::{Convention, Position};
 use takeaway_core::solve::partizan::PartizanSolver;
 use takeaway_core::solve::SolveError;
@@ -33,7 +34,7 @@ pub fn play(
         if moves.is_empty() {
             // Under normal play the player who cannot move loses; under misère play, wins.
             let mover_wins = game.convention == Convention::Misere;
-            let winner = if mover_wins { to_move } else { super::other(to_move) };
+            let winner = if mover_wins { to_move } else { to_move.other() };
             say(out, format!("position {}: {} has no move left.\n", position.piles_text(), side.name()));
             match winner {
                 Player::You => say(out, format!("You ({}) win!\n", you.name())),

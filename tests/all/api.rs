@@ -115,3 +115,51 @@ fn the_example_program_runs_on_the_typed_api() {
     assert!(stdout.contains("G(7) = mex{0, 1, 2} = 3"), "{stdout}");
     assert!(stdout.contains("a bad game: Some(\"takeaway::parse::unexpected\") at Some((2, 7))"), "{stdout}");
 }
+
+#[test]
+fn a_game_against_the_computer_is_a_state_machine() {
+    use takeaway_core::play::{Hint, Kept, Play, Player, Status, Strength};
+    use takeaway_core::rules::Position;
+    // Subtraction {1, 2, 3}: the P-positions are the multiples of 4.
+    let tag = game("game \"TAG\"\npile\nmove: take 1..3\n");
+    let perfect = Strength { percent: 100, seed: 1 };
+    let mut play = Play::new(&tag.game, Position::new(vec![10]), Player::You, perfect, Limits::default());
+    assert_eq!(play.status().unwrap(), Status::ToMove(Player::You));
+    match play.hint().unwrap() {
+        Hint::Win(m) => assert_eq!(m.to.piles, vec![8]),
+        other => panic!("{other:?}"),
+    }
+    // The player slips: 10 → 9 leaves the computer a win, which it takes to 8.
+    let moves = play.moves().unwrap();
+    let to_nine = moves.iter().find(|m| m.to.piles == vec![9]).unwrap().clone();
+    play.play(&to_nine).unwrap();
+    assert_eq!(play.status().unwrap(), Status::ToMove(Player::Computer));
+    assert_eq!(play.computer_move().unwrap().to.piles, vec![8]);
+    let slip = play.slip().expect("the slip is noted");
+    assert_eq!((slip.number, slip.from.piles.clone(), slip.kept), (1, vec![10], Kept::Win));
+    assert!(matches!(play.hint().unwrap(), Hint::Lost));
+    // Undo takes back the computer's move and the player's: back to 10, and the slip is gone.
+    assert!(play.undo());
+    assert_eq!((play.position().piles.clone(), play.to_move()), (vec![10], Player::You));
+    assert!(play.slip().is_none());
+    // Played well, the player wins: each turn to a multiple of 4.
+    loop {
+        match play.status().unwrap() {
+            Status::ToMove(Player::You) => {
+                let m = match play.hint().unwrap() {
+                    Hint::Win(m) => m,
+                    other => panic!("a win from {:?}: {other:?}", play.position()),
+                };
+                play.play(&m).unwrap();
+            }
+            Status::ToMove(Player::Computer) => {
+                play.computer_move().unwrap();
+            }
+            Status::Over { winner } => {
+                assert_eq!(winner, Player::You);
+                break;
+            }
+        }
+    }
+    assert!(play.slip().is_none());
+}

@@ -241,7 +241,7 @@ pub fn code_digit_index(len: usize, repeat_from: Option<usize>, t: u64) -> Optio
 }
 
 /// A position: the piles as the user wrote them and, where the rules read it, the last move.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct Position {
     /// Pile sizes, coins, row lengths; for a product game, the cells' coordinates in pairs:
     /// x₁, y₁, x₂, y₂, …
