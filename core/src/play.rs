@@ -38,7 +38,7 @@ pub struct Strength {
 pub struct Random(pub u64);
 
 impl Random {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -241,8 +241,8 @@ pub fn choose<'m>(
     strength: Strength,
     random: &mut Random,
 ) -> Result<&'m Move, SolveError> {
-    if (random.next() % 100) as u8 >= strength.percent {
-        return Ok(&moves[(random.next() % moves.len() as u64) as usize]);
+    if (random.next_u64() % 100) as u8 >= strength.percent {
+        return Ok(&moves[(random.next_u64() % moves.len() as u64) as usize]);
     }
     let rank = |o: Outcome| match o {
         Outcome::P => 0,

@@ -56,11 +56,11 @@ pub fn play(
         match to_move {
             Player::Computer => {
                 let winning = solver.winning_moves(&position, them)?;
-                let perfect = (random.next() % 100) < strength.percent as u64;
+                let perfect = (random.next_u64() % 100) < strength.percent as u64;
                 let chosen = match (perfect, winning.first()) {
                     (true, Some(m)) => m.clone(),
                     // No winning move (or a deliberate slip at a lower strength): any move.
-                    _ => moves[(random.next() % moves.len() as u64) as usize].clone(),
+                    _ => moves[(random.next_u64() % moves.len() as u64) as usize].clone(),
                 };
                 say(
                     out,
