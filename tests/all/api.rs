@@ -163,3 +163,27 @@ fn a_game_against_the_computer_is_a_state_machine() {
     }
     assert!(play.slip().is_none());
 }
+
+/// The ten lines of the README's "Using takeaway as a library", as written there.
+#[test]
+fn the_readme_library_example_says_what_it_prints() -> Result<(), api::Failure> {
+    let game = api::read_game("games/tag.game".as_ref(), &[], Vec::new())?;
+    let limits = Limits::default();
+    if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: "10".into(), last: None }, &limits)? {
+        assert_eq!((s.outcome.letter(), s.grundy, s.winning_moves[0].to.clone()), ("N", Some(2), vec![8]));
+    } else {
+        panic!("a solve answers with Answer::Solve");
+    }
+    let table = api::ask(&game, &Request::Table { upto: 12, options: Default::default() }, &limits)?;
+    assert!(takeaway_core::render::text(&table).contains("P-positions: 0, 4, 8, 12"));
+    let readme = std::fs::read_to_string("README.md").expect("the README");
+    for line in [
+        "let game = api::read_game(\"games/tag.game\".as_ref(), &[], Vec::new())?;",
+        "if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: \"10\".into(), last: None }, &limits)? {",
+        "// N Some(2) [8]",
+        "// P-positions: 0, 4, 8, 12",
+    ] {
+        assert!(readme.contains(line), "the README shows {line}");
+    }
+    Ok(())
+}
