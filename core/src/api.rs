@@ -216,6 +216,9 @@ pub enum FileError {
     TooLarge { path: String, bytes: u64, most: u64 },
 }
 
+/// Diagnostics rendered for one failure: more would bury the first, which matter most.
+pub const MOST_RENDERED: usize = 20;
+
 /// The largest game file read: far more than any game needs, far less than memory.
 pub const MOST_GAME_FILE_BYTES: u64 = 4 << 20;
 
@@ -234,10 +237,13 @@ impl Failure {
         self.errors.first().and_then(|e| e.code()).map(|c| c.to_string())
     }
 
-    /// Every diagnostic rendered against the text it points into, as a terminal shows it.
+    /// Every diagnostic rendered against the text it points into, as a terminal shows it; past
+    /// `MOST_RENDERED`, a line says how many more there are.
     pub fn render(&self, color: bool) -> String {
-        self.errors
+        let mut out: String = self
+            .errors
             .iter()
+            .take(MOST_RENDERED)
             .map(|e| match e {
                 // A product's game has its own diagnostics, rendered against its own text.
                 Error::Check(CheckError::GameHasErrors { rendered, .. }) => {
@@ -245,7 +251,12 @@ impl Failure {
                 }
                 e => render(e, self.source.as_ref(), color),
             })
-            .collect()
+            .collect();
+        if self.errors.len() > MOST_RENDERED {
+            let more = self.errors.len() - MOST_RENDERED;
+            out.push_str(&format!("… and {more} more error{} like these\n", if more == 1 { "" } else { "s" }));
+        }
+        out
     }
 
     /// Where the first diagnostic points: line and column (from 1) in the failure's text.
@@ -345,7 +356,12 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     if bytes.len() as u64 > MOST_GAME_FILE_BYTES {
         return Err(FileError::TooLarge { path: shown, bytes: bytes.len() as u64, most: MOST_GAME_FILE_BYTES });
     }
-    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8 { path: shown })
+    let mut text = String::from_utf8(bytes).map_err(|_| FileError::NotUtf8 { path: shown })?;
+    // Editors on Windows start a file with a byte-order mark: it is not part of the game.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 fn file_kind(meta: &std::fs::Metadata) -> &'static str {

@@ -1,6 +1,6 @@
 //! Hostile input: every crash and hang the mutation probe found, as a regression test with its
 //! minimal input, and a mutation fuzzer over `games/` that runs a bounded number of cases here
-//! (`TAKEAWAY_FUZZ_CASES=5000 cargo test --test hostile` runs more).
+//! (`TAKEAWAY_FUZZ_CASES=5000 cargo test hostile::` runs more).
 //!
 //! For every case: no panic, no abort, exit code 0, 1 or 2, and an answer. The deadline below
 //! only tells a hang from an answer (a case that needs it is a bug whatever the machine); speed
@@ -383,5 +383,105 @@ fn mutated_game_files_never_crash_or_hang() {
             assert!(!r.stderr.contains("panicked"), "case {case} (from {from}): {args:?}\n{}", cut(&r.stderr));
             assert!(r.stderr.len() < 100_000 && r.stdout_len < 10_000_000, "case {case}: {args:?}: output too long");
         }
+    }
+}
+
+// ---- round two ------------------------------------------------------------------------------
+
+#[test]
+fn a_shift_past_the_largest_pile_is_refused_not_wrapped() {
+    for (b, shift) in [
+        ("games/take-at-most-last.game", "18446744073709551615"),
+        ("games/fibonacci-nim.game", "9223372036854775808"),
+        ("games/mem.game", "9223372036854775900"),
+    ] {
+        let stderr = refused(&["compare", "games/nim.game", b, "--shift", shift], "takeaway::compare::shift_too_large");
+        assert!(stderr.contains("give a shift of at most 9223372036854775707"), "{}", cut(&stderr));
+    }
+}
+
+#[test]
+fn what_is_not_a_regular_file_is_refused_before_it_is_read() {
+    let stderr = refused(&["check", "/dev/zero"], "takeaway::cli::not_a_file");
+    assert!(stderr.contains("it is a device"), "{}", cut(&stderr));
+    let stderr =
+        refused(&["period", "games/octal-0.16.game", "--checkpoint", "/dev/zero"], "takeaway::checkpoint::unreadable");
+    assert!(stderr.contains("not a regular file"), "{}", cut(&stderr));
+    refused(&["period", "games/octal-0.16.game", "--checkpoint", "/dev/full"], "takeaway::checkpoint::unreadable");
+    // A named pipe with no writer would block a read for ever.
+    let fifo = std::env::temp_dir().join(format!("takeaway-fifo-{}", std::process::id()));
+    let made = Command::new("mkfifo").arg(&fifo).status().map(|s| s.success()).unwrap_or(false);
+    if made {
+        let stderr = refused(&["check", fifo.to_str().unwrap()], "takeaway::cli::not_a_file");
+        assert!(stderr.contains("named pipe"), "{}", cut(&stderr));
+        std::fs::remove_file(&fifo).ok();
+    }
+}
+
+#[test]
+fn a_file_larger_than_any_game_is_refused_unread() {
+    let path = scratch("large.game", &"# a comment line of padding\n".repeat(200_000));
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::cli::too_large");
+    assert!(stderr.contains("4194304"), "{}", cut(&stderr));
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let path = scratch("bom.game", "\u{feff}game \"BOM\"\npile\nmove: take 1..3\n");
+    let r = run(&["table", path.to_str().unwrap(), "--upto", "8"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn a_timeout_must_be_a_time() {
+    for bad in ["-1", "nan", "inf", "soon"] {
+        let r = run(&["solve", "games/nim.game", "3", "4", &format!("--timeout={bad}")]);
+        assert_eq!(r.code, Some(2), "--timeout {bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--timeout"), "{}", cut(&r.stderr));
+    }
+}
+
+#[test]
+fn many_wrong_lines_give_twenty_diagnostics_and_a_count() {
+    let text = format!("piles\n{}", "move: take 1..kk\n".repeat(5000));
+    let path = scratch("many-wrong.game", &text);
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::check::");
+    assert_eq!(stderr.matches("takeaway::check::").count(), 20, "{}", cut(&stderr));
+    assert!(stderr.contains("… and 4980 more errors like these"), "{}", cut(&stderr));
+}
+
+#[test]
+fn save_refuses_an_empty_name_and_a_folder_at_once() {
+    let dir = std::env::temp_dir().join(format!("takeaway-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "game \"T\"\npile\nmove: take 1..3\n\n:save \"\"\n:save .\n:save kept.game\n";
+    let out = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .arg("repl")
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the REPL runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`\"\"` is an empty file name"), "{stderr}");
+    assert!(stderr.contains("`.` is a folder"), "{stderr}");
+    assert!(!dir.join("\"\"").exists(), "no file named by two quotes");
+    assert_eq!(std::fs::read_to_string(dir.join("kept.game")).unwrap(), "game \"T\"\npile\nmove: take 1..3\n");
+    // The write goes through a temporary file: none is left beside the game.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+}
+
+#[test]
+fn plot_of_a_huge_board_is_refused_before_allocating() {
+    for upto in ["1000000", "100000000000000"] {
+        refused(&["plot", "games/chomp.game", "--upto", upto], "takeaway::table::too_large");
     }
 }

@@ -125,6 +125,14 @@ pub fn write(
 /// Reads a checkpoint for a game whose rules hash to `fingerprint`.
 pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
     let shown = path.display().to_string();
+    // A device or a pipe named as a checkpoint would be read for ever (/dev/zero) or block.
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
+            return Err(CheckpointError::Unreadable { path: shown, reason });
+        }
+        _ => {}
+    }
     let bytes =
         std::fs::read(path).map_err(|e| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() })?;
     let corrupt = |what: &str| CheckpointError::Corrupt { path: shown.clone(), what: what.to_string() };
