@@ -44,6 +44,13 @@ enum Command {
 
 #[derive(Debug, Error, Diagnostic)]
 enum CliError {
+    #[error("the shell split `{name}={{{values}}}` into `{split}` (bash expands braces)")]
+    #[diagnostic(
+        code(takeaway::cli::split_set),
+        help("quote the set so that the shell keeps it whole: --set \"{name}={{{values}}}\"")
+    )]
+    SplitSet { name: String, values: String, split: String },
+
     #[error("cannot write {path}: {reason}")]
     #[diagnostic(code(takeaway::cli::write), help("check that the folder exists and can be written"))]
     Write { path: String, reason: String },
@@ -56,6 +63,11 @@ pub fn stderr_wants_color() -> bool {
 
 /// Runs the command line and returns the process's exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if let Some(split) = split_set(&args) {
+        eprint!("{}", render(&split, None, stderr_wants_color()));
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -86,6 +98,22 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failed) => ExitCode::from(1),
     }
+}
+
+/// `--set S={1,2,5}` unquoted reaches us from bash as `--set S=1 S=2 S=5`: the same name given
+/// again as loose words. Said as what happened and how to write it.
+fn split_set(args: &[OsString]) -> Option<CliError> {
+    let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().to_string()).collect();
+    let at = words.iter().position(|w| w == "--set")?;
+    let (name, first) = words.get(at + 1)?.split_once('=')?;
+    let rest: Vec<&str> =
+        words[at + 2..].iter().map_while(|w| w.strip_prefix(name).and_then(|r| r.strip_prefix('='))).collect();
+    if rest.is_empty() {
+        return None;
+    }
+    let values: Vec<&str> = std::iter::once(first).chain(rest.iter().copied()).collect();
+    let split = values.iter().map(|v| format!("{name}={v}")).collect::<Vec<_>>().join(" ");
+    Some(CliError::SplitSet { name: name.to_string(), values: values.join(","), split })
 }
 
 /// The failure has been reported on stderr already.

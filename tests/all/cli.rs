@@ -889,3 +889,19 @@ fn every_limit_diagnostic_is_rendered_with_what_would_help() {
     insta::assert_snapshot!(stop);
     assert!(out.contains("\n30        L  \n") || out.contains("\n30        L\n"), "{out}");
 }
+
+#[test]
+fn a_set_split_by_the_shell_is_named_with_its_quoted_form() {
+    // What bash makes of an unquoted --set S={1,2,5}.
+    let stderr = fails(2, &["table", "games/subtraction-set.game", "--set", "S=1", "S=2", "S=5"]);
+    assert!(stderr.contains("takeaway::cli::split_set"), "{stderr}");
+    assert!(stderr.contains("--set \"S={1,2,5}\""), "{stderr}");
+    // Quoted, the set arrives whole: {1, 2, 5} has period 3, its P-positions the multiples of 3.
+    let table = json(&["table", "games/subtraction-set.game", "--set", "S={1,2,5}", "--upto", "9", "--format", "json"]);
+    assert_eq!(table["grundy"], serde_json::json!([0, 1, 2, 0, 1, 2, 0, 1, 2, 0]));
+}
+
+#[test]
+fn table_accepts_its_bound_as_a_word_as_the_repl_does() {
+    assert_eq!(ok(&["table", "games/kayles.game", "12"]), ok(&["table", "games/kayles.game", "--upto", "12"]));
+}
