@@ -221,3 +221,17 @@ fn completion_words_come_from_the_grammar_and_the_functions() {
         assert!(verbs.contains(&v), "{v}");
     }
 }
+
+#[test]
+fn compare_finds_a_bundled_game_by_its_name_and_help_knows_misere_and_partizan() {
+    let mut s = Session::new(false);
+    s.feed("game \"T\"\npile\nmove: take 1..3\n");
+    // Kayles' values 0 1 2 3 1 …: TAG's 0 1 2 3 0 first differ at 4.
+    let r = s.feed("compare Kayles --upto 50");
+    assert!(!r.is_error(), "{}", r.error);
+    assert!(r.output.contains("first differ at n = 4"), "{}", r.output);
+    for topic in ["misère", "misere", "partizan"] {
+        let r = s.feed(&format!(":help {topic}"));
+        assert!(!r.output.starts_with("no help"), "{topic}: {}", r.output);
+    }
+}
