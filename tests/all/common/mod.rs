@@ -56,7 +56,9 @@ pub fn run_with_script(args: &[&str], script: &str) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let dir = env!("CARGO_MANIFEST_DIR");
-    let input = std::fs::read(format!("{dir}/tests/{script}")).unwrap_or_else(|e| panic!("{script}: {e}"));
+    let text = std::fs::read_to_string(format!("{dir}/tests/{script}")).unwrap_or_else(|e| panic!("{script}: {e}"));
+    // Files a script writes go to a scratch folder, never into the repository or its target.
+    let input = text.replace("$SCRATCH", &scratch_dir().display().to_string()).into_bytes();
     let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
         .args(args)
         .current_dir(dir)
@@ -95,4 +97,11 @@ pub fn takeaway_in(dir: &std::path::Path, args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// A folder of this test run's own, for files the tests write.
+pub fn scratch_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("takeaway-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
 }
