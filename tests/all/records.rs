@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use takeaway_core::analysis::period_search::{period_search, PeriodQuestion};
-use takeaway_core::solve::checkpoint::{fnv1a, FNV_START};
+use takeaway_core::solve::fnv::{fnv1a, FNV_START};
 use takeaway_core::solve::{kernel_values, Limits, SparseMode};
 
 use common::{takeaway, takeaway_in, Run};

@@ -8,24 +8,13 @@ use std::path::Path;
 use miette::Diagnostic;
 use thiserror::Error;
 
+use super::fnv::{fnv1a, FNV_START};
 use super::heap::{MethodState, Values};
 
 const MAGIC: &[u8] = b"takeaway period checkpoint\n";
 /// The layout below; a file of another layout is refused.
 const FORMAT: u32 = 1;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a, 64 bits: every change of a single byte changes the result (each step is a bijection
-/// of the state for a given byte), which is what a checksum of a file needs.
-pub fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= b as u64;
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
-}
 
 /// What a checkpoint holds.
 #[derive(Debug)]

@@ -15,6 +15,7 @@ pub mod big;
 mod cells;
 pub mod checkpoint;
 mod chomp;
+pub mod fnv;
 mod heap;
 pub mod last_bound;
 pub mod loopy;

@@ -271,7 +271,7 @@ impl HeapRules {
     pub fn fingerprint(&mut self) -> Option<u64> {
         let most = self.most_taken?;
         self.evaluate_to(most).ok()?;
-        Some(crate::solve::checkpoint::fnv1a(crate::solve::checkpoint::FNV_START, &self.flags))
+        Some(crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, &self.flags))
     }
 
     /// True when the rules can split a heap in two, so that a pile's options grow with it.
@@ -429,5 +429,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 
 mod kernel;
 mod sparse;
+mod values;
 
-pub use kernel::{HeapKernel, MethodState, Slot, Values};
+pub use kernel::{HeapKernel, MethodState};
+pub use values::{Slot, Values};

@@ -1,7 +1,7 @@
 //! The sparse-space method: the classes of common and rare values, the options with a rare
 //! part, and the search for witnesses of the rare values below the answer.
 
-use super::kernel::{Marks, Parallel, Reach, Slot, Values};
+use super::values::{Marks, Parallel, Reach, Slot, Values};
 use super::*;
 
 /// How many pile sizes of each value are kept as witnesses for the targeted search: the first

@@ -5,7 +5,7 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
-use super::quotient::{Meter, Monoid, Word};
+use super::monoid::{Meter, Monoid, Word};
 
 /// The most heaps one word of the search may hold in all (counters), and positions remembered.
 const MOST_POSITIONS: usize = 2_000_000;

@@ -3,6 +3,7 @@
 
 pub mod genus;
 mod learn;
+mod monoid;
 pub mod presentation;
 pub mod quotient;
 

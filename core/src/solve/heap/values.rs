@@ -1,0 +1,225 @@
+//! What the kernel's two methods share: the values so far (a byte each while they fit), the
+//! marks of one mex, the tables of a block scanned in parallel, and the reach of a window.
+
+/// Grundy values of piles 0, 1, 2, …, a byte each while they fit, then two, then four: most
+/// take-and-break games keep their values small, and the table is the memory a long run needs.
+#[derive(Debug)]
+pub enum Values {
+    Byte(Vec<u8>),
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Byte(Vec::new())
+    }
+}
+
+impl Values {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Byte(v) => v.len(),
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Byte(v) => v[n] as u32,
+            Values::Narrow(v) => v[n] as u32,
+            Values::Wide(v) => v[n],
+        }
+    }
+
+    pub(super) fn push(&mut self, g: u32) {
+        match self {
+            Values::Byte(v) if g <= u8::MAX as u32 => v.push(g as u8),
+            Values::Byte(v) => {
+                let mut wider: Vec<u16> = v.iter().map(|&x| x as u16).collect();
+                wider.reserve(wider.len() / 2);
+                *self = Values::Narrow(wider);
+                self.push(g);
+            }
+            Values::Narrow(v) if g <= u16::MAX as u32 => v.push(g as u16),
+            Values::Narrow(v) => {
+                let mut wider: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                wider.push(g);
+                *self = Values::Wide(wider);
+            }
+            Values::Wide(v) => v.push(g),
+        }
+    }
+
+    pub fn to_vec(&self) -> Vec<i64> {
+        (0..self.len()).map(|n| self.get(n) as i64).collect()
+    }
+
+    /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
+    pub(super) fn forget(&mut self, range: std::ops::Range<usize>) {
+        match self {
+            Values::Byte(v) => drop(v.drain(range)),
+            Values::Narrow(v) => drop(v.drain(range)),
+            Values::Wide(v) => drop(v.drain(range)),
+        }
+    }
+
+    /// Bytes a value: 1, 2 or 4.
+    pub fn width(&self) -> u8 {
+        match self {
+            Values::Byte(_) => 1,
+            Values::Narrow(_) => 2,
+            Values::Wide(_) => 4,
+        }
+    }
+
+    /// The bytes the values fill (room reserved ahead and never written costs no memory).
+    pub fn stored_bytes(&self) -> u64 {
+        self.len() as u64 * self.width() as u64
+    }
+
+    /// The values as little-endian bytes of `width()` each.
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        match self {
+            Values::Byte(v) => out.extend_from_slice(v),
+            Values::Narrow(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Values::Wide(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+        }
+    }
+
+    /// Values read back from `write_bytes`; `None` for a width other than 1, 2 or 4, or bytes
+    /// that are not a whole number of values.
+    pub fn from_bytes(width: u8, bytes: &[u8]) -> Option<Values> {
+        if !bytes.len().is_multiple_of(width.max(1) as usize) {
+            return None;
+        }
+        Some(match width {
+            1 => Values::Byte(bytes.to_vec()),
+            2 => Values::Narrow(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
+            4 => Values::Wide(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+            _ => return None,
+        })
+    }
+
+    /// Room for `total` values in all, so that a long run's table is not doubled past its end.
+    pub fn reserve_total(&mut self, total: usize) {
+        let more = total.saturating_sub(self.len());
+        match self {
+            Values::Byte(v) => v.reserve_exact(more),
+            Values::Narrow(v) => v.reserve_exact(more),
+            Values::Wide(v) => v.reserve_exact(more),
+        }
+    }
+}
+
+/// The marks of one mex: a bitset that grows with the values.
+#[derive(Default)]
+pub(super) struct Marks {
+    pub(super) words: Vec<u64>,
+    /// scratch for the plain scan: a byte a value
+    pub(super) bytes: Vec<u8>,
+}
+
+/// Pairs of parts a pile's plain scan must examine before piles are scanned ahead in blocks by
+/// every thread: below it, a block's hand-over costs more than it saves.
+pub(super) const PARALLEL_PAIRS: usize = 1 << 15;
+
+/// How one pile's work may be shared: with how many threads, from how many options on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Parallel {
+    pub(super) threads: usize,
+    pub(super) from: usize,
+}
+
+impl Parallel {
+    pub(super) fn share(self, options: usize) -> bool {
+        self.threads > 1 && options >= self.from
+    }
+}
+
+impl Marks {
+    pub(super) fn reset(&mut self, largest: u32) {
+        let words = largest as usize / 64 + 2;
+        self.words.clear();
+        self.words.resize(words, 0);
+    }
+
+    #[inline]
+    pub(super) fn mark(&mut self, v: u32) {
+        // Values can exceed the largest seen by XOR: grow rather than lose a mark.
+        let w = v as usize / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v % 64);
+    }
+
+    /// The marked values, increasing.
+    pub(super) fn marked(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    i as u32 * 64 + b
+                })
+            })
+        })
+    }
+}
+
+/// Which pile sizes the table still holds. The whole table while nothing is dropped; in a
+/// window, the piles below `prefix` and those from `base` on, stored right after the prefix.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    pub(super) prefix: usize,
+    pub(super) base: usize,
+}
+
+impl Reach {
+    pub(super) const WHOLE: Reach = Reach { prefix: 0, base: 0 };
+
+    /// How many pile sizes are dropped between the prefix and the recent piles.
+    pub(super) fn dropped(self) -> usize {
+        self.base - self.prefix
+    }
+
+    /// Where pile `q`'s value is stored, if it is.
+    pub(super) fn index(self, q: usize) -> Option<usize> {
+        if q >= self.base {
+            Some(q - self.dropped())
+        } else if q < self.prefix {
+            Some(q)
+        } else {
+            None
+        }
+    }
+}
+
+pub trait Slot: Copy + Send + Sync + Into<u32> + Eq {
+    fn value(self) -> u32;
+}
+impl Slot for u8 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
+}
+impl Slot for u16 {
+    #[inline]
+    fn value(self) -> u32 {
+        self as u32
+    }
+}
+impl Slot for u32 {
+    #[inline]
+    fn value(self) -> u32 {
+        self
+    }
+}

@@ -1,0 +1,82 @@
+//! The pieces the quotient and the learner share: words (sums of heaps), the finite monoid with
+//! its P-portion, and the meter of one question's work. Both build on these; neither on the
+//! other's.
+
+/// A word: a sum of heaps, as its heap sizes in increasing order (no zeros).
+pub type Word = Vec<u64>;
+
+/// Work spent on one question, in elementary steps of the check and the learner, against a
+/// limit derived from the question's `Limits`: running out leaves the quotient as it was (the
+/// next question, with its own allowance, goes on from there), unlike a `Stop`.
+#[derive(Debug)]
+pub struct Meter {
+    pub(super) used: std::cell::Cell<u64>,
+    pub(super) limit: u64,
+}
+
+impl Meter {
+    pub fn new(limit: u64) -> Meter {
+        Meter { used: std::cell::Cell::new(0), limit }
+    }
+
+    /// Spends `steps`; false once the limit is passed.
+    pub fn spend(&self, steps: u64) -> bool {
+        self.used.set(self.used.get().saturating_add(steps));
+        self.used.get() <= self.limit
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.used.get() > self.limit
+    }
+
+    pub fn used(&self) -> u64 {
+        self.used.get()
+    }
+}
+
+/// A finite commutative monoid with a P-portion: element 0 is the identity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Monoid {
+    pub(super) order: usize,
+    /// `mul[x * order + y]`
+    pub(super) mul: Vec<u32>,
+    pub(super) p: Vec<bool>,
+}
+
+impl Monoid {
+    pub(super) fn from_parts(order: usize, mul: Vec<u32>, p: Vec<bool>) -> Monoid {
+        Monoid { order, mul, p }
+    }
+
+    pub(super) fn trivial() -> Monoid {
+        Monoid { order: 1, mul: vec![0], p: vec![false] }
+    }
+
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    pub fn mul(&self, x: u32, y: u32) -> u32 {
+        self.mul[x as usize * self.order + y as usize]
+    }
+
+    pub fn in_p(&self, x: u32) -> bool {
+        self.p[x as usize]
+    }
+
+    /// D(u) = { z : uz ∈ P } as a bit set.
+    pub(super) fn d_sets(&self) -> Vec<Vec<u64>> {
+        let words = self.order.div_ceil(64);
+        (0..self.order)
+            .map(|u| {
+                let mut set = vec![0u64; words];
+                for z in 0..self.order {
+                    if self.p[self.mul[u * self.order + z] as usize] {
+                        set[z / 64] |= 1 << (z % 64);
+                    }
+                }
+                set
+            })
+            .collect()
+    }
+}
