@@ -254,7 +254,7 @@ pub enum SolveError {
     #[error("the computation was cancelled")]
     #[diagnostic(
         code(takeaway::solve::cancelled),
-        help("stopped as asked (Ctrl-C, or the program that asked); nothing is kept of it: ask again, or about a smaller position to answer sooner")
+        help("stopped as asked (by Ctrl-C, or by the program that asked): ask again to start over, or about a smaller position to answer sooner")
     )]
     Cancelled,
 
