@@ -485,3 +485,12 @@ fn plot_of_a_huge_board_is_refused_before_allocating() {
         refused(&["plot", "games/chomp.game", "--upto", upto], "takeaway::table::too_large");
     }
 }
+
+#[test]
+fn a_partizan_misere_search_counts_the_options_it_keeps_and_stops_before_a_gigabyte() {
+    // Twenty piles of 7: each position keeps the positions both players move to, about 16 KB
+    // of options each; the search grew to 3.9 GB and aborted before it counted them.
+    let mut args = vec!["solve", "games/partizan-misere.game"];
+    args.extend(["7"; 20]);
+    refused(&args, "takeaway::solve::state_limit");
+}

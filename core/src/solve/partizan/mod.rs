@@ -76,6 +76,10 @@ impl PartizanOutcome {
 /// Who wins moving first: (Left, Right).
 type Wins = (bool, bool);
 
+/// What a position costs a search besides its piles' numbers: its vector and the hash map's
+/// share of it.
+const POSITION_OVERHEAD: u64 = 112;
+
 pub struct PartizanSolver<'g> {
     game: &'g Game,
     limits: Limits,
@@ -249,10 +253,19 @@ impl<'g> PartizanSolver<'g> {
         start: &Position,
         done: &dyn Fn(&Position) -> bool,
     ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
+        // Every position either player can reach is searched: the impartial search's lower bound
+        // on them (each pile's own moves, combined) refuses a hopeless search before it starts.
+        let per_move = start.piles.len() as u64 * 8 + POSITION_OVERHEAD;
+        crate::solve::reach::refuse_hopeless_holding(self.game, start, &self.limits, per_move)?;
         let mut out = Vec::new();
         let mut seen: HashSet<Position> = HashSet::new();
         let mut waiting: HashMap<Position, (Vec<Position>, Vec<Position>)> = HashMap::new();
         let mut stack = vec![(start.clone(), false)];
+        // The memory the search holds, counted as it grows: each position keeps the positions
+        // both players move to, which for many piles far outweighs the position itself.
+        let budget = (self.limits.max_states as u64).saturating_mul(crate::solve::reach::BYTES_PER_SEARCHED_POSITION);
+        let bytes = |q: &Position| (q.piles.len() as u64) * 8 + POSITION_OVERHEAD;
+        let mut held = 0u64;
         while let Some((p, ready)) = stack.pop() {
             if ready {
                 let (l, r) = waiting.remove(&p).expect("a position waits until its children are done");
@@ -269,15 +282,22 @@ impl<'g> PartizanSolver<'g> {
                 check_cancel(&self.limits)?;
             }
             seen.insert(p.clone());
+            held += bytes(&p);
             let left: Vec<Position> =
                 self.moves(&p, Side::Left)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
             let right: Vec<Position> =
                 self.moves(&p, Side::Right)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
             stack.push((p.clone(), true));
+            held += bytes(&p) * 2;
             for q in left.iter().chain(&right) {
+                held += bytes(q);
                 if !done(q) && !seen.contains(q) {
                     stack.push((q.clone(), false));
+                    held += bytes(q);
                 }
+            }
+            if held > budget {
+                return Err(self.too_many());
             }
             waiting.insert(p, (left, right));
         }
