@@ -293,6 +293,7 @@ pub fn load(
     settings: &[Setting],
     library: &dyn Library,
 ) -> Result<Loaded, Failure> {
+    let source = Source { text: normalised(source.text), ..source };
     match crate::load_with(&source.text, default_name, settings, library) {
         Ok(game) => Ok(Loaded { game, source }),
         Err(e) => Err(Failure { source: Some(source), ..Failure::from(e) }),
@@ -356,12 +357,26 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     if bytes.len() as u64 > MOST_GAME_FILE_BYTES {
         return Err(FileError::TooLarge { path: shown, bytes: bytes.len() as u64, most: MOST_GAME_FILE_BYTES });
     }
-    let mut text = String::from_utf8(bytes).map_err(|_| FileError::NotUtf8 { path: shown })?;
-    // Editors on Windows start a file with a byte-order mark: it is not part of the game.
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
+    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8 { path: shown })
+}
+
+/// Game text as the parser and the diagnostics read it: without the byte-order mark editors on
+/// Windows write first, and with a lone CR (old Mac line ends) made a line end the diagnostics
+/// count too (CR → LF keeps every byte where it was, so spans stay true).
+fn normalised(text: String) -> String {
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
+    if !text.contains('\r') {
+        return text;
     }
-    Ok(text)
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') { '\n' } else { c });
+    }
+    out
 }
 
 fn file_kind(meta: &std::fs::Metadata) -> &'static str {

@@ -494,3 +494,22 @@ fn a_partizan_misere_search_counts_the_options_it_keeps_and_stops_before_a_gigab
     args.extend(["7"; 20]);
     refused(&args, "takeaway::solve::state_limit");
 }
+
+#[test]
+fn a_nul_byte_is_named_and_old_mac_line_ends_are_counted_as_lines() {
+    let path = scratch("nul.game", "game \"N\"\npile\nmove: take 1..3\0\n");
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
+    assert!(stderr.contains("U+0000 (a NUL byte"), "{}", cut(&stderr));
+    // CR alone ends the lines, with and without a byte-order mark: the header and the snippet
+    // both say line 3, and no raw CR reaches the terminal.
+    for (name, text) in [
+        ("cr.game", "game \"C\"\rpile\rmove: tkae 1..3\r"),
+        ("cr-bom.game", "\u{feff}game \"C\"\rpile\rmove: tkae 1..3\r"),
+    ] {
+        let path = scratch(name, text);
+        let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
+        assert!(stderr.contains(&format!("{name}:3:7]")), "{}", cut(&stderr));
+        assert!(stderr.contains(" 3 │ move: tkae 1..3"), "{}", cut(&stderr));
+        assert!(!stderr.contains('\r'), "{}", cut(&stderr));
+    }
+}

@@ -736,11 +736,34 @@ fn describe_found(token: &str) -> String {
     match token {
         "" => "end of the text".into(),
         "\n" | "\r" => "end of the line".into(),
+        // A byte that prints as nothing (a NUL, a control character, an invisible space) is
+        // named by its code: "unexpected ` `" would show nothing to fix.
+        t if t.chars().count() == 1 && t.chars().all(|c| c.is_control() || c.is_whitespace() || is_invisible(c)) => {
+            let c = t.chars().next().unwrap_or_default();
+            format!("character U+{:04X} ({}), which does not show", c as u32, char_name(c))
+        }
         t if t.chars().all(|c| c.is_ascii_digit()) => format!("number `{t}`"),
         t if t.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') => {
             format!("word `{t}`")
         }
         t => format!("`{t}`"),
+    }
+}
+
+/// Characters that take no room on the screen.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{00ad}')
+}
+
+fn char_name(c: char) -> &'static str {
+    match c {
+        '\0' => "a NUL byte: the file may not be text",
+        '\u{feff}' => "a byte-order mark, here in the middle of the text",
+        '\u{00a0}' => "a no-break space",
+        '\u{200b}' => "a zero-width space",
+        '\t' => "a tab",
+        c if c.is_control() => "a control character",
+        _ => "an invisible character",
     }
 }
 
