@@ -325,6 +325,12 @@ impl Session {
             };
         }
         let candidate = format!("{}\n{line}", self.pending);
+        if let Some(said) = self.said_already(line) {
+            // Left out at once, and blamed: kept, it would be blamed on every later line.
+            return Reply::err(format!(
+                "{said}(that line was left out; the definition so far is kept: go on, :show it, end it with an empty line, or :cancel)\n"
+            ));
+        }
         if self.needs_more(&candidate) {
             self.pending = candidate;
             return Reply::default();
@@ -340,6 +346,38 @@ impl Session {
         }
         self.pending.clear();
         reply
+    }
+
+    /// A line of an open definition that says again what the definition has said: what the
+    /// game is played on, or a parameter of the same name. The diagnostic points at the line.
+    fn said_already(&self, line: &str) -> Option<String> {
+        let new = takeaway_core::syntax::parse(line).ok()?;
+        let open = takeaway_core::syntax::parse(&join_continued_lines(&self.pending)).ok()?;
+        let param_names = |file: &takeaway_core::ast::GameFile| -> Vec<String> {
+            file.statements
+                .iter()
+                .filter_map(|s| match &s.node {
+                    Statement::Param { name, .. } => Some(name.node.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let has_board =
+            |file: &takeaway_core::ast::GameFile| file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
+        let message = if has_board(&new) && has_board(&open) {
+            "what the game is played on is given already in this definition".to_string()
+        } else if let Some(name) = param_names(&new).into_iter().find(|n| param_names(&open).contains(n)) {
+            format!("the parameter `{name}` is given already in this definition")
+        } else {
+            return None;
+        };
+        let start = line.len() - line.trim_start().len();
+        let e = ReplError::Usage {
+            span: (start, line.trim().len()),
+            message,
+            help: "the first one stays; to give another, :cancel the definition and type it again".into(),
+        };
+        Some(self.render(&e, line))
     }
 
     pub fn needs_more(&self, buffer: &str) -> bool {

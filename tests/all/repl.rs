@@ -237,3 +237,22 @@ fn compare_finds_a_bundled_game_by_its_name_and_help_knows_misere_and_partizan()
         assert!(!r.output.starts_with("no help"), "{topic}: {}", r.output);
     }
 }
+
+#[test]
+fn a_second_board_line_in_an_open_definition_is_blamed_and_left_out_at_once() {
+    let mut s = Session::new(false);
+    let mut errors = String::new();
+    for line in ["game \"X\"", "pile", "pile", "move: take 1..3", "move: take 1..4", ""] {
+        errors.push_str(&s.feed(line).error);
+    }
+    // One diagnostic, for the second `pile`; the good move lines are kept.
+    assert_eq!(errors.matches("takeaway::").count(), 1, "{errors}");
+    assert!(errors.contains("what the game is played on is given already"), "{errors}");
+    let shown = s.feed(":show").output;
+    assert_eq!(shown, "game \"X\"\npile\nmove: take 1..3\nmove: take 1..4\n", "{shown}");
+    // A parameter given twice is blamed the same way.
+    s.feed("game \"Y\"");
+    s.feed("param k = 3");
+    let r = s.feed("param k = 4");
+    assert!(r.error.contains("the parameter `k` is given already"), "{}", r.error);
+}
