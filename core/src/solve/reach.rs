@@ -21,6 +21,16 @@ const COUNTING_MOVES: usize = 3_000_000;
 /// remoteness, and the hash map's share), for saying limits in memory.
 pub const BYTES_PER_SEARCHED_POSITION: u64 = 140;
 
+/// The memory a search may hold besides its positions (the options it keeps): what the limit
+/// on positions allows, and never less than `LEAST_HELD`, so that a small limit on positions
+/// limits positions, not a few kilobytes of options.
+pub fn held_memory(limits: &Limits) -> u64 {
+    (limits.max_states as u64).saturating_mul(BYTES_PER_SEARCHED_POSITION).max(LEAST_HELD)
+}
+
+/// 64 MB.
+const LEAST_HELD: u64 = 64 << 20;
+
 /// The positions a search may keep in `mb` megabytes (`--memory MB`).
 pub fn positions_in_memory(mb: u64) -> usize {
     (mb.saturating_mul(1 << 20) / BYTES_PER_SEARCHED_POSITION).max(1) as usize
@@ -35,18 +45,6 @@ struct PileReach {
 
 /// Refuses a search that will certainly pass the limit on positions or on moves examined.
 pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(), SolveError> {
-    refuse_hopeless_holding(game, pos, limits, 0)
-}
-
-/// As `refuse_hopeless`, for a search that also keeps `bytes_per_move` for every move it lists
-/// (the partizan search keeps each position's options): refused too when that memory would
-/// pass what the limit on positions allows a search to keep.
-pub fn refuse_hopeless_holding(
-    game: &Game,
-    pos: &Position,
-    limits: &Limits,
-    bytes_per_move: u64,
-) -> Result<(), SolveError> {
     if game.tracks_history() || game.can_grow() || !matches!(game.board, Board::AnyPiles | Board::FixedPiles(_)) {
         return Ok(());
     }
@@ -90,14 +88,8 @@ pub fn refuse_hopeless_holding(
             format!("{reached} sizes from each of the {count} piles of {p}")
         });
     }
-    let memory = limits.max_states as f64 * BYTES_PER_SEARCHED_POSITION as f64;
-    let held = moves * bytes_per_move as f64;
     let (what, at_least, limit, setting) = if positions > limits.max_states as f64 {
         ("positions", positions, limits.max_states as f64, positions)
-    } else if held > memory {
-        // Said in positions' worth of memory, the unit of --max-states.
-        let per_state = BYTES_PER_SEARCHED_POSITION as f64;
-        ("bytes of options kept", held, memory, held / per_state)
     } else if moves > limits.max_moves() as f64 {
         // The limit on moves examined is a fixed multiple of the one on positions.
         let per_state = limits.max_moves() as f64 / limits.max_states.max(1) as f64;

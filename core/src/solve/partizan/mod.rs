@@ -253,17 +253,13 @@ impl<'g> PartizanSolver<'g> {
         start: &Position,
         done: &dyn Fn(&Position) -> bool,
     ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
-        // Every position either player can reach is searched: the impartial search's lower bound
-        // on them (each pile's own moves, combined) refuses a hopeless search before it starts.
-        let per_move = start.piles.len() as u64 * 8 + POSITION_OVERHEAD;
-        crate::solve::reach::refuse_hopeless_holding(self.game, start, &self.limits, per_move)?;
         let mut out = Vec::new();
         let mut seen: HashSet<Position> = HashSet::new();
         let mut waiting: HashMap<Position, (Vec<Position>, Vec<Position>)> = HashMap::new();
         let mut stack = vec![(start.clone(), false)];
         // The memory the search holds, counted as it grows: each position keeps the positions
         // both players move to, which for many piles far outweighs the position itself.
-        let budget = (self.limits.max_states as u64).saturating_mul(crate::solve::reach::BYTES_PER_SEARCHED_POSITION);
+        let budget = crate::solve::reach::held_memory(&self.limits);
         let bytes = |q: &Position| (q.piles.len() as u64) * 8 + POSITION_OVERHEAD;
         let mut held = 0u64;
         while let Some((p, ready)) = stack.pop() {
