@@ -102,10 +102,6 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
 
 impl Drop for ProgressBar {
     fn drop(&mut self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some((_, bar)) = slot.take() {
-                bar.finish_and_clear();
-            }
-        }
+        self.clear();
     }
 }

@@ -503,10 +503,6 @@ impl Session {
         let Some(mut question) = verb.question(other) else { return Reply::default() };
         question.limits.cancel = self.cancel.clone();
         question.limits.progress = self.progress.clone();
-        let entry = match self.current() {
-            Ok(e) => e,
-            Err(e) => return Reply::err(e),
-        };
         match api::ask(&entry.loaded, &question.request, &question.limits) {
             Ok(answer) => match printed(&answer, question.format) {
                 Ok(text) => match &question.output_file {
