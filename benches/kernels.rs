@@ -22,6 +22,12 @@ const FIBONACCI: &str = "game \"Fibonacci Nim\"\npile\nfirst move: take 1..n-1\n
 const PRIME: &str = "game \"take a prime\"\npiles\nmove: take t where prime(t)\n";
 const SQUARE_SPLIT: &str = "game \"take a square, then split\"\npiles\nmove: take t where square(t), then split\n";
 
+/// The default limits on memory, without the defaults' bound on work: a benchmark measures how
+/// long the engine takes, however long that is.
+fn unbounded() -> Limits {
+    Limits { max_work: u64::MAX / 1024, ..Limits::default() }
+}
+
 fn big() -> Limits {
     Limits::states(usize::MAX / 1024)
 }
@@ -30,7 +36,7 @@ fn big() -> Limits {
 /// with the default limits: every workload shown here must run with them.
 fn ours_piles(text: &str, upto: u64) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
     let how = if solver.uses_sparse_space() {
         "sparse space"
@@ -45,7 +51,7 @@ fn ours_piles(text: &str, upto: u64) -> String {
 /// `ours_piles` with the kernel's threads set.
 fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, Limits { threads, ..Limits::default() });
+    let mut solver = Solver::new(&game, Limits { threads, ..unbounded() });
     let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
     format!("g({upto}) = {g}, {threads} thread(s)")
 }
@@ -54,12 +60,9 @@ fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
 fn record(code: &str, threads: usize) -> String {
     let game = load(&octal_text(code));
     let question = takeaway_core::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
-    let report = takeaway_core::analysis::period_search::period_search(
-        &game,
-        &question,
-        &Limits { threads, ..Limits::default() },
-    )
-    .expect("the run ends");
+    let report =
+        takeaway_core::analysis::period_search::period_search(&game, &question, &Limits { threads, ..unbounded() })
+            .expect("the run ends");
     match report.proven {
         Some((pre, p)) => format!("period {p} from {pre}, {} values", report.computed),
         None => "no period".into(),
@@ -230,7 +233,7 @@ fn naive_fibonacci(upto: usize) -> String {
 
 fn ours_fibonacci_huge() -> String {
     let game = load(FIBONACCI);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     let pos = Position::new(vec![1_000_000_000_000_000_000]);
     let o = solver.outcome(&pos).expect("solves");
     let m = solver.winning_moves(&pos).expect("moves");
@@ -239,7 +242,7 @@ fn ours_fibonacci_huge() -> String {
 
 fn ours_kayles_huge() -> String {
     let game = load(KAYLES);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     let v = solver.value(&Position::new(vec![1_000_000_000_000_000_000])).expect("solves");
     format!("g(10^18) = {}, period {:?}", v.grundy.unwrap_or(0), solver.proven_period())
 }
@@ -250,7 +253,7 @@ const MISERE_NIM: &str = "game \"misère Nim\"\npiles\nmove: take any\nplay mis�
 /// A misère position's outcome through the quotient (or, with `generic`, the whole-position search).
 fn misere(text: &str, piles: Vec<u64>, generic: bool) -> String {
     let game = load(text);
-    let mut solver = if generic { Solver::generic(&game, big()) } else { Solver::new(&game, Limits::default()) };
+    let mut solver = if generic { Solver::generic(&game, big()) } else { Solver::new(&game, unbounded()) };
     let v = solver.value(&Position::new(piles)).expect("solves");
     v.outcome.letter().to_string()
 }
@@ -263,7 +266,7 @@ fn misere_kayles_hundred() -> Vec<u64> {
 /// `table` of misère Kayles to 1000, with G⁻, genus, tameness and Φ.
 fn misere_table(upto: u64) -> String {
     let game = load(MISERE_KAYLES);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     let table = takeaway_core::analysis::table(&mut solver, upto, Default::default()).expect("table");
     let m = table.misere.expect("misère columns");
     let genera = m.genus.iter().filter(|g| g.is_some()).count();
@@ -276,7 +279,7 @@ const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split 
 /// A hopeless question, refused from the estimate: what the refusal says (its code).
 fn refused(text: &str, piles: Vec<u64>) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     match solver.value(&Position::new(piles)) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(v) => format!("answered: {v:?}"),
@@ -286,7 +289,7 @@ fn refused(text: &str, piles: Vec<u64>) -> String {
 /// A Chomp table past what its box can hold, refused before it starts.
 fn chomp_table_refused(upto: u64) -> String {
     let game = load(CHOMP);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, unbounded());
     match takeaway_core::analysis::table(&mut solver, upto, Default::default()) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(_) => "answered".into(),
@@ -302,7 +305,7 @@ const PARTIZAN_KAYLES: &str =
 fn partizan(text: &str, positions: Vec<Vec<u64>>, search: bool) -> String {
     use takeaway_core::solve::partizan::{PartizanOutcome, PartizanSolver};
     let game = load(text);
-    let mut solver = PartizanSolver::new(&game, Limits::default());
+    let mut solver = PartizanSolver::new(&game, unbounded());
     if search {
         solver.give_up_values();
     }
@@ -334,7 +337,7 @@ fn octal_text(code: &str) -> String {
 /// (`None` when it passed `cap` seconds).
 fn kernel_run(code: &str, upto: u64, sparse: SparseMode, cap: Option<f64>) -> (f64, Option<u32>) {
     let game = load(&octal_text(code));
-    let limits = Limits { sparse, ..Limits::default() }.with_timeout(cap);
+    let limits = Limits { sparse, ..unbounded() }.with_timeout(cap);
     let mut solver = Solver::new(&game, limits);
     let start = Instant::now();
     let v = solver.value(&Position::new(vec![upto])).ok().and_then(|v| v.grundy).map(|g| g as u32);
@@ -355,7 +358,7 @@ fn octal_sweep() -> String {
         }
         let text = format!("0.{}{}{}", digits[0], digits[1], digits[2]);
         let game = load(&octal_text(&text));
-        let mut solver = Solver::new(&game, Limits::default());
+        let mut solver = Solver::new(&game, unbounded());
         solver.value(&Position::new(vec![10_000])).expect("solves");
         if solver.proven_period().is_some() {
             continue;

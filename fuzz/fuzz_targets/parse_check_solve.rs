@@ -12,7 +12,8 @@ use takeaway_core::solve::Limits;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(game) = api::load(Source::new("fuzz", text), "fuzz", &[], &NoLibrary) else { return };
-    let limits = Limits::states(5_000);
+    // Small in memory and in work, so that each input runs in milliseconds.
+    let limits = Limits { max_work: 50_000, ..Limits::states(5_000) };
     for n in 0..6u64 {
         let position = match game.game.board {
             Board::FixedPiles(k) => vec![n.to_string(); k].join(" "),

@@ -77,6 +77,7 @@ fn two_questions_in_two_threads_are_cancelled_and_reported_independently() {
     let ask = |token: &CancelToken, heard: &Arc<Count>| {
         let limits = Limits {
             max_states: usize::MAX / 64,
+            max_work: u64::MAX / 64,
             cancel: token.clone(),
             progress: Progress::to(heard.clone()),
             ..Limits::default()

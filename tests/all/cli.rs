@@ -438,9 +438,14 @@ fn readme_table_examples_give_what_they_say() {
 #[test]
 fn a_table_larger_than_the_limit_is_refused_at_once() {
     let stderr = fails(1, &["table", "games/tag-misere.game", "--upto", "100000000000"]);
-    assert!(stderr.contains("takeaway::solve::state_limit"), "{stderr}");
+    assert!(stderr.contains("takeaway::table::too_many_rows"), "{stderr}");
+    assert!(stderr.contains("--upto 4999999 or less"), "{stderr}");
+    // A two-pile table holds (n + 1)(n + 2)/2 positions: 5151 to 100, and 1035 to 44.
     let stderr = fails(1, &["table", "games/wythoff.game", "--upto", "100", "--max-states", "1000"]);
-    assert!(stderr.contains("more than 1000 positions"), "{stderr}");
+    assert!(stderr.contains("holds 5151 positions, past the limit of 1000"), "{stderr}");
+    assert!(stderr.contains("--upto 43 or less"), "{stderr}");
+    let stderr = fails(1, &["plot", "games/partizan-kayles.game", "--upto", "1000000000000000000"]);
+    assert!(stderr.contains("takeaway::table::too_many_rows"), "{stderr}");
 }
 
 // ---- explain -----------------------------------------------------------------------------------
@@ -596,7 +601,23 @@ fn plot_of_a_misere_heap_game_draws_its_misere_grundy_values() {
 
 #[test]
 fn a_timeout_is_a_diagnostic() {
-    let stderr = fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "30", "30", "--timeout", "0.5"]);
+    // Past the defaults' work (about a second or two), so that only the clock stops it.
+    let stderr = fails(
+        1,
+        &[
+            "solve",
+            "games/moore-nim.game",
+            "30",
+            "30",
+            "30",
+            "30",
+            "30",
+            "--max-states",
+            "100000000",
+            "--timeout",
+            "0.5",
+        ],
+    );
     assert!(stderr.contains("takeaway::solve::timeout"), "{stderr}");
 }
 
@@ -687,19 +708,20 @@ fn hopeless_questions_are_refused_from_an_estimate_with_what_would_help() {
 
 #[test]
 fn a_table_stopped_by_a_limit_shows_what_it_computed() {
-    // 3001 positions allow 3001 · 256 moves examined for single piles: Twins lists the n − 1
-    // moves of coin n, so coins up to about 1240 fit them (n²/2 in all), and a table to 3000
-    // does not. The table asks for its last row first, so the estimate refuses it early (at the
-    // doubling to 256), and the rows computed by then are shown.
-    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001"]);
+    // The defaults allow 2·10⁷ moves examined for single piles, a listed move counting two:
+    // Twins lists the n − 1 moves of coin n, so coins up to about 4470 fit them (n²/2 in all),
+    // and a table to 100,000 does not.
+    // The table asks for its last row first, so the estimate refuses it early (at the doubling
+    // to 256), and the rows computed by then are shown.
+    let run = takeaway(&["table", "games/twins.game", "--upto", "100000"]);
     assert_eq!(run.code, 1);
     assert!(run.stdout.starts_with("Twins: one coin showing heads"), "{}", run.stdout);
     // Coin n is worth n − 1 (a move turns it and one coin to its left): P only at 0 and 1.
     assert!(run.stdout.contains(" 256        N     255\n"), "{}", run.stdout);
-    assert!(run.stderr.contains("piles up to about 1230"), "{}", run.stderr);
+    assert!(run.stderr.contains("piles up to about 4390"), "{}", run.stderr);
     assert!(run.stdout.contains("P-positions: 0, 1\n"), "{}", run.stdout);
     insta::assert_snapshot!(run.stderr);
-    let run = takeaway(&["table", "games/twins.game", "--upto", "3000", "--max-states", "3001", "--format", "json"]);
+    let run = takeaway(&["table", "games/twins.game", "--upto", "100000", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("the partial table is JSON");
     assert!(v["upto"].as_u64().unwrap() < 3000);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);
@@ -877,7 +899,7 @@ fn memory_in_megabytes_sets_the_search_limit() {
 #[test]
 fn every_limit_diagnostic_is_rendered_with_what_would_help() {
     // A run the estimate lets start (it may fit) that reaches the budget on the way.
-    let run = takeaway(&["table", "games/twins.game", "--upto", "1300", "--max-states", "3001"]);
+    let run = takeaway(&["table", "games/twins.game", "--upto", "4500"]);
     assert_eq!(run.code, 1);
     insta::assert_snapshot!(run.stderr);
     // The only limit that reads the clock: a deadline already past stops at the first check.

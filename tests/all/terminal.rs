@@ -53,7 +53,7 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.send_line(":load games/moore-nim.game")?;
     p.exp_string("(any number of piles")?; // rexpect reads bytes as Latin-1: match ASCII only
     p.exp_string("takeaway> ")?;
-    p.send_line("solve 40 40 40 40 40 40 --max-states 100000000")?;
+    p.send_line("solve 40 40 40 40 40 40 --max-states 1000000000")?;
     // The REPL shows the command line's progress bar (after half a second); once it shows, the
     // computation has started, and a Ctrl-C cancels it rather than being read at the prompt.
     p.exp_string("moves examined")?;
@@ -68,7 +68,7 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("takeaway> ")?;
     p.send_line(":load games/nim.game")?;
     p.exp_string("takeaway> ")?;
-    p.send_line("table 300000")?;
+    p.send_line("table 300000 --max-states 1000000000")?;
     p.exp_string("Grundy values of one pile")?;
     std::thread::sleep(Duration::from_millis(300));
     p.send_control('c')?;

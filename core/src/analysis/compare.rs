@@ -53,26 +53,24 @@ pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<
         let fits = LARGEST_PILE.saturating_sub(upto);
         return Err(CompareError::ShiftTooLarge { upto, shift, largest: LARGEST_PILE, fits });
     }
-    let mut values = Vec::new();
+    // Grundy values are compared while both games give them, else outcomes; the walk stops at
+    // the first difference, so that games which part early answer at once however far --upto
+    // reaches.
+    let mut by_grundy = true;
+    let mut first_difference = None;
     for n in 0..=upto {
         let va = a.value(&Position::new(vec![n]))?;
         let vb = b.value(&Position::new(vec![n + shift]))?;
-        values.push((n, va, vb));
-    }
-    let by_grundy = values.iter().all(|(_, va, vb)| va.grundy.is_some() && vb.grundy.is_some());
-    let differs = |va: &crate::solve::Value, vb: &crate::solve::Value| {
-        if by_grundy {
-            va.grundy != vb.grundy
-        } else {
-            va.outcome != vb.outcome
+        by_grundy &= va.grundy.is_some() && vb.grundy.is_some();
+        let differs = if by_grundy { va.grundy != vb.grundy } else { va.outcome != vb.outcome };
+        if differs {
+            first_difference = Some((
+                Side { n, outcome: va.outcome, grundy: va.grundy },
+                Side { n: n + shift, outcome: vb.outcome, grundy: vb.grundy },
+            ));
+            break;
         }
-    };
-    let first_difference = values.iter().find(|(_, va, vb)| differs(va, vb)).map(|(n, va, vb)| {
-        (
-            Side { n: *n, outcome: va.outcome, grundy: va.grundy },
-            Side { n: n + shift, outcome: vb.outcome, grundy: vb.grundy },
-        )
-    });
+    }
     Ok(Comparison {
         a: a.game().name.clone(),
         b: b.game().name.clone(),

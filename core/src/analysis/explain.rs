@@ -336,14 +336,11 @@ fn tame_values(
     if largest > TAME_CHECKED {
         return Ok(None);
     }
-    let limits = solver.limits();
-    let mut options = Vec::new();
-    for n in 0..=largest {
-        options.push(crate::solve::misere::heap_options(game, n, limits)?);
-    }
+    let limits = solver.limits().clone();
     let heaps = solver.misere().expect("the misère quotient method has a quotient");
     let phi: Vec<Option<u32>> = (0..=largest).map(|n| heaps.reduce(n).and_then(|h| heaps.quotient().phi(h))).collect();
-    let genera = pile_genera(&options, &phi, 100_000);
+    let options_of = |n| crate::solve::misere::heap_options(game, n, &limits);
+    let genera = pile_genera(largest as usize + 1, options_of, &phi, 100_000)?;
     let mut values = Vec::new();
     for &p in pos.piles.iter().filter(|&&p| p > 0) {
         match (&genera.genus[p as usize], genera.tame[p as usize]) {

@@ -187,7 +187,8 @@ pub const TABLE_FORM: usize = 60;
 /// How far the outcome sequence is computed when a period is looked for past the table.
 pub const PERIOD_LOOK: u64 = 4096;
 
-pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, SolveError> {
+pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, super::TableError> {
+    super::TableError::refuse_rows(upto, solver.limits().max_states, |k| k as u128 + 1)?;
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
     let mut rows = Vec::new();

@@ -1,9 +1,9 @@
 //! `table`: outcomes and Grundy values of every small position, and the P-positions among them.
 
-use comfy_table::{presets, CellAlignment, ColumnConstraint, Table as TextTable, Width};
 use miette::Diagnostic;
 use serde_json::{json, Value as Json};
 use thiserror::Error;
+use unicode_width::UnicodeWidthStr;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
@@ -67,8 +67,9 @@ pub struct MisereColumns {
     pub notes: Vec<String>,
 }
 
-/// Positions (and ten times as many moves) the search for a period past the table may examine.
+/// Positions, and moves, the search for a period past the table may examine.
 const PERIOD_SEARCH_STATES: usize = 200_000;
+const PERIOD_SEARCH_WORK: u64 = 1_000_000;
 
 /// Positions the genus recursion may visit for one table.
 const GENUS_POSITIONS: usize = 60_000;
@@ -78,10 +79,6 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
     use crate::solve::misere::presentation::Presentation;
     let game = solver.game();
     let limits = &solver.limits().clone();
-    let mut options: Vec<Vec<crate::solve::misere::Word>> = Vec::new();
-    for n in 0..=upto {
-        options.push(crate::solve::misere::heap_options(game, n, limits)?);
-    }
     let misere = solver.misere();
     let phi: Vec<Option<u32>> = match misere {
         Some(m) => {
@@ -97,8 +94,12 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
         }
         None => vec![None; upto as usize + 1],
     };
-    let crate::solve::misere::genus::PileGenera { genus, tame } =
-        crate::solve::misere::genus::pile_genera(&options, &phi, GENUS_POSITIONS);
+    let crate::solve::misere::genus::PileGenera { genus, tame } = crate::solve::misere::genus::pile_genera(
+        upto as usize + 1,
+        |n| crate::solve::misere::heap_options(game, n, limits),
+        &phi,
+        GENUS_POSITIONS,
+    )?;
     let mut notes = Vec::new();
     if let Some(first) = genus.iter().position(|g| g.is_none()) {
         notes.push(format!(
@@ -182,6 +183,35 @@ pub enum TableError {
         help("the boards inside an r×c box number C(r + c, r); tables up to --upto {largest} fit the limit (raise it with --max-states, or ask about one board with `solve`)")
     )]
     TooLarge { upto: u64, boards: String, limit: usize, largest: u64 },
+
+    #[error("a table up to {upto} holds {positions} positions, past the limit of {limit}")]
+    #[diagnostic(
+        code(takeaway::table::too_many_rows),
+        help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`")
+    )]
+    TooManyRows { upto: u64, positions: String, limit: usize, largest: u64 },
+}
+
+impl TableError {
+    /// Refuses before anything is computed a table of more positions than the limit allows;
+    /// `positions(k)` counts the positions of the table up to k.
+    pub fn refuse_rows(upto: u64, limit: usize, positions: impl Fn(u64) -> u128) -> Result<(), TableError> {
+        if positions(upto) <= limit as u128 {
+            return Ok(());
+        }
+        // The largest --upto that fits, by bisection (the count grows with k).
+        let (mut fits, mut over) = (0u64, upto);
+        while over - fits > 1 {
+            let mid = fits + (over - fits) / 2;
+            if positions(mid) <= limit as u128 {
+                fits = mid;
+            } else {
+                over = mid;
+            }
+        }
+        let positions = crate::solve::approximately(positions(upto) as f64);
+        Err(TableError::TooManyRows { upto, positions, limit, largest: fits })
+    }
 }
 
 /// Boards inside an r×c box of a bite game (row lengths that never grow upwards): C(r + c, r),
@@ -214,16 +244,16 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         Board::Cells { .. } => TableShape::Cells,
     };
     // A table holds every position it shows: refuse at once one larger than the limit allows.
-    let n = upto as u128 + 1;
-    let positions = match shape {
-        TableShape::OnePile if options.by_last => n * (n + 1),
-        TableShape::OnePile => n,
-        TableShape::TwoPiles => n * (n + 1) / 2,
-        TableShape::Rectangles | TableShape::Cells => (n - 1) * (n - 1),
+    let positions = |upto: u64| {
+        let n = upto as u128 + 1;
+        match shape {
+            TableShape::OnePile if options.by_last => n * (n + 1),
+            TableShape::OnePile => n,
+            TableShape::TwoPiles => n * (n + 1) / 2,
+            TableShape::Rectangles | TableShape::Cells => (n - 1) * (n - 1),
+        }
     };
-    if positions > solver.limits().max_states as u128 {
-        return Err(SolveError::state_limit(solver.limits()).into());
-    }
+    TableError::refuse_rows(upto, solver.limits().max_states, positions)?;
     // Bite games reach every board inside the largest rectangle: refuse at once a table whose
     // box could not be held, rather than after filling the boxes that can.
     let bites =
@@ -253,6 +283,11 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                     refused = Some(e);
                 }
             }
+            // A loopy game's graph is labelled again each time it grows: the last pile first
+            // (from which every smaller one is reached) builds and labels it once.
+            if solver.method() == crate::solve::MethodKind::Loopy && upto > 0 {
+                solver.value(&Position::new(vec![upto]))?;
+            }
             for n in 0..=upto {
                 if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
                     if n > *computed {
@@ -280,10 +315,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                                 format!("raise the limit with --max-states {suggested}")
                             }
                             SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
-                                format!(
-                                    "raise the limit with --max-states {}",
-                                    solver.limits().max_states.saturating_mul(4)
-                                )
+                                format!("raise the limit with --max-states {}", solver.limits().states_for_work(4.0))
                             }
                             _ => "see the cause below".to_string(),
                         };
@@ -304,6 +336,9 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             let size = upto as usize + 1;
             outcomes = vec![vec![Outcome::N; size]; size];
             grundy = vec![vec![None; size]; size];
+            // The far corner first: one search values the whole box (or is refused at once by
+            // its estimate), and every cell after it is looked up.
+            solver.value(&Position::new(vec![upto, upto]))?;
             for a in 0..=upto {
                 solver.limits().progress.report(crate::solve::progress::Stage::TableRows, a, upto + 1);
                 for b in a..=upto {
@@ -372,11 +407,10 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             let given = solver.limits().clone();
             let bonus = match options.period_values {
                 Some(_) => given.clone(),
-                // A look past the table is a bonus: single piles get the share of work a search's
-                // moves would (ten a position), not a question's.
+                // A look past the table is a bonus: a small share of a question's work.
                 None => Limits {
                     max_states: given.max_states.min(PERIOD_SEARCH_STATES),
-                    pile_moves_per_state: 10,
+                    max_work: given.max_work.min(PERIOD_SEARCH_WORK),
                     ..given.clone()
                 },
             };
@@ -676,9 +710,8 @@ impl Table {
                 if self.remoteness.is_some() {
                     header.push("remoteness");
                 }
-                let mut t = text_table(&header);
-                for (n, (o, g)) in self.outcomes[0].iter().zip(&self.grundy[0]).enumerate() {
-                    let mut row = vec![n.to_string(), o.letter().to_string()];
+                let row = |n: usize| {
+                    let mut row = vec![n.to_string(), self.outcomes[0][n].letter().to_string()];
                     if let Some(m) = &self.misere {
                         let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
                         row.push(grundy_text(m.grundy[n]));
@@ -692,15 +725,15 @@ impl Table {
                     } else {
                         row.push(match &self.loopy_values {
                             Some(values) => values[n].clone(),
-                            None => grundy_text(*g),
+                            None => grundy_text(self.grundy[0][n]),
                         });
                     }
                     if let Some(r) = &self.remoteness {
                         row.push(grundy_text(r[n]));
                     }
-                    t.add_row(row);
-                }
-                out.push_str(&trimmed(&t));
+                    row
+                };
+                right_aligned(&header, self.outcomes[0].len(), row, &mut out);
                 let ps: Vec<String> = self.p_positions.iter().map(|p| p[0].to_string()).collect();
                 out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
                 let draws: Vec<String> = (0..self.outcomes[0].len())
@@ -781,16 +814,17 @@ impl Table {
         let mut header = vec![corner.to_string()];
         header.extend((0..self.outcomes.len() as u64).map(|i| (i + first).to_string()));
         let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
-        let mut t = text_table(&header);
-        for (i, row) in self.outcomes.iter().enumerate() {
+        let row = |i: usize| {
             let mut cells = vec![(i as u64 + first).to_string()];
-            cells.extend(row.iter().map(|o| match o {
+            cells.extend(self.outcomes[i].iter().map(|o| match o {
                 Outcome::N => "·".to_string(),
                 other => other.letter().to_string(),
             }));
-            t.add_row(cells);
-        }
-        trimmed(&t)
+            cells
+        };
+        let mut out = String::new();
+        right_aligned(&header, self.outcomes.len(), row, &mut out);
+        out
     }
 }
 
@@ -821,21 +855,18 @@ fn value_grid(
     let mut header = vec![corner.to_string()];
     header.extend((first_column..first_column + columns).map(|l| l.to_string()));
     let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
-    let mut t = text_table(&header);
-    for (i, (outcomes, grundy)) in outcomes.iter().zip(grundy).enumerate().take(shown + 1 - first_row) {
+    let rows = outcomes.len().min(shown + 1 - first_row);
+    let row = |i: usize| {
         let mut cells = vec![(i + first_row).to_string()];
-        cells.extend(outcomes.iter().zip(grundy).take(columns).map(|(o, g)| match g {
+        cells.extend(outcomes[i].iter().zip(&grundy[i]).take(columns).map(|(o, g)| match g {
             Some(g) => g.to_string(),
             None => o.letter().to_string(),
         }));
-        t.add_row(cells);
-    }
-    trimmed(&t)
-}
-
-/// The table's lines without the padding comfy-table leaves at their ends.
-fn trimmed(t: &TextTable) -> String {
-    t.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+        cells
+    };
+    let mut out = String::new();
+    right_aligned(&header, rows, row, &mut out);
+    out
 }
 
 fn period_text(p: &Periodicity) -> String {
@@ -854,17 +885,33 @@ fn period_text(p: &Periodicity) -> String {
     }
 }
 
-fn text_table(header: &[&str]) -> TextTable {
-    let mut t = TextTable::new();
-    t.load_style(presets::NOTHING);
-    t.set_header(header.to_vec());
-    for i in 0..header.len() {
-        if let Some(col) = t.column_mut(i) {
-            col.set_cell_alignment(CellAlignment::Right);
-            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(1)));
+/// Columns aligned right under their headers, a space of padding each side of a cell, each
+/// line's trailing spaces trimmed. Written out row by row rather than through a table crate,
+/// which holds every cell of a million-row table as an object (a gigabyte) before printing.
+fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String>, out: &mut String) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+    for n in 0..rows {
+        for (w, cell) in widths.iter_mut().zip(row(n)) {
+            *w = (*w).max(cell.width());
         }
     }
-    t
+    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+        let start = out.len();
+        for (cell, w) in cells.zip(&widths) {
+            out.push(' ');
+            out.extend(std::iter::repeat_n(' ', w.saturating_sub(cell.width())));
+            out.push_str(cell);
+            out.push(' ');
+        }
+        let kept = out[start..].trim_end().len();
+        out.truncate(start + kept);
+        out.push('\n');
+    };
+    line(&mut header.iter().copied());
+    for n in 0..rows {
+        let cells = row(n);
+        line(&mut cells.iter().map(String::as_str));
+    }
 }
 
 /// The rows of a one-pile table computed before it stopped, as a table of their own.

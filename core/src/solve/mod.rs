@@ -47,9 +47,10 @@ pub struct Limits {
     pub deadline: Option<(Instant, Duration)>,
     /// How much of a long run's table of single-pile values stays in memory.
     pub table: Table,
-    /// Moves the single-pile values may examine per position allowed (a look past a table
-    /// for a period takes a smaller share than a question).
-    pub pile_moves_per_state: u64,
+    /// Moves a question may examine: its bound on time, counted so that the same question
+    /// stops at the same place on every machine (the values of single piles may examine
+    /// `PILE_SHARE` times as many, as a kernel's move is cheaper).
+    pub max_work: u64,
     /// Which sparse-space variants the take-and-break kernel may choose from (the benchmark
     /// compares its choice with each one forced; answers never depend on it).
     pub sparse: SparseMode,
@@ -112,9 +113,17 @@ const LISTED_PILE: u64 = 1 << 17;
 /// Positions a remoteness search may visit for games solved by a faster method.
 const REMOTENESS_STATES: usize = 50_000;
 
-/// Moves one question may examine, per position allowed: enough for every method on the
-/// positions it can hold, and a bound on time where moves per position grow with its size.
-const MOVES_PER_STATE: u64 = 10;
+/// Moves one question may examine per position allowed, where that is more than
+/// `DEFAULT_MAX_WORK`: raising --max-states raises the bound on time with the one on memory.
+const MOVES_PER_STATE: u64 = 2;
+
+/// Moves a question may examine at least: about a second or two of any engine's work on a
+/// 2-core machine of 2026, so that a question past the defaults is refused, never left to run
+/// for minutes (a smaller --max-states or --memory lowers memory, not this).
+pub const DEFAULT_MAX_WORK: u64 = 10_000_000;
+
+/// How many moves of single-pile values count as one move of the budget.
+const PILE_SHARE: u64 = 2;
 
 impl Limits {
     pub fn states(max_states: usize) -> Self {
@@ -122,7 +131,7 @@ impl Limits {
             max_states,
             deadline: None,
             table: Table::DEFAULT,
-            pile_moves_per_state: PILE_MOVES_PER_STATE,
+            max_work: DEFAULT_MAX_WORK.max((max_states as u64).saturating_mul(MOVES_PER_STATE)),
             sparse: SparseMode::Auto,
             threads: default_threads(),
             cancel: progress::CancelToken::default(),
@@ -140,13 +149,19 @@ impl Limits {
     }
 
     pub fn max_moves(&self) -> u64 {
-        (self.max_states as u64).saturating_mul(MOVES_PER_STATE)
+        self.max_work
     }
 
-    /// Moves the values of single piles may cost: they are kept four bytes each (or in a
-    /// window), not a position each, so far more work fits in the same memory than a search's.
+    /// Moves the values of single piles may cost.
     pub fn max_pile_moves(&self) -> u64 {
-        (self.max_states as u64).saturating_mul(self.pile_moves_per_state)
+        self.max_work.saturating_mul(PILE_SHARE)
+    }
+
+    /// The --max-states that gives `factor` times the work allowed now (and at least as many
+    /// positions), for advice in diagnostics.
+    pub fn states_for_work(&self, factor: f64) -> u64 {
+        let work = self.max_work as f64 * factor / MOVES_PER_STATE as f64;
+        (self.max_states as f64).max(work).min(u64::MAX as f64) as u64
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
@@ -154,10 +169,6 @@ impl Limits {
         self.max_states.saturating_mul(PILES_PER_STATE)
     }
 }
-
-/// Moves the single-pile values may cost per position allowed: Grundy's game to 2²⁴ (the
-/// benchmark's record run, about 8·10⁸) fits the defaults.
-const PILE_MOVES_PER_STATE: u64 = 256;
 
 /// Single-pile values kept per position allowed.
 const PILES_PER_STATE: usize = 16;
@@ -309,11 +320,12 @@ impl SolveError {
     }
 
     fn work_limit(limits: &Limits) -> Self {
+        let suggested = limits.states_for_work(4.0).min(usize::MAX as u64) as usize;
         SolveError::StateLimit {
             limit: limits.max_moves(),
             what: "moves examined",
-            suggested: limits.max_states.saturating_mul(4),
-            memory: search_memory(limits.max_states.saturating_mul(4)),
+            suggested,
+            memory: search_memory(suggested),
         }
     }
 }
@@ -378,10 +390,9 @@ impl Work {
                 needed,
                 limit: approximately(limits.max_pile_moves() as f64),
                 advice: format!(
-                    "ask about a pile below {computed}, or raise the limit with --max-states {} (single piles may \
-                     examine {} moves per position allowed)",
-                    limits.max_states.saturating_mul(4),
-                    limits.pile_moves_per_state
+                    "ask about a pile below {computed}, or raise the limit with --max-states {} (the moves a question \
+                     may examine grow with it, and so does the time)",
+                    limits.states_for_work(4.0)
                 ),
             });
         }

@@ -16,6 +16,9 @@ const FIRST_PERIOD_CHECK: usize = 64;
 /// where a listed move allocates a position.
 const KERNEL_OPTIONS_PER_MOVE: u64 = 64;
 
+/// What one move listed for a pile's value costs of the single-pile budget.
+const LISTED_MOVE_COST: usize = 2;
+
 /// How many winning moves are listed at most: a pile of 10¹⁸ can have more than can be shown.
 pub const MOST_WINNING_MOVES: usize = 100;
 
@@ -131,7 +134,8 @@ impl PileValues {
 
     fn try_position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
-        if let Engine::Kernel(k) = &mut self.engine {
+        // Past a proven period no value is computed, so none needs keeping.
+        if let (Engine::Kernel(k), None) = (&mut self.engine, self.period) {
             for &p in &pos.piles {
                 k.keep_value_of(p);
             }
@@ -315,6 +319,9 @@ impl PileValues {
     /// Refuses at once a pile whose values would cost far past the budget, estimated from how
     /// the cost grew over the last doubling of the piles computed.
     fn refuse_hopeless(&mut self, upto: u64, limits: &Limits) -> Result<(), SolveError> {
+        if matches!(&self.engine, Engine::Kernel(k) if k.may_turn_sparse()) {
+            return Ok(());
+        }
         let now = (self.computed() as u64, self.work.moves);
         let before = self.last_check.replace(now);
         let budget = limits.max_pile_moves();
@@ -341,7 +348,7 @@ impl PileValues {
         let raise = if factor < 1e4 {
             format!(
                 "; this one would need --max-states {} or so (time grows with it)",
-                super::approximately(limits.max_states as f64 * factor)
+                super::approximately(limits.states_for_work(factor) as f64)
             )
         } else {
             String::new()
@@ -397,8 +404,10 @@ fn listing_extend(
     while values.len() < stop {
         let n = values.len() as u64;
         let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
-        // A move that leaves many piles (or turns many coins) costs as much as that many moves.
-        work.add_piles(moves.iter().map(|m| m.to.piles.len().max(1)).sum(), limits, n, total - 1)?;
+        // A move that leaves many piles (or turns many coins) costs as much as that many moves;
+        // a listed move (a position built) costs about as much as two of the kernel's.
+        let cost: usize = moves.iter().map(|m| m.to.piles.len().max(1)).sum();
+        work.add_piles(cost.saturating_mul(LISTED_MOVE_COST), limits, n, total - 1)?;
         if n.is_multiple_of(256) {
             limits.progress.report(super::progress::Stage::PileValues, n, total);
         }

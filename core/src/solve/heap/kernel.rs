@@ -26,7 +26,7 @@ pub struct HeapKernel {
     /// how many recent values a window keeps at least (0: the whole table is kept)
     recent: usize,
     /// piles asked about whose values must outlive the window, and those computed
-    wanted: Vec<u64>,
+    wanted: rustc_hash::FxHashSet<u64>,
     kept: Vec<(u64, u32)>,
     /// threads one pile's scan may use
     threads: usize,
@@ -79,7 +79,7 @@ impl HeapKernel {
             dear_blocks: 0,
             reach: Reach::WHOLE,
             recent: 0,
-            wanted: Vec::new(),
+            wanted: Default::default(),
             kept: Vec::new(),
             threads: 1,
             parallel_from: PARALLEL_PAIRS,
@@ -167,8 +167,8 @@ impl HeapKernel {
 
     /// Makes pile `n`'s value outlive a window, when it is still to be computed.
     pub fn keep_value_of(&mut self, n: u64) {
-        if n >= self.computed() as u64 && !self.wanted.contains(&n) {
-            self.wanted.push(n);
+        if n >= self.computed() as u64 {
+            self.wanted.insert(n);
         }
     }
 
@@ -234,6 +234,12 @@ impl HeapKernel {
     /// Whether a window dropped values.
     pub fn windowed(&self) -> bool {
         self.reach.dropped() > 0
+    }
+
+    /// Whether the kernel has yet to decide on the sparse-space method, which can turn a
+    /// quadratic cost nearly linear: until then, the cost so far does not predict the rest.
+    pub fn may_turn_sparse(&self) -> bool {
+        !self.sparse_tried && self.sparse_mode != SparseMode::Never && self.rules.splits()
     }
 
     /// Whether the sparse-space method is in use (for the benchmark's report).
@@ -337,8 +343,7 @@ impl HeapKernel {
             s.add(n as u32, g);
         }
         self.values.push(g);
-        if let Some(i) = self.wanted.iter().position(|&w| w == n) {
-            self.wanted.swap_remove(i);
+        if !self.wanted.is_empty() && self.wanted.remove(&n) {
             self.kept.push((n, g));
         }
         // Slide the window by `recent` values at a time: one move of the recent part per

@@ -154,19 +154,28 @@ pub struct PileGenera {
 /// and whether each is tame: it has a nim heap's genus and is the same element of the quotient
 /// (`phi`) as an earlier tame pile of that genus, or is the first of its genus and every option
 /// is a sum of tame piles (Conway: tame options and a tame genus make a tame game).
-pub fn pile_genera(options: &[Vec<Word>], phi: &[Option<u32>], budget: usize) -> PileGenera {
+pub fn pile_genera<E>(
+    piles: usize,
+    mut options_of: impl FnMut(u64) -> Result<Vec<Word>, E>,
+    phi: &[Option<u32>],
+    budget: usize,
+) -> Result<PileGenera, E> {
     let mut genera = Genera::new(budget);
-    let mut genus: Vec<Option<Genus>> = Vec::with_capacity(options.len());
-    for n in 0..options.len() {
+    // Options are listed only as far as the genus goes: past its budget none are read, and a
+    // large heap's options (a word for each way to split it) would cost more than the rest.
+    let mut options: Vec<Vec<Word>> = Vec::new();
+    let mut genus: Vec<Option<Genus>> = Vec::with_capacity(piles);
+    for n in 0..piles {
         let g = if genus.last().is_some_and(|g| g.is_none()) {
             None
         } else {
+            options.push(options_of(n as u64)?);
             genera.genus(&[n as u64], &|h| options[h as usize].clone())
         };
         genus.push(g);
     }
-    let mut tame: Vec<Option<bool>> = Vec::with_capacity(options.len());
-    for n in 0..options.len() {
+    let mut tame: Vec<Option<bool>> = Vec::with_capacity(piles);
+    for n in 0..piles {
         let verdict = (|| {
             let g = genus[n].as_ref()?;
             let x = phi.get(n).copied().flatten()?;
@@ -180,7 +189,7 @@ pub fn pile_genera(options: &[Vec<Word>], phi: &[Option<u32>], budget: usize) ->
         })();
         tame.push(verdict);
     }
-    PileGenera { genus, tame }
+    Ok(PileGenera { genus, tame })
 }
 
 /// Misère Nim's rule on the normal-play values of tame piles: P exactly when every value is at
