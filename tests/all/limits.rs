@@ -100,3 +100,48 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     let r_wythoff = common::game("r-wythoff.game");
     search_refusal(&r_wythoff, &[3000, 3000]);
 }
+
+/// The commands that hung or aborted before every question had one bound on work (the engine
+/// issue's list), each with what it gives now on the defaults: an answer, or a refusal with the
+/// diagnostic that names the limit. Never a signal, never a run past the budget (their time on
+/// a 2-core machine, 0.0–2.1 s each, is a measurement, not a test).
+#[test]
+fn the_questions_that_once_hung_answer_or_are_refused_on_the_defaults() {
+    let sevens = ["7"; 20].join(" ");
+    let cases: Vec<(String, Option<&str>)> = vec![
+        ("solve games/mem.game 834".into(), Some("takeaway::solve::state_limit")),
+        ("explain games/mem.game 472154".into(), Some("takeaway::solve::state_limit")),
+        ("table games/subtraction-with-put-backs.game --upto 10000".into(), None),
+        ("table games/take-or-put-back.game --upto 1000000".into(), Some("takeaway::solve::loopy_too_large")),
+        (
+            "solve games/partizan-subtraction.game 135136 733124256 563986 548".into(),
+            Some("takeaway::solve::too_many_positions"),
+        ),
+        ("table games/misere-kayles.game --upto 1000000".into(), None),
+        ("table games/wythoff.game --upto 3000".into(), Some("takeaway::solve::too_many_positions")),
+        ("solve games/wythoff.game 300 400".into(), Some("takeaway::solve::too_many_positions")),
+        ("table games/r-wythoff.game --upto 1000".into(), Some("takeaway::solve::too_many_positions")),
+        ("solve games/lasker-nim.game 893033".into(), Some("takeaway::solve::too_much_work")),
+        ("plot games/lasker-nim.game --upto 100000".into(), Some("takeaway::table::incomplete")),
+        ("plot games/moore-nim.game --upto 100000".into(), Some("takeaway::table::incomplete")),
+        ("plot games/partizan-kayles.game --upto 1000000000000000000".into(), Some("takeaway::table::too_many_rows")),
+        ("plot games/chomp.game --upto 100000000000000".into(), Some("takeaway::table::too_large")),
+        (format!("solve games/partizan-misere.game {sevens}"), Some("takeaway::solve::too_many_positions")),
+        ("explain games/grunt.game 4 7 17 18143".into(), Some("takeaway::solve::too_much_work")),
+        ("compare games/octal-0.56.game games/lasker-nim.game --upto 10000000".into(), None),
+        ("compare games/misere-subtraction-1-2-3.game games/mem.game --upto 1000".into(), None),
+        ("period games/splittles.game".into(), Some("takeaway::period::stopped")),
+        ("table games/kayles.game --upto 20 --period-values 1000000000".into(), None),
+    ];
+    for (command, refused) in cases {
+        let args: Vec<&str> = command.split(' ').collect();
+        let run = common::takeaway(&args);
+        match refused {
+            None => assert_eq!(run.code, 0, "{command}: {}", run.stderr),
+            Some(code) => {
+                assert_eq!(run.code, 1, "{command}: {}", run.stderr);
+                assert!(run.stderr.contains(code), "{command}: expected {code}, got {}", run.stderr);
+            }
+        }
+    }
+}

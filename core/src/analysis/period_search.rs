@@ -136,13 +136,22 @@ pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) ->
     }
     match result {
         Ok(_) => Ok(report(game, &run, question.upto, shown)),
-        Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. })) => {
+        Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. } | SolveError::PileWorkLimit { .. })) => {
+            let further = match &cause {
+                SolveError::PileWorkLimit { .. } => format!(
+                    "; --max-states {} lets one run examine four times as many moves",
+                    limits.states_for_work(4.0)
+                ),
+                _ => String::new(),
+            };
             let resume = match &shown {
                 Some(path) => format!(
-                    "the values so far are in the checkpoint {path}: run the same command again to go on from pile {}",
+                    "the values so far are in the checkpoint {path}: run the same command again to go on from pile {}{further}",
                     run.computed()
                 ),
-                None => "give --checkpoint FILE to keep the values of a stopped run and go on from there".to_string(),
+                None => format!(
+                    "give --checkpoint FILE to keep the values of a stopped run and go on from there{further}"
+                ),
             };
             Err(PeriodError::Stopped { at: run.computed(), cause, resume })
         }

@@ -11,7 +11,7 @@
 //! since the last look.
 
 use super::heap::{HeapKernel, HeapRules, MethodState, Values};
-use super::{check_cancel, period, Limits, SolveError};
+use super::{period, Limits, SolveError, Work};
 use crate::rules::Game;
 
 /// Which theorem proves a period of the game's values.
@@ -196,16 +196,19 @@ impl PeriodRun {
         if self.proven.is_none() {
             self.look(upto);
         }
-        let mut work = 0u64;
+        // The options the kernel scans, counted against the question's work as a table's are.
+        let (mut options, mut work) = (0u64, Work::default());
         while self.proven.is_none() && self.computed() < upto {
             let n = self.computed();
             // A window never starts here: nothing in a run asks for one.
-            let pushed = self.kernel.push_next(&mut work)?;
+            let pushed = self.kernel.push_next(&mut options)?;
             debug_assert!(pushed, "a kernel without a window computes every pile");
             self.follow(n);
             let computed = n + 1;
             if computed.is_multiple_of(1024) {
-                check_cancel(limits)?;
+                let moves = options / super::piles::KERNEL_OPTIONS_PER_MOVE;
+                options %= super::piles::KERNEL_OPTIONS_PER_MOVE;
+                work.add_piles(moves as usize, limits, computed, upto)?;
                 limits.progress.report(super::progress::Stage::PileValues, computed, upto);
             }
             if every > 0 && computed.is_multiple_of(every) {

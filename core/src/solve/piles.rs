@@ -14,7 +14,7 @@ const FIRST_PERIOD_CHECK: usize = 64;
 
 /// Options the kernel examines per move of the work budget: each costs a load and a bit set,
 /// where a listed move allocates a position.
-const KERNEL_OPTIONS_PER_MOVE: u64 = 64;
+pub(crate) const KERNEL_OPTIONS_PER_MOVE: u64 = 64;
 
 /// What one move listed for a pile's value costs of the single-pile budget.
 const LISTED_MOVE_COST: usize = 2;

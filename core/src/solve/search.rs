@@ -49,10 +49,18 @@ impl Search {
         if self.memo.len() >= limits.max_states {
             return Err(SolveError::state_limit(limits));
         }
+        let first = frame(game, root.clone(), limits, &mut self.work)?;
+        // Every option valued already (the rows of a table, one after another): nothing to
+        // search, and nothing for the estimate to refuse.
+        if first.children.iter().all(|(c, _)| self.memo.contains_key(c)) {
+            let node = self.combine(game, &first.children);
+            self.memo.insert(root, node);
+            return Ok(node);
+        }
         super::reach::refuse_hopeless(game, &root, limits)?;
         let mut on_stack: HashSet<Position> = HashSet::default();
         on_stack.insert(root.clone());
-        let mut stack = vec![frame(game, root, limits, &mut self.work)?];
+        let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
             if top.next < top.children.len() {
                 let (child, rule) = top.children[top.next].clone();

@@ -80,6 +80,10 @@ type Wins = (bool, bool);
 /// share of it.
 const POSITION_OVERHEAD: u64 = 112;
 
+/// Moves of the work budget that one entry of canonical-forms work counts as: an entry is a
+/// comparison of forms or more (L{1,3} R{2,3} to pile 300: about a second for 2.5·10⁶).
+const FORMS_WORK_SHARE: u64 = 4;
+
 pub struct PartizanSolver<'g> {
     game: &'g Game,
     limits: Limits,
@@ -129,12 +133,19 @@ impl<'g> PartizanSolver<'g> {
 
     /// The canonical forms have cost more than the limits allow.
     fn over_budget(&self) -> bool {
-        self.forms.work() > self.limits.max_states
+        self.forms.work() > self.forms_budget()
+    }
+
+    /// Entries of forms work allowed: what memory allows (a position's worth each), and at
+    /// most a share of the question's work (each entry costs a comparison or more).
+    fn forms_budget(&self) -> usize {
+        self.limits.max_states.min((self.limits.max_work / FORMS_WORK_SHARE) as usize)
     }
 
     fn forms_too_large(&self, pile: u64) -> SolveError {
-        let limit = self.limits.max_states;
-        SolveError::FormsTooLarge { limit, pile, suggested: limit.saturating_mul(4) }
+        let limit = self.forms_budget();
+        let suggested = self.limits.states_for_work(4.0).min(usize::MAX as u64) as usize;
+        SolveError::FormsTooLarge { limit, pile, suggested }
     }
 
     /// True when a position is the sum of its piles. Coins are not: two heads on one coin
@@ -253,6 +264,15 @@ impl<'g> PartizanSolver<'g> {
         start: &Position,
         done: &dyn Fn(&Position) -> bool,
     ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
+        // Refused at once when even a lower bound on the positions is past the limits, unless
+        // every option is known already (the next row of a table): then there is one to value.
+        if !done(start) {
+            let mut options = self.moves(start, Side::Left)?;
+            options.extend(self.moves(start, Side::Right)?);
+            if !options.iter().all(|m| done(&self.game.canonical(&m.to))) {
+                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits)?;
+            }
+        }
         let mut out = Vec::new();
         let mut seen: HashSet<Position> = HashSet::new();
         let mut waiting: HashMap<Position, (Vec<Position>, Vec<Position>)> = HashMap::new();
@@ -262,6 +282,7 @@ impl<'g> PartizanSolver<'g> {
         let budget = crate::solve::reach::held_memory(&self.limits);
         let bytes = |q: &Position| (q.piles.len() as u64) * 8 + POSITION_OVERHEAD;
         let mut held = 0u64;
+        let mut moves_examined = 0u64;
         while let Some((p, ready)) = stack.pop() {
             if ready {
                 let (l, r) = waiting.remove(&p).expect("a position waits until its children are done");
@@ -283,6 +304,10 @@ impl<'g> PartizanSolver<'g> {
                 self.moves(&p, Side::Left)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
             let right: Vec<Position> =
                 self.moves(&p, Side::Right)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
+            moves_examined += (left.len() + right.len()) as u64;
+            if moves_examined > self.limits.max_moves() {
+                return Err(SolveError::work_limit(&self.limits));
+            }
             stack.push((p.clone(), true));
             held += bytes(&p) * 2;
             for q in left.iter().chain(&right) {
