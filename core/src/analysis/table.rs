@@ -268,114 +268,11 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         }
     }
     let misere = game.convention == crate::ast::Convention::Misere;
-    let mut outcomes = Vec::new();
-    let mut grundy = Vec::new();
-    let mut p_positions = Vec::new();
-    match shape {
-        TableShape::OnePile => {
-            let (mut o, mut g) = (Vec::new(), Vec::new());
-            // Ask for the last pile first: single-pile values then estimate the whole table's
-            // work at once, and a hopeless table is refused within a second with the rows it
-            // has, instead of growing row by row into the limit.
-            let mut refused = None;
-            if solver.method() == crate::solve::MethodKind::PileSum && upto > 0 {
-                if let Err(e @ SolveError::TooMuchWork { .. }) = solver.value(&Position::new(vec![upto])) {
-                    refused = Some(e);
-                }
-            }
-            // A loopy game's graph is labelled again each time it grows: the last pile first
-            // (from which every smaller one is reached) builds and labels it once.
-            if solver.method() == crate::solve::MethodKind::Loopy && upto > 0 {
-                solver.value(&Position::new(vec![upto]))?;
-            }
-            for n in 0..=upto {
-                if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
-                    if n > *computed {
-                        let cause = refused.take().expect("checked just above");
-                        let partial = one_pile_partial(&name, n - 1, o, g, p_positions, game.board == Board::Coins);
-                        let reason =
-                            "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
-                        return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
-                    }
-                }
-                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
-                // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
-                let answer = if n % 4096 == 4095 {
-                    crate::solve::check_cancel(solver.limits()).and_then(|_| solver.value(&Position::new(vec![n])))
-                } else {
-                    solver.value(&Position::new(vec![n]))
-                };
-                let v = match answer {
-                    Ok(v) => v,
-                    Err(cause) if n > 0 => {
-                        let partial = one_pile_partial(&name, n - 1, o, g, p_positions, game.board == Board::Coins);
-                        let reason = match &cause {
-                            SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
-                            SolveError::StateLimit { suggested, .. } => {
-                                format!("raise the limit with --max-states {suggested}")
-                            }
-                            SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
-                                format!("raise the limit with --max-states {}", solver.limits().states_for_work(4.0))
-                            }
-                            _ => "see the cause below".to_string(),
-                        };
-                        return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
-                    }
-                    Err(e) => return Err(e.into()),
-                };
-                if v.outcome == Outcome::P {
-                    p_positions.push(vec![n]);
-                }
-                o.push(v.outcome);
-                g.push(v.grundy);
-            }
-            outcomes.push(o);
-            grundy.push(g);
-        }
-        TableShape::TwoPiles => {
-            let size = upto as usize + 1;
-            outcomes = vec![vec![Outcome::N; size]; size];
-            grundy = vec![vec![None; size]; size];
-            // The far corner first: one search values the whole box (or is refused at once by
-            // its estimate), and every cell after it is looked up.
-            solver.value(&Position::new(vec![upto, upto]))?;
-            for a in 0..=upto {
-                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, a, upto + 1);
-                for b in a..=upto {
-                    let v = solver.value(&Position::new(vec![a, b]))?;
-                    let (i, j) = (a as usize, b as usize);
-                    outcomes[i][j] = v.outcome;
-                    outcomes[j][i] = v.outcome;
-                    grundy[i][j] = v.grundy;
-                    grundy[j][i] = v.grundy;
-                    if v.outcome == Outcome::P {
-                        p_positions.push(vec![a, b]);
-                    }
-                }
-            }
-        }
-        TableShape::Rectangles | TableShape::Cells => {
-            // r rows of c squares, or the cell (x, y) = (r, c)
-            let position = |r: u64, c: u64| match shape {
-                TableShape::Cells => Position::of_cells(vec![r, c]),
-                _ => Position::new(vec![c; r as usize]),
-            };
-            for r in 1..=upto {
-                solver.limits().progress.report(crate::solve::progress::Stage::TableRows, r, upto);
-                let (mut o, mut g) = (Vec::new(), Vec::new());
-                for c in 1..=upto {
-                    let v = solver.value(&position(r, c))?;
-                    if v.outcome == Outcome::P {
-                        p_positions.push(vec![r, c]);
-                    }
-                    o.push(v.outcome);
-                    g.push(v.grundy);
-                }
-                outcomes.push(o);
-                grundy.push(g);
-            }
-        }
-    }
+    let Rows { outcomes, grundy, p_positions } = match shape {
+        TableShape::OnePile => one_pile_rows(solver, upto, &name)?,
+        TableShape::TwoPiles => two_pile_rows(solver, upto)?,
+        TableShape::Rectangles | TableShape::Cells => grid_rows(solver, upto, shape)?,
+    };
     let loopy = game.can_grow() && !misere;
     let loopy_values = if loopy && shape == TableShape::OnePile {
         let mut values = Vec::new();
@@ -463,6 +360,125 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         cell_rule,
         misere: misere_columns,
     })
+}
+
+/// Every position a table shows, with its outcome and Grundy value: one row for a one-pile
+/// table, a row for each first pile (or row count) otherwise.
+struct Rows {
+    outcomes: Vec<Vec<Outcome>>,
+    grundy: Vec<Vec<Option<u64>>>,
+    p_positions: Vec<Vec<u64>>,
+}
+
+fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, TableError> {
+    let game: &Game = solver.game();
+    let coins = game.board == Board::Coins;
+    let mut p_positions = Vec::new();
+    let (mut o, mut g) = (Vec::new(), Vec::new());
+    // Ask for the last pile first: single-pile values then estimate the whole table's
+    // work at once, and a hopeless table is refused within a second with the rows it
+    // has, instead of growing row by row into the limit.
+    let mut refused = None;
+    if solver.method() == crate::solve::MethodKind::PileSum && upto > 0 {
+        if let Err(e @ SolveError::TooMuchWork { .. }) = solver.value(&Position::new(vec![upto])) {
+            refused = Some(e);
+        }
+    }
+    // A loopy game's graph is labelled again each time it grows: the last pile first
+    // (from which every smaller one is reached) builds and labels it once.
+    if solver.method() == crate::solve::MethodKind::Loopy && upto > 0 {
+        solver.value(&Position::new(vec![upto]))?;
+    }
+    for n in 0..=upto {
+        if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
+            if n > *computed {
+                let cause = refused.take().expect("checked just above");
+                let partial = one_pile_partial(name, n - 1, o, g, p_positions, coins);
+                let reason = "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
+                return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
+            }
+        }
+        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
+        // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
+        let answer = if n % 4096 == 4095 {
+            crate::solve::check_cancel(solver.limits()).and_then(|_| solver.value(&Position::new(vec![n])))
+        } else {
+            solver.value(&Position::new(vec![n]))
+        };
+        let v = match answer {
+            Ok(v) => v,
+            Err(cause) if n > 0 => {
+                let partial = one_pile_partial(name, n - 1, o, g, p_positions, coins);
+                let reason = match &cause {
+                    SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
+                    SolveError::StateLimit { suggested, .. } => {
+                        format!("raise the limit with --max-states {suggested}")
+                    }
+                    SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
+                        format!("raise the limit with --max-states {}", solver.limits().states_for_work(4.0))
+                    }
+                    _ => "see the cause below".to_string(),
+                };
+                return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if v.outcome == Outcome::P {
+            p_positions.push(vec![n]);
+        }
+        o.push(v.outcome);
+        g.push(v.grundy);
+    }
+    Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions })
+}
+
+fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
+    let mut p_positions = Vec::new();
+    let size = upto as usize + 1;
+    let mut outcomes = vec![vec![Outcome::N; size]; size];
+    let mut grundy = vec![vec![None; size]; size];
+    // The far corner first: one search values the whole box (or is refused at once by
+    // its estimate), and every cell after it is looked up.
+    solver.value(&Position::new(vec![upto, upto]))?;
+    for a in 0..=upto {
+        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, a, upto + 1);
+        for b in a..=upto {
+            let v = solver.value(&Position::new(vec![a, b]))?;
+            let (i, j) = (a as usize, b as usize);
+            outcomes[i][j] = v.outcome;
+            outcomes[j][i] = v.outcome;
+            grundy[i][j] = v.grundy;
+            grundy[j][i] = v.grundy;
+            if v.outcome == Outcome::P {
+                p_positions.push(vec![a, b]);
+            }
+        }
+    }
+    Ok(Rows { outcomes, grundy, p_positions })
+}
+
+fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, TableError> {
+    let (mut outcomes, mut grundy, mut p_positions) = (Vec::new(), Vec::new(), Vec::new());
+    // r rows of c squares, or the cell (x, y) = (r, c)
+    let position = |r: u64, c: u64| match shape {
+        TableShape::Cells => Position::of_cells(vec![r, c]),
+        _ => Position::new(vec![c; r as usize]),
+    };
+    for r in 1..=upto {
+        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, r, upto);
+        let (mut o, mut g) = (Vec::new(), Vec::new());
+        for c in 1..=upto {
+            let v = solver.value(&position(r, c))?;
+            if v.outcome == Outcome::P {
+                p_positions.push(vec![r, c]);
+            }
+            o.push(v.outcome);
+            g.push(v.grundy);
+        }
+        outcomes.push(o);
+        grundy.push(g);
+    }
+    Ok(Rows { outcomes, grundy, p_positions })
 }
 
 /// The tartan theorem, by which the cells of a tartan product under normal play are computed

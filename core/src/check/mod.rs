@@ -354,68 +354,8 @@ impl Checker {
         let errors_before = self.errors.len();
         let action_span = decl.action.span;
         let (kind, cond_scope) = match &decl.action.node {
-            ast::Action::Take(take) => {
-                let piles = self.pile_selection(take.from.as_ref(), board);
-                let several_same = !piles.is_one() && !piles.independent;
-                let n = if several_same {
-                    Access::No(
-                        "`n` is the size of one pile, but this move takes the same amount from several",
-                        "use `from each of …` to give each pile its own amount, or bound the amount without `n`",
-                    )
-                } else {
-                    Access::Yes
-                };
-                let amount_scope = Scope {
-                    n,
-                    t: Access::No(
-                        "`t` is the amount being chosen",
-                        "use `t` after `where`, as in `take t where prime(t)`",
-                    ),
-                    last,
-                };
-                let amount = self.amount(&take.amount, amount_scope);
-                let then_split = take.then_split.as_ref().map(|s| {
-                    self.board_allows_split(board, s.span);
-                    self.split_spec(&s.node, true)
-                });
-                (RuleKind::Take { amount, piles, then_split }, Scope { n, t: Access::Yes, last })
-            }
-            ast::Action::TakePair { first, second } => {
-                if matches!(board, Board::OnePile | Board::FixedPiles(1) | Board::Rows) {
-                    self.errors.push(CheckError::BoardMismatch {
-                        span: action_span,
-                        message: "this move takes from two piles, and the game has only one".into(),
-                        label: "takes from two piles".into(),
-                        help: "declare `piles 2` (or `piles` for any number of piles)".into(),
-                    });
-                }
-                for (i, name) in [first, second].into_iter().enumerate() {
-                    let reason = if ["n", "t", "last"].contains(&name.node.as_str()) {
-                        Some(format!("`{}` already means something in a rule", name.node))
-                    } else if self.params.iter().any(|(p, _)| *p == name.node) {
-                        Some("it is the name of a parameter".to_string())
-                    } else if Func::lookup(&name.node).is_some() {
-                        Some("it is the name of a function".to_string())
-                    } else if i == 1 && name.node == first.node {
-                        Some("the two amounts need different names".to_string())
-                    } else {
-                        None
-                    };
-                    if let Some(reason) = reason {
-                        self.errors.push(CheckError::AmountName { span: name.span, name: name.node.clone(), reason });
-                    }
-                }
-                self.pair_names = Some([first.node.clone(), second.node.clone()]);
-                let scope = Scope {
-                    n: Access::No(
-                        "`n` would be the size of one pile, and this move takes from two",
-                        "relate the two amounts you named instead",
-                    ),
-                    t: Access::No("this move names its two amounts", "use the names it gives them"),
-                    last,
-                };
-                (RuleKind::TakePair, scope)
-            }
+            ast::Action::Take(take) => self.take_rule(take, board, last),
+            ast::Action::TakePair { first, second } => self.take_pair_rule(first, second, board, action_span, last),
             ast::Action::Add { amount } => {
                 let scope = Scope {
                     n: Access::Yes,
@@ -459,45 +399,7 @@ impl Checker {
                 };
                 (kind, Scope { n: Access::Yes, t: Access::Yes, last })
             }
-            ast::Action::Turn { count, shapes } => {
-                if board != Board::Coins {
-                    self.errors.push(CheckError::BoardMismatch {
-                        span: action_span,
-                        message: "`turn` is a move on a row of coins".into(),
-                        label: "needs `coins`".into(),
-                        help: "declare the board with `coins`; a position then lists the coins showing heads, numbered from 1".into(),
-                    });
-                }
-                let scope = Scope {
-                    n: Access::Yes,
-                    t: Access::No("`t` is the number of coins being chosen", "use `t` after `where`"),
-                    last,
-                };
-                let count = self.amount(count, scope);
-                let mut checked = CoinShapes::default();
-                for shape in shapes {
-                    match &shape.node {
-                        ast::CoinShape::Consecutive => checked.consecutive = true,
-                        ast::CoinShape::EquallySpaced => checked.equally_spaced = true,
-                        ast::CoinShape::Symmetric => checked.symmetric = true,
-                        ast::CoinShape::IncludesFirst => checked.includes_first = true,
-                        ast::CoinShape::Within(e) => {
-                            let w = self.constant(e, "the span of coins").unwrap_or(1);
-                            if w < 1 {
-                                self.errors.push(CheckError::BadCount {
-                                    span: e.span,
-                                    message: format!("`within {w}` allows no coin at all"),
-                                    label: "must be at least 1".into(),
-                                    help: "`within s` keeps the coins turned among s neighbouring coins".into(),
-                                });
-                            }
-                            checked.within = Some(w.max(1) as u64);
-                        }
-                    }
-                }
-                // In a condition, n is the coin going to tails and t the number of coins turned.
-                (RuleKind::Turn { count, shapes: checked }, Scope { n: Access::Yes, t: Access::Yes, last })
-            }
+            ast::Action::Turn { count, shapes } => self.turn_rule(count, shapes, board, action_span, last),
             ast::Action::Bite { except } => {
                 if board != Board::Rows {
                     self.errors.push(CheckError::BoardMismatch {
@@ -540,6 +442,126 @@ impl Checker {
             return None;
         }
         Some(Rule { span, kind, condition, side: decl.side.as_ref().map(|s| s.node) })
+    }
+
+    /// `take …`: the amount (read with n, the pile, but not t, which it chooses), the piles it
+    /// takes from, and what may happen to the rest.
+    fn take_rule(&mut self, take: &ast::Take, board: Board, last: Access) -> (RuleKind, Scope) {
+        let piles = self.pile_selection(take.from.as_ref(), board);
+        let several_same = !piles.is_one() && !piles.independent;
+        let n = if several_same {
+            Access::No(
+                "`n` is the size of one pile, but this move takes the same amount from several",
+                "use `from each of …` to give each pile its own amount, or bound the amount without `n`",
+            )
+        } else {
+            Access::Yes
+        };
+        let amount_scope = Scope {
+            n,
+            t: Access::No("`t` is the amount being chosen", "use `t` after `where`, as in `take t where prime(t)`"),
+            last,
+        };
+        let amount = self.amount(&take.amount, amount_scope);
+        let then_split = take.then_split.as_ref().map(|s| {
+            self.board_allows_split(board, s.span);
+            self.split_spec(&s.node, true)
+        });
+        (RuleKind::Take { amount, piles, then_split }, Scope { n, t: Access::Yes, last })
+    }
+
+    /// `take k from one pile and l from the other`: the two amounts' names must be new.
+    fn take_pair_rule(
+        &mut self,
+        first: &Spanned<String>,
+        second: &Spanned<String>,
+        board: Board,
+        action_span: Span,
+        last: Access,
+    ) -> (RuleKind, Scope) {
+        if matches!(board, Board::OnePile | Board::FixedPiles(1) | Board::Rows) {
+            self.errors.push(CheckError::BoardMismatch {
+                span: action_span,
+                message: "this move takes from two piles, and the game has only one".into(),
+                label: "takes from two piles".into(),
+                help: "declare `piles 2` (or `piles` for any number of piles)".into(),
+            });
+        }
+        for (i, name) in [first, second].into_iter().enumerate() {
+            let reason = if ["n", "t", "last"].contains(&name.node.as_str()) {
+                Some(format!("`{}` already means something in a rule", name.node))
+            } else if self.params.iter().any(|(p, _)| *p == name.node) {
+                Some("it is the name of a parameter".to_string())
+            } else if Func::lookup(&name.node).is_some() {
+                Some("it is the name of a function".to_string())
+            } else if i == 1 && name.node == first.node {
+                Some("the two amounts need different names".to_string())
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                self.errors.push(CheckError::AmountName { span: name.span, name: name.node.clone(), reason });
+            }
+        }
+        self.pair_names = Some([first.node.clone(), second.node.clone()]);
+        let scope = Scope {
+            n: Access::No(
+                "`n` would be the size of one pile, and this move takes from two",
+                "relate the two amounts you named instead",
+            ),
+            t: Access::No("this move names its two amounts", "use the names it gives them"),
+            last,
+        };
+        (RuleKind::TakePair, scope)
+    }
+
+    /// `turn … coins`: the count of coins turned, and the shapes the set must have.
+    fn turn_rule(
+        &mut self,
+        count: &Spanned<ast::Amount>,
+        shapes: &[Spanned<ast::CoinShape>],
+        board: Board,
+        action_span: Span,
+        last: Access,
+    ) -> (RuleKind, Scope) {
+        if board != Board::Coins {
+            self.errors.push(CheckError::BoardMismatch {
+                span: action_span,
+                message: "`turn` is a move on a row of coins".into(),
+                label: "needs `coins`".into(),
+                help: "declare the board with `coins`; a position then lists the coins showing heads, numbered from 1"
+                    .into(),
+            });
+        }
+        let scope = Scope {
+            n: Access::Yes,
+            t: Access::No("`t` is the number of coins being chosen", "use `t` after `where`"),
+            last,
+        };
+        let count = self.amount(count, scope);
+        let mut checked = CoinShapes::default();
+        for shape in shapes {
+            match &shape.node {
+                ast::CoinShape::Consecutive => checked.consecutive = true,
+                ast::CoinShape::EquallySpaced => checked.equally_spaced = true,
+                ast::CoinShape::Symmetric => checked.symmetric = true,
+                ast::CoinShape::IncludesFirst => checked.includes_first = true,
+                ast::CoinShape::Within(e) => {
+                    let w = self.constant(e, "the span of coins").unwrap_or(1);
+                    if w < 1 {
+                        self.errors.push(CheckError::BadCount {
+                            span: e.span,
+                            message: format!("`within {w}` allows no coin at all"),
+                            label: "must be at least 1".into(),
+                            help: "`within s` keeps the coins turned among s neighbouring coins".into(),
+                        });
+                    }
+                    checked.within = Some(w.max(1) as u64);
+                }
+            }
+        }
+        // In a condition, n is the coin going to tails and t the number of coins turned.
+        (RuleKind::Turn { count, shapes: checked }, Scope { n: Access::Yes, t: Access::Yes, last })
     }
 
     fn board_allows_split(&mut self, board: Board, span: Span) {

@@ -35,7 +35,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::ast::Span;
-use crate::rules::{Board, Game, Move, MoveError, Position, RuleKind};
+use crate::rules::{Board, Convention, Game, Move, MoveError, Position, RuleKind};
 
 /// How much work a question may take before it is refused with a diagnostic, and the state
 /// that travels with it: its deadline, the token that cancels it, where its progress goes.
@@ -177,6 +177,79 @@ impl Default for Limits {
     fn default() -> Self {
         Limits::states(DEFAULT_MAX_STATES)
     }
+}
+
+/// Which engines a kind of rule allows, decided here for every kind: the match has no
+/// catch-all, so a new kind of rule does not compile until each engine has said whether it
+/// can take it (instead of falling back to the general search unnoticed).
+#[derive(Clone, Copy)]
+struct RuleFit {
+    /// acts on one pile alone (the position is a sum of its piles: Sprague–Grundy values, or
+    /// the misère quotient)
+    one_pile: bool,
+    /// adds counters, so play may come back to a position (retrograde analysis)
+    adds: bool,
+    /// a take of one pile, which Schwenk's method for take ≤ f(last) may read
+    plain_take: bool,
+    /// a bite of a Chomp board
+    bite: bool,
+}
+
+fn rule_fit(kind: &RuleKind) -> RuleFit {
+    let none = RuleFit { one_pile: false, adds: false, plain_take: false, bite: false };
+    match kind {
+        RuleKind::Take { piles, then_split, .. } => {
+            RuleFit { one_pile: piles.is_one(), plain_take: piles.is_one() && then_split.is_none(), ..none }
+        }
+        RuleKind::TakePair => none,
+        RuleKind::Add { .. } => RuleFit { one_pile: true, adds: true, ..none },
+        RuleKind::Split(_) | RuleKind::Octal { .. } | RuleKind::Code(_) | RuleKind::Turn { .. } => {
+            RuleFit { one_pile: true, ..none }
+        }
+        RuleKind::Bite { .. } => RuleFit { bite: true, ..none },
+    }
+}
+
+/// The engine a game is solved by, from the shape of its rules (never its name).
+enum EngineChoice {
+    Cells,
+    Loopy,
+    MisereQuotient,
+    PileSum,
+    LastBound(last_bound::LastBound),
+    Chomp(chomp::Chomp),
+    Search,
+}
+
+fn choose_engine(game: &Game) -> EngineChoice {
+    let fits: Vec<RuleFit> = game.first_moves.iter().chain(&game.moves).map(|r| rule_fit(&r.kind)).collect();
+    let misere = game.convention == Convention::Misere;
+    if game.product.is_some() {
+        // The tartan theorem is for normal play; misère products are searched.
+        return if misere { EngineChoice::Search } else { EngineChoice::Cells };
+    }
+    if fits.iter().any(|f| f.adds) {
+        return EngineChoice::Loopy;
+    }
+    let heap_sum = !game.tracks_history() && game.board != Board::Rows && fits.iter().all(|f| f.one_pile);
+    debug_assert_eq!(heap_sum, game.is_heap_sum());
+    if heap_sum && misere && matches!(game.board, Board::AnyPiles | Board::OnePile) {
+        return EngineChoice::MisereQuotient;
+    }
+    if heap_sum && !misere {
+        return EngineChoice::PileSum;
+    }
+    if fits.iter().all(|f| f.plain_take) {
+        if let Some(k) = last_bound::LastBound::recognise(game) {
+            return EngineChoice::LastBound(k);
+        }
+    }
+    if fits.iter().all(|f| f.bite) {
+        if let Some(k) = chomp::Chomp::recognise(game) {
+            return EngineChoice::Chomp(k);
+        }
+    }
+    EngineChoice::Search
 }
 
 /// Who wins with best play: the Previous player (the one who just moved) or the Next; in a
@@ -473,28 +546,17 @@ pub struct Solver<'g> {
 
 impl<'g> Solver<'g> {
     pub fn new(game: &'g Game, limits: Limits) -> Self {
-        let method = if let Some(product) = game.product.as_deref() {
-            match game.convention {
-                crate::ast::Convention::Normal => {
-                    Method::Cells(Box::new(cells::CellValues::new(product, limits.clone())))
-                }
-                crate::ast::Convention::Misere => Method::Search,
-            }
-        } else if game.can_grow() {
-            Method::Loopy(Box::new(loopy::Loopy::new(game)))
-        } else if game.convention == crate::ast::Convention::Misere
-            && game.is_heap_sum()
-            && matches!(game.board, Board::AnyPiles | Board::OnePile)
-        {
-            Method::Misere(Box::default())
-        } else if game.is_pile_sum() {
-            Method::PileSum(piles::PileValues::new(game))
-        } else if let Some(k) = last_bound::LastBound::recognise(game) {
-            Method::LastBound(k)
-        } else if let Some(k) = chomp::Chomp::recognise(game) {
-            Method::Chomp(k)
-        } else {
-            Method::Search
+        let method = match choose_engine(game) {
+            EngineChoice::Cells => match game.product.as_deref() {
+                Some(product) => Method::Cells(Box::new(cells::CellValues::new(product, limits.clone()))),
+                None => Method::Search,
+            },
+            EngineChoice::Loopy => Method::Loopy(Box::new(loopy::Loopy::new(game))),
+            EngineChoice::MisereQuotient => Method::Misere(Box::default()),
+            EngineChoice::PileSum => Method::PileSum(piles::PileValues::new(game)),
+            EngineChoice::LastBound(k) => Method::LastBound(k),
+            EngineChoice::Chomp(k) => Method::Chomp(k),
+            EngineChoice::Search => Method::Search,
         };
         Solver { game, limits, method, search: Default::default(), remoteness_search: Default::default() }
     }
