@@ -567,7 +567,7 @@ fn check_report(loaded: &Loaded) -> CheckReport {
     CheckReport {
         game: game.name.clone(),
         partizan: game.is_partizan(),
-        misere: game.convention == crate::ast::Convention::Misere,
+        misere: game.convention == crate::vocab::Convention::Misere,
         rules,
     }
 }
@@ -693,7 +693,7 @@ fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::anal
         return Ok(Plot::Partizan(crate::analysis::partizan::table(&mut solver, upto)?));
     }
     let mut solver = Solver::new(&loaded.game, limits.clone());
-    if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::ast::Convention::Normal {
+    if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::vocab::Convention::Normal {
         return Ok(Plot::TwoRows(two_row_boards(loaded, &mut solver, upto)?));
     }
     Ok(Plot::Table(Box::new(crate::analysis::table(&mut solver, upto, Default::default())?)))

@@ -2,52 +2,7 @@
 //!
 //! Nothing here is checked: names may be unknown and types wrong. `check` gives it meaning.
 
-use std::fmt;
-
-/// A byte range in the source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-
-    pub fn len(&self) -> usize {
-        self.end - self.start
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.start == self.end
-    }
-
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(span: Span) -> Self {
-        miette::SourceSpan::new(span.start.into(), span.len())
-    }
-}
-
-/// A value with the span of the text it came from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Spanned<T> {
-    pub node: T,
-    pub span: Span,
-}
-
-impl<T> Spanned<T> {
-    pub fn new(node: T, span: Span) -> Self {
-        Spanned { node, span }
-    }
-}
+pub use crate::vocab::{BinOp, CmpOp, Convention, ProductKind, Side, Span, Spanned, SplitShape, UnOp};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameFile {
@@ -63,7 +18,7 @@ pub enum Statement {
     /// `param k = 3`, `param S = {1, 3, 4}`, or `param k` with no default.
     Param { name: Spanned<String>, default: Option<ParamDefault> },
     /// `pile`, `piles`, `piles 2`, `rows`
-    Board(Board),
+    Board(BoardDecl),
     /// `move: …` or `first move: …`
     Move(MoveDecl),
     /// `play misère` / `play normal`
@@ -72,40 +27,14 @@ pub enum Statement {
     Product { kind: ProductKind, parts: [Spanned<String>; 2] },
 }
 
-/// How two heap games combine into a game on cells (x, y).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProductKind {
-    /// a move is a move of the first game on x, or of the second on y
-    Acrostic,
-    /// a move is a move of the first game on x together with one of the second on y
-    Tartan,
-}
-
-impl ProductKind {
-    /// The word the language uses for it.
-    pub fn word(self) -> &'static str {
-        match self {
-            ProductKind::Acrostic => "acrostic",
-            ProductKind::Tartan => "tartan",
-        }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
-pub enum Board {
+pub enum BoardDecl {
     OnePile,
     AnyPiles,
     FixedPiles(Spanned<u64>),
     Rows,
     /// a row of coins, numbered from 1; a position lists the coins showing heads
     Coins,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Convention {
-    Normal,
-    Misere,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -121,30 +50,7 @@ pub struct MoveDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamDefault {
     Number(Expr),
-    Set(Spanned<Vec<Choice>>),
-}
-
-/// The two players of a partizan game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Side {
-    Left,
-    Right,
-}
-
-impl Side {
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Left => "Left",
-            Side::Right => "Right",
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Left => Side::Right,
-            Side::Right => Side::Left,
-        }
-    }
+    Set(Spanned<Vec<ChoiceSpec>>),
 }
 
 #[allow(clippy::large_enum_variant)]
@@ -159,14 +65,14 @@ pub enum Action {
     },
     /// `add 1..2`: put counters on one pile, so that play may come back to a position.
     Add {
-        amount: Spanned<Amount>,
+        amount: Spanned<AmountSpec>,
     },
     Split(Split),
     /// An octal (take-and-break) code such as `0.77`, as written.
     Octal(Spanned<String>),
     /// `turn 1..3 coins, consecutive, …`: the rightmost goes from heads to tails.
     Turn {
-        count: Spanned<Amount>,
+        count: Spanned<AmountSpec>,
         shapes: Vec<Spanned<CoinShape>>,
     },
     /// `bite any square`, optionally `but (x, y)`.
@@ -177,25 +83,25 @@ pub enum Action {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Take {
-    pub amount: Spanned<Amount>,
+    pub amount: Spanned<AmountSpec>,
     pub from: Option<Spanned<PileChoice>>,
     pub then_split: Option<Spanned<Split>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Amount {
+pub enum AmountSpec {
     /// `any`: 1 up to the whole pile.
     Any,
     /// `any except 2, 3`
-    AnyExcept(Vec<Choice>),
+    AnyExcept(Vec<ChoiceSpec>),
     /// `≤ 2·last`, `< 5`, `≥ 2`, `> n/2`
     Bound(Spanned<CmpOp>, Expr),
     /// `1..3`, `1 or 3`, `{1, 3, 4}`, `t`
-    Choices(Vec<Choice>),
+    Choices(Vec<ChoiceSpec>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Choice {
+pub enum ChoiceSpec {
     Value(Expr),
     Range(Expr, Expr),
 }
@@ -214,14 +120,6 @@ pub struct Split {
     pub shape: Option<SplitShape>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitShape {
-    /// all parts pairwise different
-    Unequal,
-    /// all parts the same size
-    Equal,
-}
-
 /// A condition on the set of coins a move turns.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CoinShape {
@@ -235,36 +133,6 @@ pub enum CoinShape {
     Within(Expr),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    /// x ^ y, x to the power y
-    Pow,
-    Cmp(CmpOp),
-    And,
-    Or,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    Neg,
-    Not,
-}
-
 pub type Expr = Spanned<ExprKind>;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -275,33 +143,4 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Call(Spanned<String>, Vec<Expr>),
-}
-
-impl fmt::Display for CmpOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CmpOp::Lt => "<",
-            CmpOp::Le => "≤",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => "≥",
-            CmpOp::Eq => "=",
-            CmpOp::Ne => "≠",
-        })
-    }
-}
-
-impl fmt::Display for BinOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BinOp::Add => f.write_str("+"),
-            BinOp::Sub => f.write_str("-"),
-            BinOp::Mul => f.write_str("×"),
-            BinOp::Div => f.write_str("/"),
-            BinOp::Rem => f.write_str("%"),
-            BinOp::Pow => f.write_str("^"),
-            BinOp::Cmp(op) => op.fmt(f),
-            BinOp::And => f.write_str("and"),
-            BinOp::Or => f.write_str("or"),
-        }
-    }
 }

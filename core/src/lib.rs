@@ -17,6 +17,7 @@ pub mod render;
 pub mod rules;
 pub mod solve;
 pub mod syntax;
+pub mod vocab;
 
 use miette::Diagnostic;
 use thiserror::Error;

@@ -100,7 +100,9 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
             ),
             LoopyValue::Finite(g) => g.to_string(),
         }),
-        (None, crate::ast::Convention::Misere) => Some("not defined under misère play (only outcomes are)".to_string()),
+        (None, crate::vocab::Convention::Misere) => {
+            Some("not defined under misère play (only outcomes are)".to_string())
+        }
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
     let remoteness = solver.remoteness(pos)?;

@@ -4,11 +4,11 @@
 use serde::Serialize;
 
 use super::WinningMove;
-use crate::ast::Convention;
 use crate::rules::{Move, Position, Side};
 use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
 use crate::solve::period::subtraction_bound;
 use crate::solve::SolveError;
+use crate::vocab::Convention;
 
 /// Computes the position's value where it fits the limits; where the forms grow past them,
 /// the solver answers from the search instead, and the reason comes back.

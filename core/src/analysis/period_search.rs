@@ -8,11 +8,11 @@ use miette::Diagnostic;
 use serde_json::json;
 use thiserror::Error;
 
-use crate::ast::Span;
 use crate::rules::Game;
 use crate::solve::checkpoint::{self, CheckpointError};
 use crate::solve::period_run::{NoRun, PeriodRun};
 use crate::solve::{Limits, SolveError};
+use crate::vocab::Span;
 
 /// The most values a run computes unless told (`--upto`): 100 MB at a byte each.
 pub const DEFAULT_UPTO: u64 = 100_000_000;

@@ -267,7 +267,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             return Err(TableError::TooLarge { upto, boards, limit, largest });
         }
     }
-    let misere = game.convention == crate::ast::Convention::Misere;
+    let misere = game.convention == crate::vocab::Convention::Misere;
     let Rows { outcomes, grundy, p_positions } = match shape {
         TableShape::OnePile => one_pile_rows(solver, upto, &name)?,
         TableShape::TwoPiles => two_pile_rows(solver, upto)?,
@@ -485,7 +485,7 @@ fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, 
 /// (tests/products.rs checks it against brute forces that do not use it).
 fn cell_rule(game: &Game) -> Option<String> {
     let product = game.product.as_ref()?;
-    if product.kind != crate::ast::ProductKind::Tartan || game.convention != crate::ast::Convention::Normal {
+    if product.kind != crate::vocab::ProductKind::Tartan || game.convention != crate::vocab::Convention::Normal {
         return None;
     }
     let [first, second] = &product.parts;

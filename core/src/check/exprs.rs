@@ -4,20 +4,20 @@
 use super::*;
 
 impl Checker {
-    pub(super) fn amount(&mut self, amount: &Spanned<ast::Amount>, scope: Scope) -> Amount {
+    pub(super) fn amount(&mut self, amount: &Spanned<ast::AmountSpec>, scope: Scope) -> Amount {
         match &amount.node {
-            ast::Amount::Any => Amount::Any,
-            ast::Amount::AnyExcept(list) => Amount::AnyExcept(self.choices(list, scope, false)),
-            ast::Amount::Bound(op, e) => {
+            ast::AmountSpec::Any => Amount::Any,
+            ast::AmountSpec::AnyExcept(list) => Amount::AnyExcept(self.choices(list, scope, false)),
+            ast::AmountSpec::Bound(op, e) => {
                 let bound = self.expr(e, scope, Ty::Int);
                 match bound {
                     Some(b) => Amount::Bound(op.node, b),
                     None => Amount::Any,
                 }
             }
-            ast::Amount::Choices(list) => {
+            ast::AmountSpec::Choices(list) => {
                 // `take t where …` names the amount instead of bounding it.
-                if let [ast::Choice::Value(e)] = list.as_slice() {
+                if let [ast::ChoiceSpec::Value(e)] = list.as_slice() {
                     if matches!(&e.node, ast::ExprKind::Name(n) if n == "t") {
                         return Amount::Any;
                     }
@@ -27,11 +27,11 @@ impl Checker {
         }
     }
 
-    pub(super) fn choices(&mut self, list: &[ast::Choice], scope: Scope, taken: bool) -> Vec<Choice> {
+    pub(super) fn choices(&mut self, list: &[ast::ChoiceSpec], scope: Scope, taken: bool) -> Vec<Choice> {
         let mut out = Vec::new();
         for c in list {
             match c {
-                ast::Choice::Value(e) => {
+                ast::ChoiceSpec::Value(e) => {
                     // A set parameter stands for its members, each an amount of its own.
                     if let ast::ExprKind::Name(name) = &e.node {
                         if let Some(members) = self.set_param(name) {
@@ -70,7 +70,7 @@ impl Checker {
                         out.push(Choice::Value(v));
                     }
                 }
-                ast::Choice::Range(a, b) => {
+                ast::ChoiceSpec::Range(a, b) => {
                     let (lo, hi) = (self.expr(a, scope, Ty::Int), self.expr(b, scope, Ty::Int));
                     if let (Some(lo), Some(hi)) = (lo, hi) {
                         if taken {

@@ -226,11 +226,11 @@ impl Checker {
                         continue;
                     }
                     let b = match b {
-                        ast::Board::OnePile => Board::OnePile,
-                        ast::Board::AnyPiles => Board::AnyPiles,
-                        ast::Board::Rows => Board::Rows,
-                        ast::Board::Coins => Board::Coins,
-                        ast::Board::FixedPiles(k) => {
+                        ast::BoardDecl::OnePile => Board::OnePile,
+                        ast::BoardDecl::AnyPiles => Board::AnyPiles,
+                        ast::BoardDecl::Rows => Board::Rows,
+                        ast::BoardDecl::Coins => Board::Coins,
+                        ast::BoardDecl::FixedPiles(k) => {
                             if k.node == 0 || k.node > 64 {
                                 self.errors.push(CheckError::BadCount {
                                     span: k.span,
@@ -518,7 +518,7 @@ impl Checker {
     /// `turn … coins`: the count of coins turned, and the shapes the set must have.
     fn turn_rule(
         &mut self,
-        count: &Spanned<ast::Amount>,
+        count: &Spanned<ast::AmountSpec>,
         shapes: &[Spanned<ast::CoinShape>],
         board: Board,
         action_span: Span,

@@ -89,12 +89,12 @@ impl Checker {
     }
 
     /// The members of a set written in a `param` line, ranges written out.
-    fn set_members(&mut self, choices: &[ast::Choice], span: Span) -> Option<Vec<i64>> {
+    fn set_members(&mut self, choices: &[ast::ChoiceSpec], span: Span) -> Option<Vec<i64>> {
         let mut members = Vec::new();
         for c in choices {
             match c {
-                ast::Choice::Value(e) => members.push(self.constant(e, "a member of a set")?),
-                ast::Choice::Range(a, b) => {
+                ast::ChoiceSpec::Value(e) => members.push(self.constant(e, "a member of a set")?),
+                ast::ChoiceSpec::Range(a, b) => {
                     let (lo, hi) = (self.constant(a, "a member of a set")?, self.constant(b, "a member of a set")?);
                     if hi.saturating_sub(lo) >= MAX_SET_MEMBERS as i64 {
                         self.errors.push(CheckError::SetTooLarge { span, most: MAX_SET_MEMBERS });

@@ -4,7 +4,7 @@
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::ast::{BinOp, CmpOp, Span, UnOp};
+use crate::vocab::{BinOp, CmpOp, Span, UnOp};
 
 /// The words a rule can read while it is being evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

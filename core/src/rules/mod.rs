@@ -12,9 +12,9 @@ mod product;
 pub use moves::{Move, MoveError, MoveKind};
 pub use position::{parse_position, PositionError};
 
-pub use crate::ast::Side;
-use crate::ast::{CmpOp, Span, SplitShape};
-pub use crate::ast::{Convention, ProductKind};
+pub use crate::vocab::Side;
+use crate::vocab::{CmpOp, Span, SplitShape};
+pub use crate::vocab::{Convention, ProductKind};
 use expr::Expr;
 pub use product::{nim_product, Part, Product};
 

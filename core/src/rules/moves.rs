@@ -8,7 +8,7 @@ use super::{
     Amount, Board, Choice, CodeShape, CoinShapes, Game, PileSelection, Position, Rule, RuleKind, Side, SplitSpec,
     TakeBreakCode,
 };
-use crate::ast::{CmpOp, Span, SplitShape};
+use crate::vocab::{CmpOp, Span, SplitShape};
 
 /// One move: which rule allowed it, what it does, and where it leads.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::{Board, Game, Position};
-use crate::ast::Span;
+use crate::vocab::Span;
 
 /// Pile sizes go up to this, so that rule arithmetic on them (in 64-bit signed integers) is exact.
 pub const MAX_PILE: u64 = i64::MAX as u64;

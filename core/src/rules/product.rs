@@ -14,7 +14,7 @@
 use miette::Diagnostic;
 
 use super::{Board, Game, Move, MoveError, MoveKind, Position, ProductKind};
-use crate::ast::{Span, Spanned};
+use crate::vocab::{Span, Spanned};
 
 /// Two heap games and how they combine.
 #[derive(Clone, Debug)]

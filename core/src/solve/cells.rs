@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 
 use super::{Limits, SolveError, Solver, Work};
-use crate::ast::ProductKind;
 use crate::rules::{nim_product, Position, Product};
+use crate::vocab::ProductKind;
 
 pub struct CellValues<'g> {
     product: &'g Product,

@@ -5,9 +5,9 @@
 //! so the positions (m, last) never need to be searched one by one.
 
 use super::{Limits, Outcome, SolveError};
-use crate::ast::{BinOp, CmpOp, UnOp};
 use crate::rules::expr::{Env, Expr, ExprKind, Var};
 use crate::rules::{Amount, Board, Choice, Convention, Game, Move, Position, RuleKind};
+use crate::vocab::{BinOp, CmpOp, UnOp};
 
 /// The most terms of Schwenk's sequence H kept: it grows at least by one each step, and
 /// geometrically once f(1) is passed, so only a bound f far above the pile needs more.

@@ -34,8 +34,8 @@ use miette::Diagnostic;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::ast::Span;
 use crate::rules::{Board, Convention, Game, Move, MoveError, Position, RuleKind};
+use crate::vocab::Span;
 
 /// How much work a question may take before it is refused with a diagnostic, and the state
 /// that travels with it: its deadline, the token that cancels it, where its progress goes.

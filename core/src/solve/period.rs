@@ -7,8 +7,8 @@
 //!   a move takes, then G(n + p) = G(n) for every n ≥ n₀.
 //! - Anything else, and arithmetic periodicity (G(n + p) = G(n) + s), is only apparent.
 
-use crate::ast::CmpOp;
 use crate::rules::{Amount, Board, Choice, Game, RuleKind};
+use crate::vocab::CmpOp;
 
 /// The smallest period p (and for it the smallest preperiod) such that the sequence repeats,
 /// adding a constant each period when `arithmetic`, over at least three whole periods and
@@ -105,7 +105,7 @@ fn largest_fixed_amount(amount: &Amount) -> Option<u64> {
 /// The most an octal game's move takes: every rule an octal code, or a take of fixed amounts
 /// that may leave the rest whole or split in two. `None` for any other game.
 pub fn octal_bound(game: &Game) -> Option<u64> {
-    if game.convention != crate::ast::Convention::Normal {
+    if game.convention != crate::vocab::Convention::Normal {
         return None;
     }
     octal_shape_bound(game)
@@ -162,7 +162,7 @@ pub fn proof(
     // The values compared run from the preperiod to `examined - period`.
     let compared_to = examined.saturating_sub(period);
     if let Some(s) = subtraction_bound(game) {
-        if (grundy || game.convention == crate::ast::Convention::Misere) && preperiod + s <= compared_to {
+        if (grundy || game.convention == crate::vocab::Convention::Misere) && preperiod + s <= compared_to {
             return Some(SUBTRACTION_THEOREM);
         }
     }

@@ -28,7 +28,7 @@ impl Theorem {
     /// The theorem that proves a period of a game's Grundy values (under normal play, where
     /// they say who wins), if one does.
     pub fn of(game: &Game) -> Result<Theorem, NoRun> {
-        if game.convention != crate::ast::Convention::Normal {
+        if game.convention != crate::vocab::Convention::Normal {
             return Err(NoRun::Misere);
         }
         if let Some(largest) = period::subtraction_bound(game) {

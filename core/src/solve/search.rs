@@ -4,8 +4,8 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{Limits, Outcome, SolveError, Value, Work};
-use crate::ast::Span;
 use crate::rules::{Convention, Game, Position};
+use crate::vocab::Span;
 
 #[derive(Default)]
 pub struct Search {

@@ -205,15 +205,15 @@ fn statement(pair: Pair<Rule>) -> Spanned<Statement> {
         Rule::board_decl => {
             let inner = pair.into_inner().next().expect("board_decl has one child");
             Statement::Board(match inner.as_rule() {
-                Rule::kw_pile => Board::OnePile,
-                Rule::kw_piles => Board::AnyPiles,
-                Rule::kw_rows => Board::Rows,
-                Rule::kw_coins => Board::Coins,
+                Rule::kw_pile => BoardDecl::OnePile,
+                Rule::kw_piles => BoardDecl::AnyPiles,
+                Rule::kw_rows => BoardDecl::Rows,
+                Rule::kw_coins => BoardDecl::Coins,
                 Rule::fixed_piles => {
                     let n = content(inner).next().expect("fixed_piles has a count");
                     // The grammar admits only digits; too many of them saturate and `check` reports it.
                     let count = n.as_str().parse::<u64>().unwrap_or(u64::MAX);
-                    Board::FixedPiles(Spanned::new(count, span_of(&n)))
+                    BoardDecl::FixedPiles(Spanned::new(count, span_of(&n)))
                 }
                 r => unreachable!("board_decl child {r:?}"),
             })
@@ -358,13 +358,13 @@ fn action(pair: Pair<Rule>) -> (Spanned<Action>, Option<Expr>) {
     (Spanned::new(node, span), condition)
 }
 
-fn build_amount(pair: Pair<Rule>) -> Spanned<Amount> {
+fn build_amount(pair: Pair<Rule>) -> Spanned<AmountSpec> {
     let span = span_of(&pair);
     let inner = pair.into_inner().next().expect("amount has one child");
     let node = match inner.as_rule() {
-        Rule::kw_any => Amount::Any,
+        Rule::kw_any => AmountSpec::Any,
         Rule::any_except => {
-            Amount::AnyExcept(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
+            AmountSpec::AnyExcept(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
         }
         Rule::bound => {
             let mut it = inner.into_inner();
@@ -372,26 +372,26 @@ fn build_amount(pair: Pair<Rule>) -> Spanned<Amount> {
             let op_span = span_of(&op);
             let op = cmp_op(op.as_rule());
             let e = expression(it.next().expect("bound has an expression"));
-            Amount::Bound(Spanned::new(op, op_span), e)
+            AmountSpec::Bound(Spanned::new(op, op_span), e)
         }
         Rule::choice_set | Rule::choices => {
-            Amount::Choices(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
+            AmountSpec::Choices(content(inner).filter(|p| p.as_rule() == Rule::choice).map(choice).collect())
         }
         r => unreachable!("amount child {r:?}"),
     };
     Spanned::new(node, span)
 }
 
-fn choice(pair: Pair<Rule>) -> Choice {
+fn choice(pair: Pair<Rule>) -> ChoiceSpec {
     let inner = pair.into_inner().next().expect("choice has one child");
     match inner.as_rule() {
         Rule::range => {
             let mut it = inner.into_inner();
             let lo = expression(it.next().expect("range has a start"));
             let hi = expression(it.next().expect("range has an end"));
-            Choice::Range(lo, hi)
+            ChoiceSpec::Range(lo, hi)
         }
-        _ => Choice::Value(expression(inner)),
+        _ => ChoiceSpec::Value(expression(inner)),
     }
 }
 

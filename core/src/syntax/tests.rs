@@ -52,7 +52,7 @@ fn unicode_and_ascii_spellings_mean_the_same() {
 fn the_design_phrases_parse_as_written() {
     let m = parse_move("take ≤ 2·last");
     let Action::Take(take) = m.action.node else { panic!() };
-    let Amount::Bound(op, e) = take.amount.node else { panic!() };
+    let AmountSpec::Bound(op, e) = take.amount.node else { panic!() };
     assert_eq!(op.node, CmpOp::Le);
     assert!(matches!(e.node, ExprKind::Binary(BinOp::Mul, _, _)));
 
@@ -66,11 +66,11 @@ fn choices_ranges_and_sets() {
         let Action::Take(t) = parse_move(text).action.node else { panic!() };
         t.amount.node
     };
-    assert!(matches!(amount("take 1 or 3"), Amount::Choices(c) if c.len() == 2));
-    assert!(matches!(amount("take {1, 3, 4}"), Amount::Choices(c) if c.len() == 3));
-    assert!(matches!(amount("take 1..k"), Amount::Choices(c) if matches!(c[0], Choice::Range(..))));
-    assert!(matches!(amount("take any except 2, 3, 7"), Amount::AnyExcept(c) if c.len() == 3));
-    assert!(matches!(amount("take any"), Amount::Any));
+    assert!(matches!(amount("take 1 or 3"), AmountSpec::Choices(c) if c.len() == 2));
+    assert!(matches!(amount("take {1, 3, 4}"), AmountSpec::Choices(c) if c.len() == 3));
+    assert!(matches!(amount("take 1..k"), AmountSpec::Choices(c) if matches!(c[0], ChoiceSpec::Range(..))));
+    assert!(matches!(amount("take any except 2, 3, 7"), AmountSpec::AnyExcept(c) if c.len() == 3));
+    assert!(matches!(amount("take any"), AmountSpec::Any));
 }
 
 #[test]
@@ -204,7 +204,7 @@ fn a_set_parameter_and_the_sides_of_a_partizan_move_parse() {
     match &file.statements[0].node {
         Statement::Param { name, default: Some(ParamDefault::Set(set)) } => {
             assert_eq!(name.node, "S");
-            assert!(matches!(set.node.as_slice(), [Choice::Value(_), Choice::Range(_, _)]), "{set:?}");
+            assert!(matches!(set.node.as_slice(), [ChoiceSpec::Value(_), ChoiceSpec::Range(_, _)]), "{set:?}");
         }
         other => panic!("not a set parameter: {other:?}"),
     }

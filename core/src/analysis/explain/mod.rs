@@ -594,7 +594,7 @@ fn options(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanati
         more_options,
         answers,
         more_answers,
-        misere: game.convention == crate::ast::Convention::Misere,
+        misere: game.convention == crate::vocab::Convention::Misere,
         loopy: game.can_grow(),
         cells: pos.cells,
         last: if game.uses_last { pos.last } else { None },

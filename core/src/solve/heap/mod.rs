@@ -15,11 +15,11 @@
 //! the search; only the speed does.
 
 use super::{SolveError, SparseMode};
-use crate::ast::{CmpOp, Span, SplitShape};
 use crate::rules::expr::{Env, Expr, Var};
 use crate::rules::{
     code_digit_index, Amount, Board, Choice, CodeDigit, CodeShape, Game, Move, MoveError, MoveKind, Position, RuleKind,
 };
+use crate::vocab::{CmpOp, Span, SplitShape};
 
 const GONE: u8 = 1;
 const ONE: u8 = 2;

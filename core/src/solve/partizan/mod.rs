@@ -19,8 +19,8 @@ pub use dyadic::Dyadic;
 pub use forms::{FormId, Forms, Simplification};
 
 use super::{check_cancel, Limits, SolveError};
-use crate::ast::Convention;
 use crate::rules::{Board, Game, Move, Position, Side};
+use crate::vocab::Convention;
 
 /// Who wins a partizan position with best play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -1,0 +1,166 @@
+//! The words every stage shares: where a piece of text is (`Span`), the play convention, the
+//! two players, the comparisons, how a split divides a pile, how two games make a product.
+//! The syntax tree, the compiled rules and the engines all speak them; none of them owns them.
+
+use std::fmt;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        miette::SourceSpan::new(span.start.into(), span.len())
+    }
+}
+
+/// How two heap games combine into a game on cells (x, y).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProductKind {
+    /// a move is a move of the first game on x, or of the second on y
+    Acrostic,
+    /// a move is a move of the first game on x together with one of the second on y
+    Tartan,
+}
+
+impl ProductKind {
+    /// The word the language uses for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            ProductKind::Acrostic => "acrostic",
+            ProductKind::Tartan => "tartan",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convention {
+    Normal,
+    Misere,
+}
+
+/// The two players of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Left => "Left",
+            Side::Right => "Right",
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitShape {
+    /// all parts pairwise different
+    Unequal,
+    /// all parts the same size
+    Equal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "≤",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => "≥",
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "≠",
+        })
+    }
+}
+
+/// A value with the span of the text it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    /// x ^ y, x to the power y
+    Pow,
+    Cmp(CmpOp),
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BinOp::Add => f.write_str("+"),
+            BinOp::Sub => f.write_str("-"),
+            BinOp::Mul => f.write_str("×"),
+            BinOp::Div => f.write_str("/"),
+            BinOp::Rem => f.write_str("%"),
+            BinOp::Pow => f.write_str("^"),
+            BinOp::Cmp(op) => op.fmt(f),
+            BinOp::And => f.write_str("and"),
+            BinOp::Or => f.write_str("or"),
+        }
+    }
+}
