@@ -180,12 +180,15 @@ impl<'g> Play<'g> {
         Ok(())
     }
 
-    /// The computer chooses its move and makes it.
-    pub fn computer_move(&mut self) -> Result<Move, SolveError> {
+    /// The computer chooses its move and makes it; `None` when it has no move (the game is
+    /// over: a front end may ask in any state, and is told rather than failed).
+    pub fn computer_move(&mut self) -> Result<Option<Move>, SolveError> {
         let moves = self.moves()?;
-        let chosen = choose(&mut self.solver, &moves, self.strength, &mut self.random)?.clone();
+        let Some(chosen) = choose(&mut self.solver, &moves, self.strength, &mut self.random)?.cloned() else {
+            return Ok(None);
+        };
         self.advance(&chosen, Player::Computer);
-        Ok(chosen)
+        Ok(Some(chosen))
     }
 
     fn advance(&mut self, m: &Move, mover: Player) {
@@ -240,9 +243,12 @@ pub fn choose<'m>(
     moves: &'m [Move],
     strength: Strength,
     random: &mut Random,
-) -> Result<&'m Move, SolveError> {
+) -> Result<Option<&'m Move>, SolveError> {
+    if moves.is_empty() {
+        return Ok(None);
+    }
     if (random.next_u64() % 100) as u8 >= strength.percent {
-        return Ok(&moves[(random.next_u64() % moves.len() as u64) as usize]);
+        return Ok(moves.get((random.next_u64() % moves.len() as u64) as usize));
     }
     let rank = |o: Outcome| match o {
         Outcome::P => 0,
@@ -267,8 +273,7 @@ pub fn choose<'m>(
             best = Some((m, k, r));
         }
     }
-    // A game with no move is over before the computer is asked.
-    Ok(best.map(|b| b.0).unwrap_or(&moves[0]))
+    Ok(best.map(|b| b.0).or(moves.first()))
 }
 
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile

@@ -168,7 +168,9 @@ pub fn play(
                 return Ok(());
             }
             Status::ToMove(Player::Computer) => {
-                let chosen = play.computer_move()?;
+                // The status said the computer is to move, so it has a move; if not, the next
+                // status says the game is over.
+                let Some(chosen) = play.computer_move()? else { continue };
                 say(
                     out,
                     format!(

@@ -135,7 +135,7 @@ fn a_game_against_the_computer_is_a_state_machine() {
     let to_nine = moves.iter().find(|m| m.to.piles == vec![9]).unwrap().clone();
     play.play(&to_nine).unwrap();
     assert_eq!(play.status().unwrap(), Status::ToMove(Player::Computer));
-    assert_eq!(play.computer_move().unwrap().to.piles, vec![8]);
+    assert_eq!(play.computer_move().unwrap().expect("the computer has a move").to.piles, vec![8]);
     let slip = play.slip().expect("the slip is noted");
     assert_eq!((slip.number, slip.from.piles.clone(), slip.kept), (1, vec![10], Kept::Win));
     assert!(matches!(play.hint().unwrap(), Hint::Lost));
@@ -154,7 +154,7 @@ fn a_game_against_the_computer_is_a_state_machine() {
                 play.play(&m).unwrap();
             }
             Status::ToMove(Player::Computer) => {
-                play.computer_move().unwrap();
+                play.computer_move().unwrap().expect("the computer is to move, so it has a move");
             }
             Status::Over { winner } => {
                 assert_eq!(winner, Player::You);

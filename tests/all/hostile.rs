@@ -516,3 +516,93 @@ fn a_nul_byte_is_named_and_old_mac_line_ends_are_counted_as_lines() {
         assert!(!stderr.contains('\r'), "{}", cut(&stderr));
     }
 }
+
+/// Every verb of the typed API, and a game of play, on a few hundred mutated game files, in
+/// this process (a panic fails the test; the work bound keeps each question short). The seed
+/// is fixed, so a failure is replayed by running the test again; TAKEAWAY_FUZZ_VERB_CASES and
+/// TAKEAWAY_FUZZ_SEED widen or move the search.
+#[test]
+fn mutated_game_files_never_crash_any_verb_or_play() {
+    use takeaway_core::analysis::period_search::PeriodQuestion;
+    use takeaway_core::api::{self, Request};
+    use takeaway_core::diagnostics::Source;
+    use takeaway_core::play::{Play, Player, Strength};
+    use takeaway_core::rules::parse_position;
+    use takeaway_core::solve::Limits;
+
+    let cases: usize = std::env::var("TAKEAWAY_FUZZ_VERB_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    files.sort();
+    let texts: Vec<String> = files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    let nim = api::load(
+        Source::new("nim", texts[files.iter().position(|p| p.ends_with("nim.game")).unwrap()].clone()),
+        "nim",
+        &[],
+        &takeaway_core::check::NoLibrary,
+    )
+    .expect("Nim loads");
+    // A small share of the defaults: each question ends in milliseconds, answered or refused.
+    let limits = Limits { max_work: 50_000, ..Limits::states(20_000) };
+    let positions = ["10", "3 4", "5 5 5", "1000000000000", "2 18446744073709551615", "0", "", "x"];
+    let mut rng = Rng(seed | 1);
+    let (mut loaded_count, mut answered) = (0, 0);
+    for case in 0..cases {
+        let from = rng.below(texts.len());
+        let text = mutate(&texts[from], &mut rng);
+        let Ok(game) = api::load(Source::new("case", text.clone()), "case", &[], &takeaway_core::check::NoLibrary)
+        else {
+            continue;
+        };
+        loaded_count += 1;
+        let position = positions[rng.below(positions.len())].to_string();
+        let requests = [
+            Request::Check,
+            Request::Solve { position: position.clone(), last: None },
+            Request::Solve { position: position.clone(), last: Some(rng.below(4) as u64 + 1) },
+            Request::Explain { position: position.clone(), last: None, all: rng.below(2) == 0 },
+            Request::Table { upto: [0, 12, 60][rng.below(3)], options: Default::default() },
+            Request::Plot { upto: [1, 20][rng.below(2)] },
+            Request::Quotient { upto: [5, 20][rng.below(2)] },
+            Request::Period(PeriodQuestion { upto: 1_000, checkpoint: None }),
+            Request::Compare { other: Box::new(nim.clone()), upto: 30, shift: [0, 1, u64::MAX][rng.below(3)] },
+        ];
+        for request in &requests {
+            match api::ask(&game, request, &limits) {
+                Ok(_) => answered += 1,
+                Err(failure) => {
+                    let code = failure.code();
+                    assert!(
+                        code.is_some_and(|c| c.starts_with("takeaway::")),
+                        "case {case} (seed {seed}, from {:?}): {} failed without a code\n{}",
+                        files[from].file_name().unwrap(),
+                        request.verb(),
+                        cut(&text)
+                    );
+                    // Every failure renders, with and without colour.
+                    assert!(!failure.render(false).is_empty());
+                }
+            }
+        }
+        // A few moves of play from the position, when the game takes it.
+        if let Ok(start) = parse_position(&game.game, &position) {
+            let mut play = Play::new(&game.game, start, Player::You, Strength { percent: 100, seed }, limits.clone());
+            for _ in 0..3 {
+                let Ok(moves) = play.moves() else { break };
+                let Some(m) = moves.get(rng.below(moves.len().max(1))).cloned() else { break };
+                if play.play(&m).is_err() || play.hint().is_err() || play.computer_move().is_err() {
+                    break;
+                }
+            }
+            play.undo();
+            let _ = play.status();
+        }
+    }
+    // The mutations leave many files loadable, and most questions on them answered.
+    assert!(loaded_count > cases / 4, "only {loaded_count} of {cases} mutated files loaded");
+    assert!(answered > loaded_count, "only {answered} answers for {loaded_count} files");
+}

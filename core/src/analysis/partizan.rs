@@ -187,6 +187,13 @@ pub const TABLE_FORM: usize = 60;
 /// How far the outcome sequence is computed when a period is looked for past the table.
 pub const PERIOD_LOOK: u64 = 4096;
 
+/// The share of a question's work a look for a period past the table may take.
+const LOOK_SHARE: u64 = 4;
+
+/// What one pile's outcome costs of the work, searched from the piles below it (a few moves
+/// of each player, and the search's own bookkeeping).
+const LOOK_COST_PER_PILE: u64 = 16;
+
 pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, super::TableError> {
     super::TableError::refuse_rows(upto, solver.limits().max_states, |k| k as u128 + 1)?;
     let game = solver.game();
@@ -230,7 +237,10 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, su
                         None,
                     )
                 }
-                None => (None, Some(format!("no period found in the outcomes of piles 0..{look}"))),
+                None => {
+                    let looked = outcomes.len() as u64 - 1;
+                    (None, Some(format!("no period found in the outcomes of piles 0..{looked}")))
+                }
             }
         }
         _ => (None, Some("periods are looked for in subtraction games (takes of fixed amounts from one pile)".into())),
@@ -243,7 +253,15 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, su
 /// depends only on the outcomes of the piles it moves to).
 fn subtraction_outcomes(solver: &mut PartizanSolver, from: u64, to: u64) -> Result<Vec<PartizanOutcome>, SolveError> {
     let mut out = Vec::new();
+    // Looking past the table is a bonus: it stops at a share of the question's work (a take
+    // of 65535 would otherwise look through four million piles).
+    let budget = solver.limits().max_work / LOOK_SHARE;
+    let mut work = 0u64;
     for n in from..=to {
+        work += LOOK_COST_PER_PILE;
+        if work > budget {
+            break;
+        }
         let pos = solver.one_pile(n);
         let (l, r) = solver.searched_wins(&pos)?;
         out.push(PartizanOutcome::from_wins(l, r));

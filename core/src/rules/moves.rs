@@ -395,7 +395,9 @@ impl Game {
                 if counts.iter().any(|&c| c as usize > MAX_NUMBERS_KEPT / 2 && c <= n) {
                     return Err(sink.too_many(rule));
                 }
-                coin_sets(n, &counts, shapes, &mut |others| {
+                let (limit, span) = (sink.limit, rule.span);
+                let too_many = || MoveError::TooManyMoves { span, position: pos.short_text(), limit };
+                coin_sets(n, &counts, shapes, limit, &too_many, &mut |others| {
                     let piles = turned(&pos.piles, index, others);
                     let kind = MoveKind::Turn { coin: n, others: others.to_vec() };
                     sink.push(rule, kind, piles, others.len() as u64 + 1)
@@ -644,8 +646,19 @@ fn coin_sets(
     n: u64,
     counts: &[u64],
     shapes: &CoinShapes,
+    limit: usize,
+    too_many: &dyn Fn() -> MoveError,
     emit: &mut dyn FnMut(&[u64]) -> Result<(), MoveError>,
 ) -> Result<(), MoveError> {
+    // Choosing k of `len` coins, 0 < k < len, makes at least `len` sets: past the limit on
+    // moves, refused before the coins to choose from are listed (a coin at 10¹² would list
+    // 10¹² of them).
+    let listable = |len: u64, k: u64| -> Result<(), MoveError> {
+        if len > limit as u64 && k > 0 && k < len {
+            return Err(too_many());
+        }
+        Ok(())
+    };
     // The leftmost coin a set may reach.
     let lowest = match shapes.within {
         Some(w) => n.saturating_sub(w.saturating_sub(1)).max(1),
@@ -690,6 +703,7 @@ fn coin_sets(
                     if !inner.is_multiple_of(2) || inner / 2 > slots {
                         continue;
                     }
+                    listable(slots, inner / 2)?;
                     // Listed only when some are chosen, so that the work follows the moves made.
                     let left_slots: Vec<u64> = if inner == 0 { Vec::new() } else { (m + 1..=m + slots).collect() };
                     choose(&left_slots, (inner / 2) as usize, &mut |chosen| {
@@ -704,6 +718,7 @@ fn coin_sets(
                 }
             }
         } else if shapes.includes_first {
+            listable(n.saturating_sub(2), c - 2)?;
             let rest: Vec<u64> = (2..n).collect();
             choose(&rest, (c - 2) as usize, &mut |chosen| {
                 let mut others = vec![1];
@@ -711,6 +726,7 @@ fn coin_sets(
                 emit(&others)
             })?;
         } else {
+            listable(n - lowest, c - 1)?;
             let rest: Vec<u64> = (lowest..n).collect();
             choose(&rest, (c - 1) as usize, emit)?;
         }
@@ -825,7 +841,9 @@ fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Re
             candidates.dedup();
         }
     }
-    sink.tried.set(sink.tried.get() + candidates.len() as u64);
+    // A rule that allows nothing here still cost its evaluation: thousands of such rules make a
+    // position expensive without a single move to show for it.
+    sink.tried.set(sink.tried.get() + candidates.len().max(1) as u64);
     let mut out = Vec::with_capacity(candidates.len());
     for t in candidates {
         if let Some(c) = &rule.condition {
