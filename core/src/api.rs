@@ -363,6 +363,70 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
 /// Game text as the parser and the diagnostics read it: without the byte-order mark editors on
 /// Windows write first, and with a lone CR (old Mac line ends) made a line end the diagnostics
 /// count too (CR → LF keeps every byte where it was, so spans stay true).
+/// A game's text with its `move:` lines blanked (every character but line ends a space): what
+/// `extend` checks new moves against, at the same byte offsets as in the whole text, so that
+/// their spans and line numbers are those of the whole text. `None` when the text does not
+/// parse.
+pub fn without_moves(text: &str) -> Option<String> {
+    let file = crate::syntax::parse(text).ok()?;
+    let mut out = text.as_bytes().to_vec();
+    for statement in &file.statements {
+        if let crate::ast::Statement::Move(decl) = &statement.node {
+            if !decl.first {
+                let span = statement.span;
+                for b in out.get_mut(span.start..span.end)? {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+    }
+    // Only ASCII spaces replace bytes, and whole statements: every character blanked is gone
+    // whole, so the bytes are still UTF-8.
+    String::from_utf8(out).ok()
+}
+
+/// The game `loaded` with `addition` (only `move:` lines) written after its text: the new
+/// rules are checked against the game's other statements (`header`, from `without_moves`),
+/// not against every rule again, so a definition typed line by line costs time linear in its
+/// lines. `None` when the fast way does not apply (the addition is more than moves, the game
+/// is a product) or finds a fault: then the whole text is loaded again, and any diagnostic
+/// comes from that.
+pub fn extend(
+    loaded: &Loaded,
+    header: &str,
+    addition: &str,
+    default_name: &str,
+    settings: &[Setting],
+    library: &dyn Library,
+) -> Option<(Loaded, String)> {
+    if loaded.game.product.is_some() || addition.contains(['\r', '\u{feff}']) {
+        return None;
+    }
+    let added = crate::syntax::parse(addition).ok()?;
+    let only_moves = !added.statements.is_empty()
+        && added.statements.iter().all(|s| matches!(&s.node, crate::ast::Statement::Move(d) if !d.first));
+    if !only_moves {
+        return None;
+    }
+    let whole = format!("{}\n{}", loaded.source.text.trim_end(), addition.trim());
+    let blank_header = format!("{}\n", header.get(..loaded.source.text.trim_end().len())?);
+    let text = format!("{blank_header}{}", addition.trim());
+    let new = crate::load_with(&text, default_name, settings, library).ok()?;
+    let mut game = loaded.game.clone();
+    game.moves.extend(new.moves);
+    game.uses_last |= new.uses_last;
+    // The one check across rules: a partizan game may not add counters (PartizanGrows). Where
+    // the old rules and the new ones could meet in it, the whole text is checked instead.
+    if game.is_partizan() && game.can_grow() {
+        return None;
+    }
+    let blanked: String = addition.trim().bytes().map(|b| if b == b'\n' { '\n' } else { ' ' }).collect();
+    let header = format!("{blank_header}{blanked}");
+    Some((Loaded { game, source: Source { text: whole, ..loaded.source.clone() } }, header))
+}
+
 fn normalised(text: String) -> String {
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),

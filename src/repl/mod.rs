@@ -103,6 +103,9 @@ enum ReplError {
 /// One game of the session: its text as typed, its `set` values, and the checked game.
 struct Entry {
     text: String,
+    /// The text with its `move:` lines blanked, for adding moves without checking every rule
+    /// again (`api::extend`); `None` where it does not apply.
+    header: Option<String>,
     settings: Vec<(String, takeaway_core::check::SettingValue)>,
     loaded: Loaded,
     /// where it came from: "defined here" or a file name
@@ -207,10 +210,19 @@ fn command_line_at(buffer: &str) -> Option<usize> {
 /// line each, so in the REPL pressing Enter there means "the statement goes on".
 pub fn join_continued_lines(buffer: &str) -> String {
     let mut joined = String::new();
+    // Where the statement being read starts: only it can be cut short (the ones before it
+    // ended at a line end), so only it is parsed again, and a definition of many lines costs
+    // time linear in them.
+    let mut statement = 0;
     for (i, line) in buffer.split('\n').enumerate() {
         if i > 0 {
-            let continues = matches!(takeaway_core::syntax::parse(&joined), Err(e) if e.is_incomplete());
-            joined.push(if continues { ' ' } else { '\n' });
+            let continues = matches!(takeaway_core::syntax::parse(&joined[statement..]), Err(e) if e.is_incomplete());
+            if continues {
+                joined.push(' ');
+            } else {
+                joined.push('\n');
+                statement = joined.len();
+            }
         }
         joined.push_str(line);
     }
@@ -574,6 +586,11 @@ impl Session {
             Err(e) => return Reply::err(self.render(&e, input)),
         };
         let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
+        if let (Some(i), false) = (self.current, starts) {
+            if let Some(reply) = self.add_moves(i, input) {
+                return reply;
+            }
+        }
         let (text, settings, replacing) = match self.current {
             Some(i) if !starts => {
                 let entry = &self.games[i];
@@ -590,7 +607,8 @@ impl Session {
             Ok(l) => l,
             Err(e) => return Reply::err(e),
         };
-        let entry = Entry { text, settings, loaded, origin: "defined here".into() };
+        let header = api::without_moves(&text);
+        let entry = Entry { text, header, settings, loaded, origin: "defined here".into() };
         let (index, replaced) = self.insert(entry, replacing);
         let verb = match (replacing.is_some(), replaced) {
             (true, _) => "changed",
@@ -598,6 +616,22 @@ impl Session {
             (false, false) => "defined",
         };
         Reply::ok(format!("{verb} {}\n", self.games[index].describe()))
+    }
+
+    /// Moves added to the current game, checked on their own (linear in what is typed): `None`
+    /// when that does not apply, and the whole text is loaded again.
+    fn add_moves(&mut self, i: usize, input: &str) -> Option<Reply> {
+        let entry = &self.games[i];
+        let header = entry.header.as_deref()?;
+        let library = self.library(Some(i));
+        let (mut loaded, header) = api::extend(&entry.loaded, header, input, entry.name(), &entry.settings, &library)?;
+        // Named as a definition typed here, as loading the whole text again would name it.
+        loaded.source.name = format!("<{}>", entry.name());
+        let entry = &mut self.games[i];
+        entry.text = loaded.source.text.clone();
+        entry.loaded = loaded;
+        entry.header = Some(header);
+        Some(Reply::ok(format!("changed {}\n", self.games[i].describe())))
     }
 
     /// Where a product finds its games: the session's (but the one being redefined), then game
@@ -668,6 +702,7 @@ impl Session {
             Ok(loaded) => {
                 let entry = Entry {
                     text: loaded.source.text.clone(),
+                    header: api::without_moves(&loaded.source.text),
                     settings: Vec::new(),
                     origin: path.display().to_string(),
                     loaded,
