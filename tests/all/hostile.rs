@@ -606,3 +606,29 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
     assert!(loaded_count > cases / 4, "only {loaded_count} of {cases} mutated files loaded");
     assert!(answered > loaded_count, "only {answered} answers for {loaded_count} files");
 }
+
+#[test]
+fn files_of_twenty_thousand_rules_are_checked_and_solved_within_the_limits() {
+    // A product takes its moves from its games: each of 20,000 move lines is refused, and the
+    // diagnostics stop at twenty with a count.
+    let tartan =
+        format!("game \"T\"\ntartan product of \"twins\" and \"twins\"\n{}", "move: turn 1 coins\n".repeat(20_000));
+    let path = scratch("tartan-20k.game", &tartan);
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::");
+    assert!(stderr.contains("more errors like these"), "{}", cut(&stderr));
+    // 20,000 right rules are checked, and a position solved.
+    let octal = format!("game \"O\"\npiles\nmove: octal 0.376\n{}", "move: take any from 2 piles\n".repeat(20_000));
+    let path = scratch("octal-20k.game", &octal);
+    let r = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(r.code, Some(0), "{}", cut(&r.stderr));
+    // Fibonacci Nim with 20,000 more rules, each allowing one amount: every rule is work at
+    // every position, so a large pile is refused at the bound on work, and a plot of piles 0
+    // and 1 is drawn.
+    let base = std::fs::read_to_string("games/fibonacci-nim.game").unwrap();
+    let extra: String = (1..=20_000).map(|k| format!("move: take {k} where {k} ≤ 2·last\n")).collect();
+    let path = scratch("fibonacci-20k.game", &format!("{base}{extra}"));
+    refused(&["solve", path.to_str().unwrap(), "710"], "takeaway::solve::state_limit");
+    let r = run(&["plot", path.to_str().unwrap(), "--upto", "1"]);
+    assert_eq!(r.code, Some(0), "{}", cut(&r.stderr));
+    assert!(r.stdout_len > 0, "the plot was drawn");
+}
