@@ -781,3 +781,58 @@ fn subtracting_powers_of_two_gives_n_mod_3_and_powers_are_written_with_a_caret()
         assert_eq!(common::is_p(&mut s, &[n]), n % 9 == 0, "n = {n}");
     }
 }
+
+// ---- phrases as teachers write them ----------------------------------------------------------
+
+/// A subtraction game's values by the definition: g(n) = mex{g(n − s) : s ∈ S, s ≤ n}.
+fn subtraction_values(set: &[u64], upto: u64) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=upto {
+        g.push(common::mex(set.iter().filter(|&&s| s <= n).map(|&s| g[(n - s) as usize])));
+    }
+    g
+}
+
+#[test]
+fn lists_written_with_commas_are_the_subtraction_sets_they_say() {
+    let by_definition = subtraction_values(&[1, 2, 5], 60);
+    for rule in ["take 1, 2 or 5", "take 1, 2, or 5", "take 1, 2, 5", "take 1 or 2 or 5", "take {1, 2, 5}"] {
+        let game = common::game_text(&format!("piles\nmove: {rule}\n"));
+        let mut solver = common::solver(&game);
+        for (n, &g) in by_definition.iter().enumerate() {
+            assert_eq!(common::value(&mut solver, &[n as u64]).grundy, Some(g as u64), "{rule}: pile {n}");
+        }
+    }
+    // A comma before `then split` still starts the split.
+    let kayles = common::game_text("piles\nmove: take 1, 2, then split\n");
+    assert_eq!(common::value(&mut common::solver(&kayles), &[7]).grundy, Some(2), "Kayles' G(7) = 2");
+}
+
+#[test]
+fn small_numbers_may_be_words_where_a_count_is_expected() {
+    for (words, digits, piles) in [
+        ("take any from two piles", "take any from 2 piles", vec![3, 5, 6]),
+        ("take 1..3 from each of up to three piles", "take 1..3 from each of up to 3 piles", vec![2, 4, 4, 7]),
+        ("split into three", "split into 3", vec![9]),
+        ("take 1, then split into two unequal", "take 1, then split into 2 unequal", vec![12]),
+    ] {
+        let (a, b) = (
+            common::game_text(&format!("piles\nmove: {words}\n")),
+            common::game_text(&format!("piles\nmove: {digits}\n")),
+        );
+        let (va, vb) = (common::value(&mut common::solver(&a), &piles), common::value(&mut common::solver(&b), &piles));
+        assert_eq!(va, vb, "{words} / {digits} at {piles:?}");
+    }
+}
+
+#[test]
+fn near_misses_are_answered_with_the_phrase_to_write() {
+    let help = |rule: &str| match takeaway_core::load(&format!("piles\nmove: {rule}\n"), "test", &[]) {
+        Ok(_) => panic!("{rule} loaded"),
+        Err(e) => miette::Diagnostic::help(&e).map(|h| h.to_string()).unwrap_or_default(),
+    };
+    assert!(help("take t where t is square").contains("`where square(t)`"));
+    assert!(help("take t where t is a prime").contains("`where prime(t)`"));
+    assert!(help("split into two unequal heaps").contains("write `split into two unequal`"));
+    assert!(help("take 1, then split into two parts").contains("write `take 1, then split into two`"));
+}

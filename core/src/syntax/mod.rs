@@ -528,10 +528,18 @@ fn chain_end(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// The value of a number written as a word (the grammar's `number_word`).
+fn number_word(word: &str) -> u64 {
+    const WORDS: [&str; 11] =
+        ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    WORDS.iter().position(|w| *w == word).map_or(0, |i| i as u64 + 2)
+}
+
 fn primary(pair: Pair<Rule>) -> Expr {
     let span = span_of(&pair);
     let node = match pair.as_rule() {
         Rule::integer => ExprKind::Int(pair.as_str().to_string()),
+        Rule::number_word => ExprKind::Int(number_word(pair.as_str()).to_string()),
         Rule::name => ExprKind::Name(pair.as_str().to_string()),
         Rule::paren => {
             let inner = pair.into_inner().next().expect("paren has an expression");
@@ -680,11 +688,37 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
     let found_len = token_len(rest);
     let token = &rest[..found_len];
     let found = describe_found(token);
-    let help = match nearest_word(token, &expected) {
-        Some(word) => format!("did you mean `{word}`? ({help})"),
-        None => help,
+    let help = match (near_miss(text, pos, token), nearest_word(token, &expected)) {
+        (Some(phrase), _) => phrase,
+        (None, Some(word)) => format!("did you mean `{word}`? ({help})"),
+        (None, None) => help,
     };
     ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help }
+}
+
+/// The phrase to write for what a teacher would say in words: `t is square` is a call,
+/// `split into two unequal heaps` needs no noun. Only for words the grammar cannot read at
+/// that place.
+fn near_miss(text: &str, pos: usize, token: &str) -> Option<String> {
+    let line_start = text[..pos.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..pos.min(text.len())].trim_end();
+    let last_word = before.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    match token {
+        "is" if !last_word.is_empty() => {
+            let rest = text[pos + token.len()..].trim_start();
+            let rest = rest.strip_prefix("a ").or_else(|| rest.strip_prefix("an ")).unwrap_or(rest);
+            let property: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let call = if property.is_empty() { "square" } else { property.as_str() };
+            Some(format!(
+                "a property of a number is written as a call: `where {call}({last_word})` (and `not {call}({last_word})`); the functions are prime, square, power_of_two and the others the language reference lists"
+            ))
+        }
+        "heaps" | "heap" | "piles" | "pile" | "parts" | "part" | "pieces" if before.contains("split") => {
+            let statement = before.split_once(':').map_or(before, |(_, rule)| rule.trim());
+            Some(format!("a split needs no noun after it: write `{statement}` (the parts are piles)"))
+        }
+        _ => None,
+    }
 }
 
 /// The expected keyword a misspelt word is closest to (`mvoe` → `move`, `tkae` → `take`), when
