@@ -9,6 +9,7 @@
 //! - `set k = 5`, changing a parameter of the current game;
 //! - a session command: `:load FILE`, `:games`, `:use NAME`, `:show`, `:help`, `:quit`.
 
+mod edit;
 pub mod terminal;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -130,7 +131,8 @@ pub fn verbs() -> Vec<&'static str> {
     takeaway_core::api::VERBS.iter().copied().chain(["set"]).collect()
 }
 
-pub const COMMANDS: &[&str] = &[":load", ":save", ":games", ":use", ":show", ":cancel", ":help", ":quit"];
+pub const COMMANDS: &[&str] =
+    &[":load", ":save", ":games", ":use", ":show", ":rules", ":drop", ":replace", ":cancel", ":help", ":quit"];
 
 /// The words of game text, from the grammar itself, with the names a rule may read or call.
 pub fn keywords() -> Vec<&'static str> {
@@ -823,6 +825,9 @@ impl Session {
                 self.load_file(&PathBuf::from(arg))
             }
             "save" => self.save(arg, input),
+            "rules" => self.list_rules(),
+            "drop" => self.edit_rule(":drop", arg, input),
+            "replace" => self.edit_rule(":replace", arg, input),
             "cancel" => Reply::ok("no definition is open\n"),
             "show" => match self.current() {
                 Ok(e) => {
@@ -934,6 +939,9 @@ pub fn help(topic: &str) -> String {
         "use" => ":use NAME\n  makes another game of the session the current one\n",
         "show" => ":show\n  the current game's text, with the values given by set (or the definition still open)\n",
         "save" => ":save FILE [--force]\n  writes the current game's text, with the values given by set, to a game file; an existing\n  file only with --force\n",
+        "rules" => ":rules\n  the current game's rules, numbered, for :drop and :replace\n",
+        "drop" => ":drop N\n  removes rule N of the current game (:rules numbers them); a game left without a move\n  is refused, and stays as it was\n",
+        "replace" => ":replace N RULE\n  puts RULE in the place of rule N: :replace 2 move: take 1..4\n",
         "cancel" => ":cancel\n  drops a definition still open (an empty line ends it instead, saying what it lacks)\n",
         "quit" => ":quit (or Ctrl-D)\n  ends the session\n",
         "language" | "game" | "move" => "A game is a few lines:\n  game \"TAG\"\n  param k = 3\n  pile                  (or piles, piles 2, rows, coins)\n  move: take 1..k       (take ≤ 2·last, take 1 or 3, split unequal, take 1..2, then split, octal 0.77,\n                         take k from one pile and l from the other where k ≤ l < k + 2,\n                         turn 1..3 coins, turn any coins, consecutive)\n  first move: take 1..n-1\n  left move: take 1 or 3   right move: take 2 or 3   (a partizan game: Left and Right differ)\n  play misère\nThe definition ends when it has a board and a move; later move: lines add to the current game.\nTwo games of the session (or game files) make a game on cells (x, y):\n  game \"corners\"\n  tartan product of \"twins\" and \"twins\"     (or acrostic product of …)\nREADME.md has the whole reference.\n",

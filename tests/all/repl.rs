@@ -288,3 +288,32 @@ fn moves_typed_one_by_one_make_the_game_a_file_of_them_makes() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_rule_is_replaced_or_dropped_by_its_number() {
+    let mut s = Session::new(false);
+    s.eval("game \"T\"\nparam k = 3\npiles\nmove: take 1..k\nmove: take 5");
+    assert_eq!(
+        s.eval(":rules").output,
+        "1  move: take 1..k\n2  move: take 5\n(:drop N removes rule N; :replace N move: … puts another in its place)\n"
+    );
+    // Subtraction {1, 2, 3, 6}: Grundy values by the definition, g(n) = mex of g(n − s).
+    let r = s.eval(":replace 2 move: take 6");
+    assert!(r.output.starts_with("changed T"), "{r:?}");
+    let table = s.eval("table 12 --format json").output;
+    let v: serde_json::Value = serde_json::from_str(&table).unwrap();
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..=12u64 {
+        let options: Vec<u64> = [1, 2, 3, 6].iter().filter(|&&t| t <= n).map(|&t| g[(n - t) as usize]).collect();
+        g.push((0..).find(|x| !options.contains(x)).unwrap());
+    }
+    assert_eq!(v["grundy"], serde_json::json!(g));
+    // Dropping rule 1 leaves take 6 alone; dropping the last rule is refused, the game kept.
+    assert!(s.eval(":drop 1").output.starts_with("changed T"));
+    assert_eq!(s.eval(":show").output, "game \"T\"\nparam k = 3\npiles\nmove: take 6\n");
+    let r = s.eval(":drop 1");
+    assert!(r.error.contains("takeaway::check::no_moves") && r.error.contains("(the game is unchanged)"), "{r:?}");
+    assert_eq!(s.eval(":show").output, "game \"T\"\nparam k = 3\npiles\nmove: take 6\n");
+    let r = s.eval(":drop 9");
+    assert!(r.error.contains("`9` is not the number of a rule: T has 1"), "{r:?}");
+}
