@@ -927,3 +927,28 @@ fn a_set_split_by_the_shell_is_named_with_its_quoted_form() {
 fn table_accepts_its_bound_as_a_word_as_the_repl_does() {
     assert_eq!(ok(&["table", "games/kayles.game", "12"]), ok(&["table", "games/kayles.game", "--upto", "12"]));
 }
+
+#[test]
+fn a_table_by_last_as_csv_has_a_row_for_every_pile_after_every_move() {
+    let csv = ok(&["table", "games/fibonacci-nim.game", "--upto", "6", "--by-last", "--format", "csv"]);
+    let json = ok(&["table", "games/fibonacci-nim.game", "--upto", "6", "--by-last", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("n,last,outcome,grundy"));
+    // The game's start (no previous move): one row a pile, the last column empty.
+    for n in 0..=6 {
+        let g = &v["grundy"][n];
+        assert_eq!(lines.next(), Some(format!("{n},,{},{g}", v["outcomes"][n].as_str().unwrap()).as_str()));
+    }
+    // Then every (n, last) of the grid: Fibonacci Nim's pile of 3 after a take of 1 is P (takes
+    // of 1 or 2 leave N-positions), after a take of 2 it is N (take all 3).
+    let grid: Vec<&str> = lines.collect();
+    assert_eq!(grid.len(), 7 * 6);
+    assert!(grid.contains(&"3,1,P,0") && grid.contains(&"3,2,N,3"), "{grid:?}");
+    for (n, row) in v["by_last"]["grundy"].as_array().unwrap().iter().enumerate() {
+        for (i, g) in row.as_array().unwrap().iter().enumerate() {
+            let o = v["by_last"]["outcomes"][n][i].as_str().unwrap();
+            assert!(grid.contains(&format!("{n},{},{o},{g}", i + 1).as_str()), "{n} after {}", i + 1);
+        }
+    }
+}

@@ -658,6 +658,9 @@ impl Table {
         match self.shape {
             TableShape::OnePile => {
                 let n = if self.coins { "coin" } else { "n" };
+                // With --by-last, a column for the previous move: empty on the rows of the
+                // game's start, then the grid of (n, last) rows.
+                let n = if self.by_last.is_some() { format!("{n},last") } else { n.to_string() };
                 match &self.misere {
                     Some(_) => out.push_str(&format!("{n},outcome,misere_grundy,genus,tame,phi")),
                     None => out.push_str(&format!("{n},outcome,grundy")),
@@ -666,8 +669,9 @@ impl Table {
                     out.push_str(",remoteness");
                 }
                 out.push('\n');
+                let last_column = if self.by_last.is_some() { "," } else { "" };
                 for (i, o) in self.outcomes[0].iter().enumerate() {
-                    out.push_str(&format!("{i},{}", o.letter()));
+                    out.push_str(&format!("{i}{last_column},{}", o.letter()));
                     match &self.misere {
                         Some(m) => {
                             let tame = match m.tame[i] {
@@ -691,6 +695,15 @@ impl Table {
                         out.push_str(&format!(",{}", cell(r[i])));
                     }
                     out.push('\n');
+                }
+                if let Some(grid) = &self.by_last {
+                    let remoteness = if self.remoteness.is_some() { "," } else { "" };
+                    for (i, row) in grid.outcomes.iter().enumerate() {
+                        for (j, o) in row.iter().enumerate() {
+                            let g = cell(grid.grundy[i][j]);
+                            out.push_str(&format!("{i},{},{},{g}{remoteness}\n", j + 1, o.letter()));
+                        }
+                    }
                 }
             }
             TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => {
