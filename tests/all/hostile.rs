@@ -349,16 +349,22 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
     words.join(" ")
 }
 
-#[test]
-fn mutated_game_files_never_crash_or_hang() {
-    let cases: usize = std::env::var("TAKEAWAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
-    let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
+/// The game files of `games/`, in order: what the mutation tests start from.
+fn bundled_games() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "game"))
         .collect();
     files.sort();
+    files
+}
+
+#[test]
+fn mutated_game_files_never_crash_or_hang() {
+    let cases: usize = std::env::var("TAKEAWAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
+    let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
+    let files = bundled_games();
     let mut rng = Rng(seed | 1);
     let positions = [&["10"][..], &["3", "4"], &["5", "5", "5"], &["1000000000000"], &["2", "18446744073709551615"]];
     for case in 0..cases {
@@ -532,12 +538,7 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
 
     let cases: usize = std::env::var("TAKEAWAY_FUZZ_VERB_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
     let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "game"))
-        .collect();
-    files.sort();
+    let files = bundled_games();
     let texts: Vec<String> = files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
     let nim = api::load(
         Source::new("nim", texts[files.iter().position(|p| p.ends_with("nim.game")).unwrap()].clone()),
