@@ -307,6 +307,9 @@ impl Game {
         let mut sink =
             Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0, tried: Default::default() };
         let last = pos.last.map(|l| l as i64);
+        // The piles a one-pile rule acts on, found once for every rule (a game may have
+        // thousands of rules).
+        let distinct = distinct_piles(&pos.piles, self.board);
         for rule in self.rules_for(pos) {
             if side.is_some() && rule.side.is_some() && rule.side != side {
                 continue;
@@ -316,7 +319,7 @@ impl Game {
                 RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, &mut sink)?,
                 RuleKind::TakePair => self.take_pair(rule, last, &mut sink)?,
                 _ => {
-                    for (index, n) in distinct_piles(&pos.piles, self.board) {
+                    for &(index, n) in &distinct {
                         self.one_pile_moves(rule, index, n, last, &mut sink)?;
                     }
                 }
@@ -756,8 +759,22 @@ fn choose(items: &[u64], k: usize, emit: &mut dyn FnMut(&[u64]) -> Result<(), Mo
 }
 
 fn distinct_piles(piles: &[u64], board: Board) -> Vec<(usize, u64)> {
+    let non_empty = piles.iter().copied().enumerate().filter(|&(_, n)| n > 0);
+    if board == Board::Rows {
+        return non_empty.collect();
+    }
+    // A few piles are compared with each other; many go through a set.
+    if piles.len() <= 16 {
+        let mut out: Vec<(usize, u64)> = Vec::with_capacity(piles.len());
+        for (i, n) in non_empty {
+            if !out.iter().any(|&(_, m)| m == n) {
+                out.push((i, n));
+            }
+        }
+        return out;
+    }
     let mut seen = std::collections::HashSet::new();
-    piles.iter().copied().enumerate().filter(|&(_, n)| n > 0 && (board == Board::Rows || seen.insert(n))).collect()
+    non_empty.filter(|&(_, n)| seen.insert(n)).collect()
 }
 
 fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
