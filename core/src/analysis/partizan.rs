@@ -398,6 +398,60 @@ pub struct PartizanExplanation {
     pub right_winning_moves: Vec<WinningMove>,
 }
 
+/// The explanation where there are no values (misère play, or values past the limits): each
+/// option's outcome from the search, and the rule that decides who wins moving first.
+fn searched_explanation(
+    solver: &mut PartizanSolver,
+    pos: &Position,
+    value_note: Option<String>,
+    outcome: PartizanOutcome,
+    (left_winning_moves, right_winning_moves): (Vec<WinningMove>, Vec<WinningMove>),
+    mut reasoning: Vec<String>,
+) -> Result<PartizanExplanation, SolveError> {
+    let game = solver.game();
+    let misere = game.convention == Convention::Misere;
+    let mut sides = Vec::new();
+    for side in [Side::Left, Side::Right] {
+        let mut options = Vec::new();
+        for mv in solver.moves(pos, side)? {
+            let (l, r) = solver.searched_wins(&mv.to)?;
+            let o = PartizanOutcome::from_wins(l, r);
+            options.push(ExplainedOption {
+                description: mv.kind.describe(),
+                to: mv.to.piles.clone(),
+                value: format!("outcome {}", o.letter()),
+                struck: None,
+            });
+        }
+        sides.push(options);
+    }
+    let right = sides.pop().unwrap_or_default();
+    let left = sides.pop().unwrap_or_default();
+    if let Some(note) = value_note {
+        reasoning.push(format!("No value: {note}."));
+    }
+    if misere {
+        reasoning
+            .push("Under misère play a player who cannot move wins, so a side with no moves wins moving first.".into());
+    } else {
+        reasoning.push("A player who cannot move loses.".into());
+    }
+    reasoning.push("A player moving first wins when some move leads to a position the other player, moving first from there, loses.".into());
+    Ok(PartizanExplanation {
+        game: game.name.clone(),
+        position: pos.piles.clone(),
+        misere,
+        searched: true,
+        left,
+        right,
+        value: None,
+        reasoning,
+        outcome,
+        left_winning_moves,
+        right_winning_moves,
+    })
+}
+
 pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanExplanation, SolveError> {
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
@@ -407,47 +461,14 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
     let right_winning_moves = listed(solver.winning_moves(pos, Side::Right)?);
     let mut reasoning = Vec::new();
     if !solver.has_values() {
-        let mut sides = Vec::new();
-        for side in [Side::Left, Side::Right] {
-            let mut options = Vec::new();
-            for mv in solver.moves(pos, side)? {
-                let (l, r) = solver.searched_wins(&mv.to)?;
-                let o = PartizanOutcome::from_wins(l, r);
-                options.push(ExplainedOption {
-                    description: mv.kind.describe(),
-                    to: mv.to.piles.clone(),
-                    value: format!("outcome {}", o.letter()),
-                    struck: None,
-                });
-            }
-            sides.push(options);
-        }
-        let right = sides.pop().unwrap_or_default();
-        let left = sides.pop().unwrap_or_default();
-        if let Some(note) = value_note {
-            reasoning.push(format!("No value: {note}."));
-        }
-        if misere {
-            reasoning.push(
-                "Under misère play a player who cannot move wins, so a side with no moves wins moving first.".into(),
-            );
-        } else {
-            reasoning.push("A player who cannot move loses.".into());
-        }
-        reasoning.push("A player moving first wins when some move leads to a position the other player, moving first from there, loses.".into());
-        return Ok(PartizanExplanation {
-            game: game.name.clone(),
-            position: pos.piles.clone(),
-            misere,
-            searched: true,
-            left,
-            right,
-            value: None,
-            reasoning,
+        return searched_explanation(
+            solver,
+            pos,
+            value_note,
             outcome,
-            left_winning_moves,
-            right_winning_moves,
-        });
+            (left_winning_moves, right_winning_moves),
+            reasoning,
+        );
     }
     let left_options = solver.options_values(pos, Side::Left)?;
     let right_options = solver.options_values(pos, Side::Right)?;
