@@ -45,7 +45,8 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         output: OutputArgs,
     },
-    /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N)
+    /// Outcomes and Grundy values of one pile of 0..N (two-pile games: every pair up to N;
+    /// three or more piles: every position up to N and its P-positions)
     Table {
         #[command(flatten)]
         game: G,
@@ -61,6 +62,10 @@ pub enum Verb<G: Args> {
         /// [default: 512, within a small share of the limits]
         #[arg(long, value_name = "N")]
         period_values: Option<u64>,
+        /// games on any number of piles: every position of K piles, each up to N, and its
+        /// P-positions (games on exactly 3 or more piles get this table without it)
+        #[arg(long, value_name = "K")]
+        piles: Option<usize>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -280,9 +285,13 @@ impl<G: Args> Verb<G> {
             Verb::Explain { position, all, output, .. } => {
                 plain(Request::Explain { position: position.text(), last: position.last, all: *all }, output)
             }
-            Verb::Table { upto, remoteness, by_last, period_values, output, .. } => {
-                let options =
-                    TableOptions { remoteness: *remoteness, by_last: *by_last, period_values: *period_values };
+            Verb::Table { upto, remoteness, by_last, period_values, piles, output, .. } => {
+                let options = TableOptions {
+                    remoteness: *remoteness,
+                    by_last: *by_last,
+                    period_values: *period_values,
+                    piles: *piles,
+                };
                 plain(Request::Table { upto: upto.get(), options }, output)
             }
             Verb::Plot { upto, output_file, limits, .. } => Question {

@@ -733,6 +733,11 @@ fn big_pile(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Option
 
 fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> Result<Answer, Failure> {
     if loaded.game.is_partizan() {
+        if let Some(given) = options.piles.filter(|&k| k != 1) {
+            let board = "one pile at a time in a partizan table (ask about sums with `solve`)".to_string();
+            let e = crate::analysis::TableError::PilesFixed { game: loaded.game.name.clone(), given, board };
+            return Err(Failure::one(e, Some(&loaded.source)));
+        }
         let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
         return crate::analysis::partizan::table(&mut solver, upto)
             .map(Answer::PartizanTable)
@@ -755,6 +760,9 @@ fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::anal
     if loaded.game.is_partizan() {
         let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
         return Ok(Plot::Partizan(crate::analysis::partizan::table(&mut solver, upto)?));
+    }
+    if let crate::rules::Board::FixedPiles(piles @ 3..) = loaded.game.board {
+        return Err(crate::analysis::TableError::TooManyPiles { game: loaded.game.name.clone(), piles });
     }
     let mut solver = Solver::new(&loaded.game, limits.clone());
     if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::vocab::Convention::Normal {

@@ -295,9 +295,35 @@ fn a_missing_file_is_a_diagnostic() {
 }
 
 #[test]
+fn tables_of_many_piles_choose_their_piles_and_refuse_what_does_not_fit() {
+    let out = ok(&["table", "games/nim.game", "--piles", "3", "--upto", "3"]);
+    assert!(out.starts_with("Nim: 3 piles, each of 0..3;"), "{out}");
+    assert!(out.contains("P-positions: 5 of the 20 positions\n  0 0 0   0 1 1   0 2 2   0 3 3\n  1 2 3\n"), "{out}");
+    let csv = ok(&["table", "games/moore-nim.game", "--piles", "3", "--upto", "2", "--format", "csv"]);
+    assert!(csv.starts_with("pile1,pile2,pile3,outcome,grundy\n0,0,0,P,0\n0,0,1,N,1\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 1 + 10);
+    let json = json(&["table", "games/three-pile-wythoff.game", "--upto", "2", "--format", "json"]);
+    assert_eq!(json["piles"], 3);
+    assert_eq!(json["p_positions"], serde_json::json!([[0, 0, 0], [0, 1, 2], [1, 1, 1], [2, 2, 2]]));
+    let err = fails(1, &["table", "games/wythoff.game", "--piles", "3"]);
+    assert!(err.contains("takeaway::table::piles_fixed") && err.contains("exactly 2 piles"), "{err}");
+    let err = fails(1, &["table", "games/nim.game", "--piles", "0"]);
+    assert!(err.contains("takeaway::table::no_piles"), "{err}");
+    let err = fails(1, &["plot", "games/three-pile-wythoff.game"]);
+    assert!(err.contains("takeaway::table::too_many_piles"), "{err}");
+    let err = fails(1, &["table", "games/nim.game", "--piles", "3", "--upto", "1000"]);
+    assert!(err.contains("takeaway::table::too_many_rows") && err.contains("--upto 121"), "{err}");
+    let err = fails(1, &["table", "games/partizan-subtraction.game", "--piles", "3"]);
+    assert!(err.contains("takeaway::table::piles_fixed"), "{err}");
+}
+
+#[test]
 fn a_state_limit_is_a_diagnostic_not_a_crash() {
     // Refused before the search: its lower bound on the positions is past the limit.
-    insta::assert_snapshot!(fails(1, &["solve", "games/moore-nim.game", "30", "30", "30", "--max-states", "1000"]));
+    insta::assert_snapshot!(fails(
+        1,
+        &["solve", "games/three-pile-wythoff.game", "30", "30", "30", "--max-states", "1000"]
+    ));
     // Chomp boards have no such bound: the search stops at the limit and says what it costs.
     insta::assert_snapshot!(fails(
         1,
@@ -606,14 +632,12 @@ fn a_timeout_is_a_diagnostic() {
         1,
         &[
             "solve",
-            "games/moore-nim.game",
-            "30",
-            "30",
-            "30",
-            "30",
-            "30",
+            "games/three-pile-wythoff.game",
+            "200",
+            "200",
+            "200",
             "--max-states",
-            "100000000",
+            "1000000000",
             "--timeout",
             "0.5",
         ],
@@ -887,12 +911,13 @@ fn explain_with_last_says_the_previous_move_in_its_header() {
 
 #[test]
 fn memory_in_megabytes_sets_the_search_limit() {
-    // 1 MB is about 7,500 positions of a search: Moore's Nim 12 12 12 fits, and 40 40 40
-    // reaches at least 41³/3! = 11,487.
-    ok(&["solve", "games/moore-nim.game", "12", "12", "12", "--memory", "1"]);
-    let err = fails(1, &["solve", "games/moore-nim.game", "40", "40", "40", "--memory", "1"]);
+    // 1 MB is about 7,500 positions of a search: three-pile Wythoff 12 12 12 fits, and
+    // 40 40 40 reaches at least 41³/3! = 11,487.
+    ok(&["solve", "games/three-pile-wythoff.game", "12", "12", "12", "--memory", "1"]);
+    let err = fails(1, &["solve", "games/three-pile-wythoff.game", "40", "40", "40", "--memory", "1"]);
     assert!(err.contains("past the limit of 7489"), "{err}");
-    let err = fails(2, &["solve", "games/moore-nim.game", "3", "--memory", "1", "--max-states", "9"]);
+    let err =
+        fails(2, &["solve", "games/three-pile-wythoff.game", "3", "3", "3", "--memory", "1", "--max-states", "9"]);
     assert!(err.contains("cannot be used with"), "{err}");
 }
 

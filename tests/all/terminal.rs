@@ -50,10 +50,10 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("takeaway> ")?;
 
     // Ctrl-C during a long computation cancels it and the session goes on.
-    p.send_line(":load games/moore-nim.game")?;
-    p.exp_string("(any number of piles")?; // rexpect reads bytes as Latin-1: match ASCII only
+    p.send_line(":load games/three-pile-wythoff.game")?;
+    p.exp_string("loaded Three-pile Wythoff (3 piles)")?; // rexpect reads bytes as Latin-1: match ASCII only
     p.exp_string("takeaway> ")?;
-    p.send_line("solve 40 40 40 40 40 40 --max-states 1000000000")?;
+    p.send_line("solve 200 200 200 --max-states 1000000000")?;
     // The REPL shows the command line's progress bar (after half a second); once it shows, the
     // computation has started, and a Ctrl-C cancels it rather than being read at the prompt.
     p.exp_string("moves examined")?;

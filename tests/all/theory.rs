@@ -552,6 +552,113 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
     }
 }
 
+#[test]
+fn moore_nim_by_the_theorem_agrees_with_the_search_for_every_k() {
+    use takeaway_core::solve::{Limits, MethodKind, Solver};
+    for k in 2..=3u64 {
+        let g = common::game_text(&format!("game \"Nim_{k}\"\npiles\nmove: take any from each of up to {k} piles\n"));
+        let mut theorem = solver(&g);
+        assert_eq!(theorem.method(), MethodKind::Moore);
+        let mut search = Solver::generic(&g, Limits::default());
+        for a in 0..=6u64 {
+            for b in a..=6 {
+                for c in b..=6 {
+                    for d in [0u64, 3, 5] {
+                        let pos = Position::new(vec![a, b, c, d]);
+                        let v = theorem.value(&pos).unwrap();
+                        let w = search.value(&pos).unwrap();
+                        assert_eq!(v.outcome, w.outcome, "k = {k}, {a} {b} {c} {d}");
+                        // Grundy values of small positions still come from a search (and
+                        // positions of many moves get none rather than a wrong one).
+                        if a + b + c + d <= 12 || v.grundy.is_some() {
+                            assert_eq!(v.grundy, w.grundy, "k = {k}, {a} {b} {c} {d}");
+                        }
+                        let mut moves: Vec<Vec<u64>> =
+                            theorem.winning_moves(&pos).unwrap().into_iter().map(|m| m.to.piles).collect();
+                        let mut expected: Vec<Vec<u64>> =
+                            search.winning_moves(&pos).unwrap().into_iter().map(|m| m.to.piles).collect();
+                        moves.sort();
+                        expected.sort();
+                        assert_eq!(moves, expected, "k = {k}, {a} {b} {c} {d}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn moore_nim_answers_large_positions_with_a_move_the_theorem_checks() {
+    let g = game("moore-nim.game");
+    let mut s = solver(&g);
+    let columns_ok = |p: &[u64]| (0..64).all(|bit| p.iter().filter(|&&x| (x >> bit) & 1 == 1).count() % 3 == 0);
+    assert!(is_p(&mut s, &[1000, 1000, 1000]));
+    for piles in [vec![1000, 999, 1000], vec![123456789, 987654321, 555555555, 31], vec![u64::MAX, 1, 2, 3, 4]] {
+        assert!(!columns_ok(&piles));
+        let v = value(&mut s, &piles);
+        assert_eq!(v.outcome, Outcome::N);
+        let moves = s.winning_moves(&Position::new(piles.clone())).unwrap();
+        assert_eq!(moves.len(), 1, "{piles:?}");
+        let to = &moves[0].to.piles;
+        assert!(columns_ok(to), "{piles:?} → {to:?}");
+        let lowered = piles.iter().zip(to).filter(|(a, b)| b < a).count();
+        assert!((1..=2).contains(&lowered) && piles.iter().zip(to).all(|(a, b)| b <= a), "{piles:?} → {to:?}");
+    }
+}
+
+#[test]
+fn tables_of_three_and_four_piles_list_the_p_positions_bouton_and_moore_predict() {
+    use takeaway_core::analysis::{TableOptions, TableShape};
+    let columns_multiple =
+        |p: &[u64], m: usize| (0..64).all(|bit| p.iter().filter(|&&x| (x >> bit) & 1 == 1).count() % m == 0);
+    for (file, piles, upto, modulus, rule) in [
+        ("nim.game", 3, 9, 2, "Bouton"),
+        ("nim.game", 4, 5, 2, "Bouton"),
+        ("moore-nim.game", 3, 9, 3, "Moore's theorem for k = 2"),
+        ("moore-nim.game", 4, 5, 3, "Moore's theorem for k = 2"),
+    ] {
+        let g = game(file);
+        let mut s = solver(&g);
+        let options = TableOptions { piles: Some(piles), ..Default::default() };
+        let table = analysis::table(&mut s, upto, options).unwrap();
+        assert_eq!(table.shape, TableShape::ManyPiles { piles });
+        // Every multiset of piles once, in ascending order: C(upto + piles, piles) of them.
+        let mut expected_positions = Vec::new();
+        let mut expected_p = Vec::new();
+        let mut each = |p: Vec<u64>| {
+            if columns_multiple(&p, modulus) {
+                expected_p.push(p.clone());
+            }
+            expected_positions.push(p);
+        };
+        for a in 0..=upto {
+            for b in a..=upto {
+                for c in b..=upto {
+                    if piles == 3 {
+                        each(vec![a, b, c]);
+                    } else {
+                        for d in c..=upto {
+                            each(vec![a, b, c, d]);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(table.positions, expected_positions, "{file} {piles}");
+        assert_eq!(table.p_positions, expected_p, "{file} {piles}");
+        let pattern = table.pattern.unwrap_or_default();
+        assert!(pattern.contains(rule), "{file} {piles}: {pattern}");
+    }
+    // A game on exactly three piles gets this table without --piles; its P-positions follow no
+    // column rule, and the table says none.
+    let g = game("three-pile-wythoff.game");
+    let mut s = solver(&g);
+    let table = analysis::table(&mut s, 5, Default::default()).unwrap();
+    assert_eq!(table.shape, TableShape::ManyPiles { piles: 3 });
+    assert_eq!(table.positions.len(), 56);
+    assert_eq!(table.pattern, None);
+}
+
 // ---- periods and patterns ------------------------------------------------------------------------
 
 fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway_core::analysis::periods::Periodicity> {

@@ -103,6 +103,10 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         (None, crate::vocab::Convention::Misere) => {
             Some("not defined under misère play (only outcomes are)".to_string())
         }
+        (None, _) if solver.method() == crate::solve::MethodKind::Moore => Some(
+            "not computed: Moore's theorem gives outcomes, not Grundy values, and this position is too large to search for its value"
+                .to_string(),
+        ),
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
     let remoteness = solver.remoteness(pos)?;

@@ -33,7 +33,22 @@ pub fn svg(table: &Table) -> String {
     match table.shape {
         TableShape::OnePile => sequence(table),
         TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => map(table),
+        TableShape::ManyPiles { .. } => listing(table),
     }
+}
+
+/// Three or more piles have no picture of their own: their P-positions, written out.
+fn listing(table: &Table) -> String {
+    let lines: Vec<String> = table.to_text().lines().map(escape).collect();
+    let height = 30 + 18 * lines.len();
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"{height}\" font-family=\"monospace\" font-size=\"13\">\n"
+    );
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(&format!("<text x=\"10\" y=\"{}\" xml:space=\"preserve\">{line}</text>\n", 24 + 18 * i));
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 fn sequence(table: &Table) -> String {

@@ -20,6 +20,7 @@ mod heap;
 pub mod last_bound;
 pub mod loopy;
 pub mod misere;
+pub mod moore;
 pub mod partizan;
 pub mod period;
 pub mod period_run;
@@ -218,6 +219,7 @@ enum EngineChoice {
     PileSum,
     LastBound(last_bound::LastBound),
     Chomp(chomp::Chomp),
+    Moore(moore::Moore),
     Search,
 }
 
@@ -238,6 +240,9 @@ fn choose_engine(game: &Game) -> EngineChoice {
     }
     if heap_sum && !misere {
         return EngineChoice::PileSum;
+    }
+    if let Some(k) = moore::Moore::recognise(game) {
+        return EngineChoice::Moore(k);
     }
     if fits.iter().all(|f| f.plain_take) {
         if let Some(k) = last_bound::LastBound::recognise(game) {
@@ -489,6 +494,19 @@ impl Work {
 
 /// Whether a misère heap position is small enough for a search over whole positions, when the
 /// quotient does not reach it: its positions are partitions of at most its total.
+/// Moore's Nim: the positions below `pos` whose search gives a Grundy value.
+fn moore_search_is_small(pos: &Position) -> bool {
+    pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1)).is_some_and(|n| n <= 20_000)
+}
+
+/// Moore's Nim positions with more moves than this get no Grundy value: a search from them
+/// would examine about this many moves for each of its positions.
+const MOORE_SEARCH_MOVES: u128 = 500;
+
+/// Moore's Nim positions with more moves than this get the one winning move of the theorem's
+/// construction, rather than every winning move.
+const MOORE_LISTED_MOVES: u128 = 200_000;
+
 fn misere_search_is_small(pos: &Position) -> bool {
     pos.piles.iter().map(|&p| p as u128).sum::<u128>() <= 40
 }
@@ -502,6 +520,7 @@ pub enum MethodKind {
     Loopy,
     Cells,
     MisereQuotient,
+    Moore,
     Search,
 }
 
@@ -520,6 +539,9 @@ impl MethodKind {
             MethodKind::MisereQuotient => {
                 "the misère quotient of the game's sums (Plambeck and Siegel): each pile's element Φ, multiplied"
             }
+            MethodKind::Moore => {
+                "Moore's theorem (1910): P exactly when every binary column's count of 1s is a multiple of k + 1"
+            }
             MethodKind::Search => "search over whole positions",
         }
     }
@@ -532,6 +554,7 @@ enum Method<'g> {
     Loopy(Box<loopy::Loopy>),
     Cells(Box<cells::CellValues<'g>>),
     Misere(Box<misere::MisereHeaps>),
+    Moore(moore::Moore),
     Search,
 }
 
@@ -556,6 +579,7 @@ impl<'g> Solver<'g> {
             EngineChoice::PileSum => Method::PileSum(piles::PileValues::new(game)),
             EngineChoice::LastBound(k) => Method::LastBound(k),
             EngineChoice::Chomp(k) => Method::Chomp(k),
+            EngineChoice::Moore(k) => Method::Moore(k),
             EngineChoice::Search => Method::Search,
         };
         Solver { game, limits, method, search: Default::default(), remoteness_search: Default::default() }
@@ -580,6 +604,7 @@ impl<'g> Solver<'g> {
             Method::Loopy(_) => MethodKind::Loopy,
             Method::Cells(_) => MethodKind::Cells,
             Method::Misere(_) => MethodKind::MisereQuotient,
+            Method::Moore(_) => MethodKind::Moore,
             Method::Search => MethodKind::Search,
         }
     }
@@ -665,7 +690,25 @@ impl<'g> Solver<'g> {
                 }
                 Err(e) => Err(e),
             },
+            Method::Moore(moore) => {
+                let outcome = if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N };
+                // The theorem gives outcomes only; Grundy values come from a search where that is small.
+                let grundy = if moore_search_is_small(pos) && moore.move_count(&pos.piles) <= MOORE_SEARCH_MOVES {
+                    self.search.value(self.game, pos, &self.limits).ok().and_then(|v| v.grundy)
+                } else {
+                    None
+                };
+                Ok(Value { outcome, grundy })
+            }
             Method::Search => self.search.value(self.game, pos, &self.limits),
+        }
+    }
+
+    /// Moore's Nim's k, for games the theorem solves.
+    pub fn moore(&self) -> Option<moore::Moore> {
+        match self.method {
+            Method::Moore(m) => Some(m),
+            _ => None,
         }
     }
 
@@ -751,6 +794,7 @@ impl<'g> Solver<'g> {
         match self.method {
             Method::Search | Method::Loopy(_) => true,
             Method::Misere(_) => misere_search_is_small(pos),
+            Method::Moore(_) => moore_search_is_small(pos),
             // (pile, last) pairs
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
             // boards inside the position's box: few while it has few squares
@@ -780,6 +824,7 @@ impl<'g> Solver<'g> {
     pub fn outcome(&mut self, pos: &Position) -> Result<Outcome, SolveError> {
         match &mut self.method {
             Method::LastBound(kernel) => kernel.outcome(self.game, pos, &self.limits),
+            Method::Moore(moore) => Ok(if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N }),
             _ => Ok(self.value(pos)?.outcome),
         }
     }
@@ -814,6 +859,12 @@ impl<'g> Solver<'g> {
             match quotient.winning_moves(self.game, pos, &self.limits, MOST_WINNING_MOVES) {
                 Err(SolveError::Misere(_)) if misere_search_is_small(pos) => {}
                 other => return other,
+            }
+        }
+        // Too many moves to list: the theorem's construction gives one.
+        if let Method::Moore(moore) = &self.method {
+            if moore.move_count(&pos.piles) > MOORE_LISTED_MOVES {
+                return Ok((moore.winning_move(self.game, pos).into_iter().collect(), true));
             }
         }
         // A pile too large to list its moves: Schwenk's representation names the candidates.

@@ -4,6 +4,8 @@
 //! - one pile of a sum game: every option with its Grundy value, the set of values, the mex;
 //! - several piles: each pile's Grundy value, the binary columns and their parities, the
 //!   nim-sum, and how the winning move is found (Bouton);
+//! - Moore's Nim: each pile in binary, each column's count of 1s modulo k + 1, and the winning
+//!   move the theorem's proof constructs;
 //! - take ≤ f(last) games: Schwenk's sequence H for this f, the pile as a sum of H's, and the
 //!   winning move, taking the smallest term;
 //! - anything else: every option with its outcome.
@@ -194,6 +196,21 @@ pub enum Explanation {
         answers: Vec<Answer>,
         more_answers: usize,
     },
+    /// Moore's Nim: the piles in binary, and whether every column's count of 1s is a multiple
+    /// of k + 1 (Moore's theorem).
+    Moore {
+        game: String,
+        /// the most piles one move may take from
+        k: usize,
+        position: Vec<u64>,
+        columns: Vec<Column>,
+        outcome: Outcome,
+        winning: Option<Step>,
+        /// the theorem's construction gave one winning move; there may be others
+        more_winning: bool,
+        answers: Vec<Answer>,
+        more_answers: usize,
+    },
     Options {
         game: String,
         position: Vec<u64>,
@@ -248,6 +265,7 @@ fn explain_plain(solver: &mut Solver, pos: &Position) -> Result<Explanation, Sol
             None => options(solver, &game, pos),
         },
         MethodKind::Cells => cells(solver, &game, pos),
+        MethodKind::Moore => moore(solver, &game, pos),
         MethodKind::MisereQuotient => match quotient(solver, &game, pos) {
             Err(SolveError::Misere(_)) => options(solver, &game, pos),
             other => other,
@@ -355,6 +373,31 @@ fn tame_values(
 }
 
 /// For every move of a P-position, a winning reply (at most `LISTED` of them).
+/// Moore's Nim through the theorem: the binary columns of the piles themselves.
+fn moore(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation, SolveError> {
+    let moore = solver.moore().expect("Moore's method knows its k");
+    let outcome = solver.outcome(pos)?;
+    let (moves, more_winning) = solver.winning_moves_listed(pos)?;
+    // A P-position's every move gets a reply where the moves are few enough to list.
+    let few = moore.move_count(&pos.piles) <= MOORE_ANSWERED_MOVES;
+    let (answers, more_answers) =
+        if outcome == Outcome::P && few { answers(solver, game, pos)? } else { (Vec::new(), 0) };
+    Ok(Explanation::Moore {
+        game: game.name.clone(),
+        k: moore.k,
+        position: pos.piles.clone(),
+        columns: columns(&pos.piles),
+        outcome,
+        winning: moves.first().map(Step::of),
+        more_winning: more_winning || moves.len() > 1,
+        answers,
+        more_answers,
+    })
+}
+
+/// Moore's Nim P-positions with more moves than this are explained without a reply to each.
+const MOORE_ANSWERED_MOVES: u128 = 100_000;
+
 fn answers(solver: &mut Solver, game: &Game, pos: &Position) -> Result<(Vec<Answer>, usize), SolveError> {
     let moves = game.moves(pos, solver.limits().max_states)?;
     let mut seen = std::collections::HashSet::new();
@@ -483,7 +526,8 @@ fn schwenk(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Option<Ex
     }
     let moves = game.moves(pos, solver.limits().max_states)?;
     let takes: Vec<u64> = moves.iter().map(|m| n - m.to.piles[0]).collect();
-    if takes != (1..n).collect::<Vec<_>>() {
+    // Compared in place: a pile of 10¹² must not build the list 1..n to compare with.
+    if takes.len() as u64 != n - 1 || !takes.iter().zip(1..).all(|(&t, i)| t == i) {
         return Ok(None);
     }
     // H₁ = 1, H_{k+1} = H_k + H_m with m the least j such that f(H_j) ≥ H_k.

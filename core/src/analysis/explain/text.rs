@@ -4,25 +4,46 @@
 use super::*;
 /// The Grundy values of a sum's parts in binary, a row each, with every column's sum and parity.
 fn columns_text(unit: &str, labels: &[String], values: &[u64], columns: &[Column]) -> String {
+    columns_counted(unit, "Grundy", labels, values, columns, 2)
+}
+
+/// The binary columns of `values`, each column's count of 1s, and the count modulo `modulus`
+/// (for 2: its parity, e or o).
+fn columns_counted(
+    unit: &str,
+    value_head: &str,
+    labels: &[String],
+    values: &[u64],
+    columns: &[Column],
+    modulus: u64,
+) -> String {
     let mut out = String::new();
     let heads: Vec<String> = columns.iter().map(|c| c.value.to_string()).collect();
     let widths: Vec<usize> = heads.iter().map(|h| h.len()).collect();
     let label_w = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(4);
-    let val_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(6);
+    let val_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(value_head.len()).max(6);
     let row = |label: &str, value: &str, cells: Vec<String>| -> String {
         let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
         format!("  {label:>label_w$}  {value:>val_w$}   {}\n", cells.join(" "))
     };
-    out.push_str(&row(unit, "Grundy", heads.clone()));
+    out.push_str(&row(unit, value_head, heads.clone()));
     for (i, (label, v)) in labels.iter().zip(values).enumerate() {
         out.push_str(&row(label, &v.to_string(), columns.iter().map(|c| c.bits[i].to_string()).collect()));
     }
     out.push_str(&row("", "sum", columns.iter().map(|c| c.sum.to_string()).collect()));
-    out.push_str(&row(
-        "",
-        "parity",
-        columns.iter().map(|c| if c.sum % 2 == 0 { "e".to_string() } else { "o".to_string() }).collect(),
-    ));
+    if modulus == 2 {
+        out.push_str(&row(
+            "",
+            "parity",
+            columns.iter().map(|c| if c.sum % 2 == 0 { "e".to_string() } else { "o".to_string() }).collect(),
+        ));
+    } else {
+        out.push_str(&row(
+            "",
+            &format!("mod {modulus}"),
+            columns.iter().map(|c| (c.sum % modulus).to_string()).collect(),
+        ));
+    }
     out
 }
 
@@ -71,7 +92,55 @@ impl Explanation {
             Explanation::Quotient { .. } => self.quotient_text(),
             Explanation::Options { .. } => self.options_text(),
             Explanation::Cells { .. } => self.cells_text(),
+            Explanation::Moore { .. } => self.moore_text(),
         }
+    }
+
+    fn moore_text(&self) -> String {
+        let Explanation::Moore { game, k, position, columns, outcome, winning, more_winning, answers, more_answers } =
+            self
+        else {
+            return String::new();
+        };
+        let m = *k as u64 + 1;
+        let mut out = format!(
+            "{game}, position {}
+",
+            pos_text(position)
+        );
+        out.push_str(&format!(
+            "A move takes from up to {k} piles. Moore's theorem: a position is P exactly when, in every\n\
+             binary column, the count of 1s is a multiple of k + 1 = {m}.\n"
+        ));
+        out.push_str("Each pile in binary:\n");
+        let labels: Vec<String> = position.iter().map(|p| p.to_string()).collect();
+        out.push_str(&columns_counted("pile", "value", &labels, position, columns, m));
+        let off: Vec<String> = columns.iter().filter(|c| c.sum % m != 0).map(|c| c.value.to_string()).collect();
+        if off.is_empty() {
+            out.push_str(&format!("Every column's count is a multiple of {m}.\n"));
+        } else {
+            out.push_str(&format!("The columns whose count is not a multiple of {m}: {}.\n", off.join(", ")));
+        }
+        out.push_str(&format!("outcome: {}\n", outcome_words(*outcome)));
+        if *outcome == Outcome::P {
+            out.push_str(&format!(
+                "A move lowers 1 to {k} piles. In the highest column where a lowered pile changes, each\n\
+                 of them turns a 1 into a 0 and no pile gains a 1 there, so that count falls by 1 to {k}:\n\
+                 no longer a multiple of {m}. Every move leads to an N-position.\n"
+            ));
+            answers_text(&mut out, answers, *more_answers);
+        } else if let Some(w) = winning {
+            out.push_str(&format!(
+                "From the highest such column down, make each count a multiple of {m}: a pile lowered in a\n\
+                 higher column may take any bits below it, and where those cannot make up the count, as\n\
+                 many more piles as the remainder turn their 1 there into a 0 (never more than {k} in all).\n"
+            ));
+            out.push_str(&format!("The winning move: {}, to {}\n", w.description, w.to_text()));
+            if *more_winning {
+                out.push_str("(there may be other winning moves: this is the one the construction finds)\n");
+            }
+        }
+        out
     }
 
     fn mex_text(&self) -> String {

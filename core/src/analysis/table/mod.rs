@@ -1,13 +1,14 @@
 //! `table`: outcomes and Grundy values of every small position, and the P-positions among them.
 
 use miette::Diagnostic;
-use serde_json::{json, Value as Json};
 use thiserror::Error;
-use unicode_width::UnicodeWidthStr;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
 use crate::solve::{Limits, Outcome, SolveError, Solver};
+
+mod many;
+mod render;
 
 /// Which positions a table covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub enum TableShape {
     Rectangles,
     /// one cell (x, y) of a product game, 1 ≤ x, y ≤ upto
     Cells,
+    /// three or more piles, each at most upto, listed once in ascending order
+    ManyPiles { piles: usize },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +56,8 @@ pub struct Table {
     pub cell_rule: Option<String>,
     /// For a misère heap game: misère Grundy value, genus, tameness and Φ of one pile.
     pub misere: Option<MisereColumns>,
+    /// For three or more piles: the position of each entry of `outcomes[0]` and `grundy[0]`.
+    pub positions: Vec<Vec<u64>>,
 }
 
 /// Misère columns of a one-pile table; `None` entries were not computed (too many positions
@@ -129,6 +134,8 @@ pub struct TableOptions {
     pub by_last: bool,
     /// how many values (from pile 0) are looked at for a period; `MIN_EXAMINED` by default
     pub period_values: Option<u64>,
+    /// for games on any number of piles: positions of this many piles (one by default)
+    pub piles: Option<usize>,
 }
 
 /// Values of one pile of n = 0..=upto (rows) after a previous move of last = 1..=upto
@@ -170,12 +177,25 @@ pub enum TableError {
     )]
     ByLastNeedsOnePile { game: String },
 
-    #[error("`table` shows one-pile positions or games on two piles, and {game} is played on {piles} piles")]
+    #[error("`plot` draws one pile or two piles, and {game} is played on {piles} piles")]
     #[diagnostic(
         code(takeaway::table::too_many_piles),
-        help("ask about single positions instead: takeaway solve FILE 1 2 3")
+        help(
+            "`table` lists the positions of more piles and the P-positions among them: takeaway table FILE --upto 10"
+        )
     )]
     TooManyPiles { game: String, piles: usize },
+
+    #[error("--piles {given} was given, but {game} is played on {board}")]
+    #[diagnostic(
+        code(takeaway::table::piles_fixed),
+        help("--piles chooses how many piles a table shows for games played on any number of piles (`piles` in the game file); leave it out here")
+    )]
+    PilesFixed { game: String, given: usize, board: String },
+
+    #[error("--piles 0 was given: a table needs at least one pile")]
+    #[diagnostic(code(takeaway::table::no_piles), help("--piles 3 lists every position of three piles up to --upto"))]
+    NoPiles,
 
     #[error("a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions")]
     #[diagnostic(
@@ -236,13 +256,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     if options.by_last && !matches!(game.board, Board::OnePile | Board::AnyPiles) {
         return Err(TableError::ByLastNeedsOnePile { game: name });
     }
-    let shape = match game.board {
-        Board::OnePile | Board::AnyPiles | Board::Coins => TableShape::OnePile,
-        Board::FixedPiles(2) => TableShape::TwoPiles,
-        Board::FixedPiles(k) => return Err(TableError::TooManyPiles { game: name, piles: k }),
-        Board::Rows => TableShape::Rectangles,
-        Board::Cells { .. } => TableShape::Cells,
-    };
+    let shape = table_shape(game, options.piles)?;
     // A table holds every position it shows: refuse at once one larger than the limit allows.
     let positions = |upto: u64| {
         let n = upto as u128 + 1;
@@ -251,9 +265,14 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             TableShape::OnePile => n,
             TableShape::TwoPiles => n * (n + 1) / 2,
             TableShape::Rectangles | TableShape::Cells => (n - 1) * (n - 1),
+            TableShape::ManyPiles { piles } => many::positions(piles, upto),
         }
     };
-    TableError::refuse_rows(upto, solver.limits().max_states, positions)?;
+    let rows_allowed = match shape {
+        TableShape::ManyPiles { .. } => solver.limits().max_states / many::SHARE_OF_STATES,
+        _ => solver.limits().max_states,
+    };
+    TableError::refuse_rows(upto, rows_allowed, positions)?;
     // Bite games reach every board inside the largest rectangle: refuse at once a table whose
     // box could not be held, rather than after filling the boxes that can.
     let bites =
@@ -268,10 +287,16 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         }
     }
     let misere = game.convention == crate::vocab::Convention::Misere;
+    let mut listed = Vec::new();
     let Rows { outcomes, grundy, p_positions } = match shape {
         TableShape::OnePile => one_pile_rows(solver, upto, &name)?,
         TableShape::TwoPiles => two_pile_rows(solver, upto)?,
         TableShape::Rectangles | TableShape::Cells => grid_rows(solver, upto, shape)?,
+        TableShape::ManyPiles { piles } => {
+            let (rows, positions) = many::many_pile_rows(solver, piles, upto)?;
+            listed = positions;
+            rows
+        }
     };
     let loopy = game.can_grow() && !misere;
     let loopy_values = if loopy && shape == TableShape::OnePile {
@@ -322,6 +347,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
             }
         }
         TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
+        TableShape::ManyPiles { piles } => pattern = many::column_rule(&listed, &outcomes[0], piles),
         TableShape::Rectangles | TableShape::Cells => {}
     }
     let cell_rule = if shape == TableShape::Cells { cell_rule(game) } else { None };
@@ -359,6 +385,37 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         coins: game.board == Board::Coins,
         cell_rule,
         misere: misere_columns,
+        positions: listed,
+    })
+}
+
+/// Which positions a table of this game covers: its board decides, and for games on any
+/// number of piles, `--piles`.
+fn table_shape(game: &Game, piles: Option<usize>) -> Result<TableShape, TableError> {
+    // Boards whose piles are fixed take --piles only when it says what they have.
+    let natural = |count: usize, board: String| match piles {
+        Some(given) if given != count => Err(TableError::PilesFixed { game: game.name.clone(), given, board }),
+        _ => Ok(()),
+    };
+    Ok(match game.board {
+        Board::AnyPiles => match piles {
+            Some(0) => return Err(TableError::NoPiles),
+            None | Some(1) => TableShape::OnePile,
+            Some(2) => TableShape::TwoPiles,
+            Some(k) => TableShape::ManyPiles { piles: k },
+        },
+        Board::FixedPiles(k) => {
+            natural(k, format!("exactly {k} piles"))?;
+            match k {
+                0 | 1 => TableShape::OnePile,
+                2 => TableShape::TwoPiles,
+                k => TableShape::ManyPiles { piles: k },
+            }
+        }
+        Board::OnePile => natural(1, "one pile".into()).map(|_| TableShape::OnePile)?,
+        Board::Coins => natural(1, "a row of coins".into()).map(|_| TableShape::OnePile)?,
+        Board::Rows => natural(usize::MAX, "a Chomp board".into()).map(|_| TableShape::Rectangles)?,
+        Board::Cells { .. } => natural(usize::MAX, "the cells of a product".into()).map(|_| TableShape::Cells)?,
     })
 }
 
@@ -581,368 +638,6 @@ fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicit
     }))
 }
 
-fn grundy_text(g: Option<u64>) -> String {
-    g.map(|g| g.to_string()).unwrap_or_else(|| "-".into())
-}
-
-impl Table {
-    pub fn to_json(&self) -> Json {
-        let outcomes: Vec<Vec<&str>> =
-            self.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
-        match self.shape {
-            TableShape::OnePile => {
-                let mut one = json!({
-                "game": self.game,
-                "upto": self.upto,
-                "outcomes": outcomes[0],
-                "grundy": self.grundy[0],
-                "p_positions": self.p_positions.iter().map(|p| p[0]).collect::<Vec<_>>(),
-                "period": self.period,
-                "pattern": self.pattern,
-                "remoteness": self.remoteness,
-                });
-                if let (Some(m), Some(map)) = (&self.misere, one.as_object_mut()) {
-                    map.insert("misere_grundy".into(), json!(m.grundy));
-                    map.insert("genus".into(), json!(m.genus));
-                    map.insert("tame".into(), json!(m.tame));
-                    map.insert("phi".into(), json!(m.phi));
-                    map.insert("misere_notes".into(), json!(m.notes));
-                }
-                if let (Some(values), Some(map)) = (&self.loopy_values, one.as_object_mut()) {
-                    map.insert("generalised_grundy".into(), json!(values));
-                }
-                if let (Some(grid), Some(map)) = (&self.by_last, one.as_object_mut()) {
-                    let outcomes: Vec<Vec<&str>> =
-                        grid.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
-                    map.insert(
-                        "by_last".into(),
-                        json!({ "last_from": 1, "outcomes": outcomes, "grundy": grid.grundy }),
-                    );
-                }
-                one
-            }
-            TableShape::TwoPiles => json!({
-                "game": self.game,
-                "upto": self.upto,
-                "piles": 2,
-                "outcomes": outcomes,
-                "grundy": self.grundy,
-                "p_positions": self.p_positions,
-                "pattern": self.pattern,
-            }),
-            TableShape::Rectangles => json!({
-                "game": self.game,
-                "upto": self.upto,
-                "board": "rectangles",
-                "outcomes": outcomes,
-                "grundy": self.grundy,
-                "p_positions": self.p_positions,
-            }),
-            TableShape::Cells => json!({
-                "game": self.game,
-                "upto": self.upto,
-                "board": "cells",
-                "from": 1,
-                "outcomes": outcomes,
-                "grundy": self.grundy,
-                "p_positions": self.p_positions,
-                "rule": self.cell_rule,
-            }),
-        }
-    }
-
-    /// One row per position, with the text table's columns, for a spreadsheet.
-    pub fn to_csv(&self) -> String {
-        let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
-        let mut out = String::new();
-        match self.shape {
-            TableShape::OnePile => {
-                let n = if self.coins { "coin" } else { "n" };
-                // With --by-last, a column for the previous move: empty on the rows of the
-                // game's start, then the grid of (n, last) rows.
-                let n = if self.by_last.is_some() { format!("{n},last") } else { n.to_string() };
-                match &self.misere {
-                    Some(_) => out.push_str(&format!("{n},outcome,misere_grundy,genus,tame,phi")),
-                    None => out.push_str(&format!("{n},outcome,grundy")),
-                }
-                if self.remoteness.is_some() {
-                    out.push_str(",remoteness");
-                }
-                out.push('\n');
-                let last_column = if self.by_last.is_some() { "," } else { "" };
-                for (i, o) in self.outcomes[0].iter().enumerate() {
-                    out.push_str(&format!("{i}{last_column},{}", o.letter()));
-                    match &self.misere {
-                        Some(m) => {
-                            let tame = match m.tame[i] {
-                                Some(true) => "tame",
-                                Some(false) => "wild",
-                                None => "",
-                            };
-                            out.push_str(&format!(
-                                ",{},{},{tame},{}",
-                                cell(m.grundy[i]),
-                                m.genus[i].clone().unwrap_or_default(),
-                                m.phi[i].clone().unwrap_or_default()
-                            ));
-                        }
-                        None => match &self.loopy_values {
-                            Some(values) => out.push_str(&format!(",{}", values[i])),
-                            None => out.push_str(&format!(",{}", cell(self.grundy[0][i]))),
-                        },
-                    }
-                    if let Some(r) = &self.remoteness {
-                        out.push_str(&format!(",{}", cell(r[i])));
-                    }
-                    out.push('\n');
-                }
-                if let Some(grid) = &self.by_last {
-                    let remoteness = if self.remoteness.is_some() { "," } else { "" };
-                    for (i, row) in grid.outcomes.iter().enumerate() {
-                        for (j, o) in row.iter().enumerate() {
-                            let g = cell(grid.grundy[i][j]);
-                            out.push_str(&format!("{i},{},{},{g}{remoteness}\n", j + 1, o.letter()));
-                        }
-                    }
-                }
-            }
-            TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => {
-                let (a, b, first) = match self.shape {
-                    TableShape::TwoPiles => ("a", "b", 0),
-                    TableShape::Rectangles => ("rows", "columns", 1),
-                    _ => ("x", "y", 1),
-                };
-                out.push_str(&format!("{a},{b},outcome,grundy\n"));
-                for (i, row) in self.outcomes.iter().enumerate() {
-                    for (j, o) in row.iter().enumerate() {
-                        let g = self.grundy.get(i).and_then(|r| r.get(j)).copied().flatten();
-                        out.push_str(&format!("{},{},{},{}\n", i + first, j + first, o.letter(), cell(g)));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        match self.shape {
-            TableShape::OnePile => {
-                out.push_str(&match self.coins {
-                    true => format!("{}: one coin showing heads, at n = 1..{} (0: none)\n", self.game, self.upto),
-                    false => format!("{}: one pile of n = 0..{}\n", self.game, self.upto),
-                });
-                let mut header = match self.misere {
-                    Some(_) => vec!["n", "outcome", "G⁻", "genus", "tame", "Φ"],
-                    None => vec!["n", "outcome", "Grundy"],
-                };
-                if self.remoteness.is_some() {
-                    header.push("remoteness");
-                }
-                let row = |n: usize| {
-                    let mut row = vec![n.to_string(), self.outcomes[0][n].letter().to_string()];
-                    if let Some(m) = &self.misere {
-                        let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-                        row.push(grundy_text(m.grundy[n]));
-                        row.push(shown(&m.genus[n]));
-                        row.push(match m.tame[n] {
-                            Some(true) => "tame".into(),
-                            Some(false) => "wild".into(),
-                            None => "-".into(),
-                        });
-                        row.push(shown(&m.phi[n]));
-                    } else {
-                        row.push(match &self.loopy_values {
-                            Some(values) => values[n].clone(),
-                            None => grundy_text(self.grundy[0][n]),
-                        });
-                    }
-                    if let Some(r) = &self.remoteness {
-                        row.push(grundy_text(r[n]));
-                    }
-                    row
-                };
-                right_aligned(&header, self.outcomes[0].len(), row, &mut out);
-                let ps: Vec<String> = self.p_positions.iter().map(|p| p[0].to_string()).collect();
-                out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
-                let draws: Vec<String> = (0..self.outcomes[0].len())
-                    .filter(|&n| self.outcomes[0][n] == Outcome::D)
-                    .map(|n| n.to_string())
-                    .collect();
-                if !draws.is_empty() {
-                    out.push_str(&format!("draws: {}\n", draws.join(", ")));
-                }
-                for note in self.misere.iter().flat_map(|m| &m.notes) {
-                    out.push_str(&format!("{note}\n"));
-                }
-                if let Some(grid) = &self.by_last {
-                    out.push_str(&grid.to_text());
-                }
-            }
-            TableShape::TwoPiles => {
-                out.push_str(&format!("{}: two piles, each of 0..{}\n", self.game, self.upto));
-                let all_values = self.grundy.iter().flatten().all(Option::is_some);
-                if self.upto <= 30 && all_values {
-                    // The Grundy values themselves, as a teacher draws them: 0 at the P-positions.
-                    out.push_str("Grundy values (0 marks a P-position):\n");
-                    out.push_str(&value_grid("a\\b", &self.outcomes, &self.grundy, (0, 0), 30));
-                } else if self.upto <= 30 {
-                    out.push_str(&self.grid("a\\b", 0));
-                }
-                let ps: Vec<String> = self.p_positions.iter().map(|p| format!("({}, {})", p[0], p[1])).collect();
-                out.push_str(&format!("P-positions (a ≤ b): {}\n", ps.join(", ")));
-            }
-            TableShape::Rectangles => {
-                out.push_str(&format!(
-                    "{}: rectangles of 1..{} rows (down) by 1..{} columns (across)\n",
-                    self.game, self.upto, self.upto
-                ));
-                if self.upto <= 30 {
-                    out.push_str(&self.grid("r\\c", 1));
-                }
-                let ps: Vec<String> = self.p_positions.iter().map(|p| format!("{}×{}", p[0], p[1])).collect();
-                out.push_str(&format!("P-positions: {}\n", ps.join(", ")));
-            }
-            TableShape::Cells => {
-                let what = if self.grundy_note.is_some() { "outcomes" } else { "Grundy values" };
-                out.push_str(&format!(
-                    "{}: one cell (x, y), x = 1..{} (down), y = 1..{} (across): {what}\n",
-                    self.game, self.upto, self.upto
-                ));
-                if self.upto > 30 {
-                    out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
-                }
-                out.push_str(&value_grid("x\\y", &self.outcomes, &self.grundy, (1, 1), 30));
-                out.push_str("(0 or P marks a P-position: the player to move loses)\n");
-                if let Some(rule) = &self.cell_rule {
-                    out.push_str(&format!("rule: {rule}\n"));
-                }
-            }
-        }
-        if let Some(pattern) = &self.pattern {
-            out.push_str(&format!("pattern: the P-positions are {pattern} (as far as the table goes)\n"));
-        }
-        if let Some(p) = &self.period {
-            out.push_str(&format!("period: {}\n", period_text(p)));
-        } else if let Some(to) = self.no_period_to {
-            out.push_str(&format!("period: none found in the values of 0..{to}\n"));
-        } else if let Some(to) = self.period_not_looked {
-            out.push_str(&format!(
-                "period: not looked for: looking through the values of 0..{to} passed the limits (set how far with --period-values N, or raise --max-states)\n"
-            ));
-        }
-        if let Some(note) = self.grundy_note {
-            out.push_str(note);
-            out.push('\n');
-        }
-        out
-    }
-
-    /// A grid of outcomes, P (and D) marked and N shown as a dot so that the pattern stands out.
-    fn grid(&self, corner: &str, first: u64) -> String {
-        let mut header = vec![corner.to_string()];
-        header.extend((0..self.outcomes.len() as u64).map(|i| (i + first).to_string()));
-        let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
-        let row = |i: usize| {
-            let mut cells = vec![(i as u64 + first).to_string()];
-            cells.extend(self.outcomes[i].iter().map(|o| match o {
-                Outcome::N => "·".to_string(),
-                other => other.letter().to_string(),
-            }));
-            cells
-        };
-        let mut out = String::new();
-        right_aligned(&header, self.outcomes.len(), row, &mut out);
-        out
-    }
-}
-
-impl LastGrid {
-    /// Grundy values, or outcome letters where a game has none (misère play).
-    fn to_text(&self) -> String {
-        let upto = self.outcomes.len().saturating_sub(1);
-        let mut out = format!("\nafter a move of last = 1..{upto} (across), one pile of n (down): Grundy values\n");
-        if upto > 30 {
-            out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
-        }
-        out.push_str(&value_grid("n\\last", &self.outcomes, &self.grundy, (0, 1), 30));
-        out.push_str("(0 marks a P-position: the player to move loses)\n");
-        out
-    }
-}
-
-/// A grid of Grundy values (outcome letters where there are none), rows numbered from
-/// `first_row` and columns from 1, at most `shown` columns and rows past the first.
-fn value_grid(
-    corner: &str,
-    outcomes: &[Vec<Outcome>],
-    grundy: &[Vec<Option<u64>>],
-    (first_row, first_column): (usize, usize),
-    shown: usize,
-) -> String {
-    let columns = outcomes.first().map_or(0, |r| r.len()).min(shown);
-    let mut header = vec![corner.to_string()];
-    header.extend((first_column..first_column + columns).map(|l| l.to_string()));
-    let header: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
-    let rows = outcomes.len().min(shown + 1 - first_row);
-    let row = |i: usize| {
-        let mut cells = vec![(i + first_row).to_string()];
-        cells.extend(outcomes[i].iter().zip(&grundy[i]).take(columns).map(|(o, g)| match g {
-            Some(g) => g.to_string(),
-            None => o.letter().to_string(),
-        }));
-        cells
-    };
-    let mut out = String::new();
-    right_aligned(&header, rows, row, &mut out);
-    out
-}
-
-fn period_text(p: &Periodicity) -> String {
-    let what = if p.of == "grundy" { "Grundy values" } else { "outcomes" };
-    let shape = if p.saltus == 0 {
-        format!("{what} repeat with period {} from n = {} (preperiod {})", p.period, p.preperiod, p.preperiod)
-    } else {
-        format!(
-            "{what} grow by {} every {} from n = {}: G(n + {}) = G(n) + {}",
-            p.saltus, p.period, p.preperiod, p.period, p.saltus
-        )
-    };
-    match p.theorem {
-        Some(theorem) => format!("{shape}; proven by {theorem} (checked to {})", p.checked_to),
-        None => format!("{shape}; apparent, checked to {}", p.checked_to),
-    }
-}
-
-/// Columns aligned right under their headers, a space of padding each side of a cell, each
-/// line's trailing spaces trimmed. Written out row by row rather than through a table crate,
-/// which holds every cell of a million-row table as an object (a gigabyte) before printing.
-fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String>, out: &mut String) {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
-    for n in 0..rows {
-        for (w, cell) in widths.iter_mut().zip(row(n)) {
-            *w = (*w).max(cell.width());
-        }
-    }
-    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
-        let start = out.len();
-        for (cell, w) in cells.zip(&widths) {
-            out.push(' ');
-            out.extend(std::iter::repeat_n(' ', w.saturating_sub(cell.width())));
-            out.push_str(cell);
-            out.push(' ');
-        }
-        let kept = out[start..].trim_end().len();
-        out.truncate(start + kept);
-        out.push('\n');
-    };
-    line(&mut header.iter().copied());
-    for n in 0..rows {
-        let cells = row(n);
-        line(&mut cells.iter().map(String::as_str));
-    }
-}
-
 /// The rows of a one-pile table computed before it stopped, as a table of their own.
 fn one_pile_partial(
     game: &str,
@@ -970,5 +665,6 @@ fn one_pile_partial(
         coins,
         cell_rule: None,
         misere: None,
+        positions: Vec::new(),
     }
 }
