@@ -71,14 +71,22 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
                 );
                 bar
             };
-            bar.set_message(match stage {
-                Stage::PileValues => "Grundy values of one pile",
-                Stage::TableRows => "table rows",
-                Stage::Search => "searching (Ctrl-C stops)",
-            });
+            bar.set_message(stage_words(stage));
+            // The bar appears when the work is well under way: its rate (and so the time left)
+            // is measured from here, not from a jump of the whole first half second.
+            bar.set_position(done);
+            bar.reset_eta();
             *slot = Some((stage, bar));
         }
-        let stop = self.stop.lock().ok().and_then(|s| *s).filter(|(s, _, t)| *s == stage && *t == total);
+        // An estimate of where the limits stop the stage holds until the run passes it (the
+        // estimate was too cautious) or a later one says the run fits: then the bar counts to
+        // the end again, rather than creeping past a promised stop.
+        let stop = self
+            .stop
+            .lock()
+            .ok()
+            .and_then(|s| *s)
+            .filter(|(s, reachable, t)| *s == stage && *t == total && *reachable < total && done <= *reachable);
         if let Some((_, bar)) = slot.as_ref() {
             match stop {
                 // The estimate ends the run early: count to there, and say so.
@@ -86,7 +94,10 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
                     bar.set_length(reachable.max(done));
                     bar.set_message(format!("stops at the limits near {reachable} of {total}"));
                 }
-                None if total > 0 => bar.set_length(total),
+                None if total > 0 => {
+                    bar.set_length(total);
+                    bar.set_message(stage_words(stage));
+                }
                 None => {}
             }
             bar.set_position(done);
@@ -97,6 +108,16 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
         if let Ok(mut stop) = self.stop.lock() {
             *stop = Some((stage, reachable, total));
         }
+    }
+}
+
+/// What a bar counts, in words.
+fn stage_words(stage: takeaway_core::solve::progress::Stage) -> &'static str {
+    use takeaway_core::solve::progress::Stage;
+    match stage {
+        Stage::PileValues => "Grundy values of one pile",
+        Stage::TableRows => "table rows",
+        Stage::Search => "searching (Ctrl-C stops)",
     }
 }
 

@@ -50,7 +50,7 @@ impl Checker {
         };
         match (default, setting) {
             (Some(ast::ParamDefault::Set(_)), Some(given @ SettingValue::Number(_))) => {
-                self.errors.push(mismatch(&given, "a set of amounts, such as --set S={1,2,5}"));
+                self.errors.push(mismatch(&given, "a set of amounts, such as --set \"S={1,2,5}\""));
                 self.sets.push((name, None));
             }
             (Some(ast::ParamDefault::Number(_)), Some(given @ SettingValue::Set(_))) => {

@@ -381,7 +381,32 @@ pub fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> St
             r.n,
             r.outcome.letter()
         );
+        // The letter too, so that the classes read without the colours (a projector, a
+        // printout in grey).
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"10\" fill=\"white\" text-anchor=\"middle\">{}</text>",
+            x + (cell - 1.0) / 2.0,
+            y + cell * 0.7,
+            r.outcome.letter()
+        );
     }
+    // Column labels: n within a row is the row's label plus the column's.
+    let columns = per_row.min(n);
+    for column in (0..columns).step_by(5) {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"11\" text-anchor=\"middle\">+{column}</text>",
+            left + column as f64 * cell + (cell - 1.0) / 2.0,
+            top - 6.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"11\" text-anchor=\"end\">n</text>",
+        left - 6.0,
+        top - 6.0
+    );
     for row in 0..rows {
         let y = top + row as f64 * cell + cell * 0.75;
         let _ = writeln!(

@@ -341,6 +341,9 @@ impl PileValues {
             // where the limits should stop it, rather than promising the end.
             if estimate > budget as f64 && largest < upto {
                 limits.progress.limited(super::progress::Stage::PileValues, largest, upto + 1);
+            } else {
+                // A later, better measured estimate fits: the bar counts to the end again.
+                limits.progress.limited(super::progress::Stage::PileValues, upto + 1, upto + 1);
             }
             return Ok(());
         }
