@@ -455,7 +455,7 @@ impl Session {
     }
 
     fn query(&mut self, input: &str) -> Reply {
-        let words: Vec<&str> = input.split_whitespace().collect();
+        let words = quoted_words(input);
         let line = match QueryLine::try_parse_from(&words) {
             Ok(l) => l,
             Err(e) => {
@@ -475,7 +475,7 @@ impl Session {
                     }
                 }
                 let message = what.join(" ");
-                let verb = words.first().copied().unwrap_or("");
+                let verb = words.first().map(String::as_str).unwrap_or("");
                 let mut help = match usage {
                     Some(u) => format!("usage: {u} (:help {verb} says more)"),
                     None => format!("see :help {verb}"),
@@ -657,7 +657,9 @@ impl Session {
             return Ok(self.games[i].loaded.clone());
         }
         let wanted = name.trim_matches('"');
-        let bundled = |dir: &Path| dir.join(format!("{}.game", wanted.to_lowercase().replace([' ', '_'], "-")));
+        // "Dawson's Kayles" is games/dawsons-kayles.game.
+        let file_name = wanted.to_lowercase().replace(['\'', '’'], "").replace([' ', '_'], "-");
+        let bundled = |dir: &Path| dir.join(format!("{file_name}.game"));
         let candidates = [
             PathBuf::from(wanted),
             bundled(Path::new("games")),
@@ -951,6 +953,26 @@ fn cancelled_summary(partial: &takeaway_core::analysis::Table) -> String {
         partial.upto, partial.upto
     ));
     out
+}
+
+/// The words of a command line; a word that starts with `"` runs to the word that ends with one,
+/// so that a game's name may hold spaces (`compare "Dawson's Kayles"`). The quotes stay: the
+/// name lookups take them off.
+fn quoted_words(input: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
+    for word in input.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+        let last = words.last().map(String::as_str).unwrap_or_default();
+        open = last.starts_with('"') && !(last.len() > 1 && last.ends_with('"'));
+    }
+    words
 }
 
 /// `takeaway repl [FILE…]`: interactive on a terminal, a script otherwise. False when a file

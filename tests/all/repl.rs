@@ -52,6 +52,22 @@ fn redefining_a_name_replaces_the_game() {
     assert!(r.output.contains("\"p_positions\": [\n    0,\n    5\n  ]"), "{}", r.output);
 }
 
+#[test]
+fn compare_finds_a_bundled_game_by_a_name_with_spaces_and_a_table_takes_piles() {
+    let mut s = Session::new(false);
+    assert!(!s.eval(":load games/nim.game").is_error());
+    // Dawson's Kayles is 0 at 1 (no move: the one pin cannot be knocked alone), Nim 1.
+    let r = s.eval("compare \"Dawson's Kayles\" --upto 5");
+    assert!(r.output.contains("first differ at n = 1"), "{}", r.output);
+    assert!(r.output.contains("Dawson's Kayles has Grundy value 0 (P) at 1"), "{}", r.output);
+    let r = s.eval("table 3 --piles 3");
+    assert!(
+        r.output.contains("P-positions: 5 of the 20 positions\n  0 0 0   0 1 1   0 2 2   0 3 3\n  1 2 3\n"),
+        "{}",
+        r.output
+    );
+}
+
 // ---- scripted sessions through the binary ------------------------------------------------------
 
 fn run_session(file: &str) -> String {
