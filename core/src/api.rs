@@ -216,6 +216,41 @@ pub enum FileError {
     TooLarge { path: String, bytes: u64, most: u64 },
 }
 
+/// Why a question failed, in the terms a front end answers: the game (or its position) is
+/// wrong, the question does not fit the game, the budget refused it, its time ran out, or it
+/// was cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// the game text, its file, a position, or the arithmetic of its rules
+    Game,
+    /// a question the game cannot answer (a quotient of a partizan game, `--last` unused, …)
+    Question,
+    /// the estimate or the count of work passed the limits
+    Refused,
+    /// the deadline passed
+    Timeout,
+    /// the question's cancel token was used
+    Cancelled,
+}
+
+impl FailureKind {
+    /// The kind of a diagnostic code (`takeaway::stage::name`).
+    pub fn of_code(code: &str) -> FailureKind {
+        let mut parts = code.split("::").skip(1);
+        let (stage, name) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        match (stage, name) {
+            ("solve", "cancelled") => FailureKind::Cancelled,
+            ("solve", "timeout") => FailureKind::Timeout,
+            ("parse" | "check" | "position" | "cli" | "eval", _) => FailureKind::Game,
+            ("rules", "takes_nothing" | "in_product_game") => FailureKind::Game,
+            ("solve", _) | ("rules", "too_many_moves") | ("period", "stopped") => FailureKind::Refused,
+            ("table", "incomplete" | "too_large" | "too_many_rows") => FailureKind::Refused,
+            _ => FailureKind::Question,
+        }
+    }
+}
+
 /// Diagnostics rendered for one failure: more would bury the first, which matter most.
 pub const MOST_RENDERED: usize = 20;
 
@@ -257,6 +292,13 @@ impl Failure {
             out.push_str(&format!("… and {more} more error{} like these\n", if more == 1 { "" } else { "s" }));
         }
         out
+    }
+
+    /// What kind of failure this is, for front ends that answer each kind differently (an
+    /// exception class in Python, an HTTP status on the web page): decided by the first
+    /// diagnostic's stable code.
+    pub fn kind(&self) -> FailureKind {
+        FailureKind::of_code(self.code().as_deref().unwrap_or(""))
     }
 
     /// Where the first diagnostic points: line and column (from 1) in the failure's text.

@@ -1,0 +1,426 @@
+"""takeaway: combinatorial take-away games, in a few lines of a small language, solved.
+
+Load a game from text or from a file, then ask about it::
+
+    import takeaway
+    nim = takeaway.Game.from_file("games/nim.game")
+    nim.solve(41, 163, 13).winning_moves[0].to        # (41, 36, 13)
+    kayles = takeaway.Game.from_source('game "Kayles"\\npiles\\nmove: take 1..2, then split')
+    kayles.table(30).grundy[:8]                         # [0, 1, 2, 3, 1, 4, 3, 2]
+
+Every question takes a budget as keyword arguments: ``max_states`` (positions a search may
+keep; the work allowed grows with it), ``timeout`` (seconds) and ``cancel`` (a
+:class:`CancelToken`). A question past its budget raises :class:`Refused` at once, with the
+estimate and what would make it fit; Ctrl-C (a notebook's interrupt) stops a long one with
+``KeyboardInterrupt``. The engine works with the GIL released, so other threads run meanwhile.
+
+Answers hold the same data as the command line's ``--format json`` (``.json``) and its text
+(``.text``, also ``str(answer)``); tables show as HTML in a notebook, plots as SVG.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from . import _native
+from ._native import (
+    CancelToken,
+    Cancelled,
+    GameError,
+    QuestionError,
+    Refused,
+    TakeawayError,
+    Timeout,
+)
+
+__version__ = _native.__version__
+
+__all__ = [
+    "Game",
+    "Solution",
+    "Move",
+    "Table",
+    "Period",
+    "Explanation",
+    "Plot",
+    "Quotient",
+    "PeriodReport",
+    "Comparison",
+    "CancelToken",
+    "TakeawayError",
+    "GameError",
+    "QuestionError",
+    "Refused",
+    "Timeout",
+    "Cancelled",
+]
+
+Setting = Union[int, Sequence[int]]
+
+
+def _position(piles: Sequence[Union[int, str]]) -> str:
+    if len(piles) == 1 and isinstance(piles[0], str):
+        return piles[0]
+    for p in piles:
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise TypeError(f"a pile is a whole number, not {p!r}")
+    return " ".join(str(p) for p in piles)
+
+
+class _Answer:
+    """What every answer has: its JSON (``.json``) and its text (``.text``, ``str()``)."""
+
+    __slots__ = ("_native", "json")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        self._native = native
+        #: The answer as ``--format json`` gives it.
+        self.json = data
+
+    @property
+    def text(self) -> str:
+        """The answer as the command line prints it."""
+        return self._native.text()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: what it does, in words, and the position it leaves."""
+
+    description: str
+    to: Tuple[int, ...]
+
+    @staticmethod
+    def _of(data: Dict[str, Any]) -> "Move":
+        return Move(data["move"], tuple(int(p) for p in data["to"]))
+
+
+class Solution(_Answer):
+    """The answer of :meth:`Game.solve`."""
+
+    __slots__ = ("outcome", "grundy", "value", "winning_moves", "left_moves", "right_moves", "position", "remoteness")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        #: ``"P"``, ``"N"``, ``"D"`` (a draw), or for a partizan game ``"L"`` or ``"R"`` too.
+        self.outcome: str = data["outcome"]
+        #: The Grundy value, or None where it is not defined (misère and partizan play) or not computed.
+        self.grundy: Optional[int] = data.get("grundy")
+        #: A partizan game's canonical value, as text (None otherwise).
+        self.value: Optional[str] = data.get("value")
+        #: The position asked about.
+        self.position: Tuple[int, ...] = tuple(int(p) for p in data.get("position", ()))
+        #: Moves of best play, where the game lasts that long (None when not computed).
+        self.remoteness: Optional[int] = data.get("remoteness")
+        if "left_winning_moves" in data:
+            self.left_moves = [Move._of(m) for m in data["left_winning_moves"]]
+            self.right_moves = [Move._of(m) for m in data["right_winning_moves"]]
+            #: The winning moves of the player to move: for a partizan game, Left's then Right's.
+            self.winning_moves = self.left_moves + self.right_moves
+        else:
+            self.left_moves = []
+            self.right_moves = []
+            self.winning_moves = [Move._of(m) for m in data.get("winning_moves", [])]
+
+    def __repr__(self) -> str:
+        value = f", grundy={self.grundy}" if self.grundy is not None else ""
+        if self.value is not None:
+            value = f", value={self.value!r}"
+        return f"<Solution {' '.join(map(str, self.position))}: {self.outcome}{value}>"
+
+
+@dataclass(frozen=True)
+class Period:
+    """A period of one pile's values: G(n + period) = G(n) + saltus for n ≥ preperiod."""
+
+    preperiod: int
+    period: int
+    saltus: int
+    #: Whether a theorem proves it (otherwise it is only apparent in the values computed).
+    proven: bool
+    theorem: Optional[str]
+
+
+class Table(_Answer):
+    """The answer of :meth:`Game.table`: every position up to a bound, with its outcome and
+    Grundy value (lists indexed by n for one pile; grids for two piles and boards; for three
+    or more piles, in the order of ``positions``)."""
+
+    __slots__ = ("outcomes", "grundy", "p_positions", "period", "pattern", "positions")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        rows = data.get("rows")
+        if rows is not None:  # a partizan table: one row per pile
+            self.outcomes: List[Any] = [r["outcome"] for r in rows]
+            self.grundy: List[Any] = [None for _ in rows]
+            self.p_positions: List[Any] = [r["n"] for r in rows if r["outcome"] == "P"]
+        else:
+            self.outcomes = data["outcomes"]
+            self.grundy = data["grundy"]
+            ps = data["p_positions"]
+            self.p_positions = [tuple(p) if isinstance(p, list) else p for p in ps]
+        period = data.get("period")
+        #: The period of one pile's values, where one was found (None otherwise).
+        self.period: Optional[Period] = None
+        if isinstance(period, dict) and "saltus" in period:
+            self.period = Period(
+                period["preperiod"], period["period"], period["saltus"], bool(period["proven"]), period.get("theorem")
+            )
+        #: A famous pattern the P-positions follow, in words.
+        self.pattern: Optional[str] = data.get("pattern")
+        #: For three or more piles: the positions, in the order of ``outcomes`` and ``grundy``.
+        self.positions: List[Tuple[int, ...]] = [tuple(p) for p in data.get("positions", [])]
+
+    @property
+    def csv(self) -> str:
+        """The table as ``--format csv`` prints it."""
+        return self._native.csv() or ""
+
+    def to_pandas(self) -> Any:
+        """The table as a pandas DataFrame, one row per position (needs pandas)."""
+        import io
+
+        try:
+            import pandas
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("Table.to_pandas needs pandas: pip install pandas") from e
+        return pandas.read_csv(io.StringIO(self.csv), keep_default_na=False, na_values=[""])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: one row per position, P-positions marked."""
+        lines = self.csv.splitlines()
+        if not lines:
+            return f"<pre>{html.escape(self.text)}</pre>"
+        shown = lines[: 1 + 1000]
+        header = shown[0].split(",")
+        out = [f"<p><b>{html.escape(self.json.get('game', ''))}</b></p>", "<table>", "<tr>"]
+        out += [f"<th>{html.escape(h)}</th>" for h in header] + ["</tr>"]
+        outcome = header.index("outcome") if "outcome" in header else -1
+        for line in shown[1:]:
+            cells = line.split(",")
+            p = outcome >= 0 and outcome < len(cells) and cells[outcome] == "P"
+            style = ' style="background:#fde2a7;font-weight:bold"' if p else ""
+            out.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        out.append("</table>")
+        if len(lines) > len(shown):
+            out.append(f"<p>… {len(lines) - len(shown)} more rows (.csv or .to_pandas() has them all)</p>")
+        if self.period is not None:
+            word = "proven" if self.period.proven else "apparent"
+            out.append(
+                f"<p>period {self.period.period} from n = {self.period.preperiod}"
+                f"{', saltus ' + str(self.period.saltus) if self.period.saltus else ''} ({word})</p>"
+            )
+        if self.pattern:
+            out.append(f"<p>pattern: the P-positions are {html.escape(self.pattern)}</p>")
+        return "\n".join(out)
+
+
+class Explanation(_Answer):
+    """The answer of :meth:`Game.explain`: the text a student reads, and its steps as data
+    (``.steps``: the mex of the options, the binary columns of a nim-sum, the winning move)."""
+
+    __slots__ = ("kind", "outcome")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        #: Which explanation: ``mex``, ``nim_sum``, ``schwenk``, ``moore``, ``quotient``, ``options``, …
+        self.kind: Optional[str] = data.get("kind")
+        self.outcome: Optional[str] = data.get("outcome")
+
+    @property
+    def steps(self) -> Dict[str, Any]:
+        """The explanation as data (the JSON the command line gives)."""
+        return self.json
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class Plot(_Answer):
+    """The answer of :meth:`Game.plot`: an SVG picture (shown inline in a notebook)."""
+
+    __slots__ = ()
+
+    @property
+    def svg(self) -> str:
+        return self.json["svg"]
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def save(self, path: str) -> None:
+        """Writes the SVG to `path` (through a file beside it, renamed when complete)."""
+        import os
+        import tempfile
+
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, temporary = tempfile.mkstemp(dir=directory, suffix=".svg.tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.svg)
+            os.replace(temporary, path)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+            raise
+
+
+class Quotient(_Answer):
+    """The answer of :meth:`Game.quotient`: the misère quotient of a heap game."""
+
+    __slots__ = ("elements", "p_portion", "phi", "order")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        #: The elements, as words in the generators.
+        self.elements: List[str] = data["elements"]
+        self.order: int = data["order"]
+        #: The P-portion, as words.
+        self.p_portion: List[str] = [self.elements[i] for i in data["p_portion"]]
+        #: Φ(n) for heaps n = 0, 1, …, as words.
+        self.phi: List[str] = [self.elements[i] for i in data["phi"]]
+
+
+class PeriodReport(_Answer):
+    """The answer of :meth:`Game.period`."""
+
+    __slots__ = ("preperiod", "period", "proven")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        self.proven: bool = bool(data.get("proven"))
+        self.preperiod: Optional[int] = data.get("preperiod")
+        self.period: Optional[int] = data.get("period")
+
+    def __repr__(self) -> str:
+        if self.proven:
+            return f"<PeriodReport period {self.period} from {self.preperiod}, proven>"
+        return "<PeriodReport: no period proven>"
+
+
+class Comparison(_Answer):
+    """The answer of :meth:`Game.compare`."""
+
+    __slots__ = ("identical", "first_difference")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        self.identical: bool = data["identical"]
+        #: None, or the pile where the games first differ: (n, value in this game, value in the other).
+        self.first_difference: Optional[Tuple[int, Any, Any]] = None
+        diff = data.get("first_difference")
+        if diff:
+            a, b = diff
+            self.first_difference = (a["n"], a.get("grundy", a.get("outcome")), b.get("grundy", b.get("outcome")))
+
+
+class Game:
+    """A game, loaded from the takeaway language and checked.
+
+    Build one with :meth:`from_source` or :meth:`from_file`; parameters of the game are
+    given as keyword arguments (``k=5``, ``S=[1, 2, 5]``).
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, native: Any):
+        self._game = native
+
+    @staticmethod
+    def from_source(text: str, *, name: str = "game", directory: str = ".", **settings: Setting) -> "Game":
+        """A game from its text. Raises :class:`GameError` with the diagnostic (its ``code``,
+        ``line``, ``column`` and ``help``) when the text is wrong."""
+        return Game(_native.NativeGame.from_source(text, name, settings, directory))
+
+    @staticmethod
+    def from_file(path: str, **settings: Setting) -> "Game":
+        """A game from a ``.game`` file (a product's games are found beside it)."""
+        return Game(_native.NativeGame.from_file(str(path), settings))
+
+    @property
+    def name(self) -> str:
+        return self._game.name
+
+    @property
+    def source(self) -> str:
+        """The game's text."""
+        return self._game.source
+
+    @property
+    def partizan(self) -> bool:
+        """True when Left and Right have different moves."""
+        return self._game.partizan
+
+    @property
+    def misere(self) -> bool:
+        """True under misère play (whoever moves last loses)."""
+        return self._game.misere
+
+    def __repr__(self) -> str:
+        return f"<takeaway.Game {self.name!r}>"
+
+    def _ask(self, verb: str, args: Dict[str, Any], budget: Dict[str, Any], other: Optional["Game"] = None) -> Any:
+        unknown = set(budget) - {"max_states", "timeout", "cancel"}
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {sorted(unknown)[0]!r} (a budget is max_states, timeout, cancel)")
+        native = self._game.ask(
+            verb,
+            args,
+            budget.get("max_states"),
+            budget.get("timeout"),
+            budget.get("cancel"),
+            other._game if other is not None else None,
+        )
+        return native, native.json()
+
+    def check(self, **budget: Any) -> Dict[str, Any]:
+        """What ``takeaway check`` says of a right game, as data (for a partizan game, whose
+        each rule is)."""
+        _, data = self._ask("check", {}, budget)
+        return data
+
+    def solve(self, *piles: Union[int, str], last: Optional[int] = None, **budget: Any) -> Solution:
+        """Outcome, Grundy value (or a partizan value) and winning moves of a position:
+        ``game.solve(41, 163, 13)``; ``last`` is the previous move, for games that remember it."""
+        return Solution(*self._ask("solve", {"position": _position(piles), "last": last}, budget))
+
+    def explain(self, *piles: Union[int, str], last: Optional[int] = None, all: bool = False, **budget: Any) -> Explanation:
+        """How the answer for a position follows, in the terms of the theory; ``all`` also
+        lists the Grundy values of every smaller pile."""
+        args = {"position": _position(piles), "last": last, "all": all}
+        return Explanation(*self._ask("explain", args, budget))
+
+    def table(
+        self, upto: int = 30, *, piles: Optional[int] = None, remoteness: bool = False, by_last: bool = False, **budget: Any
+    ) -> Table:
+        """Every position up to ``upto``: one pile of 0..upto, or every pair for two piles;
+        ``piles=3`` lists every position of three piles of a game on any number of piles."""
+        args = {"upto": upto, "piles": piles, "remoteness": remoteness, "by_last": by_last}
+        return Table(*self._ask("table", args, budget))
+
+    def plot(self, upto: int = 60, **budget: Any) -> Plot:
+        """The values as an SVG picture (shown inline in a notebook)."""
+        return Plot(*self._ask("plot", {"upto": upto}, budget))
+
+    def quotient(self, upto: int = 300, **budget: Any) -> Quotient:
+        """The misère quotient of heaps 0..upto, for misère heap games."""
+        return Quotient(*self._ask("quotient", {"upto": upto}, budget))
+
+    def period(self, upto: Optional[int] = None, **budget: Any) -> PeriodReport:
+        """One pile's values until a theorem proves their period (octal and subtraction games)."""
+        return PeriodReport(*self._ask("period", {"upto": upto}, budget))
+
+    def compare(self, other: "Game", upto: int = 100, *, shift: int = 0, **budget: Any) -> Comparison:
+        """The first pile where this game and ``other`` (read ``shift`` piles further on) differ."""
+        if not isinstance(other, Game):
+            raise TypeError("compare takes another takeaway.Game")
+        return Comparison(*self._ask("compare", {"upto": upto, "shift": shift}, budget, other))
