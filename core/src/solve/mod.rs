@@ -496,7 +496,13 @@ impl Work {
 /// quotient does not reach it: its positions are partitions of at most its total.
 /// Moore's Nim: the positions below `pos` whose search gives a Grundy value.
 fn moore_search_is_small(pos: &Position) -> bool {
-    pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1)).is_some_and(|n| n <= 20_000)
+    positions_below(pos).is_some_and(|n| n <= 20_000)
+}
+
+/// How many positions lie at or below `pos`, pile by pile (each pile from 0 to its size), or
+/// `None` past 128 bits.
+fn positions_below(pos: &Position) -> Option<u128> {
+    pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1))
 }
 
 /// Moore's Nim positions with more moves than this get no Grundy value: a search from them
@@ -811,10 +817,7 @@ impl<'g> Solver<'g> {
                     // positions are partitions of at most the total: few while it is small
                     pos.piles.iter().map(|&p| p as u128).sum::<u128>() <= 30
                 } else {
-                    pos.piles
-                        .iter()
-                        .try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1))
-                        .is_some_and(|n| n <= SMALL)
+                    positions_below(pos).is_some_and(|n| n <= SMALL)
                 }
             }
         }

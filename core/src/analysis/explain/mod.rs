@@ -205,8 +205,10 @@ pub enum Explanation {
         position: Vec<u64>,
         columns: Vec<Column>,
         outcome: Outcome,
-        winning: Option<Step>,
-        /// the theorem's construction gave one winning move; there may be others
+        /// every winning move, or where the moves are too many to list, the one the theorem's
+        /// construction finds
+        winning: Vec<Step>,
+        /// only the construction's move is listed: there may be others
         more_winning: bool,
         answers: Vec<Answer>,
         more_answers: usize,
@@ -388,8 +390,8 @@ fn moore(solver: &mut Solver, game: &Game, pos: &Position) -> Result<Explanation
         position: pos.piles.clone(),
         columns: columns(&pos.piles),
         outcome,
-        winning: moves.first().map(Step::of),
-        more_winning: more_winning || moves.len() > 1,
+        winning: moves.iter().map(Step::of).collect(),
+        more_winning,
         answers,
         more_answers,
     })

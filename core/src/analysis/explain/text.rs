@@ -129,13 +129,17 @@ impl Explanation {
                  no longer a multiple of {m}. Every move leads to an N-position.\n"
             ));
             answers_text(&mut out, answers, *more_answers);
-        } else if let Some(w) = winning {
+        } else if !winning.is_empty() {
             out.push_str(&format!(
                 "From the highest such column down, make each count a multiple of {m}: a pile lowered in a\n\
                  higher column may take any bits below it, and where those cannot make up the count, as\n\
                  many more piles as the remainder turn their 1 there into a 0 (never more than {k} in all).\n"
             ));
-            out.push_str(&format!("The winning move: {}, to {}\n", w.description, w.to_text()));
+            let heading = if winning.len() == 1 { "The winning move" } else { "The winning moves" };
+            out.push_str(&format!("{heading}:\n"));
+            for w in winning {
+                out.push_str(&format!("  {}, to {}\n", w.description, w.to_text()));
+            }
             if *more_winning {
                 out.push_str("(there may be other winning moves: this is the one the construction finds)\n");
             }
