@@ -31,7 +31,7 @@ fn run() -> Result<(), api::Failure> {
     }
 
     // A position: its outcome, Grundy value and a winning move.
-    let solved = api::ask(&game, &Request::Solve { position: "7 9 3".into(), last: None }, &limits)?;
+    let solved = api::ask(&game, &Request::Solve { position: "7 9 3".into(), last: None, remoteness: true }, &limits)?;
     if let Answer::Solve(s) = &solved {
         println!("7 9 3: outcome {}, Grundy value {:?}", s.outcome.letter(), s.grundy);
         for m in &s.winning_moves {

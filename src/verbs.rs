@@ -280,7 +280,7 @@ impl<G: Args> Verb<G> {
         Some(match self {
             Verb::Check { output, .. } => plain(Request::Check, output),
             Verb::Solve { position, output, .. } => {
-                plain(Request::Solve { position: position.text(), last: position.last }, output)
+                plain(Request::Solve { position: position.text(), last: position.last, remoteness: true }, output)
             }
             Verb::Explain { position, all, output, .. } => {
                 plain(Request::Explain { position: position.text(), last: position.last, all: *all }, output)

@@ -34,8 +34,10 @@ pub type Setting = (String, SettingValue);
 pub enum Request {
     /// Is the game right? (Its errors come as a `Failure` from loading.)
     Check,
-    /// Outcome, value and winning moves of a position, written as its piles: `"41 163 13"`.
-    Solve { position: String, last: Option<u64> },
+    /// Outcome, value and winning moves of a position, written as its piles: `"41 163 13"`;
+    /// with `remoteness`, also how long best play lasts (a search of whole positions, much
+    /// slower than the value of a sum of piles).
+    Solve { position: String, last: Option<u64>, remoteness: bool },
     /// How the answer for a position follows, in the terms of the theory.
     Explain { position: String, last: Option<u64>, all: bool },
     /// Every one-pile position up to `upto` (pairs for two-pile games).
@@ -607,7 +609,7 @@ pub fn ask(loaded: &Loaded, request: &Request, limits: &Limits) -> Result<Answer
     let on_game = |e: Error| Failure { errors: vec![e], source: Some(loaded.source.clone()), partial: None };
     match request {
         Request::Check => Ok(Answer::Check(check_report(loaded))),
-        Request::Solve { position, last } => solve(loaded, position, *last, limits),
+        Request::Solve { position, last, remoteness } => solve(loaded, position, *last, *remoteness, limits),
         Request::Explain { position, last, all } => {
             if loaded.game.is_partizan() {
                 let e = analyse_partizan(loaded, position, *last, limits, crate::analysis::partizan::explain)?;
@@ -735,7 +737,13 @@ pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) 
     Err(Failure::one(error, Some(&loaded.source)))
 }
 
-fn solve(loaded: &Loaded, position: &str, last: Option<u64>, limits: &Limits) -> Result<Answer, Failure> {
+fn solve(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    remoteness: bool,
+    limits: &Limits,
+) -> Result<Answer, Failure> {
     if loaded.game.is_partizan() {
         return analyse_partizan(loaded, position, last, limits, crate::analysis::partizan::solve)
             .map(Answer::PartizanSolve);
@@ -743,7 +751,7 @@ fn solve(loaded: &Loaded, position: &str, last: Option<u64>, limits: &Limits) ->
     if let Some(report) = big_pile(loaded, position, last)? {
         return Ok(Answer::BigSolve(report));
     }
-    analyse(loaded, position, last, limits, crate::analysis::solve).map(Answer::Solve)
+    analyse(loaded, position, last, limits, |s, p| crate::analysis::solve_with(s, p, remoteness)).map(Answer::Solve)
 }
 
 /// A pile too large for 64 bits, answered in arbitrary-size integers where the game is one of

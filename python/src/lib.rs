@@ -314,7 +314,11 @@ impl NativeGame {
         let position = || -> PyResult<String> { Ok(optional::<String>(args, "position")?.unwrap_or_default()) };
         let request = match verb {
             "check" => Request::Check,
-            "solve" => Request::Solve { position: position()?, last: optional(args, "last")? },
+            "solve" => Request::Solve {
+                position: position()?,
+                last: optional(args, "last")?,
+                remoteness: optional(args, "remoteness")?.unwrap_or(false),
+            },
             "explain" => Request::Explain {
                 position: position()?,
                 last: optional(args, "last")?,

@@ -21,6 +21,7 @@ Answers hold the same data as the command line's ``--format json`` (``.json``) a
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -106,10 +107,22 @@ class Move:
 class Solution(_Answer):
     """The answer of :meth:`Game.solve`."""
 
-    __slots__ = ("outcome", "grundy", "value", "winning_moves", "left_moves", "right_moves", "position", "remoteness")
+    __slots__ = (
+        "outcome",
+        "grundy",
+        "value",
+        "winning_moves",
+        "left_moves",
+        "right_moves",
+        "position",
+        "last",
+        "_remoteness",
+        "_ask_again",
+    )
 
-    def __init__(self, native: Any, data: Dict[str, Any]):
+    def __init__(self, native: Any, data: Dict[str, Any], ask_again: Any = None):
         super().__init__(native, data)
+        self._ask_again = ask_again
         #: ``"P"``, ``"N"``, ``"D"`` (a draw), or for a partizan game ``"L"`` or ``"R"`` too.
         self.outcome: str = data["outcome"]
         #: The Grundy value, or None where it is not defined (misère and partizan play) or not computed.
@@ -118,8 +131,9 @@ class Solution(_Answer):
         self.value: Optional[str] = data.get("value")
         #: The position asked about.
         self.position: Tuple[int, ...] = tuple(int(p) for p in data.get("position", ()))
-        #: Moves of best play, where the game lasts that long (None when not computed).
-        self.remoteness: Optional[int] = data.get("remoteness")
+        #: The previous move's size, for games whose rules read it.
+        self.last: Optional[int] = data.get("last")
+        self._remoteness: Optional[int] = data.get("remoteness")
         if "left_winning_moves" in data:
             self.left_moves = [Move._of(m) for m in data["left_winning_moves"]]
             self.right_moves = [Move._of(m) for m in data["right_winning_moves"]]
@@ -129,6 +143,20 @@ class Solution(_Answer):
             self.left_moves = []
             self.right_moves = []
             self.winning_moves = [Move._of(m) for m in data.get("winning_moves", [])]
+
+    @property
+    def remoteness(self) -> Optional[int]:
+        """How many moves the game lasts with best play (the winner hurries, the loser delays),
+        or None when the position is too large to search for it. It is searched for the first
+        time it is read, unless ``solve(..., remoteness=True)`` asked for it already: the search
+        visits whole positions and costs far more than the value of a sum of piles."""
+        if self._remoteness is None and self._ask_again is not None:
+            again = self._ask_again()
+            self._ask_again = None
+            self._remoteness = again.json.get("remoteness")
+            self.json["remoteness"] = self._remoteness
+            self._native = again._native
+        return self._remoteness
 
     def __repr__(self) -> str:
         value = f", grundy={self.grundy}" if self.grundy is not None else ""
@@ -154,14 +182,17 @@ class Table(_Answer):
     Grundy value (lists indexed by n for one pile; grids for two piles and boards; for three
     or more piles, in the order of ``positions``)."""
 
-    __slots__ = ("outcomes", "grundy", "p_positions", "period", "pattern", "positions")
+    __slots__ = ("outcomes", "grundy", "values", "p_positions", "period", "pattern", "positions")
 
     def __init__(self, native: Any, data: Dict[str, Any]):
         super().__init__(native, data)
         rows = data.get("rows")
+        #: A partizan game's canonical values, as text, indexed by n (None for impartial games).
+        self.values: Optional[List[str]] = None
         if rows is not None:  # a partizan table: one row per pile
             self.outcomes: List[Any] = [r["outcome"] for r in rows]
             self.grundy: List[Any] = [None for _ in rows]
+            self.values = [r["value"] for r in rows]
             self.p_positions: List[Any] = [r["n"] for r in rows if r["outcome"] == "P"]
         else:
             self.outcomes = data["outcomes"]
@@ -342,7 +373,7 @@ class Game:
         return Game(_native.NativeGame.from_source(text, name, settings, directory))
 
     @staticmethod
-    def from_file(path: str, **settings: Setting) -> "Game":
+    def from_file(path: Union[str, "os.PathLike[str]"], **settings: Setting) -> "Game":
         """A game from a ``.game`` file (a product's games are found beside it)."""
         return Game(_native.NativeGame.from_file(str(path), settings))
 
@@ -388,10 +419,19 @@ class Game:
         _, data = self._ask("check", {}, budget)
         return data
 
-    def solve(self, *piles: Union[int, str], last: Optional[int] = None, **budget: Any) -> Solution:
+    def solve(
+        self, *piles: Union[int, str], last: Optional[int] = None, remoteness: bool = False, **budget: Any
+    ) -> Solution:
         """Outcome, Grundy value (or a partizan value) and winning moves of a position:
-        ``game.solve(41, 163, 13)``; ``last`` is the previous move, for games that remember it."""
-        return Solution(*self._ask("solve", {"position": _position(piles), "last": last}, budget))
+        ``game.solve(41, 163, 13)``, or ``game.solve("41 163 13")``; ``last`` is the previous
+        move, for games that remember it. The remoteness is searched for when ``.remoteness``
+        is first read (``remoteness=True`` searches at once, and ``.text`` then shows it)."""
+        args = {"position": _position(piles), "last": last, "remoteness": remoteness}
+        native, data = self._ask("solve", args, budget)
+        if remoteness:
+            return Solution(native, data)
+        again = dict(args, remoteness=True)
+        return Solution(native, data, lambda: Solution(*self._ask("solve", again, budget)))
 
     def explain(self, *piles: Union[int, str], last: Optional[int] = None, all: bool = False, **budget: Any) -> Explanation:
         """How the answer for a position follows, in the terms of the theory; ``all`` also

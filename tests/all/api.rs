@@ -22,7 +22,7 @@ fn answers_are_data_bouton_and_a_subtraction_period() {
     let nim = game("game \"Nim\"\npiles\nmove: take any\n");
     let limits = Limits::default();
     // Bouton: 41 ⊕ 163 ⊕ 13 = 135, so the position is N, and 25 ⊕ 28 ⊕ 5 = 0 is P.
-    match api::ask(&nim, &Request::Solve { position: "41 163 13".into(), last: None }, &limits) {
+    match api::ask(&nim, &Request::Solve { position: "41 163 13".into(), last: None, remoteness: true }, &limits) {
         Ok(Answer::Solve(r)) => {
             assert_eq!((r.outcome.letter(), r.grundy), ("N", Some(41 ^ 163 ^ 13)));
             for m in &r.winning_moves {
@@ -31,7 +31,7 @@ fn answers_are_data_bouton_and_a_subtraction_period() {
         }
         other => panic!("{other:?}"),
     }
-    match api::ask(&nim, &Request::Solve { position: "25 28 5".into(), last: None }, &limits) {
+    match api::ask(&nim, &Request::Solve { position: "25 28 5".into(), last: None, remoteness: true }, &limits) {
         Ok(Answer::Solve(r)) => assert_eq!((r.outcome.letter(), r.grundy, r.winning_moves.len()), ("P", Some(0), 0)),
         other => panic!("{other:?}"),
     }
@@ -54,7 +54,9 @@ fn a_failure_has_its_code_its_place_and_its_rendering() {
     assert_eq!(failure.line_column(), Some((2, 7)));
     assert!(failure.render(false).contains("bad.game:2:7"), "{}", failure.render(false));
     let nim = game("piles\nmove: take any\n");
-    let f = api::ask(&nim, &Request::Solve { position: "3 x".into(), last: None }, &Limits::default()).unwrap_err();
+    let f =
+        api::ask(&nim, &Request::Solve { position: "3 x".into(), last: None, remoteness: true }, &Limits::default())
+            .unwrap_err();
     assert!(f.code().unwrap().starts_with("takeaway::position::"), "{:?}", f.code());
 }
 
@@ -71,7 +73,7 @@ impl Reporter for Count {
 fn two_questions_in_two_threads_are_cancelled_and_reported_independently() {
     let grundy = game(GRUNDYS_GAME);
     // Far past what finishes in the test's time: only a cancel ends it.
-    let long = Request::Solve { position: "1000000000".into(), last: None };
+    let long = Request::Solve { position: "1000000000".into(), last: None, remoteness: true };
     let (first, second) = (CancelToken::new(), CancelToken::new());
     let (heard_first, heard_second) = (Arc::new(Count(AtomicU64::new(0))), Arc::new(Count(AtomicU64::new(0))));
     let ask = |token: &CancelToken, heard: &Arc<Count>| {
@@ -170,7 +172,9 @@ fn a_game_against_the_computer_is_a_state_machine() {
 fn the_readme_library_example_says_what_it_prints() -> Result<(), api::Failure> {
     let game = api::read_game("games/tag.game".as_ref(), &[], Vec::new())?;
     let limits = Limits::default();
-    if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: "10".into(), last: None }, &limits)? {
+    if let Answer::Solve(s) =
+        api::ask(&game, &Request::Solve { position: "10".into(), last: None, remoteness: false }, &limits)?
+    {
         assert_eq!((s.outcome.letter(), s.grundy, s.winning_moves[0].to.clone()), ("N", Some(2), vec![8]));
     } else {
         panic!("a solve answers with Answer::Solve");
@@ -180,7 +184,7 @@ fn the_readme_library_example_says_what_it_prints() -> Result<(), api::Failure> 
     let readme = std::fs::read_to_string("README.md").expect("the README");
     for line in [
         "let game = api::read_game(\"games/tag.game\".as_ref(), &[], Vec::new())?;",
-        "if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: \"10\".into(), last: None }, &limits)? {",
+        "if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: \"10\".into(), last: None, remoteness: false }, &limits)? {",
         "// N Some(2) [8]",
         "// P-positions: 0, 4, 8, 12",
     ] {

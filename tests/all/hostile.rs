@@ -563,8 +563,8 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
         let position = positions[rng.below(positions.len())].to_string();
         let requests = [
             Request::Check,
-            Request::Solve { position: position.clone(), last: None },
-            Request::Solve { position: position.clone(), last: Some(rng.below(4) as u64 + 1) },
+            Request::Solve { position: position.clone(), last: None, remoteness: true },
+            Request::Solve { position: position.clone(), last: Some(rng.below(4) as u64 + 1), remoteness: true },
             Request::Explain { position: position.clone(), last: None, all: rng.below(2) == 0 },
             Request::Table { upto: [0, 12, 60][rng.below(3)], options: Default::default() },
             Request::Plot { upto: [1, 20][rng.below(2)] },

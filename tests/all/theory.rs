@@ -307,6 +307,35 @@ fn bouton_winning_move_from_the_theory_example() {
     assert_eq!(report.winning_moves[0].to, vec![41, 36, 13]);
 }
 
+/// Nim's heaps are answered by Bouton's theorem without computing a value (pile n is worth n):
+/// the same outcomes, values and winning moves, in the same words and order, as the same game
+/// written `take 1..n`, whose values are computed pile by pile; and piles far past anything
+/// computable answer at once.
+#[test]
+fn nim_by_boutons_theorem_agrees_with_the_computed_values() {
+    let nim = game("nim.game");
+    let computed = takeaway_core::load("piles\nmove: take 1..n\n", "g", &[]).expect("loads");
+    let (mut by_theorem, mut by_values) = (solver(&nim), solver(&computed));
+    for a in 0..=12u64 {
+        for b in a..=12 {
+            for c in 0..=12 {
+                let pos = Position::new(vec![a, b, c]);
+                let x = analysis::solve_with(&mut by_theorem, &pos, false).unwrap();
+                let y = analysis::solve_with(&mut by_values, &pos, false).unwrap();
+                assert_eq!((x.outcome, x.grundy), (y.outcome, y.grundy), "{a} {b} {c}");
+                let moves = |r: &analysis::SolveReport| {
+                    r.winning_moves.iter().map(|m| (m.description.clone(), m.to.clone())).collect::<Vec<_>>()
+                };
+                assert_eq!(moves(&x), moves(&y), "{a} {b} {c}");
+            }
+        }
+    }
+    let big = analysis::solve_with(&mut by_theorem, &Position::new(vec![1 << 62, 5, 7]), false).unwrap();
+    assert_eq!(big.grundy, Some((1 << 62) ^ 2));
+    assert_eq!(big.winning_moves.len(), 1);
+    assert_eq!(big.winning_moves[0].to, vec![2, 5, 7]);
+}
+
 #[test]
 fn misere_nim_follows_boutons_misere_rule() {
     let g = game("misere-nim.game");

@@ -35,7 +35,7 @@ pub struct SolveReport {
     pub outcome: Outcome,
     pub grundy: Option<u64>,
     /// Moves the game lasts under best play (the winner hurries, the loser delays); null when
-    /// the position is too large to search for it.
+    /// the position is too large to search for it, or it was not asked for.
     pub remoteness: Option<u64>,
     pub winning_moves: Vec<WinningMove>,
     /// True when there are more winning moves than the list shows.
@@ -74,6 +74,13 @@ pub struct WinningMove {
 }
 
 pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveError> {
+    solve_with(solver, pos, true)
+}
+
+/// As `solve`, searching for the remoteness only when `remoteness` is set: that search visits
+/// whole positions, which costs far more than a pile-sum game's value (a loop of many small
+/// questions from a library leaves it out).
+pub fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Result<SolveReport, SolveError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     let convention = game.convention;
@@ -109,7 +116,7 @@ pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveEr
         ),
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
-    let remoteness = solver.remoteness(pos)?;
+    let remoteness = if remoteness || value.outcome == Outcome::D { solver.remoteness(pos)? } else { None };
     let drawing_moves = if value.outcome == Outcome::D {
         let moves = solver.drawing_moves(pos)?;
         moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect()

@@ -69,7 +69,10 @@ pub const MOST_THREADS: usize = 2;
 
 /// The threads the kernel uses unless told: every core, up to `MOST_THREADS`.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_THREADS)
+    // Read once per process: on Linux the answer comes from the cgroup files, a few tens of
+    // microseconds that a library asking thousands of small questions would pay for each one.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    (*CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))).min(MOST_THREADS)
 }
 
 /// The sparse-space variants the take-and-break kernel may use.

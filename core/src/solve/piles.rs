@@ -7,7 +7,8 @@
 
 use super::heap::{HeapKernel, HeapRules};
 use super::{check_cancel, period, Limits, SolveError, Table, Work};
-use crate::rules::{Game, Move, Position};
+use crate::rules::{Amount, Game, Move, MoveKind, Position};
+use crate::vocab::Span;
 
 /// Values are looked at for a period each time their number doubles from here.
 const FIRST_PERIOD_CHECK: usize = 64;
@@ -45,16 +46,37 @@ const ESTIMATE_AFTER_SHARE: u64 = 1024;
 const ESTIMATE_MARGIN: f64 = 16.0;
 
 enum Engine {
+    /// Nim's heaps: every move takes any number of counters from one pile, so the options of a
+    /// pile of n are the piles 0..n, and by induction its value is n (Bouton). Nothing is
+    /// computed, at any size; `rule` is the rule a winning move is made by.
+    Bouton {
+        rule: Span,
+    },
     Kernel(Box<HeapKernel>),
     /// Moves listed one pile size at a time, for rules that read n.
     Listing(Vec<u32>),
 }
 
+/// The rule of a game whose every move takes any number of counters from one pile, with no
+/// condition, no split and no memory of the last move: Nim's heaps.
+fn nim_heaps(game: &Game) -> Option<Span> {
+    let only_any_takes = !game.moves.is_empty()
+        && game.first_moves.is_empty()
+        && !game.uses_last
+        && game.product.is_none()
+        && game.moves.iter().all(|r| r.side.is_none() && matches!(r.plain_take(), Some(Amount::Any)));
+    only_any_takes.then(|| game.moves[0].span)
+}
+
 impl PileValues {
     pub fn new(game: &Game) -> Self {
-        let engine = match HeapRules::compile(game) {
-            Some(rules) => Engine::Kernel(Box::new(HeapKernel::new(rules))),
-            None => Engine::Listing(Vec::new()),
+        let engine = if let Some(rule) = nim_heaps(game) {
+            Engine::Bouton { rule }
+        } else {
+            match HeapRules::compile(game) {
+                Some(rules) => Engine::Kernel(Box::new(HeapKernel::new(rules))),
+                None => Engine::Listing(Vec::new()),
+            }
         };
         PileValues {
             engine,
@@ -90,6 +112,7 @@ impl PileValues {
 
     fn computed(&self) -> usize {
         match &self.engine {
+            Engine::Bouton { .. } => usize::MAX,
             Engine::Kernel(k) => k.computed(),
             Engine::Listing(v) => v.len(),
         }
@@ -97,6 +120,7 @@ impl PileValues {
 
     fn stored(&self, n: u64) -> Option<u32> {
         match &self.engine {
+            Engine::Bouton { .. } => u32::try_from(n).ok(),
             Engine::Kernel(k) => k.value(n),
             Engine::Listing(v) => v.get(n as usize).copied(),
         }
@@ -105,6 +129,9 @@ impl PileValues {
     /// The value of a pile already computed or covered by the period; `None` for one a window
     /// dropped.
     fn known(&self, n: u64) -> Option<u64> {
+        if let Engine::Bouton { .. } = self.engine {
+            return Some(n);
+        }
         let computed = self.computed() as u64;
         if n < computed {
             return self.stored(n).map(u64::from);
@@ -180,6 +207,16 @@ impl PileValues {
             };
             let target = value ^ total;
             let more = match &self.engine {
+                // The one move of a pile of p to the value `target` takes p − target.
+                Engine::Bouton { rule } => {
+                    if target < p {
+                        let left = if target == 0 { vec![] } else { vec![target] };
+                        let kind = MoveKind::Take { pile: 0, from: p, amount: p - target, left };
+                        let one = Move { rule: *rule, kind, to: Position::new(vec![target]) };
+                        winning.push(one.on_pile_of(index, pos));
+                    }
+                    Some(false)
+                }
                 Engine::Kernel(k) => self.kernel_moves(game, k, p, index, pos, target, &mut winning, limits)?,
                 Engine::Listing(_) => {
                     self.listed_moves(game, p, index, pos, target, &mut winning, limits)?.map(|()| false)
@@ -263,6 +300,9 @@ impl PileValues {
 
     /// Computes values up to pile `upto`; false when a window proved too small for it.
     fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<bool, SolveError> {
+        if let Engine::Bouton { .. } = self.engine {
+            return Ok(true);
+        }
         // A window where no theorem needs the whole table to prove a period.
         let window = match limits.table {
             Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
@@ -304,6 +344,7 @@ impl PileValues {
                     self.work.add_piles((options / KERNEL_OPTIONS_PER_MOVE) as usize, limits, stop as u64, upto)?;
                 }
                 Engine::Listing(values) => listing_extend(game, values, stop, upto + 1, limits, &mut self.work)?,
+                Engine::Bouton { .. } => unreachable!("Nim's heaps need no computing"),
             }
             if self.computed() >= self.next_period_check {
                 self.next_period_check *= 2;
@@ -380,6 +421,7 @@ impl PileValues {
                 None => return,
             },
             Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
+            Engine::Bouton { .. } => return,
         };
         let examined = values.len() as u64;
         if let Some((pre, p, 0)) = period::detect(&values, false) {

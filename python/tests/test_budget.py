@@ -1,0 +1,78 @@
+"""A long question stops on its timeout, on a CancelToken from another thread, and on Ctrl-C;
+other Python threads run while the engine works."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import takeaway
+
+# About half a minute of searching on a 2-core machine, far more than any test waits for.
+LONG = (120, 130, 140)
+ROOM = 100_000_000
+
+
+def test_a_timeout_stops_a_long_question(game):
+    wythoff = game("three-pile-wythoff")
+    started = time.monotonic()
+    with pytest.raises(takeaway.Timeout) as caught:
+        wythoff.solve(*LONG, max_states=ROOM, timeout=0.3)
+    assert time.monotonic() - started < 10
+    assert caught.value.code == "takeaway::solve::timeout"
+    assert isinstance(caught.value, takeaway.Refused)
+
+
+def test_a_cancel_token_stops_a_question_from_another_thread(game):
+    wythoff = game("three-pile-wythoff")
+    token = takeaway.CancelToken()
+    timer = threading.Timer(0.3, token.cancel)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(takeaway.Cancelled) as caught:
+        wythoff.solve(*LONG, max_states=ROOM, cancel=token)
+    timer.join()
+    assert time.monotonic() - started < 10
+    assert caught.value.code == "takeaway::solve::cancelled"
+    assert token.cancelled
+    token.reset()
+    assert wythoff.solve(1, 2, 3, cancel=token).grundy == 3
+
+
+def test_other_threads_run_while_the_engine_works(game):
+    wythoff = game("three-pile-wythoff")
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        with pytest.raises(takeaway.Timeout):
+            wythoff.solve(*LONG, max_states=ROOM, timeout=0.5)
+    finally:
+        stop.set()
+        counter.join()
+    # Had the question held the GIL, the counter would have stood still for half a second.
+    assert len(ticks) > 50
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+def test_ctrl_c_stops_a_long_question_with_keyboard_interrupt(game):
+    wythoff = game("three-pile-wythoff")
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        wythoff.solve(*LONG, max_states=ROOM)
+    timer.join()
+    assert time.monotonic() - started < 10
