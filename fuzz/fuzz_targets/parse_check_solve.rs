@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
             Board::Rows => format!("{n} {n}"),
             _ => n.to_string(),
         };
-        let _ = api::ask(&game, &Request::Solve { position: position.clone(), last: None }, &limits);
+        let _ = api::ask(&game, &Request::Solve { position: position.clone(), last: None, remoteness: true }, &limits);
         let _ = api::ask(&game, &Request::Explain { position, last: None, all: true }, &limits);
     }
     let _ = api::ask(&game, &Request::Table { upto: 8, options: Default::default() }, &limits);
