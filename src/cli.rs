@@ -40,6 +40,8 @@ enum Command {
         /// game files to load first; the last one becomes the current game
         files: Vec<PathBuf>,
     },
+    /// Serve the classroom web page and its JSON API (built with --features serve)
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Debug, Error, Diagnostic)]
@@ -79,6 +81,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let result = match cli.command {
         None => crate::repl::main(&[]).then_some(()).ok_or(Failed),
         Some(Command::Repl { files }) => crate::repl::main(&files).then_some(()).ok_or(Failed),
+        Some(Command::Serve(args)) => crate::serve::main(args, color),
         Some(Command::Verb(verb)) => {
             // Ctrl-C ends a long computation with a diagnostic (and a table with the rows it
             // has), rather than killing the process mid-line.

@@ -6,4 +6,5 @@ pub mod cli;
 pub mod play;
 pub mod progress_bar;
 pub mod repl;
+pub mod serve;
 pub mod verbs;

@@ -260,7 +260,8 @@ pub const MOST_RENDERED: usize = 20;
 pub const MOST_GAME_FILE_BYTES: u64 = 4 << 20;
 
 impl Failure {
-    fn one(error: impl Into<Error>, source: Option<&Source>) -> Self {
+    /// One diagnostic, pointing into `source` where it has labels.
+    pub fn one(error: impl Into<Error>, source: Option<&Source>) -> Self {
         Failure { errors: vec![error.into()], source: source.cloned(), partial: None }
     }
 
@@ -309,6 +310,57 @@ impl Failure {
         let first = self.errors.first()?;
         let label = first.labels()?.next()?;
         Some(crate::diagnostics::line_column(&source.text, label.offset()))
+    }
+}
+
+/// One diagnostic as data, for a front end that shows it its own way (a web page's editor, a
+/// Python exception): its code, message and help, and where each label points in the text.
+#[derive(Clone, Debug, Serialize)]
+pub struct DiagnosticData {
+    pub code: Option<String>,
+    pub message: String,
+    pub help: Option<String>,
+    /// The name of the text the labels point into (`game`, a file, `position`).
+    pub source: Option<String>,
+    pub labels: Vec<LabelData>,
+}
+
+/// Where one label points: from (line, column) to (end_line, end_column), counted from 1 in
+/// characters, the end just past the last character marked.
+#[derive(Clone, Debug, Serialize)]
+pub struct LabelData {
+    pub text: Option<String>,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+impl Failure {
+    /// Every diagnostic as data, in the order of the text.
+    pub fn data(&self) -> Vec<DiagnosticData> {
+        self.diagnostics()
+            .map(|d| {
+                let labels = match (&self.source, d.labels()) {
+                    (Some(source), Some(labels)) => labels
+                        .map(|l| {
+                            let (line, column) = crate::diagnostics::line_column(&source.text, l.offset());
+                            let (end_line, end_column) =
+                                crate::diagnostics::line_column(&source.text, l.offset() + l.len());
+                            LabelData { text: l.label().map(str::to_string), line, column, end_line, end_column }
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                DiagnosticData {
+                    code: d.code().map(|c| c.to_string()),
+                    message: d.to_string(),
+                    help: d.help().map(|h| h.to_string()),
+                    source: self.source.as_ref().map(|s| s.name.clone()),
+                    labels,
+                }
+            })
+            .collect()
     }
 }
 
@@ -681,7 +733,8 @@ fn check_report(loaded: &Loaded) -> CheckReport {
 }
 
 /// Reads a position for the game, with the previous move's size where given.
-fn position_of(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Position, Failure> {
+/// A position of the game from its text (`"41 163 13"`), and the last move where the rules read it.
+pub fn position_of(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Position, Failure> {
     let game = &loaded.game;
     let mut pos =
         parse_position(game, position).map_err(|e| Failure::one(e, Some(&Source::new("position", position))))?;

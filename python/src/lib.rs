@@ -139,16 +139,7 @@ fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
     let first = failure.diagnostics().next();
     let help = first.and_then(|d| d.help()).map(|h| h.to_string());
     let message = first.map(|d| d.to_string()).unwrap_or_default();
-    let diagnostics: Vec<serde_json::Value> = failure
-        .diagnostics()
-        .map(|d| {
-            serde_json::json!({
-                "code": d.code().map(|c| c.to_string()),
-                "message": d.to_string(),
-                "help": d.help().map(|h| h.to_string()),
-            })
-        })
-        .collect();
+    let diagnostics = serde_json::to_value(failure.data()).unwrap_or_default();
     let partial = failure.partial.as_deref().map(render::json);
     // Setting attributes on a fresh exception object cannot fail but for memory; the message
     // alone still says everything then.
@@ -158,7 +149,7 @@ fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
     let _ = value.setattr("help", help);
     let _ = value.setattr("message", message);
     let _ = value.setattr("rendered", rendered);
-    if let Ok(list) = to_python(py, &serde_json::Value::Array(diagnostics)) {
+    if let Ok(list) = to_python(py, &diagnostics) {
         let _ = value.setattr("diagnostics", list);
     }
     let partial = match partial {

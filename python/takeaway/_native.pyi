@@ -17,7 +17,8 @@ class TakeawayError(Exception):
     message: str
     #: Every diagnostic, rendered (also ``str(error)``).
     rendered: str
-    #: Every diagnostic as data: ``{"code", "message", "help"}``.
+    #: Every diagnostic as data: ``{"code", "message", "help", "source", "labels"}``, each label
+    #: ``{"text", "line", "column", "end_line", "end_column"}``.
     diagnostics: List[Dict[str, Optional[str]]]
     #: What a stopped question had found before it stopped, where it keeps that (its JSON).
     partial: Optional[Any]

@@ -1,0 +1,93 @@
+//! `takeaway serve`: the classroom web page (the crate `takeaway-web`), started on this machine
+//! only unless `--host` shares it, and said so.
+
+use std::net::{IpAddr, SocketAddr};
+
+use clap::Args;
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::cli::Failed;
+use takeaway_core::diagnostics::render;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// the address to listen on: 127.0.0.1 (this machine only) unless told; 0.0.0.0 shares the
+    /// page with every machine on the network, such as a classroom's
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// the port (0 picks a free one)
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// seconds one question may run before it is stopped
+    #[arg(long, default_value_t = 5.0)]
+    timeout: f64,
+    /// positions a search may keep, per question
+    #[arg(long)]
+    max_states: Option<usize>,
+}
+
+#[derive(Debug, Error, Diagnostic)]
+enum ServeError {
+    #[cfg_attr(feature = "serve", allow(dead_code))]
+    #[error("this takeaway was built without the web server")]
+    #[diagnostic(
+        code(takeaway::serve::not_built),
+        help("build it with the feature: cargo run --release --features serve -- serve")
+    )]
+    NotBuilt,
+
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
+    #[error("cannot serve on {address}: {reason}")]
+    #[diagnostic(code(takeaway::serve::bind), help("another program may use the port: try --port 0 for a free one"))]
+    Bind { address: SocketAddr, reason: String },
+
+    #[error("--timeout {given} is not a number of seconds above 0")]
+    #[diagnostic(code(takeaway::serve::timeout), help("for example --timeout 5"))]
+    Timeout { given: f64 },
+}
+
+pub(crate) fn main(args: ServeArgs, color: bool) -> Result<(), Failed> {
+    let fail = |e: ServeError| {
+        eprint!("{}", render(&e, None, color));
+        Failed
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(fail(ServeError::Timeout { given: args.timeout }));
+    }
+    let address = SocketAddr::new(args.host, args.port);
+    run(address, args).map_err(fail)
+}
+
+#[cfg(feature = "serve")]
+fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
+    let mut config = takeaway_web::Config { timeout: args.timeout, max_states: args.max_states, ..Default::default() };
+    config.workers = config.workers.max(2);
+    let shared = args.host.is_unspecified() || !args.host.is_loopback();
+    takeaway_web::serve_blocking(address, config, |bound| {
+        println!("takeaway's page: http://{}", shown(bound));
+        if shared {
+            println!(
+                "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
+                bound.port()
+            );
+        } else {
+            println!("only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it");
+        }
+    })
+    .map_err(|e| ServeError::Bind { address, reason: e.to_string() })
+}
+
+#[cfg(feature = "serve")]
+fn shown(bound: SocketAddr) -> String {
+    if bound.ip().is_unspecified() {
+        format!("127.0.0.1:{}", bound.port())
+    } else {
+        bound.to_string()
+    }
+}
+
+#[cfg(not(feature = "serve"))]
+fn run(_address: SocketAddr, _args: ServeArgs) -> Result<(), ServeError> {
+    Err(ServeError::NotBuilt)
+}

@@ -1,0 +1,44 @@
+//! What can go wrong with a request before the engine sees it, as diagnostics with stable codes;
+//! the engine's own failures keep theirs (`takeaway_core::api::Failure`).
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum WebError {
+    #[error("the request is not the JSON expected: {reason}")]
+    #[diagnostic(
+        code(takeaway::web::malformed),
+        help("send a JSON object such as {{\"source\": \"<game file text>\", \"position\": \"41 163 13\"}}")
+    )]
+    Malformed { reason: String },
+
+    #[error("the request's body is larger than {limit} bytes")]
+    #[diagnostic(
+        code(takeaway::web::too_large),
+        help("a game file is a few lines: send its text, not a file of data")
+    )]
+    TooLarge { limit: usize },
+
+    #[error("no question called `{verb}`")]
+    #[diagnostic(code(takeaway::web::unknown_question), help("the questions are {known}"))]
+    UnknownQuestion { verb: String, known: String },
+
+    #[error("`{field}` is {given}, more than the page shows ({most} at most)")]
+    #[diagnostic(
+        code(takeaway::web::too_many_rows),
+        help("the command line (`takeaway table`) answers larger tables")
+    )]
+    TooManyRows { field: &'static str, given: u64, most: u64 },
+
+    #[error("`play` needs {what}")]
+    #[diagnostic(code(takeaway::web::play), help("{help}"))]
+    Play { what: String, help: String },
+
+    #[error("the engine stopped unexpectedly: {reason}")]
+    #[diagnostic(
+        code(takeaway::web::internal),
+        help("this is a bug in takeaway; the server goes on answering other questions")
+    )]
+    Internal { reason: String },
+}

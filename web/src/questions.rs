@@ -1,0 +1,282 @@
+//! The JSON API: one handler for every question, `POST /api/{verb}` with the game's text and
+//! the question's arguments; answers are the command line's `--format json` (or its text), and
+//! failures the diagnostics as data with the HTTP status of their kind.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use takeaway_core::analysis::period_search::PeriodQuestion;
+use takeaway_core::analysis::TableOptions;
+use takeaway_core::api::{self, Answer, DiagnosticData, Failure, FailureKind, Request};
+use takeaway_core::check::SettingValue;
+use takeaway_core::diagnostics::Source;
+use takeaway_core::render;
+use takeaway_core::solve::{progress::CancelToken, Limits};
+
+use crate::error::WebError;
+use crate::library::{Bundled, BUNDLED};
+use crate::{App, MOST_BODY_BYTES};
+
+/// The engine's verbs the API answers: all but `compare`, which needs two games.
+fn offered() -> impl Iterator<Item = &'static str> {
+    api::VERBS.iter().copied().filter(|v| *v != "compare")
+}
+
+fn known() -> String {
+    offered().collect::<Vec<_>>().join(", ")
+}
+
+/// The most rows of one pile (or rows and columns of a grid) a table or plot for the page has.
+const MOST_UPTO: u64 = 100_000;
+
+/// One question: the game's text and whatever the verb reads.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub source: String,
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub last: Option<u64>,
+    #[serde(default)]
+    pub all: bool,
+    #[serde(default)]
+    pub upto: Option<u64>,
+    #[serde(default)]
+    pub piles: Option<usize>,
+    #[serde(default)]
+    pub remoteness: Option<bool>,
+    #[serde(default)]
+    pub by_last: bool,
+    /// The game's parameters, as `--set` gives them: a number or a set of numbers.
+    #[serde(default)]
+    pub settings: BTreeMap<String, Setting>,
+    /// `"json"` (the default: the command line's JSON) or `"text"` (`{"text": …}`, as it prints).
+    #[serde(default)]
+    pub format: Format,
+    /// Seconds, at most the server's timeout.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// For `play`: the position the player's move leads to.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// For `play`: the computer moves from `position`.
+    #[serde(default)]
+    pub computer: bool,
+    /// For `play`: a hint for the player to move from `position`.
+    #[serde(default)]
+    pub hint: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum Setting {
+    Number(i64),
+    Set(Vec<i64>),
+}
+
+#[derive(Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    #[default]
+    Json,
+    Text,
+}
+
+/// The bundled games, for the page's menu.
+pub async fn games() -> Json<Value> {
+    let games: Vec<Value> = BUNDLED
+        .iter()
+        .map(|(file, text)| {
+            let name = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("game "))
+                .map(|n| n.trim().trim_matches('"').to_string())
+                .unwrap_or_else(|| file.to_string());
+            json!({ "file": format!("{file}.game"), "name": name, "source": text })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+/// Cancels a question when its request goes away (the client closed the connection, or the
+/// server is shutting down), so that a question nobody waits for stops computing.
+struct CancelOnDrop(CancelToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+pub async fn ask(
+    State(app): State<Arc<App>>,
+    Path(verb): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    if !offered().any(|v| v == verb) {
+        return web_failure(StatusCode::NOT_FOUND, WebError::UnknownQuestion { verb, known: known() });
+    }
+    let body = match body {
+        Ok(b) => b,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return web_failure(StatusCode::PAYLOAD_TOO_LARGE, WebError::TooLarge { limit: MOST_BODY_BYTES })
+        }
+        Err(e) => return web_failure(StatusCode::BAD_REQUEST, WebError::Malformed { reason: e.body_text() }),
+    };
+    let question: Question = match serde_json::from_slice(&body) {
+        Ok(q) => q,
+        Err(e) => return web_failure(StatusCode::BAD_REQUEST, WebError::Malformed { reason: e.to_string() }),
+    };
+    let timeout = question
+        .timeout
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .map_or(app.config.timeout, |t| t.min(app.config.timeout));
+    let Ok(permit) = app.slots.clone().acquire_owned().await else {
+        return web_failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            WebError::Internal { reason: "the server is stopping".into() },
+        );
+    };
+    let cancel = CancelToken::new();
+    let _cancel_when_dropped = CancelOnDrop(cancel.clone());
+    let mut limits = match app.config.max_states {
+        Some(n) => Limits::states(n),
+        None => Limits::default(),
+    }
+    .with_timeout(Some(timeout));
+    limits.cancel = cancel;
+    // One thread per question at most: two slow questions must not starve each other.
+    limits.threads = 1;
+    let answered = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        answer(&verb, &question, &limits)
+    })
+    .await;
+    match answered {
+        Ok(Ok(value)) => (StatusCode::OK, Json(value)).into_response(),
+        Ok(Err(Refusal::Engine(failure))) => engine_failure(&failure),
+        Ok(Err(Refusal::Web(e))) => web_failure(StatusCode::UNPROCESSABLE_ENTITY, e),
+        Err(e) => web_failure(StatusCode::INTERNAL_SERVER_ERROR, WebError::Internal { reason: e.to_string() }),
+    }
+}
+
+/// Why a question has no answer.
+pub enum Refusal {
+    Engine(Failure),
+    Web(WebError),
+}
+
+impl From<Failure> for Refusal {
+    fn from(f: Failure) -> Self {
+        Refusal::Engine(f)
+    }
+}
+
+impl From<WebError> for Refusal {
+    fn from(e: WebError) -> Self {
+        Refusal::Web(e)
+    }
+}
+
+/// Loads the game and answers the question, on a blocking thread.
+fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
+    let settings: Vec<api::Setting> = q
+        .settings
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                Setting::Number(n) => SettingValue::Number(*n),
+                Setting::Set(set) => {
+                    let mut set = set.clone();
+                    set.sort_unstable();
+                    set.dedup();
+                    SettingValue::Set(set)
+                }
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    let loaded = api::load(Source::new("game", q.source.as_str()), "game", &settings, &Bundled)?;
+    let position = || q.position.clone().unwrap_or_default();
+    let upto = |default: u64| -> Result<u64, WebError> {
+        match q.upto {
+            Some(n) if n > MOST_UPTO => Err(WebError::TooManyRows { field: "upto", given: n, most: MOST_UPTO }),
+            Some(n) => Ok(n),
+            None => Ok(default),
+        }
+    };
+    let request = match verb {
+        "check" => Request::Check,
+        "solve" => Request::Solve { position: position(), last: q.last, remoteness: q.remoteness.unwrap_or(true) },
+        "explain" => Request::Explain { position: position(), last: q.last, all: q.all },
+        "table" => Request::Table {
+            upto: upto(30)?,
+            options: TableOptions {
+                remoteness: q.remoteness.unwrap_or(false),
+                by_last: q.by_last,
+                period_values: None,
+                piles: q.piles,
+            },
+        },
+        "plot" => Request::Plot { upto: upto(60)? },
+        "quotient" => Request::Quotient { upto: upto(300)? },
+        "period" => Request::Period(PeriodQuestion { upto: upto(1 << 16)?, checkpoint: None }),
+        "play" => return crate::play::step(&loaded, q, limits),
+        other => return Err(WebError::UnknownQuestion { verb: other.to_string(), known: known() }.into()),
+    };
+    let answer = api::ask(&loaded, &request, limits)?;
+    Ok(rendered(&answer, q.format))
+}
+
+fn rendered(answer: &Answer, format: Format) -> Value {
+    match format {
+        Format::Json => render::json(answer),
+        Format::Text => json!({ "text": render::text(answer) }),
+    }
+}
+
+/// An engine's failure: 422 with its diagnostics as data, and its kind.
+pub fn engine_failure(failure: &Failure) -> Response {
+    let kind = match failure.kind() {
+        FailureKind::Game => "game",
+        FailureKind::Question => "question",
+        FailureKind::Refused => "refused",
+        FailureKind::Timeout => "timeout",
+        FailureKind::Cancelled => "cancelled",
+    };
+    let body = json!({
+        "kind": kind,
+        "code": failure.code(),
+        "diagnostics": failure.data(),
+        "rendered": failure.render(false),
+        "partial": failure.partial.as_deref().map(render::json),
+    });
+    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
+}
+
+fn web_failure(status: StatusCode, error: WebError) -> Response {
+    use miette::Diagnostic;
+    let data = DiagnosticData {
+        code: error.code().map(|c| c.to_string()),
+        message: error.to_string(),
+        help: error.help().map(|h| h.to_string()),
+        source: None,
+        labels: Vec::new(),
+    };
+    let body = json!({
+        "kind": "request",
+        "code": data.code,
+        "diagnostics": [data],
+        "rendered": format!("{}\n", error),
+    });
+    (status, Json(body)).into_response()
+}

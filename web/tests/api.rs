@@ -1,0 +1,298 @@
+//! The JSON API over HTTP on localhost: every question, every error status, concurrent and
+//! slow questions, a bounded load, and mutated requests that must never crash the server.
+
+mod common;
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use common::{game, server};
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// POSTs `body` (sent as is) to /api/`verb`: the status and the JSON answer.
+fn post_raw(verb: &str, body: &str) -> (u16, Value) {
+    let url = format!("http://{}/api/{verb}", server());
+    let mut response =
+        agent().post(&url).header("Content-Type", "application/json").send(body).expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().with_config().limit(64 << 20).read_to_string().expect("a body");
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+}
+
+fn post(verb: &str, body: Value) -> (u16, Value) {
+    post_raw(verb, &body.to_string())
+}
+
+#[test]
+fn the_page_and_the_bundled_games_are_served() {
+    let url = format!("http://{}/", server());
+    let mut page = agent().get(&url).call().expect("the page");
+    assert_eq!(page.status().as_u16(), 200);
+    let html = page.body_mut().read_to_string().expect("text");
+    assert!(html.contains("<textarea id=\"source\""));
+    // Offline: nothing is fetched from another host.
+    assert!(!html.contains("http://") && !html.contains("https://"), "the page loads nothing from outside");
+    let mut games = agent().get(&format!("http://{}/api/games", server())).call().expect("the games");
+    let games: Value = games.body_mut().read_json().expect("JSON");
+    let files: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["file"].as_str().unwrap()).collect();
+    assert!(files.contains(&"nim.game") && files.contains(&"kayles.game"));
+    let nim = games["games"].as_array().unwrap().iter().find(|g| g["file"] == "nim.game").unwrap();
+    assert_eq!(nim["name"], "Nim");
+    assert_eq!(nim["source"], game("nim.game"));
+}
+
+#[test]
+fn every_question_answers_with_the_command_lines_json() {
+    let nim = game("nim.game");
+    let (status, solved) = post("solve", json!({ "source": nim, "position": "41 163 13" }));
+    assert_eq!(status, 200);
+    assert_eq!(solved["grundy"], 135);
+    assert_eq!(solved["winning_moves"][0]["to"], json!([41, 36, 13]));
+    assert_eq!(solved["winning_moves"][0]["move"], "take 127 from the pile of 163");
+
+    let (status, checked) = post("check", json!({ "source": nim }));
+    assert_eq!((status, checked["game"].as_str()), (200, Some("Nim")));
+
+    let (status, explained) = post("explain", json!({ "source": nim, "position": "25 28 10", "format": "text" }));
+    assert_eq!(status, 200);
+    assert!(explained["text"].as_str().unwrap().contains("The nim-sum (XOR) is 15"));
+
+    let tag = game("tag.game");
+    let (status, table) = post("table", json!({ "source": tag, "upto": 12 }));
+    assert_eq!(status, 200);
+    assert_eq!(table["p_positions"], json!([0, 4, 8, 12]));
+    assert_eq!(table["grundy"], json!([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]));
+    assert_eq!(table["period"]["period"], 4);
+    assert_eq!(table["period"]["proven"], true);
+
+    let (status, plot) = post("plot", json!({ "source": game("kayles.game"), "upto": 30 }));
+    assert_eq!(status, 200);
+    assert!(plot["svg"].as_str().unwrap().starts_with("<svg"));
+
+    let (status, quotient) = post("quotient", json!({ "source": game("misere-kayles.game") }));
+    assert_eq!(status, 200);
+    assert_eq!(quotient["order"], 40);
+
+    let (status, period) = post("period", json!({ "source": game("kayles.game") }));
+    assert_eq!(status, 200);
+    assert_eq!((period["preperiod"].as_u64(), period["period"].as_u64()), (Some(71), Some(12)));
+
+    // Settings, as --set gives them.
+    let set = game("subtraction-set.game");
+    let (status, table) = post("table", json!({ "source": set, "upto": 6, "settings": { "S": [1, 2, 3] } }));
+    assert_eq!(status, 200);
+    assert_eq!(table["grundy"], json!([0, 1, 2, 3, 0, 1, 2]));
+
+    // Partizan values and outcome classes, as the command line gives them.
+    let (status, partizan) = post("table", json!({ "source": game("partizan-one-or-two.game"), "upto": 5 }));
+    assert_eq!(status, 200);
+    let values: Vec<&str> = partizan["rows"].as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["0", "1", "{1|0}", "0", "1", "{1|0}"]);
+}
+
+#[test]
+fn play_is_one_step_per_request_and_notes_where_the_win_slipped() {
+    let tag = game("tag.game");
+    let (status, start) = post("play", json!({ "source": tag, "position": "10" }));
+    assert_eq!(status, 200);
+    assert_eq!(
+        (start["position"].clone(), start["outcome"].clone(), start["over"].clone()),
+        (json!([10]), json!("N"), json!(false))
+    );
+    assert_eq!(start["moves"].as_array().unwrap().len(), 3);
+    let (_, hint) = post("play", json!({ "source": tag, "position": "10", "hint": true }));
+    assert_eq!(hint["hint"]["to"], json!([8]));
+    // 10 → 9 lets the win go (9 is N); the computer answers 9 → 8, a P-position for the player.
+    let (status, step) = post("play", json!({ "source": tag, "position": "10", "to": "9" }));
+    assert_eq!(status, 200);
+    assert_eq!(step["you"]["slip"]["better"], "take 2 from the pile of 10");
+    assert_eq!(step["computer"]["to"], json!([8]));
+    assert_eq!(step["position"], json!([8]));
+    let (_, hint) = post("play", json!({ "source": tag, "position": "8", "hint": true }));
+    assert_eq!(hint["hint"]["kind"], "lost");
+    // The last counters: the player takes 3 from 3 and wins.
+    let (_, end) = post("play", json!({ "source": tag, "position": "3", "to": "0" }));
+    assert_eq!((end["over"].clone(), end["winner"].clone()), (json!(true), json!("you")));
+    assert!(end.get("computer").is_none());
+    // The computer moves first when asked.
+    let (_, first) = post("play", json!({ "source": tag, "position": "10", "computer": true }));
+    assert_eq!(first["computer"]["to"], json!([8]));
+    // A move that is not legal is refused, not played.
+    let (status, wrong) = post("play", json!({ "source": tag, "position": "10", "to": "2" }));
+    assert_eq!(status, 422);
+    assert_eq!(wrong["code"], "takeaway::web::play");
+}
+
+#[test]
+fn a_bad_game_is_422_with_the_diagnostic_as_data() {
+    let (status, body) = post("check", json!({ "source": "game \"x\"\npiles\nmove: take 1..k\n" }));
+    assert_eq!(status, 422);
+    assert_eq!(body["kind"], "game");
+    assert_eq!(body["code"], "takeaway::check::unknown_name");
+    let d = &body["diagnostics"][0];
+    assert_eq!(d["message"], "unknown name `k`");
+    assert_eq!(d["help"], "the names here are `n`, `t`, `last`");
+    assert_eq!((d["labels"][0]["line"].as_u64(), d["labels"][0]["column"].as_u64()), (Some(3), Some(15)));
+    assert_eq!(d["labels"][0]["end_column"], 16);
+    assert!(body["rendered"].as_str().unwrap().contains("move: take 1..k"));
+
+    let (status, body) = post("solve", json!({ "source": game("nim.game"), "position": "3 x" }));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::position::not_a_number")));
+    assert_eq!(body["diagnostics"][0]["source"], "position");
+
+    let (status, body) = post("quotient", json!({ "source": game("nim.game") }));
+    assert_eq!((status, body["kind"].as_str()), (422, Some("question")));
+}
+
+#[test]
+fn malformed_oversized_and_unknown_requests_have_their_own_status() {
+    let (status, body) = post_raw("solve", "{\"source\": ");
+    assert_eq!((status, body["code"].as_str()), (400, Some("takeaway::web::malformed")));
+    let (status, _) = post_raw("solve", "[1, 2]");
+    assert_eq!(status, 400);
+    let (status, body) = post("solve", json!({ "source": "pile\nmove: take 1", "positon": "3" }));
+    assert_eq!(status, 400);
+    assert!(body["diagnostics"][0]["message"].as_str().unwrap().contains("unknown field `positon`"));
+    let (status, _) = post("solve", json!({ "position": "3" }));
+    assert_eq!(status, 400);
+    let big = "x".repeat(takeaway_web::MOST_BODY_BYTES + 1);
+    let (status, body) = post("check", json!({ "source": big }));
+    assert_eq!((status, body["code"].as_str()), (413, Some("takeaway::web::too_large")));
+    let (status, body) = post("compare", json!({ "source": "pile\nmove: take 1" }));
+    assert_eq!((status, body["code"].as_str()), (404, Some("takeaway::web::unknown_question")));
+    let (status, body) = post("table", json!({ "source": game("tag.game"), "upto": 1_000_000_000u64 }));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::too_many_rows")));
+}
+
+#[test]
+fn hopeless_and_slow_questions_are_refused_not_left_running() {
+    // Refused from the estimate, at once.
+    let (status, body) = post("solve", json!({ "source": game("grundys-game.game"), "position": "1000000000000" }));
+    assert_eq!((status, body["kind"].as_str()), (422, Some("refused")));
+    assert_eq!(body["code"], "takeaway::solve::too_much_work");
+    // Stopped by the request's timeout (at most the server's).
+    let wythoff = game("three-pile-wythoff.game");
+    let (status, body) = post("solve", json!({ "source": wythoff, "position": "60 70 80", "timeout": 0.2 }));
+    assert_eq!((status, body["kind"].as_str()), (422, Some("timeout")), "{body}");
+}
+
+#[test]
+fn a_slow_question_does_not_hold_up_quick_ones() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let slow = {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            // Runs to the server's timeout of 3 s.
+            let (status, body) =
+                post("solve", json!({ "source": game("three-pile-wythoff.game"), "position": "60 70 80" }));
+            tx.send(("slow", status, body["kind"].clone())).unwrap();
+        })
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    for _ in 0..5 {
+        let (status, body) = post("solve", json!({ "source": game("nim.game"), "position": "3 5 6" }));
+        tx.send(("quick", status, body["outcome"].clone())).unwrap();
+    }
+    slow.join().unwrap();
+    drop(tx);
+    let order: Vec<_> = rx.iter().collect();
+    assert_eq!(order.len(), 6);
+    assert!(
+        order[..5].iter().all(|(what, status, outcome)| *what == "quick" && *status == 200 && outcome == "P"),
+        "{order:?}"
+    );
+    assert_eq!((order[5].0, order[5].1, order[5].2.as_str()), ("slow", 422, Some("timeout")));
+}
+
+#[test]
+fn a_load_of_concurrent_requests_all_answer() {
+    let nim = game("nim.game");
+    let tag = game("tag.game");
+    let workers: Vec<_> = (0..8)
+        .map(|w| {
+            let (nim, tag) = (nim.clone(), tag.clone());
+            std::thread::spawn(move || {
+                for i in 0..40u64 {
+                    let (a, b, c) = (w * 7 + i, i * 3 + 1, w + 2 * i);
+                    let (status, body) = match i % 4 {
+                        0 => post("solve", json!({ "source": nim, "position": format!("{a} {b} {c}") })),
+                        1 => post("table", json!({ "source": tag, "upto": i })),
+                        2 => post("check", json!({ "source": nim })),
+                        _ => post("play", json!({ "source": tag, "position": (i + 1).to_string() })),
+                    };
+                    assert_eq!(status, 200, "{body}");
+                    if i % 4 == 0 {
+                        assert_eq!(body["grundy"], a ^ b ^ c);
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("every request answered");
+    }
+}
+
+/// Requests made from the bundled games by random cuts, swaps and junk: each answers with a
+/// status the API promises, never a crash, and the server goes on answering.
+#[test]
+fn mutated_requests_never_crash_the_server() {
+    let games: Vec<String> =
+        ["nim.game", "kayles.game", "fibonacci-nim.game", "wythoff.game", "chomp.game", "misere-kayles.game"]
+            .iter()
+            .map(|f| game(f))
+            .collect();
+    let verbs = ["check", "solve", "explain", "table", "plot", "quotient", "period", "play"];
+    let junk = ["..", "0", "99999999999999999999", "take", "\n", "{", "-", "split", "¼", "\u{0}", "last", "("];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let mut text: Vec<char> = games[next(games.len())].chars().collect();
+        for _ in 0..1 + next(4) {
+            let at = next(text.len().max(1));
+            match next(3) {
+                0 => {
+                    text.truncate(at);
+                }
+                1 => text.splice(at..at, junk[next(junk.len())].chars()).for_each(drop),
+                _ => {
+                    let to = (at + next(8)).min(text.len());
+                    text.drain(at..to);
+                }
+            }
+        }
+        let source: String = text.into_iter().collect();
+        let position = ["3 4 5", "", "x", "1000000000000000000", "-1", "5,6", "(1, 2)", "2 2"][next(8)];
+        let body = json!({ "source": source, "position": position, "upto": next(40), "timeout": 0.5, "to": "1" });
+        let (status, answer) = post(verbs[next(verbs.len())], body);
+        assert!([200, 422].contains(&status), "status {status}: {answer}");
+    }
+    let (status, _) = post("solve", json!({ "source": game("nim.game"), "position": "1 2 3" }));
+    assert_eq!(status, 200);
+}
+
+/// The README's `curl` example answers what the README says it does.
+#[test]
+fn the_readme_example_prints_what_it_says() {
+    let readme = std::fs::read_to_string(format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"))).expect("the README");
+    let mut lines = readme.lines().skip_while(|l| !l.starts_with("curl -s localhost:8080/api/solve"));
+    let command = lines.next().expect("the curl line");
+    let printed = lines.next().and_then(|l| l.strip_prefix("# ")).expect("what it prints");
+    let body = command.split_once(" -d '").and_then(|(_, b)| b.strip_suffix('\'')).expect("a body in quotes");
+    let (status, answer) = post_raw("solve", body);
+    assert_eq!(status, 200);
+    assert_eq!(answer, serde_json::from_str::<Value>(printed).expect("JSON in the README"));
+}
