@@ -86,7 +86,7 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         #[command(flatten)]
-        upto: Upto<300>,
+        upto: Upto<{ takeaway_core::analysis::QUOTIENT_HEAPS }>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -178,7 +178,12 @@ pub struct Upto<const DEFAULT: u64> {
 
 impl<const DEFAULT: u64> Upto<DEFAULT> {
     pub fn get(&self) -> u64 {
-        self.upto_flag.or(self.upto).unwrap_or(DEFAULT)
+        self.given().unwrap_or(DEFAULT)
+    }
+
+    /// The bound written, if one was.
+    pub fn given(&self) -> Option<u64> {
+        self.upto_flag.or(self.upto)
     }
 }
 
@@ -300,7 +305,7 @@ impl<G: Args> Verb<G> {
                 limits: limits.limits(),
                 output_file: output_file.clone(),
             },
-            Verb::Quotient { upto, output, .. } => plain(Request::Quotient { upto: upto.get() }, output),
+            Verb::Quotient { upto, output, .. } => plain(Request::Quotient { upto: upto.given() }, output),
             Verb::Period { upto, upto_flag, checkpoint, output, .. } => {
                 let upto = upto_flag.or(*upto).unwrap_or(DEFAULT_UPTO);
                 plain(Request::Period(PeriodQuestion { upto, checkpoint: checkpoint.clone() }), output)

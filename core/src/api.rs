@@ -44,8 +44,10 @@ pub enum Request {
     Table { upto: u64, options: TableOptions },
     /// The values to draw: a table, or every two-row board of a game on rows.
     Plot { upto: u64 },
-    /// The misère quotient of heaps 0..=upto.
-    Quotient { upto: u64 },
+    /// The misère quotient of heaps 0..=upto; with no bound, until its period is proven (from
+    /// `analysis::QUOTIENT_HEAPS` heaps on, doubling up to `analysis::MOST_QUOTIENT_HEAPS`, within
+    /// the question's budget).
+    Quotient { upto: Option<u64> },
     /// One pile's values until a theorem proves their period.
     Period(PeriodQuestion),
     /// Where this game and `other` first differ on one pile, `other` read `shift` further on.

@@ -325,7 +325,7 @@ impl NativeGame {
                 },
             },
             "plot" => Request::Plot { upto: optional(args, "upto")?.unwrap_or(60) },
-            "quotient" => Request::Quotient { upto: optional(args, "upto")?.unwrap_or(300) },
+            "quotient" => Request::Quotient { upto: optional(args, "upto")? },
             "period" => {
                 Request::Period(PeriodQuestion { upto: optional(args, "upto")?.unwrap_or(1 << 24), checkpoint: None })
             }

@@ -451,8 +451,9 @@ class Game:
         """The values as an SVG picture (shown inline in a notebook)."""
         return Plot(*self._ask("plot", {"upto": upto}, budget))
 
-    def quotient(self, upto: int = 300, **budget: Any) -> Quotient:
-        """The misère quotient of heaps 0..upto, for misère heap games."""
+    def quotient(self, upto: Optional[int] = None, **budget: Any) -> Quotient:
+        """The misère quotient of heaps 0..upto, for misère heap games; without ``upto``, until
+        its period is proven (within the budget)."""
         return Quotient(*self._ask("quotient", {"upto": upto}, budget))
 
     def period(self, upto: Optional[int] = None, **budget: Any) -> PeriodReport:

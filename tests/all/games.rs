@@ -159,7 +159,7 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
         }
         ["quotient", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let report = analysis::quotient(&mut solver, upto).expect("quotient");
+            let report = analysis::quotient(&mut solver, Some(upto)).expect("quotient");
             let words: Vec<&str> = body.split_whitespace().collect();
             let mut expected = format!("order {} p-portion {}", report.order, report.p_portion.len());
             if let Some(p) = report.proven {

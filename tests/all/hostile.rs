@@ -568,7 +568,7 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
             Request::Explain { position: position.clone(), last: None, all: rng.below(2) == 0 },
             Request::Table { upto: [0, 12, 60][rng.below(3)], options: Default::default() },
             Request::Plot { upto: [1, 20][rng.below(2)] },
-            Request::Quotient { upto: [5, 20][rng.below(2)] },
+            Request::Quotient { upto: Some([5, 20][rng.below(2)]) },
             Request::Period(PeriodQuestion { upto: 1_000, checkpoint: None }),
             Request::Compare { other: Box::new(nim.clone()), upto: 30, shift: [0, 1, u64::MAX][rng.below(3)] },
         ];

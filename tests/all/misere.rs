@@ -411,3 +411,65 @@ fn genus_of_dawsons_kayles_and_grundys_game_to_heap_20_agrees_with_the_search() 
     let grundy = |n: u64| -> Vec<Word> { (1..n.div_ceil(2)).map(|a| vec![a, n - a]).collect() };
     check_genus("Grundy's game", &grundy, 20);
 }
+
+/// 0.44 and 0.46 need Φ to heap 336 for the periodicity theorem: a quotient asked for without a
+/// bound goes on until the period is proven, and its answers agree with a search over whole
+/// positions on every sum of up to three heaps below 13 (and on one heap of each size to 40).
+#[test]
+fn quotients_of_0_44_and_0_46_are_proven_on_defaults_and_agree_with_the_search() {
+    for code in [[0u8, 4, 4], [0, 4, 6]] {
+        let g = game(&octal_rules(&code));
+        let mut solver = Solver::new(&g, Limits::default());
+        let report = takeaway_core::analysis::quotient(&mut solver, None).expect("a quotient");
+        let proven = report.proven.unwrap_or_else(|| panic!("{code:?}: no period proven: {:?}", report.stopped));
+        assert!(proven.needed <= report.computed, "{code:?}");
+        assert_eq!((proven.preperiod, proven.period), (143, 24), "{code:?}");
+        let options = |n: u64| octal_options(&code, n);
+        let mut memo = HashMap::new();
+        let mut check = |pos: Vec<u64>| {
+            let expected = if brute(&options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
+            assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{code:?} {pos:?}");
+        };
+        for n in 0..=40 {
+            check(vec![n]);
+        }
+        for a in 1..13u64 {
+            for b in a..13 {
+                check(vec![a, b]);
+                for c in b..13 {
+                    check(vec![a, b, c]);
+                }
+            }
+        }
+    }
+}
+
+/// When the work allowed runs out after some heaps, the quotient of those is the answer, and the
+/// reason names the heap and the budget.
+#[test]
+fn a_quotient_out_of_work_answers_with_the_heaps_it_has() {
+    let g = game("move: octal 0.56");
+    let mut solver = Solver::new(&g, Limits::states(200_000));
+    let report = takeaway_core::analysis::quotient(&mut solver, None).expect("the heaps computed");
+    let stopped = report.stopped.expect("a reason");
+    assert!(stopped.starts_with(&format!("at heap {} the work allowed ran out", report.computed + 1)), "{stopped}");
+    assert!(stopped.contains("--max-states, now 200000"), "{stopped}");
+    assert!(report.computed >= 8 && report.proven.is_none());
+}
+
+/// A misère table's outcome period is proven where the quotient proves Φ periodic.
+#[test]
+fn misere_kayles_outcome_period_is_proven_by_its_quotient() {
+    let g = game("move: take 1..2, then split");
+    let mut solver = Solver::new(&g, Limits::default());
+    let table = takeaway_core::analysis::table(&mut solver, 1000, Default::default()).expect("table");
+    let period = table.period.expect("a period");
+    assert_eq!((period.of, period.preperiod, period.period), ("outcome", 21, 1));
+    assert!(period.proven);
+    assert_eq!(period.theorem, Some(takeaway_core::analysis::periods::MISERE_QUOTIENT_PROOF));
+    // Against the search: no single row of 21 to 36 pins is a P-position.
+    let mut search = Solver::generic(&g, Limits::states(20_000_000));
+    for n in 21..=36 {
+        assert_eq!(search.value(&Position::new(vec![n])).unwrap().outcome, Outcome::N, "{n}");
+    }
+}

@@ -228,7 +228,7 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
             },
         },
         "plot" => Request::Plot { upto: upto(60)? },
-        "quotient" => Request::Quotient { upto: upto(300)? },
+        "quotient" => Request::Quotient { upto: q.upto.map(|_| upto(0)).transpose()? },
         "period" => Request::Period(PeriodQuestion { upto: upto(1 << 16)?, checkpoint: None }),
         "play" => return crate::play::step(&loaded, q, limits),
         other => return Err(WebError::UnknownQuestion { verb: other.to_string(), known: known() }.into()),

@@ -24,6 +24,10 @@ pub struct Periodicity {
     pub checked_to: u64,
 }
 
+/// Why the outcomes of single heaps of a misère game repeat, when its quotient proves it.
+pub const MISERE_QUOTIENT_PROOF: &str =
+    "the misère quotient: Φ is proven periodic, and the outcomes repeat over a whole period of Φ past its preperiod";
+
 /// A famous pattern the P-positions of one pile follow over 0..=upto, in words.
 pub fn one_pile_pattern(p: &[bool]) -> Option<String> {
     let upto = p.len().checked_sub(1)?;

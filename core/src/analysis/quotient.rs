@@ -36,7 +36,8 @@ pub enum QuotientError {
 pub struct QuotientReport {
     pub game: String,
     pub computed: u64,
-    pub asked: u64,
+    /// The bound asked for (`None`: until a period is proven).
+    pub asked: Option<u64>,
     pub presentation: Presentation,
     pub order: usize,
     pub p_portion: Vec<u32>,
@@ -46,7 +47,17 @@ pub struct QuotientReport {
     pub stopped: Option<String>,
 }
 
-pub fn quotient(solver: &mut Solver, upto: u64) -> Result<QuotientReport, QuotientError> {
+/// The heaps a quotient asked for without a bound covers first; it goes on, doubling, while no
+/// period is proven, up to `MOST_QUOTIENT_HEAPS`.
+pub const QUOTIENT_HEAPS: u64 = 300;
+
+/// The most heaps a quotient asked for without a bound goes to in search of its period.
+pub const MOST_QUOTIENT_HEAPS: u64 = 4096;
+
+/// The quotient of heaps 0..=upto, or with no bound, until its period is proven (within the
+/// question's budget). Where the budget of work runs out after some heaps, the quotient of the
+/// heaps computed is the answer, with the heap and the budget that stopped it.
+pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport, QuotientError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     if game.convention != Convention::Misere {
@@ -58,7 +69,32 @@ pub fn quotient(solver: &mut Solver, upto: u64) -> Result<QuotientReport, Quotie
     let limits = &solver.limits().clone();
     // A solver built for another method (a whole-position search) has no quotient to report.
     let Some(misere) = solver.misere() else { return Err(QuotientError::NotHeaps { game: name }) };
-    misere.extend(game, upto, limits)?;
+    let (mut target, most) = match upto {
+        Some(n) => (n, n),
+        None => (QUOTIENT_HEAPS, MOST_QUOTIENT_HEAPS),
+    };
+    let mut out_of_work = None;
+    loop {
+        match misere.extend(game, target, limits) {
+            Ok(()) => {}
+            // Out of work after some heaps: the quotient of those is an answer, said as such.
+            Err(SolveError::StateLimit { .. }) if misere.quotient().heaps() > 1 => {
+                let heap = misere.quotient().heaps();
+                out_of_work = Some(format!(
+                    "at heap {heap} the work allowed ran out (it grows with --max-states, now {})",
+                    limits.max_states
+                ));
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        misere.finish_period(game);
+        let q = misere.quotient();
+        if misere.period().is_some() || q.stopped().is_some() || target >= most || q.heaps() <= target {
+            break;
+        }
+        target = target.saturating_mul(2).min(most);
+    }
     misere.finish_period(game);
     let q = misere.quotient();
     let presentation = Presentation::of(q);
@@ -74,7 +110,7 @@ pub fn quotient(solver: &mut Solver, upto: u64) -> Result<QuotientReport, Quotie
         table,
         presentation,
         proven: misere.period(),
-        stopped: q.stopped().map(|s| s.describe()),
+        stopped: q.stopped().map(|s| s.describe()).or(out_of_work),
     })
 }
 

@@ -624,8 +624,21 @@ fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicit
     }
     let of = if grundy { "grundy" } else { "outcome" };
     let found = periods::detect(&values, false).or_else(|| if grundy { periods::detect(&values, true) } else { None });
+    let quotient_period = match solver.misere() {
+        Some(m) if !grundy => m.period(),
+        _ => None,
+    };
     Ok(found.map(|(pre, p, saltus)| {
-        let theorem = periods::proof(solver.game(), grundy, pre as u64, p as u64, saltus, examined);
+        let mut theorem = periods::proof(solver.game(), grundy, pre as u64, p as u64, saltus, examined);
+        // Under misère play a heap's outcome is whether Φ(n) lies in the P-portion, so once Φ
+        // is proven periodic (period q from n₀), outcomes checked over a whole period of Φ
+        // past both preperiods, shifted by their own period, hold for every heap.
+        if let Some(phi) = quotient_period.filter(|_| theorem.is_none()) {
+            let reach = (pre as u64).max(phi.preperiod) + phi.period + p as u64 - 1;
+            if examined > reach {
+                theorem = Some(periods::MISERE_QUOTIENT_PROOF);
+            }
+        }
         Periodicity {
             of,
             preperiod: pre as u64,

@@ -55,17 +55,22 @@ impl Stop {
 
     pub fn describe(&self) -> String {
         match self {
-            Stop::Order { heap, limit } => {
-                format!("at heap {heap} the quotient would have more than {limit} elements (the bound on its order)")
-            }
+            // The candidate is an upper bound on the quotient: the true order may be far less.
+            Stop::Order { heap, limit } => format!(
+                "at heap {heap} the candidate this method builds (the quotient so far times the new heap's cycle) \
+                 had more than {limit} distinguishable elements, its bound; the quotient itself may be smaller"
+            ),
             Stop::Check { heap, limit } => {
-                format!("at heap {heap} checking the quotient would visit more than {limit} states")
+                format!(
+                    "at heap {heap} checking the candidate would visit more than {limit} states, the bound on a check"
+                )
             }
             Stop::NoCandidate { heap } => {
                 format!("at heap {heap} no candidate that extends the quotient passed the check")
             }
             Stop::Refinement { heap, limit } => format!(
-                "at heap {heap} telling apart the positions the new heap separates needed more than {limit} elements"
+                "at heap {heap} telling apart the positions the new heap separates needed more than {limit} elements, \
+                 this method's bound"
             ),
         }
     }

@@ -101,8 +101,15 @@ fn simple(forms: &mut Forms, g: FormId) -> Option<String> {
     let x = forms.of_number(left_stop).ok()?;
     let rest = forms.sub(g, x).ok()?;
     let (k, m) = ups_of(forms, rest)?;
-    let number = if left_stop == Dyadic::ZERO { String::new() } else { left_stop.to_string() };
-    Some(format!("{number}{}{}", up_text(k), star_text(m)))
+    let ups = up_text(k);
+    let number = match left_stop == Dyadic::ZERO {
+        true => String::new(),
+        // A number before a counted multiple of ↑ would run into its count (-1 and 3·↓ read
+        // as -13·↓): a plus sign keeps them apart.
+        false if ups.starts_with(|c: char| c.is_ascii_digit()) => format!("{left_stop}+"),
+        false => left_stop.to_string(),
+    };
+    Some(format!("{number}{ups}{}", star_text(m)))
 }
 
 /// The inside of {…} and the number of bars between its sides; `None` once more than
@@ -162,6 +169,13 @@ mod tests {
         assert_eq!(show(&mut f, down), "↓");
         let one_up = f.add(one, up).unwrap();
         assert_eq!(show(&mut f, one_up), "1↑");
+        // -1 + 3·↓: the number and the count of ↓ kept apart.
+        let minus_one = f.of_number(Dyadic::from(-1)).unwrap();
+        let three_downs = f.add(down, down).and_then(|d| f.add(d, down)).unwrap();
+        let g = f.add(minus_one, three_downs).unwrap();
+        assert_eq!(show(&mut f, g), "-1+3·↓");
+        let g = f.add(g, star).unwrap();
+        assert_eq!(show(&mut f, g), "-1+3·↓*");
         assert_eq!(show(&mut f, switch), "{1|0}");
         let three_quarters = f.of_number(Dyadic::new(3, 2)).unwrap();
         assert_eq!(show(&mut f, three_quarters), "3/4");
