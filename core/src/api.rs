@@ -178,8 +178,11 @@ pub enum Error {
 /// A question that does not fit the game it is asked of.
 #[derive(Debug, Error, Diagnostic)]
 pub enum RequestError {
-    #[error("--last was given, but the rules of {game} never read `last`")]
-    #[diagnostic(code(takeaway::query::last_unused), help("leave out --last for this game"))]
+    #[error("a last move was given, but the rules of {game} never read `last`")]
+    #[diagnostic(
+        code(takeaway::query::last_unused),
+        help("leave out the last move (--last, or last= in Python) for this game")
+    )]
     LastUnused { game: String },
 
     #[error("`{verb}` is for impartial games, and {game} is partizan: Left and Right have different moves")]

@@ -31,6 +31,13 @@ pub enum WebError {
     )]
     TooManyRows { field: &'static str, given: u64, most: u64 },
 
+    #[error("the answer would be {megabytes} MB, more than a page should load ({most} MB at most)")]
+    #[diagnostic(
+        code(takeaway::web::answer_too_large),
+        help("ask for a smaller `upto`; the command line (`takeaway table`, `takeaway plot -o FILE`) writes larger answers")
+    )]
+    AnswerTooLarge { megabytes: u64, most: u64 },
+
     #[error("`play` needs {what}")]
     #[diagnostic(code(takeaway::web::play), help("{help}"))]
     Play { what: String, help: String },

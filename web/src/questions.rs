@@ -34,6 +34,10 @@ fn known() -> String {
     offered().collect::<Vec<_>>().join(", ")
 }
 
+/// The largest answer sent to the page, in bytes: a picture or table past it would stall the
+/// browser it is meant for.
+const MOST_ANSWER_BYTES: usize = 16 << 20;
+
 /// The most rows of one pile (or rows and columns of a grid) a table or plot for the page has.
 const MOST_UPTO: u64 = 100_000;
 
@@ -234,7 +238,13 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
         other => return Err(WebError::UnknownQuestion { verb: other.to_string(), known: known() }.into()),
     };
     let answer = api::ask(&loaded, &request, limits)?;
-    Ok(rendered(&answer, q.format))
+    let value = rendered(&answer, q.format);
+    let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
+    if bytes > MOST_ANSWER_BYTES {
+        let megabytes = (bytes as u64).div_ceil(1 << 20);
+        return Err(WebError::AnswerTooLarge { megabytes, most: (MOST_ANSWER_BYTES >> 20) as u64 }.into());
+    }
+    Ok(value)
 }
 
 fn rendered(answer: &Answer, format: Format) -> Value {

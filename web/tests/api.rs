@@ -170,6 +170,9 @@ fn malformed_oversized_and_unknown_requests_have_their_own_status() {
     assert_eq!((status, body["code"].as_str()), (404, Some("takeaway::web::unknown_question")));
     let (status, body) = post("table", json!({ "source": game("tag.game"), "upto": 1_000_000_000u64 }));
     assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::too_many_rows")));
+    // A picture of every Chomp board to 1000 × 1000 is some 60 MB: refused, not sent.
+    let (status, body) = post("plot", json!({ "source": game("chomp.game"), "upto": 1000 }));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::answer_too_large")));
 }
 
 #[test]
