@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""takeaway beside the specialist octal-game programs, counted by callgrind.
+
+    python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...]
+                             [--methods rc2,rcs] [--out target/peers.md]
+
+PATH are checkouts of the peers, which this script only builds and runs (nothing of theirs is
+in this repository): Piotr Beling's impartial-games (its `ogsolve`, built with cargo) and Tomek
+Czajka's octal-games (the C++ program in `old/`, `analyze`, built with g++; it computes the values
+of heaps below a power of two, so n must be one, and a copy of it is built whose bound on heaps
+is n instead of 2^28). takeaway is `target/release/takeaway` (built if missing).
+
+For each octal code, every program computes the Grundy values of heaps 0..n-1 on one thread under
+`valgrind --tool=callgrind`, and the instructions it executed are counted (perf's counters are not
+available on the machines this runs on; callgrind's counts do not depend on the machine's load).
+The values must agree: takeaway's against ogsolve's printed values, one by one, and against the
+largest value and where it first occurs, which analyze prints. The table goes to `--out` and to
+stdout, with each peer's count as a ratio to takeaway's (below 1: takeaway executed fewer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Three-digit codes of the kinds the field compares on: plain takes, splits into two, and the
+# hard ones the last round found slowest.
+DEFAULT_CODES = [
+    "0.007", "0.021", "0.035", "0.051", "0.077", "0.105", "0.106", "0.137", "0.156", "0.165",
+    "0.247", "0.35", "0.36", "0.51", "0.515", "0.52", "0.544", "0.564", "0.6", "0.676", "0.677",
+    "0.715", "0.725", "0.751", "0.757", "0.77",
+]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
+
+
+def callgrind(cmd) -> tuple[int, str]:
+    """Instructions executed by `cmd` (its children too) and its standard output."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.%p", *cmd],
+            text=True,
+            capture_output=True,
+        )
+        if out.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr[-2000:]}")
+        counts = [int(c.replace(",", "")) for c in re.findall(r"Collected : ([\d,]+)", out.stderr)]
+        if not counts:
+            sys.exit(f"no count from callgrind for {' '.join(cmd)}:\n{out.stderr[-2000:]}")
+        return sum(counts), out.stdout
+
+
+def build_takeaway() -> Path:
+    binary = ROOT / "target" / "release" / "takeaway"
+    run(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    return binary
+
+
+def build_ogsolve(checkout: Path) -> Path:
+    run(["cargo", "build", "--release", "--quiet", "-p", "ogsolve"], cwd=checkout)
+    return checkout / "target" / "release" / "ogsolve"
+
+
+def build_analyze(checkout: Path, n: int, workdir: Path) -> Path:
+    """A copy of Czajka's old/ whose bound on heaps is n, built with its own flags."""
+    copy = workdir / "czajka-old"
+    shutil.copytree(checkout / "old" / "src", copy / "src")
+    source = copy / "src" / "analyze_exec.cc"
+    text = source.read_text()
+    bounded = re.sub(r"constexpr uint64_t maxn = [^;]+;", f"constexpr uint64_t maxn = {n};", text)
+    if bounded == text:
+        sys.exit("analyze_exec.cc has no `maxn` bound to set: the peer changed")
+    source.write_text(bounded)
+    sources = [str(copy / "src" / f) for f in ("analyze_exec.cc", "game.cc", "game_util.cc", "hadamard.cc")]
+    binary = copy / "analyze"
+    run(["g++", "-O2", "-std=c++11", "-pthread", "-I", str(copy / "src"), *sources, "-o", str(binary)])
+    return binary
+
+
+def game_file(code: str, workdir: Path) -> Path:
+    path = workdir / f"octal-{code}.game"
+    path.write_text(f'game "{code}"\npiles\nmove: octal {code}\n')
+    return path
+
+
+def takeaway_values(binary: Path, code: str, n: int, workdir: Path) -> tuple[int, list[int]]:
+    count, out = callgrind(
+        [str(binary), "table", str(game_file(code, workdir)), "--upto", str(n - 1), "--format", "csv", "--threads", "1"]
+    )
+    values = [int(line.split(",")[2]) for line in out.splitlines()[1:] if line]
+    return count, values
+
+
+def ogsolve_values(binary: Path, code: str, n: int, method: str) -> tuple[int, list[int]]:
+    count, out = callgrind([str(binary), code, "-m", method, "-n", str(n - 1), "-p"])
+    line = next(l for l in out.splitlines() if l.strip().startswith("nimbers:"))
+    return count, [int(v) for v in line.split(":", 1)[1].split()]
+
+
+def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int]:
+    """Instructions, heaps computed, and the largest value with where it first occurs."""
+    count, out = callgrind([str(binary), code])
+    last = [l for l in out.splitlines() if l.startswith("n=2^")][-1]
+    m = re.search(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+)", last)
+    if m is None:
+        sys.exit(f"analyze printed no statistics for {code}:\n{out[-1000:]}")
+    return count, 1 << int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--beling", type=Path, required=True, help="a checkout of impartial-games")
+    parser.add_argument("--czajka", type=Path, required=True, help="a checkout of octal-games")
+    parser.add_argument("--n", type=int, default=1 << 14, help="heaps 0..n-1 (a power of two)")
+    parser.add_argument("--codes", default=",".join(DEFAULT_CODES))
+    parser.add_argument("--methods", default="rc2", help="ogsolve's methods; the fewest instructions counts")
+    parser.add_argument("--out", type=Path, default=ROOT / "target" / "peers.md")
+    args = parser.parse_args()
+    n = args.n
+    if n & (n - 1):
+        sys.exit("--n must be a power of two: analyze computes values to powers of two")
+    if shutil.which("valgrind") is None:
+        sys.exit("needs valgrind (Debian's package valgrind)")
+    codes = [c.strip() for c in args.codes.split(",") if c.strip()]
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        takeaway = build_takeaway()
+        ogsolve = build_ogsolve(args.beling)
+        analyze = build_analyze(args.czajka, n, workdir)
+        rows = []
+        for code in codes:
+            ours, values = takeaway_values(takeaway, code, n, workdir)
+            if len(values) != n:
+                sys.exit(f"{code}: takeaway gave {len(values)} values, not {n}")
+            best = None
+            for method in methods:
+                count, theirs = ogsolve_values(ogsolve, code, n, method)
+                if theirs != values:
+                    first = next(i for i, (a, b) in enumerate(zip(values, theirs)) if a != b)
+                    sys.exit(f"{code}: ogsolve -m {method} differs at heap {first}: {theirs[first]} against {values[first]}")
+                best = count if best is None else min(best, count)
+            count_c, computed, where, largest = analyze_largest(analyze, code)
+            upto = values[:computed]
+            expected = max(upto)
+            if (where, largest) != (upto.index(expected), expected):
+                sys.exit(f"{code}: analyze's largest G[{where}]={largest}, takeaway's G[{upto.index(expected)}]={expected}")
+            rows.append((code, ours, best, count_c, computed))
+            print(f"{code:>7}  takeaway {ours:>14,}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
+    table = [
+        f"Instructions to compute the Grundy values of heaps 0..{n - 1} (callgrind, one thread; the peers'",
+        "counts as a ratio to takeaway's: above 1, takeaway executed fewer). Values checked against",
+        f"ogsolve's one by one and against analyze's largest value; ogsolve's method: the fewest of {', '.join(methods)}.",
+        "",
+        "| code | takeaway | ogsolve | analyze (Czajka) |",
+        "|---|---:|---:|---:|",
+    ]
+    for code, ours, theirs, czajka, computed in rows:
+        note = "" if computed >= n else f" (stopped at its period, {computed} heaps)"
+        table.append(f"| {code} | {ours:,} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} |")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    text = "\n".join(table) + "\n"
+    temporary = args.out.with_suffix(".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, args.out)
+    print()
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
