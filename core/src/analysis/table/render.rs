@@ -1,5 +1,7 @@
 //! How a table is shown: text for a terminal, JSON, and CSV for a spreadsheet.
 
+use std::fmt::Write;
+
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
@@ -106,8 +108,16 @@ impl Table {
                 }
                 out.push('\n');
                 let last_column = if self.by_last.is_some() { "," } else { "" };
+                // Written in place, row by row: a table of a million rows is mostly this loop.
+                // (Writing into a String cannot fail.)
+                let write_cell = |out: &mut String, v: Option<u64>| {
+                    out.push(',');
+                    if let Some(v) = v {
+                        let _ = write!(out, "{v}");
+                    }
+                };
                 for (i, o) in self.outcomes[0].iter().enumerate() {
-                    out.push_str(&format!("{i}{last_column},{}", o.letter()));
+                    let _ = write!(out, "{i}{last_column},{}", o.letter());
                     match &self.misere {
                         Some(m) => {
                             let tame = match m.tame[i] {
@@ -115,20 +125,19 @@ impl Table {
                                 Some(false) => "wild",
                                 None => "",
                             };
-                            out.push_str(&format!(
-                                ",{},{},{tame},{}",
-                                cell(m.grundy[i]),
-                                m.genus[i].clone().unwrap_or_default(),
-                                m.phi[i].clone().unwrap_or_default()
-                            ));
+                            write_cell(&mut out, m.grundy[i]);
+                            let (genus, phi) = (m.genus[i].as_deref().unwrap_or(""), m.phi[i].as_deref().unwrap_or(""));
+                            let _ = write!(out, ",{genus},{tame},{phi}");
                         }
                         None => match &self.loopy_values {
-                            Some(values) => out.push_str(&format!(",{}", values[i])),
-                            None => out.push_str(&format!(",{}", cell(self.grundy[0][i]))),
+                            Some(values) => {
+                                let _ = write!(out, ",{}", values[i]);
+                            }
+                            None => write_cell(&mut out, self.grundy[0][i]),
                         },
                     }
                     if let Some(r) = &self.remoteness {
-                        out.push_str(&format!(",{}", cell(r[i])));
+                        write_cell(&mut out, r[i]);
                     }
                     out.push('\n');
                 }
