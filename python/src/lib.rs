@@ -113,6 +113,10 @@ fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Setting>> {
             SettingValue::Set(set)
         } else if let Ok(set) = value.extract::<std::collections::BTreeSet<i64>>() {
             SettingValue::Set(set.into_iter().collect())
+        } else if value.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "the setting {name} = {value} is too large: settings go up to 9223372036854775807 (2^63 - 1)"
+            )));
         } else {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "the setting {name} must be a whole number or a collection of whole numbers, such as {name}=[1, 2, 5]"

@@ -80,3 +80,17 @@ def test_budget_arguments_are_checked(game):
         nim.solve(1, max_sates=10)
     with pytest.raises(TypeError):
         takeaway.Game.from_source('game "S"\nparam S = {1, 2}\npiles\nmove: take S\n', S="1,2")
+
+
+def test_numbers_out_of_range_are_said_as_such(game):
+    nim = game("nim")
+    with pytest.raises(takeaway.GameError) as caught:
+        nim.solve(10**30)
+    assert caught.value.code == "takeaway::position::too_large"
+    with pytest.raises(OverflowError):
+        nim.table(-1)
+    with pytest.raises(ValueError, match="too large"):
+        takeaway.Game.from_source('game "a"\npiles\nmove: take 1..k\n', k=10**40)
+    with pytest.raises(takeaway.Refused) as refused:
+        nim.table(10**9)
+    assert refused.value.code == "takeaway::table::too_many_rows"
