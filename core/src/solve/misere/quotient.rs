@@ -57,7 +57,7 @@ impl Stop {
         match self {
             // The candidate is an upper bound on the quotient: the true order may be far less.
             Stop::Order { heap, limit } => format!(
-                "at heap {heap} the candidate this method builds (the quotient so far times the new heap's cycle) \
+                "at heap {heap} the candidate this method builds, the quotient so far times the new heap's cycle, \
                  had more than {limit} distinguishable elements, its bound; the quotient itself may be smaller"
             ),
             Stop::Check { heap, limit } => {
