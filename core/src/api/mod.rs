@@ -1,0 +1,392 @@
+//! The typed API every front end uses: a game is loaded into a `Loaded`, a question is a
+//! `Request`, and `ask` answers it with an `Answer` (plain data, serialisable) or a `Failure`
+//! (miette diagnostics with their codes, spans and help, and what was computed before the
+//! failure). The question's budget (limits, deadline, cancel token, progress sink) travels in
+//! its `Limits`. Nothing here renders: `render` turns answers into text, JSON, CSV or SVG.
+
+mod failure;
+mod games;
+
+use serde::Serialize;
+
+pub use failure::{
+    DiagnosticData, Error, Failure, FailureKind, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES,
+    MOST_RENDERED,
+};
+pub use games::{extend, load, parse_setting, read_game, read_text, without_moves, Games};
+
+use crate::analysis::partizan::{PartizanExplanation, PartizanReport, PartizanTable};
+use crate::analysis::period_search::{PeriodQuestion, PeriodReport};
+use crate::analysis::{BigSolveReport, Comparison, Explanation, QuotientReport, SolveReport, Table, TableOptions};
+use crate::check::SettingValue;
+use crate::diagnostics::Source;
+use crate::rules::{parse_position, Game, Position, PositionError, Side};
+use crate::solve::partizan::PartizanSolver;
+use crate::solve::{Limits, Outcome, SolveError, Solver};
+
+/// A checked game together with the text it came from, for diagnostics during solving.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub game: Game,
+    pub source: Source,
+}
+
+/// A parameter's value given from outside the game text (`--set k=5`, `set k = 5`).
+pub type Setting = (String, SettingValue);
+
+/// One question about a loaded game.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// Is the game right? (Its errors come as a `Failure` from loading.)
+    Check,
+    /// Outcome, value and winning moves of a position, written as its piles: `"41 163 13"`;
+    /// with `remoteness`, also how long best play lasts (a search of whole positions, much
+    /// slower than the value of a sum of piles).
+    Solve { position: String, last: Option<u64>, remoteness: bool },
+    /// How the answer for a position follows, in the terms of the theory.
+    Explain { position: String, last: Option<u64>, all: bool },
+    /// Every one-pile position up to `upto` (pairs for two-pile games).
+    Table { upto: u64, options: TableOptions },
+    /// The values to draw: a table, or every two-row board of a game on rows.
+    Plot { upto: u64 },
+    /// The misère quotient of heaps 0..=upto; with no bound, until its period is proven (from
+    /// `analysis::QUOTIENT_HEAPS` heaps on, doubling up to `analysis::MOST_QUOTIENT_HEAPS`, within
+    /// the question's budget).
+    Quotient { upto: Option<u64> },
+    /// One pile's values until a theorem proves their period.
+    Period(PeriodQuestion),
+    /// Where this game and `other` first differ on one pile, `other` read `shift` further on.
+    Compare { other: Box<Loaded>, upto: u64, shift: u64 },
+}
+
+impl Request {
+    /// The verb that asks this, as the command line and the REPL spell it.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Request::Check => "check",
+            Request::Solve { .. } => "solve",
+            Request::Explain { .. } => "explain",
+            Request::Table { .. } => "table",
+            Request::Plot { .. } => "plot",
+            Request::Quotient { .. } => "quotient",
+            Request::Period(_) => "period",
+            Request::Compare { .. } => "compare",
+        }
+    }
+}
+
+/// Every verb a front end offers, in one place (the CLI's commands and the REPL's words).
+pub const VERBS: &[&str] = &["check", "solve", "explain", "table", "plot", "quotient", "period", "compare", "play"];
+
+/// The answer to one `Request`.
+// One answer is made per question, never held in bulk: boxing the large ones would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Answer {
+    Check(CheckReport),
+    Solve(SolveReport),
+    /// A pile past 64 bits of a Schwenk game, answered in arbitrary-size integers.
+    BigSolve(BigSolveReport),
+    PartizanSolve(PartizanReport),
+    Explain(Explanation),
+    PartizanExplain(PartizanExplanation),
+    Table(Table),
+    PartizanTable(PartizanTable),
+    Plot(Plot),
+    Quotient(QuotientReport),
+    Period(PeriodReport),
+    Compare(Comparison),
+}
+
+/// What `check` says of a right game: for a partizan game, which rules are whose.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    pub game: String,
+    pub partizan: bool,
+    pub misere: bool,
+    /// The move statements of a partizan game, in the order of the text.
+    pub rules: Vec<RuleSide>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleSide {
+    pub line: usize,
+    pub statement: String,
+    /// Whose move it is: `None` for both players'.
+    pub side: Option<Side>,
+}
+
+/// The data a plot draws.
+#[derive(Clone, Debug)]
+pub enum Plot {
+    /// Grundy values of one pile, or the P-positions of a two-pile game.
+    Table(Box<Table>),
+    /// Outcome classes of one pile of a partizan game.
+    Partizan(PartizanTable),
+    /// Every board of two rows of at most `upto` squares, for a game on rows (Chomp).
+    TwoRows(TwoRowBoards),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TwoRowBoards {
+    pub game: String,
+    pub upto: u64,
+    /// Indexed [bottom row][top row]; row 0 (no board) stays empty.
+    pub grundy: Vec<Vec<Option<u64>>>,
+    pub outcomes: Vec<Vec<Outcome>>,
+}
+
+/// Answers one question about a loaded game, within `limits` (which carry its deadline, its
+/// cancel token and its progress sink).
+pub fn ask(loaded: &Loaded, request: &Request, limits: &Limits) -> Result<Answer, Failure> {
+    let on_game = |e: Error| Failure { errors: vec![e], source: Some(loaded.source.clone()), partial: None };
+    match request {
+        Request::Check => Ok(Answer::Check(check_report(loaded))),
+        Request::Solve { position, last, remoteness } => solve(loaded, position, *last, *remoteness, limits),
+        Request::Explain { position, last, all } => {
+            if loaded.game.is_partizan() {
+                let e = analyse_partizan(loaded, position, *last, limits, crate::analysis::partizan::explain)?;
+                return Ok(Answer::PartizanExplain(e));
+            }
+            let e = analyse(loaded, position, *last, limits, |s, p| crate::analysis::explain_with(s, p, *all))?;
+            Ok(Answer::Explain(e))
+        }
+        Request::Table { upto, options } => table(loaded, *upto, *options, limits),
+        Request::Plot { upto } => plot(loaded, *upto, limits).map(Answer::Plot).map_err(|e| on_game(e.into())),
+        Request::Quotient { upto } => {
+            refuse_partizan(loaded, "quotient", "misère quotients are for impartial heap games; `table` gives the outcomes of a partizan game under misère play")?;
+            let mut solver = Solver::new(&loaded.game, limits.clone());
+            crate::analysis::quotient(&mut solver, *upto).map(Answer::Quotient).map_err(|e| on_game(e.into()))
+        }
+        Request::Period(question) => {
+            refuse_partizan(
+                loaded,
+                "period",
+                "`table FILE --upto N` gives a partizan game's outcomes and values, with their period",
+            )?;
+            crate::analysis::period_search::period_search(&loaded.game, question, limits)
+                .map(Answer::Period)
+                .map_err(|e| on_game(e.into()))
+        }
+        Request::Compare { other, upto, shift } => {
+            for g in [loaded, &**other] {
+                refuse_partizan(
+                    g,
+                    "compare",
+                    "compare reads Grundy values; compare the two games' `table` of outcomes and values instead",
+                )?;
+            }
+            let (mut sa, mut sb) =
+                (Solver::new(&loaded.game, limits.clone()), Solver::new(&other.game, limits.clone()));
+            crate::analysis::compare(&mut sa, &mut sb, *upto, *shift)
+                .map(Answer::Compare)
+                .map_err(|e| Failure::one(e, None))
+        }
+    }
+}
+
+/// What `check` says of a right game: for a partizan game, which lines are whose.
+fn check_report(loaded: &Loaded) -> CheckReport {
+    let game = &loaded.game;
+    let text = &loaded.source.text;
+    let rules = if game.is_partizan() {
+        game.first_moves
+            .iter()
+            .chain(&game.moves)
+            .map(|rule| {
+                let start = rule.span.start.min(text.len());
+                RuleSide {
+                    line: text[..start].matches('\n').count() + 1,
+                    statement: text.get(rule.span.start..rule.span.end).unwrap_or("").trim().to_string(),
+                    side: rule.side,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    CheckReport {
+        game: game.name.clone(),
+        partizan: game.is_partizan(),
+        misere: game.convention == crate::vocab::Convention::Misere,
+        rules,
+    }
+}
+
+/// Reads a position for the game, with the previous move's size where given.
+/// A position of the game from its text (`"41 163 13"`), and the last move where the rules read it.
+pub fn position_of(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Position, Failure> {
+    let game = &loaded.game;
+    let mut pos =
+        parse_position(game, position).map_err(|e| Failure::one(e, Some(&Source::new("position", position))))?;
+    if let Some(l) = last {
+        if !game.uses_last {
+            return Err(Failure::one(RequestError::LastUnused { game: game.name.clone() }, None));
+        }
+        pos.last = Some(l);
+    }
+    Ok(pos)
+}
+
+/// Reads the position and runs one analysis on it.
+fn analyse<T>(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    limits: &Limits,
+    analyse: impl FnOnce(&mut Solver, &Position) -> Result<T, SolveError>,
+) -> Result<T, Failure> {
+    let pos = position_of(loaded, position, last)?;
+    let mut solver = Solver::new(&loaded.game, limits.clone());
+    analyse(&mut solver, &pos).map_err(|e| Failure::one(e, Some(&loaded.source)))
+}
+
+/// As `analyse`, for a partizan game.
+fn analyse_partizan<T>(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    limits: &Limits,
+    analyse: impl FnOnce(&mut PartizanSolver, &Position) -> Result<T, SolveError>,
+) -> Result<T, Failure> {
+    let pos = position_of(loaded, position, last)?;
+    let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+    analyse(&mut solver, &pos).map_err(|e| Failure::one(e, Some(&loaded.source)))
+}
+
+/// Refuses `verb` for a partizan game, pointing at the lines that make it partizan.
+pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) -> Result<(), Failure> {
+    if !loaded.game.is_partizan() {
+        return Ok(());
+    }
+    let sides = loaded
+        .game
+        .side_rules()
+        .map(|r| {
+            let who = r.side.map(|s| s.name()).unwrap_or("one player");
+            miette::LabeledSpan::new_with_span(Some(format!("only {who} may make this move")), r.span)
+        })
+        .collect();
+    let error = RequestError::ImpartialOnly { verb, game: loaded.game.name.clone(), help, sides };
+    Err(Failure::one(error, Some(&loaded.source)))
+}
+
+fn solve(
+    loaded: &Loaded,
+    position: &str,
+    last: Option<u64>,
+    remoteness: bool,
+    limits: &Limits,
+) -> Result<Answer, Failure> {
+    if loaded.game.is_partizan() {
+        return analyse_partizan(loaded, position, last, limits, crate::analysis::partizan::solve)
+            .map(Answer::PartizanSolve);
+    }
+    if let Some(report) = big_pile(loaded, position, last)? {
+        return Ok(Answer::BigSolve(report));
+    }
+    analyse(loaded, position, last, limits, |s, p| crate::analysis::solve_with(s, p, remoteness)).map(Answer::Solve)
+}
+
+/// A pile too large for 64 bits, answered in arbitrary-size integers where the game is one of
+/// Schwenk's with a linear bound; `None` when the position is not such a pile, so that the
+/// ordinary reading reports what is wrong with it.
+fn big_pile(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Option<BigSolveReport>, Failure> {
+    use crate::solve::big::{BigFailure, BigSchwenk, MOST_DIGITS};
+    let game = &loaded.game;
+    let Err(PositionError::TooLarge { span, text }) = parse_position(game, position) else {
+        return Ok(None);
+    };
+    if text.len() > MOST_DIGITS || (last.is_some() && !game.uses_last) {
+        return Ok(None);
+    }
+    let Some(mut schwenk) = BigSchwenk::recognise(game) else {
+        return Ok(None);
+    };
+    let Some(pile) = num_bigint::BigUint::parse_bytes(text.as_bytes(), 10) else {
+        return Ok(None);
+    };
+    match schwenk.answer(&pile, last) {
+        Ok(answer) => Ok(Some(BigSolveReport::new(game, &pile, last, answer))),
+        Err(BigFailure::SlowSequence { terms }) => {
+            let error = PositionError::BeyondSequence { span, text, terms };
+            Err(Failure::one(error, Some(&Source::new("position", position))))
+        }
+    }
+}
+
+fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> Result<Answer, Failure> {
+    if loaded.game.is_partizan() {
+        if let Some(given) = options.piles.filter(|&k| k != 1) {
+            let board = "one pile at a time in a partizan table (ask about sums with `solve`)".to_string();
+            let e = crate::analysis::TableError::PilesFixed { game: loaded.game.name.clone(), given, board };
+            return Err(Failure::one(e, Some(&loaded.source)));
+        }
+        let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+        return crate::analysis::partizan::table(&mut solver, upto)
+            .map(Answer::PartizanTable)
+            .map_err(|e| Failure::one(e, Some(&loaded.source)));
+    }
+    let mut solver = Solver::new(&loaded.game, limits.clone());
+    crate::analysis::table(&mut solver, upto, options).map(Answer::Table).map_err(|e| {
+        // What was computed before a limit stopped it still goes to the output.
+        let partial = match &e {
+            crate::analysis::TableError::Incomplete { partial, .. } => {
+                Some(Box::new(Answer::Table((**partial).clone())))
+            }
+            _ => None,
+        };
+        Failure { errors: vec![e.into()], source: Some(loaded.source.clone()), partial }
+    })
+}
+
+fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::analysis::TableError> {
+    if loaded.game.is_partizan() {
+        let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+        return Ok(Plot::Partizan(crate::analysis::partizan::table(&mut solver, upto)?));
+    }
+    if let crate::rules::Board::FixedPiles(piles @ 3..) = loaded.game.board {
+        return Err(crate::analysis::TableError::TooManyPiles { game: loaded.game.name.clone(), piles });
+    }
+    let mut solver = Solver::new(&loaded.game, limits.clone());
+    if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::vocab::Convention::Normal {
+        return Ok(Plot::TwoRows(two_row_boards(loaded, &mut solver, upto)?));
+    }
+    Ok(Plot::Table(Box::new(crate::analysis::table(&mut solver, upto, Default::default())?)))
+}
+
+/// Every board of two rows of at most `upto` squares (Chomp): refused before anything is
+/// allocated when the picture's grid of boards passes the limit on positions.
+fn two_row_boards(
+    loaded: &Loaded,
+    solver: &mut Solver,
+    upto: u64,
+) -> Result<TwoRowBoards, crate::analysis::TableError> {
+    let limit = solver.limits().max_states;
+    let cells = (upto as u128 + 1) * (upto as u128 + 1);
+    if cells > limit as u128 {
+        let largest = ((limit as f64).sqrt() as u64).saturating_sub(1);
+        return Err(crate::analysis::TableError::TooLarge {
+            upto,
+            boards: crate::solve::approximately(cells as f64),
+            limit,
+            largest,
+        });
+    }
+    let size = upto as usize + 1;
+    // The largest box first: every smaller board is inside it, so the rest are look-ups.
+    if upto > 0 {
+        solver.value(&Position::new(vec![upto, upto]))?;
+    }
+    let mut grundy = vec![vec![None; size]; size];
+    let mut outcomes = vec![vec![Outcome::N; size]; size];
+    // Row 0 (no bottom row, so no board) stays blank.
+    for a in 1..=upto {
+        for b in 0..=a {
+            let v = solver.value(&Position::new(vec![a, b]))?;
+            grundy[a as usize][b as usize] = v.grundy;
+            outcomes[a as usize][b as usize] = v.outcome;
+        }
+    }
+    Ok(TwoRowBoards { game: loaded.game.name.clone(), upto, grundy, outcomes })
+}
