@@ -61,8 +61,7 @@ pub(crate) fn main(args: ServeArgs, color: bool) -> Result<(), Failed> {
 
 #[cfg(feature = "serve")]
 fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
-    let mut config = takeaway_web::Config { timeout: args.timeout, max_states: args.max_states, ..Default::default() };
-    config.workers = config.workers.max(2);
+    let config = takeaway_web::Config { timeout: args.timeout, max_states: args.max_states, ..Default::default() };
     let shared = args.host.is_unspecified() || !args.host.is_loopback();
     takeaway_web::serve_blocking(address, config, |bound| {
         println!("takeaway's page: http://{}", shown(bound));

@@ -107,12 +107,10 @@ fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Setting>> {
         let name: String = name.extract()?;
         let value = if let Ok(n) = value.extract::<i64>() {
             SettingValue::Number(n)
-        } else if let Ok(mut set) = value.extract::<Vec<i64>>() {
-            set.sort_unstable();
-            set.dedup();
-            SettingValue::Set(set)
+        } else if let Ok(set) = value.extract::<Vec<i64>>() {
+            SettingValue::set(set)
         } else if let Ok(set) = value.extract::<std::collections::BTreeSet<i64>>() {
-            SettingValue::Set(set.into_iter().collect())
+            SettingValue::set(set)
         } else if value.is_instance_of::<pyo3::types::PyInt>() {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "the setting {name} = {value} is too large: settings go up to 9223372036854775807 (2^63 - 1)"
@@ -140,10 +138,10 @@ fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
     };
     let value = err.value(py);
     let (line, column) = failure.line_column().map_or((None, None), |(l, c)| (Some(l), Some(c)));
-    let first = failure.diagnostics().next();
-    let help = first.and_then(|d| d.help()).map(|h| h.to_string());
-    let message = first.map(|d| d.to_string()).unwrap_or_default();
-    let diagnostics = serde_json::to_value(failure.data()).unwrap_or_default();
+    let data = failure.data();
+    let help = data.first().and_then(|d| d.help.clone());
+    let message = data.first().map(|d| d.message.clone()).unwrap_or_default();
+    let diagnostics = serde_json::to_value(&data).unwrap_or_default();
     let partial = failure.partial.as_deref().map(render::json);
     // Setting attributes on a fresh exception object cannot fail but for memory; the message
     // alone still says everything then.

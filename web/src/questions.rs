@@ -100,11 +100,9 @@ pub async fn games() -> Json<Value> {
     let games: Vec<Value> = BUNDLED
         .iter()
         .map(|(file, text)| {
-            let name = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("game "))
-                .map(|n| n.trim().trim_matches('"').to_string())
-                .unwrap_or_else(|| file.to_string());
+            // The name as the checker reads it (a bundled game always loads; its file name else).
+            let name = api::load(Source::new(format!("{file}.game"), *text), file, &[], &Bundled)
+                .map_or_else(|_| file.to_string(), |loaded| loaded.game.name);
             json!({ "file": format!("{file}.game"), "name": name, "source": text })
         })
         .collect();
@@ -199,31 +197,24 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
         .map(|(name, value)| {
             let value = match value {
                 Setting::Number(n) => SettingValue::Number(*n),
-                Setting::Set(set) => {
-                    let mut set = set.clone();
-                    set.sort_unstable();
-                    set.dedup();
-                    SettingValue::Set(set)
-                }
+                Setting::Set(set) => SettingValue::set(set.iter().copied()),
             };
             (name.clone(), value)
         })
         .collect();
     let loaded = api::load(Source::new("game", q.source.as_str()), "game", &settings, &Bundled)?;
     let position = || q.position.clone().unwrap_or_default();
-    let upto = |default: u64| -> Result<u64, WebError> {
-        match q.upto {
-            Some(n) if n > MOST_UPTO => Err(WebError::TooManyRows { field: "upto", given: n, most: MOST_UPTO }),
-            Some(n) => Ok(n),
-            None => Ok(default),
-        }
+    // The bound given, where the page can show that many rows.
+    let upto = || match q.upto {
+        Some(n) if n > MOST_UPTO => Err(WebError::TooManyRows { field: "upto", given: n, most: MOST_UPTO }),
+        given => Ok(given),
     };
     let request = match verb {
         "check" => Request::Check,
         "solve" => Request::Solve { position: position(), last: q.last, remoteness: q.remoteness.unwrap_or(true) },
         "explain" => Request::Explain { position: position(), last: q.last, all: q.all },
         "table" => Request::Table {
-            upto: upto(30)?,
+            upto: upto()?.unwrap_or(30),
             options: TableOptions {
                 remoteness: q.remoteness.unwrap_or(false),
                 by_last: q.by_last,
@@ -231,9 +222,9 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
                 piles: q.piles,
             },
         },
-        "plot" => Request::Plot { upto: upto(60)? },
-        "quotient" => Request::Quotient { upto: q.upto.map(|_| upto(0)).transpose()? },
-        "period" => Request::Period(PeriodQuestion { upto: upto(1 << 16)?, checkpoint: None }),
+        "plot" => Request::Plot { upto: upto()?.unwrap_or(60) },
+        "quotient" => Request::Quotient { upto: upto()? },
+        "period" => Request::Period(PeriodQuestion { upto: upto()?.unwrap_or(1 << 16), checkpoint: None }),
         "play" => return crate::play::step(&loaded, q, limits),
         other => return Err(WebError::UnknownQuestion { verb: other.to_string(), known: known() }.into()),
     };

@@ -116,7 +116,7 @@ pub fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Resu
         ),
         (None, _) => Some("not computed: this position is too large to search for it".to_string()),
     };
-    let remoteness = if remoteness || value.outcome == Outcome::D { solver.remoteness(pos)? } else { None };
+    let remoteness = if remoteness { solver.remoteness(pos)? } else { None };
     let drawing_moves = if value.outcome == Outcome::D {
         let moves = solver.drawing_moves(pos)?;
         moves.into_iter().map(|m| WinningMove { description: m.kind.describe(), to: m.to.piles }).collect()

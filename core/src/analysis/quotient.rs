@@ -84,6 +84,7 @@ pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport
                     "at heap {heap} the work allowed ran out (it grows with --max-states, now {})",
                     limits.max_states
                 ));
+                misere.finish_period(game);
                 break;
             }
             Err(e) => return Err(e.into()),
@@ -95,7 +96,6 @@ pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport
         }
         target = target.saturating_mul(2).min(most);
     }
-    misere.finish_period(game);
     let q = misere.quotient();
     let presentation = Presentation::of(q);
     let order = q.monoid().order();

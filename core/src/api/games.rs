@@ -318,9 +318,7 @@ pub fn parse_setting(s: &str) -> Result<Setting, String> {
         if members.is_empty() {
             return Err("an empty set leaves the rule nothing to take: give at least one amount, as in {1,2,5}".into());
         }
-        members.sort_unstable();
-        members.dedup();
-        return Ok((name.to_string(), SettingValue::Set(members)));
+        return Ok((name.to_string(), SettingValue::set(members)));
     }
     let value = value.parse::<i64>().map_err(|_| {
         format!("`{value}` is not a whole number (parameters are integers; a set is written \"S={{1,2,5}}\")")

@@ -14,6 +14,16 @@ pub enum SettingValue {
     Set(Vec<i64>),
 }
 
+impl SettingValue {
+    /// A set of amounts, as the rules read it: ascending, each once, however it was written.
+    pub fn set(members: impl IntoIterator<Item = i64>) -> SettingValue {
+        let mut members: Vec<i64> = members.into_iter().collect();
+        members.sort_unstable();
+        members.dedup();
+        SettingValue::Set(members)
+    }
+}
+
 impl std::fmt::Display for SettingValue {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
