@@ -273,6 +273,22 @@ fn misere_table(upto: u64) -> String {
     format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
 }
 
+/// The misère quotient of an octal game to `upto` heaps with the default limits: how far it got,
+/// its order, and what stopped it.
+fn misere_quotient(code: &str, upto: u64) -> String {
+    // Grundy's game is not an octal game (its splits are unequal).
+    let rule = if code == "grundy" { "split unequal".to_string() } else { format!("octal {code}") };
+    let game = load(&format!("game \"{code}\"\npiles\nmove: {rule}\nplay misère\n"));
+    let mut solver = Solver::new(&game, Limits::default());
+    match takeaway_core::analysis::quotient(&mut solver, Some(upto)) {
+        Ok(q) => {
+            let stop = if q.stopped.is_some() { ", stopped there" } else { "" };
+            format!("heaps to {}, order {}{stop}", q.computed, q.order)
+        }
+        Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
+    }
+}
+
 const WYTHOFF: &str = "game \"Wythoff\"\npiles 2\nmove: take any from one pile\nmove: take any from both piles\n";
 const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split into 2\n";
 
@@ -423,6 +439,11 @@ fn run(name: &str) {
         "misere-kayles-hundred" => misere(MISERE_KAYLES, misere_kayles_hundred(), false),
         "misere-nim-40" => misere(MISERE_NIM, vec![30; 40], false),
         "misere-table-1000" => misere_table(1000),
+        w if w.starts_with("quotient-") => {
+            // quotient-0.07-33
+            let (code, upto) = w["quotient-".len()..].split_once('-').expect("quotient-CODE-N");
+            misere_quotient(code, upto.parse().expect("heaps"))
+        }
         "grundy-2m" => ours_piles(GRUNDY, 2_000_000),
         "prime-15-refused" => refused(PRIME, vec![1_000_000_000_000_000]),
         "lasker-12-refused" => refused(LASKER, vec![1_000_000_000_000, 5]),
@@ -527,6 +548,15 @@ fn main() {
         ("misère Kayles, 100 piles near 10^18", "misere-kayles-hundred", None),
         ("misère Nim, 40 piles of 30", "misere-nim-40", None),
         ("table of misère Kayles to 1000 with G⁻, genus, Φ", "misere-table-1000", None),
+        ("misère quotient of Kayles (0.77) to heap 169 (MisereSolver: 0.91 s)", "quotient-0.77-169", None),
+        ("misère quotient of 0.15 to heap 155 (MisereSolver: 1.66 s)", "quotient-0.15-155", None),
+        ("misère quotient of Grundy's game to heap 24 (MisereSolver: 0.74 s, order 48)", "quotient-grundy-24", None),
+        ("misère quotient of 0.56 to heap 300 (MisereSolver: 0.76 s, order 66)", "quotient-0.56-300", None),
+        (
+            "misère quotient of Dawson's Kayles (0.07) to heap 33 (MisereSolver: 67 s, order 638)",
+            "quotient-0.07-33",
+            None,
+        ),
         ("Grundy's game, n = 2,000,000 (the README's example) with the default limits", "grundy-2m", None),
         ("refused from the estimate: take a prime at 10^15", "prime-15-refused", None),
         ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),

@@ -424,24 +424,42 @@ fn quotients_of_0_44_and_0_46_are_proven_on_defaults_and_agree_with_the_search()
         let proven = report.proven.unwrap_or_else(|| panic!("{code:?}: no period proven: {:?}", report.stopped));
         assert!(proven.needed <= report.computed, "{code:?}");
         assert_eq!((proven.preperiod, proven.period), (143, 24), "{code:?}");
-        let options = |n: u64| octal_options(&code, n);
-        let mut memo = HashMap::new();
-        let mut check = |pos: Vec<u64>| {
-            let expected = if brute(&options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
-            assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{code:?} {pos:?}");
-        };
-        for n in 0..=40 {
-            check(vec![n]);
-        }
-        for a in 1..13u64 {
-            for b in a..13 {
-                check(vec![a, b]);
-                for c in b..13 {
-                    check(vec![a, b, c]);
-                }
+        agrees_with_the_search(&code, &mut solver, 13);
+    }
+}
+
+/// One heap to 40, and every sum of two or three heaps below `below`: the solver (through its
+/// quotient) against the search over whole positions.
+fn agrees_with_the_search(code: &[u8], solver: &mut Solver, below: u64) {
+    let options = |n: u64| octal_options(code, n);
+    let mut memo = HashMap::new();
+    let mut check = |pos: Vec<u64>| {
+        let expected = if brute(&options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
+        assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{code:?} {pos:?}");
+    };
+    for n in 0..=40 {
+        check(vec![n]);
+    }
+    for a in 1..below {
+        for b in a..below {
+            check(vec![a, b]);
+            for c in b..below {
+                check(vec![a, b, c]);
             }
         }
     }
+}
+
+/// 0.56's quotient reaches heap 300 on the default limits with the published order, 66, and
+/// answers sums of small heaps as a search over whole positions does.
+#[test]
+fn quotient_of_0_56_reaches_heap_300_on_defaults_and_agrees_with_the_search() {
+    let code = [0u8, 5, 6];
+    let g = game(&octal_rules(&code));
+    let mut solver = Solver::new(&g, Limits::default());
+    let report = takeaway_core::analysis::quotient(&mut solver, Some(300)).expect("a quotient");
+    assert_eq!((report.computed, report.order, report.stopped), (300, 66, None));
+    agrees_with_the_search(&code, &mut solver, 14);
 }
 
 /// When the work allowed runs out after some heaps, the quotient of those is the answer, and the

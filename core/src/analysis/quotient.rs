@@ -80,10 +80,7 @@ pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport
             // Out of work after some heaps: the quotient of those is an answer, said as such.
             Err(SolveError::StateLimit { .. }) if misere.quotient().heaps() > 1 => {
                 let heap = misere.quotient().heaps();
-                out_of_work = Some(format!(
-                    "at heap {heap} the work allowed ran out (it grows with --max-states, now {})",
-                    limits.max_states
-                ));
+                out_of_work = Some(crate::solve::misere::out_of_work(heap, limits));
                 misere.finish_period(game);
                 break;
             }

@@ -1,6 +1,7 @@
 //! Misère play of heap games: the misère quotient of the game's sums (answers for positions of
 //! any number of piles), and misère Grundy values and Conway's genus of single piles.
 
+mod certify;
 pub mod genus;
 mod learn;
 mod monoid;
@@ -30,6 +31,11 @@ pub enum MisereError {
         help("{reason}. Positions whose piles are all at most {computed} are answered by the quotient, and positions of at most 40 counters in all by a search over whole positions")
     )]
     Stopped { computed: u64, needed: u64, reason: String },
+}
+
+/// Why the quotient stopped at `heap` when a question's work ran out there.
+pub fn out_of_work(heap: u64, limits: &Limits) -> String {
+    format!("at heap {heap} the work allowed ran out (it grows with --max-states, now {})", limits.max_states)
 }
 
 /// The misère quotient of a heap game, grown heap by heap as questions need it.
@@ -119,9 +125,22 @@ impl MisereHeaps {
         Some(p.preperiod + (n - p.preperiod) % p.period)
     }
 
+    /// Adds heaps up to `needed` for a question about that heap: when the work allowed runs out
+    /// first, the error says how far the quotient got and why it stopped there.
+    fn extend_for(&mut self, game: &Game, needed: u64, limits: &Limits) -> Result<(), SolveError> {
+        match self.extend(game, needed, limits) {
+            Err(SolveError::StateLimit { .. }) if self.quotient.heaps() > 1 && self.reduce(needed).is_none() => {
+                let reason = out_of_work(self.quotient.heaps(), limits);
+                let computed = self.quotient.heaps() - 1;
+                Err(SolveError::Misere(MisereError::Stopped { computed, needed, reason }))
+            }
+            other => other,
+        }
+    }
+
     /// Φ of a heap, computing the quotient as far as needed.
     pub fn phi(&mut self, game: &Game, n: u64, limits: &Limits) -> Result<u32, SolveError> {
-        self.extend(game, n, limits)?;
+        self.extend_for(game, n, limits)?;
         match self.reduce(n) {
             Some(h) => Ok(self.quotient.phi(h).expect("reduced heaps are computed")),
             None => Err(self.stopped_error(n)),
@@ -137,7 +156,7 @@ impl MisereHeaps {
     /// The element of a position (the product of its piles' Φ).
     pub fn element(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u32, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
-        self.extend(game, largest, limits)?;
+        self.extend_for(game, largest, limits)?;
         let mut x = 0;
         for &p in &pos.piles {
             let h = self.reduce(p).ok_or_else(|| self.stopped_error(p))?;

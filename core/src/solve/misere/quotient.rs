@@ -10,7 +10,9 @@
 //!   Φ(G) ∈ P; a correct candidate whose elements are pairwise distinguishable (x ≠ y ⇒ some z
 //!   with xz ∈ P, yz ∉ P) and all reached by Φ is the quotient itself.
 //!
-//! How a candidate is checked (this module's own argument). The images of the options of a sum
+//! How a candidate is checked. Most candidates are settled by `certify`, whose cost grows with
+//! the order and the heaps, not with the sums; when it is inconclusive, the walk below decides
+//! (this module's own argument). The images of the options of a sum
 //! G are ⋃ over its heaps h of Φ(G − h)·T(h), where T(h) holds the images of h's options. So the
 //! pair (Φ(G), W(G)), with W(G) = { z : some option image u has uz ∈ P }, is determined by the
 //! pair of G and the heap added: (x, W) + h = (xΦ(h), { z : Φ(h)z ∈ W } ∪ ⋃_{t ∈ T(h)} D(xt)),
@@ -27,6 +29,8 @@
 //! decides, and a candidate that fails it is never kept.
 
 use std::collections::HashMap;
+
+use super::certify::{certify, Verdict};
 
 pub use super::monoid::{Meter, Monoid, Word};
 
@@ -717,9 +721,19 @@ impl Checker {
         }
     }
 
-    /// Walks every reachable pair and checks it; `Err` when there are more than `limit`, or the
-    /// meter runs out.
+    /// Checks the candidate: `certify` settles most without walking the pairs; `Err` when the
+    /// walk would visit more than `limit` pairs, or the meter runs out.
     fn run(&mut self, monoid: &Monoid, limit: usize, meter: &Meter) -> Result<bool, ()> {
+        match certify(monoid, &self.types, meter) {
+            None => Err(()),
+            Some(Verdict::Correct) => Ok(true),
+            Some(Verdict::Wrong) => Ok(false),
+            Some(Verdict::Unknown) => self.walk(monoid, limit, meter),
+        }
+    }
+
+    /// Walks every reachable pair and checks it against the misère recursion.
+    fn walk(&mut self, monoid: &Monoid, limit: usize, meter: &Meter) -> Result<bool, ()> {
         let m = monoid.order;
         let words = m.div_ceil(64);
         // The empty sum: no move, so an N-position under misère play.
@@ -840,6 +854,31 @@ mod tests {
             assert!(q.push(octal_options(code, n), &Meter::new(u64::MAX)).is_ok(), "stopped: {:?}", q.stopped());
         }
         q
+    }
+
+    /// Every quotient built (its checks settled by `certify`) also passes the whole walk.
+    #[test]
+    fn certified_quotients_pass_the_whole_walk() {
+        for (code, upto) in [(&[0u8, 0, 7][..], 24), (&[0, 7, 7][..], 80), (&[0, 5, 6][..], 120), (&[0, 4, 4][..], 60)]
+        {
+            let q = build(code, upto);
+            let mut checker = Checker::new(&q.monoid);
+            for h in 1..q.phi.len() {
+                if !q.options[h].is_empty() {
+                    let images = dedup(q.options[h].iter().map(|w| q.product(w).expect("computed")).collect());
+                    checker.add_type(q.phi[h], images);
+                }
+            }
+            let walked = checker.walk(&q.monoid, 5_000_000, &Meter::new(u64::MAX));
+            assert_eq!(walked, Ok(true), "{code:?} to {upto}: order {}", q.monoid.order);
+            // A candidate with one element's outcome changed is never certified.
+            for x in 0..q.monoid.order {
+                let mut wrong = q.monoid.clone();
+                wrong.p[x] = !wrong.p[x];
+                let verdict = certify(&wrong, &checker.types, &Meter::new(u64::MAX));
+                assert_ne!(verdict, Some(Verdict::Correct), "{code:?}: element {x} changed");
+            }
+        }
     }
 
     #[test]
