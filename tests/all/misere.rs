@@ -424,18 +424,17 @@ fn quotients_of_0_44_and_0_46_are_proven_on_defaults_and_agree_with_the_search()
         let proven = report.proven.unwrap_or_else(|| panic!("{code:?}: no period proven: {:?}", report.stopped));
         assert!(proven.needed <= report.computed, "{code:?}");
         assert_eq!((proven.preperiod, proven.period), (143, 24), "{code:?}");
-        agrees_with_the_search(&code, &mut solver, 13);
+        agrees_with_the_search(&format!("{code:?}"), &|n| octal_options(&code, n), &mut solver, 13);
     }
 }
 
 /// One heap to 40, and every sum of two or three heaps below `below`: the solver (through its
 /// quotient) against the search over whole positions.
-fn agrees_with_the_search(code: &[u8], solver: &mut Solver, below: u64) {
-    let options = |n: u64| octal_options(code, n);
+fn agrees_with_the_search(name: &str, options: &dyn Fn(u64) -> Vec<Word>, solver: &mut Solver, below: u64) {
     let mut memo = HashMap::new();
     let mut check = |pos: Vec<u64>| {
-        let expected = if brute(&options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
-        assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{code:?} {pos:?}");
+        let expected = if brute(options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
+        assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{name} {pos:?}");
     };
     for n in 0..=40 {
         check(vec![n]);
@@ -459,7 +458,20 @@ fn quotient_of_0_56_reaches_heap_300_on_defaults_and_agrees_with_the_search() {
     let mut solver = Solver::new(&g, Limits::default());
     let report = takeaway_core::analysis::quotient(&mut solver, Some(300)).expect("a quotient");
     assert_eq!((report.computed, report.order, report.stopped), (300, 66, None));
-    agrees_with_the_search(&code, &mut solver, 14);
+    agrees_with_the_search("0.56", &|n| octal_options(&code, n), &mut solver, 14);
+}
+
+/// Grundy's game's quotient to heap 24 has the published order, 48, and P-portion, 7, and
+/// answers sums of small heaps as a search over whole positions does.
+#[test]
+fn grundys_game_quotient_to_heap_24_has_order_48_and_agrees_with_the_search() {
+    let g = game("move: split unequal");
+    let mut solver = Solver::new(&g, Limits::default());
+    let report = takeaway_core::analysis::quotient(&mut solver, Some(24)).expect("a quotient");
+    assert_eq!((report.computed, report.order, report.p_portion.len(), report.stopped), (24, 48, 7, None));
+    // Split a heap of n into two non-empty heaps of different sizes.
+    let options = |n: u64| (1..n.div_ceil(2)).map(|a| vec![a, n - a]).collect::<Vec<Word>>();
+    agrees_with_the_search("Grundy's game", &options, &mut solver, 14);
 }
 
 /// When the work allowed runs out after some heaps, the quotient of those is the answer, and the

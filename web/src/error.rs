@@ -31,7 +31,7 @@ pub enum WebError {
     )]
     TooManyRows { field: &'static str, given: u64, most: u64 },
 
-    #[error("the answer would be {megabytes} MB, more than a page should load ({most} MB at most)")]
+    #[error("the answer would be at least {megabytes} MB, more than a page should load ({most} MB at most)")]
     #[diagnostic(
         code(takeaway::web::answer_too_large),
         help("ask for a smaller `upto`; the command line (`takeaway table`, `takeaway plot -o FILE`) writes larger answers")

@@ -228,6 +228,9 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
         "play" => return crate::play::step(&loaded, q, limits),
         other => return Err(WebError::UnknownQuestion { verb: other.to_string(), known: known() }.into()),
     };
+    if let Request::Plot { upto } = request {
+        refuse_a_plot_too_large(&loaded.game, upto)?;
+    }
     let answer = api::ask(&loaded, &request, limits)?;
     let value = rendered(&answer, q.format);
     let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
@@ -236,6 +239,26 @@ fn answer(verb: &str, q: &Question, limits: &Limits) -> Result<Value, Refusal> {
         return Err(WebError::AnswerTooLarge { megabytes, most: (MOST_ANSWER_BYTES >> 20) as u64 }.into());
     }
     Ok(value)
+}
+
+/// The fewest bytes one square of a two-dimensional picture takes (an SVG rectangle with its
+/// title is some 90; Chomp draws half of the grid).
+const PLOT_BYTES_PER_SQUARE: u64 = 40;
+
+/// A picture of every position of two piles or rows up to `upto` grows with the square of
+/// `upto`: refused from that count before anything is computed, so that the refusal never
+/// depends on how fast the machine is.
+fn refuse_a_plot_too_large(game: &takeaway_core::rules::Game, upto: u64) -> Result<(), WebError> {
+    use takeaway_core::rules::Board;
+    if !matches!(game.board, Board::Rows | Board::FixedPiles(2)) {
+        return Ok(());
+    }
+    let bytes = (upto as u128 + 1).pow(2) * PLOT_BYTES_PER_SQUARE as u128;
+    if bytes > MOST_ANSWER_BYTES as u128 {
+        let megabytes = u64::try_from(bytes.div_ceil(1 << 20)).unwrap_or(u64::MAX);
+        return Err(WebError::AnswerTooLarge { megabytes, most: (MOST_ANSWER_BYTES >> 20) as u64 });
+    }
+    Ok(())
 }
 
 fn rendered(answer: &Answer, format: Format) -> Value {

@@ -289,18 +289,7 @@ pub fn smallest_failure(
                 return None;
             }
             let y = monoid.mul(*x, *phi);
-            let mut next = vec![0u64; words];
-            for z in 0..m {
-                let u = monoid.mul(*phi, z as u32) as usize;
-                if w[u / 64] >> (u % 64) & 1 != 0 {
-                    next[z / 64] |= 1 << (z % 64);
-                }
-            }
-            for &t in images {
-                for (a, b) in next.iter_mut().zip(&d[monoid.mul(*x, t) as usize]) {
-                    *a |= b;
-                }
-            }
+            let next = monoid.contexts_after(&d, *x, w, *phi, images);
             let key = (y, next, true);
             let longer = plus(&word, &[*h]);
             let better = best.get(&key).is_none_or(|old| (size(&longer), &longer) < (size(old), old));

@@ -7,6 +7,8 @@ mod learn;
 mod monoid;
 pub mod presentation;
 pub mod quotient;
+mod step;
+mod walk;
 
 use miette::Diagnostic;
 use thiserror::Error;

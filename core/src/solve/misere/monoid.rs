@@ -64,6 +64,25 @@ impl Monoid {
         self.p[x as usize]
     }
 
+    /// The contexts in which G + h has an option in P, from G's element `x` and its own such
+    /// contexts `w`, and the heap's element `phi` and its options' elements: { z : Φ(h)z ∈ W }
+    /// (a move in G) ∪ ⋃ D(x·t) (a move in h). `d` is `d_sets()`.
+    pub(super) fn contexts_after(&self, d: &[Vec<u64>], x: u32, w: &[u64], phi: u32, images: &[u32]) -> Vec<u64> {
+        let mut next = vec![0u64; w.len()];
+        for z in 0..self.order {
+            let u = self.mul(phi, z as u32) as usize;
+            if w[u / 64] >> (u % 64) & 1 != 0 {
+                next[z / 64] |= 1 << (z % 64);
+            }
+        }
+        for &t in images {
+            for (a, b) in next.iter_mut().zip(&d[self.mul(x, t) as usize]) {
+                *a |= b;
+            }
+        }
+        next
+    }
+
     /// D(u) = { z : uz ∈ P } as a bit set.
     pub(super) fn d_sets(&self) -> Vec<Vec<u64>> {
         let words = self.order.div_ceil(64);

@@ -25,12 +25,16 @@
 //! splits no old element, compute the outcome of (old element's representative + k copies of n)
 //! for k = 0, 1, 2, … by the misère recursion until the outcomes repeat, multiply the old
 //! quotient by the cyclic part so found, and merge indistinguishable elements (Moore's
-//! refinement over the generators). The assumption only guides the search: the check above
-//! decides, and a candidate that fails it is never kept.
+//! refinement over the generators). A candidate that fails is stepped once by the recursion
+//! (`step`): the stepped candidate is kept if it passes, and otherwise its sums of old heaps,
+//! which tell apart what the new heap separates, are the base of the next candidate. The
+//! assumptions only guide the search: the check decides, and a candidate that fails it is never
+//! kept.
 
 use std::collections::HashMap;
 
-use super::certify::{certify, Verdict};
+use super::step::step;
+use super::walk::Checker;
 
 pub use super::monoid::{Meter, Monoid, Word};
 
@@ -256,6 +260,21 @@ impl Quotient {
                 Ok(true) => return Ok(Some(Extension { checker: Some(checker), ..extension })),
                 Ok(false) if attempt == MOST_REFINEMENTS => return Ok(None),
                 Ok(false) => {
+                    // One step of the recursion: the stepped candidate itself, or its old sums as
+                    // the next base.
+                    match self.step_once(&extension, meter) {
+                        Some(Ok(passed)) => return Ok(Some(passed)),
+                        Some(Err(stepped)) => {
+                            let mut phi = stepped.heap_phi.clone();
+                            phi.push(stepped.phi_new);
+                            let finer = Base::within(self, &stepped.monoid, &phi);
+                            if finer.order > base.order {
+                                base = finer;
+                                continue;
+                            }
+                        }
+                        None => {}
+                    }
                     // Tell positions apart by their options, as the failed candidate sees them.
                     match base.refine_by(&extension, MOST_REFINED, meter) {
                         Some(finer) if finer.order > base.order => base = finer,
@@ -267,6 +286,40 @@ impl Quotient {
             }
         }
         Ok(None)
+    }
+
+    /// One step of the misère recursion from a failed candidate (see `step`), checked: `Ok` when
+    /// it passes, `Err` with the stepped candidate when it fails; `None` past the bounds.
+    fn step_once(&self, failed: &Extension, meter: &Meter) -> Option<Result<Extension, Extension>> {
+        let heap = failed.heap_phi.len();
+        let options_of = |h: usize| self.options.get(h).unwrap_or(&self.pending);
+        let heaps: Vec<Option<(u32, Vec<u32>)>> = (0..=heap)
+            .map(|h| {
+                let phi = if h < heap { failed.heap_phi[h] } else { failed.phi_new };
+                (!options_of(h).is_empty()).then(|| (phi, failed.images_of(options_of(h))))
+            })
+            .collect();
+        let stepped = step(&failed.monoid, &heaps, self.bounds.max_check_states, self.bounds.max_order, meter)?;
+        let extension = Extension {
+            monoid: stepped.monoid,
+            reps: stepped.reps,
+            heap_phi: stepped.phi[..heap].to_vec(),
+            base_to_new: Vec::new(),
+            phi_new: stepped.phi[heap],
+            absorbed: false,
+            checker: None,
+        };
+        let mut checker = Checker::new(&extension.monoid);
+        for h in 1..=heap {
+            if !options_of(h).is_empty() {
+                checker.add_type(stepped.phi[h], extension.images_of(options_of(h)));
+            }
+        }
+        match checker.run(&extension.monoid, self.bounds.max_check_states, meter) {
+            Ok(true) => Some(Ok(Extension { checker: Some(checker), ..extension })),
+            Ok(false) => Some(Err(extension)),
+            Err(()) => None,
+        }
     }
 
     /// The quotient with the new heap learnt from exact outcomes (small heaps only), checked.
@@ -349,6 +402,55 @@ impl<'q> Base<'q> {
             p: q.monoid.p.clone(),
             heap: q.phi.clone(),
             reps: q.reps.clone(),
+        }
+    }
+
+    /// The sums of the old heaps inside a candidate that came from a step: a base that tells
+    /// apart what the new heap separates. A step keeps every old sum's outcome (its options are
+    /// old sums, which the candidate it stepped had right), so this base is right on old sums.
+    fn within(q: &'q Quotient, monoid: &Monoid, phi: &[u32]) -> Base<'q> {
+        let old = q.phi.len();
+        let mut gens: Vec<(u32, u64)> = Vec::new();
+        for (h, &x) in phi.iter().enumerate().take(old).skip(1) {
+            if !q.options[h].is_empty() && !gens.iter().any(|&(g, _)| g == x) {
+                gens.push((x, h as u64));
+            }
+        }
+        // A word of least size for each element the old heaps reach (Dijkstra from the identity).
+        let mut best: HashMap<u32, Word> = HashMap::from([(0, Vec::new())]);
+        let mut queue = std::collections::BinaryHeap::from([std::cmp::Reverse((0u64, Vec::<u64>::new(), 0u32))]);
+        while let Some(std::cmp::Reverse((size, word, x))) = queue.pop() {
+            if best.get(&x).is_some_and(|w| *w != word) {
+                continue;
+            }
+            for &(g, h) in &gens {
+                let y = monoid.mul(x, g);
+                let mut longer = word.clone();
+                longer.push(h);
+                longer.sort_unstable();
+                if best.get(&y).is_none_or(|w| word_key(&longer) < word_key(w)) {
+                    best.insert(y, longer.clone());
+                    queue.push(std::cmp::Reverse((size + h, longer, y)));
+                }
+            }
+        }
+        let mut elements: Vec<(u32, Word)> = best.into_iter().collect();
+        elements.sort_by(|a, b| word_key(&a.1).cmp(&word_key(&b.1)));
+        let index: HashMap<u32, u32> = elements.iter().enumerate().map(|(i, (x, _))| (*x, i as u32)).collect();
+        let order = elements.len();
+        let mut mul = vec![0u32; order * order];
+        for (a, (x, _)) in elements.iter().enumerate() {
+            for (b, (y, _)) in elements.iter().enumerate() {
+                mul[a * order + b] = index[&monoid.mul(*x, *y)];
+            }
+        }
+        Base {
+            q,
+            order,
+            mul,
+            p: elements.iter().map(|(x, _)| monoid.in_p(*x)).collect(),
+            heap: (0..old).map(|h| index[&phi[h]]).collect(),
+            reps: elements.into_iter().map(|(_, w)| w).collect(),
         }
     }
 
@@ -692,107 +794,9 @@ impl Extension {
     }
 }
 
-/// The exact check of a candidate: every pair (Φ(G), W(G)) reachable from the empty sum.
-#[derive(Clone)]
-struct Checker {
-    /// Heap kinds: (Φ, images of options); heaps of one kind act alike.
-    types: Vec<(u32, Vec<u32>)>,
-    /// Reached pairs, and for each the kinds already applied to it.
-    seen: HashMap<(u32, Vec<u64>), usize>,
-    states: Vec<(u32, Vec<u64>)>,
-    done_types: Vec<usize>,
-    d: Vec<Vec<u64>>,
-}
-
-impl Checker {
-    fn new(monoid: &Monoid) -> Checker {
-        Checker {
-            types: Vec::new(),
-            seen: HashMap::new(),
-            states: Vec::new(),
-            done_types: Vec::new(),
-            d: monoid.d_sets(),
-        }
-    }
-
-    fn add_type(&mut self, phi: u32, images: Vec<u32>) {
-        if !self.types.iter().any(|(p, t)| *p == phi && *t == images) {
-            self.types.push((phi, images));
-        }
-    }
-
-    /// Checks the candidate: `certify` settles most without walking the pairs; `Err` when the
-    /// walk would visit more than `limit` pairs, or the meter runs out.
-    fn run(&mut self, monoid: &Monoid, limit: usize, meter: &Meter) -> Result<bool, ()> {
-        match certify(monoid, &self.types, meter) {
-            None => Err(()),
-            Some(Verdict::Correct) => Ok(true),
-            Some(Verdict::Wrong) => Ok(false),
-            Some(Verdict::Unknown) => self.walk(monoid, limit, meter),
-        }
-    }
-
-    /// Walks every reachable pair and checks it against the misère recursion.
-    fn walk(&mut self, monoid: &Monoid, limit: usize, meter: &Meter) -> Result<bool, ()> {
-        let m = monoid.order;
-        let words = m.div_ceil(64);
-        // The empty sum: no move, so an N-position under misère play.
-        if self.states.is_empty() {
-            if monoid.in_p(0) {
-                return Ok(false);
-            }
-            self.states.push((0, vec![0; words]));
-            self.done_types.push(0);
-        }
-        let mut i = 0;
-        while i < self.states.len() {
-            while self.done_types[i] < self.types.len() {
-                let (phi, images) = &self.types[self.done_types[i]];
-                self.done_types[i] += 1;
-                if !meter.spend(1 + m as u64 / 8 + (images.len() * words) as u64) {
-                    return Err(());
-                }
-                let (x, w) = &self.states[i];
-                let y = monoid.mul(*x, *phi);
-                let mut next = vec![0u64; words];
-                // { z : Φ(h)z ∈ W }: the options of the rest, with the heap added
-                if i != 0 {
-                    for z in 0..m {
-                        let u = monoid.mul(*phi, z as u32) as usize;
-                        if w[u / 64] >> (u % 64) & 1 != 0 {
-                            next[z / 64] |= 1 << (z % 64);
-                        }
-                    }
-                }
-                for &t in images {
-                    let d = &self.d[monoid.mul(*x, t) as usize];
-                    for (a, b) in next.iter_mut().zip(d) {
-                        *a |= b;
-                    }
-                }
-                // It has a move (the heap's); it is P exactly when no option is.
-                let p = next[0] & 1 == 0;
-                if monoid.in_p(y) != p {
-                    return Ok(false);
-                }
-                let key = (y, next);
-                if !self.seen.contains_key(&key) {
-                    if self.states.len() >= limit {
-                        return Err(());
-                    }
-                    self.seen.insert(key.clone(), self.states.len());
-                    self.states.push(key);
-                    self.done_types.push(0);
-                }
-            }
-            i += 1;
-        }
-        Ok(true)
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::certify::{certify, Verdict};
     use super::*;
     use std::collections::HashMap;
 
@@ -877,6 +881,30 @@ mod tests {
                 wrong.p[x] = !wrong.p[x];
                 let verdict = certify(&wrong, &checker.types, &Meter::new(u64::MAX));
                 assert_ne!(verdict, Some(Verdict::Correct), "{code:?}: element {x} changed");
+            }
+        }
+    }
+
+    /// The quotient itself is a fixed point of a step of the recursion: same order, and every
+    /// heap's element has the same outcome, alone and beside every other heap.
+    #[test]
+    fn a_step_leaves_a_right_quotient_as_it_is() {
+        for (code, upto) in [(&[0u8, 7, 7][..], 40), (&[0, 0, 7][..], 24), (&[0, 5, 6][..], 60)] {
+            let q = build(code, upto);
+            let heaps: Vec<Option<(u32, Vec<u32>)>> = (0..q.phi.len())
+                .map(|h| {
+                    let images = dedup(q.options[h].iter().map(|w| q.product(w).expect("computed")).collect());
+                    (!q.options[h].is_empty()).then(|| (q.phi[h], images))
+                })
+                .collect();
+            let stepped = step(&q.monoid, &heaps, 1_000_000, 4096, &Meter::new(u64::MAX)).expect("within bounds");
+            assert_eq!(stepped.monoid.order, q.monoid.order, "{code:?}");
+            for a in 0..q.phi.len() {
+                for b in a..q.phi.len() {
+                    let old = q.monoid.mul(q.phi[a], q.phi[b]);
+                    let new = stepped.monoid.mul(stepped.phi[a], stepped.phi[b]);
+                    assert_eq!(stepped.monoid.in_p(new), q.monoid.in_p(old), "{code:?}: {a} + {b}");
+                }
             }
         }
     }
