@@ -27,12 +27,14 @@ const FIRST_PERIOD_CHECK: u64 = 64;
 /// Why a misère position could not be answered through the quotient.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum MisereError {
-    #[error("the misère quotient of this game stops at heap {computed}, and this position needs heap {needed}")]
+    #[error(
+        "the misère quotient of this game stops at heap {computed} (order {order}), and this position needs heap {needed}"
+    )]
     #[diagnostic(
         code(takeaway::solve::quotient_stopped),
         help("{reason}. Positions whose piles are all at most {computed} are answered by the quotient, and positions of at most 40 counters in all by a search over whole positions")
     )]
-    Stopped { computed: u64, needed: u64, reason: String },
+    Stopped { computed: u64, order: usize, needed: u64, reason: String },
 }
 
 /// Why the quotient stopped at `heap` when a question's work ran out there.
@@ -134,7 +136,8 @@ impl MisereHeaps {
             Err(SolveError::StateLimit { .. }) if self.quotient.heaps() > 1 && self.reduce(needed).is_none() => {
                 let reason = out_of_work(self.quotient.heaps(), limits);
                 let computed = self.quotient.heaps() - 1;
-                Err(SolveError::Misere(MisereError::Stopped { computed, needed, reason }))
+                let order = self.quotient.monoid().order();
+                Err(SolveError::Misere(MisereError::Stopped { computed, order, needed, reason }))
             }
             other => other,
         }
@@ -152,7 +155,8 @@ impl MisereHeaps {
     fn stopped_error(&self, needed: u64) -> SolveError {
         let reason =
             self.quotient.stopped().map(|s| s.describe()).unwrap_or_else(|| "it has not been computed so far".into());
-        SolveError::Misere(MisereError::Stopped { computed: self.quotient.heaps().saturating_sub(1), needed, reason })
+        let computed = self.quotient.heaps().saturating_sub(1);
+        SolveError::Misere(MisereError::Stopped { computed, order: self.quotient.monoid().order(), needed, reason })
     }
 
     /// The element of a position (the product of its piles' Φ).

@@ -73,9 +73,11 @@ impl Stop {
                     "at heap {heap} checking the candidate would visit more than {limit} states, the bound on a check"
                 )
             }
-            Stop::NoCandidate { heap } => {
-                format!("at heap {heap} no candidate that extends the quotient passed the check")
-            }
+            Stop::NoCandidate { heap } => format!(
+                "at heap {heap} no candidate that extends the quotient passed the check (this method tries at most {} \
+                 bases for a heap, each with one step of the recursion); the quotient itself may still be finite",
+                MOST_REFINEMENTS + 1
+            ),
             Stop::Refinement { heap, limit } => format!(
                 "at heap {heap} telling apart the positions the new heap separates needed more than {limit} elements, \
                  this method's bound"
