@@ -74,8 +74,9 @@ impl Stop {
                 )
             }
             Stop::NoCandidate { heap } => format!(
-                "at heap {heap} no candidate that extends the quotient passed the check (this method tries at most {} \
-                 bases for a heap, each with one step of the recursion); the quotient itself may still be finite",
+                "at heap {heap} no candidate that extends the quotient passed the check (this method finds the next \
+                 base two ways, stepping a failed candidate and refining by options, up to {} bases each); the \
+                 quotient itself may still be finite",
                 MOST_REFINEMENTS + 1
             ),
             Stop::Refinement { heap, limit } => format!(
@@ -84,6 +85,15 @@ impl Stop {
             ),
         }
     }
+}
+
+/// How `extend` finds the next base when a candidate fails.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Strategy {
+    /// Step the failed candidate by the recursion (`step`) and take its old sums.
+    Step,
+    /// Refine the base by the options, as the failed candidate sees them.
+    Refine,
 }
 
 /// Why a heap was not added.
@@ -209,7 +219,13 @@ impl Quotient {
             return Ok(());
         }
         self.pending = options;
-        let mut result = self.extend(heap, meter);
+        // Stepping first (it finds what refining cannot, as in Grundy's game from heap 20), then
+        // refining, whose answer (and reason to stop) stands when neither passes.
+        let mut result = match self.extend(heap, meter, Strategy::Step) {
+            Ok(Some(found)) => Ok(Some(found)),
+            _ if meter.exhausted() => Ok(None),
+            _ => self.extend(heap, meter, Strategy::Refine),
+        };
         if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS && !meter.exhausted() {
             result = self.learn(heap, meter);
         }
@@ -237,7 +253,7 @@ impl Quotient {
     /// The first base is the old quotient; when the new heap tells apart positions the old
     /// quotient identified, the second base refines each element by its options (the pairs
     /// the check walked), and the candidate is built on that.
-    fn extend(&self, heap: u64, meter: &Meter) -> Result<Option<Extension>, Stop> {
+    fn extend(&self, heap: u64, meter: &Meter, strategy: Strategy) -> Result<Option<Extension>, Stop> {
         let mut base = Base::plain(self);
         for attempt in 0..=MOST_REFINEMENTS {
             let h_images = base.images_of(&self.pending);
@@ -245,7 +261,11 @@ impl Quotient {
             let Some((start, period)) = repeat_of(&outcomes) else {
                 return Ok(None);
             };
-            let extension = base.candidate(self, heap, start, period, &outcomes, self.bounds)?;
+            let extension = match base.candidate(self, heap, start, period, &outcomes, self.bounds) {
+                Ok(extension) => extension,
+                Err(_) if strategy == Strategy::Step => return Ok(None),
+                Err(stop) => return Err(stop),
+            };
             let mut checker = if extension.absorbed { self.check.clone() } else { Checker::new(&extension.monoid) };
             if !extension.absorbed {
                 for h in 1..self.phi.len() {
@@ -261,7 +281,7 @@ impl Quotient {
                 Err(()) => return Err(Stop::Check { heap, limit: self.bounds.max_check_states }),
                 Ok(true) => return Ok(Some(Extension { checker: Some(checker), ..extension })),
                 Ok(false) if attempt == MOST_REFINEMENTS => return Ok(None),
-                Ok(false) => {
+                Ok(false) if strategy == Strategy::Step => {
                     // One step of the recursion: the stepped candidate itself, or its old sums as
                     // the next base.
                     match self.step_once(&extension, meter) {
@@ -270,13 +290,15 @@ impl Quotient {
                             let mut phi = stepped.heap_phi.clone();
                             phi.push(stepped.phi_new);
                             let finer = Base::within(self, &stepped.monoid, &phi);
-                            if finer.order > base.order {
-                                base = finer;
-                                continue;
+                            if finer.order <= base.order {
+                                return Ok(None);
                             }
+                            base = finer;
                         }
-                        None => {}
+                        None => return Ok(None),
                     }
+                }
+                Ok(false) => {
                     // Tell positions apart by their options, as the failed candidate sees them.
                     match base.refine_by(&extension, MOST_REFINED, meter) {
                         Some(finer) if finer.order > base.order => base = finer,

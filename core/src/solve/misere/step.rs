@@ -17,6 +17,9 @@ use std::collections::HashMap;
 
 use super::monoid::{Meter, Monoid, Word};
 
+/// The most entries (4 bytes each) of the table of transitions a step keeps.
+const MOST_TRANSITIONS: usize = 16 << 20;
+
 /// The next candidate: its monoid, Φ of every heap, and a word of least size for each element.
 pub(super) struct Stepped {
     pub monoid: Monoid,
@@ -52,6 +55,8 @@ pub(super) fn step(
         kind_of[h] = Some(k);
     }
     let kn = kinds.len();
+    // The table of where each kind takes each pair is kept whole: at most 64 MB of it.
+    let most_pairs = most_pairs.min(MOST_TRANSITIONS / kn.max(1));
     // The pairs reached from the empty sum, and where each kind of heap takes each.
     type Pair = (u32, Vec<u64>, bool);
     let mut pairs: Vec<Pair> = vec![(0, vec![0; words], false)];
