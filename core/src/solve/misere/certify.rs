@@ -77,15 +77,6 @@ pub(super) fn certify(monoid: &Monoid, kinds: &[(u32, Vec<u32>)], meter: &Meter)
     }
     // (b): the greatest family of bounds.
     let d = monoid.d_sets();
-    let moves_into = |y: u32, options: &[u32]| {
-        let mut set = vec![0u64; words];
-        for &t in options {
-            for (a, b) in set.iter_mut().zip(&d[monoid.mul(y, t) as usize]) {
-                *a |= b;
-            }
-        }
-        set
-    };
     // For each element, the ways it is reached: (y, kind), y = None for a single heap.
     let mut ways: Vec<Vec<(Option<u32>, usize)>> = vec![Vec::new(); m];
     for (k, (phi, _)) in kinds.iter().enumerate() {
@@ -102,7 +93,7 @@ pub(super) fn certify(monoid: &Monoid, kinds: &[(u32, Vec<u32>)], meter: &Meter)
         if !meter.spend((ways_x.len() * (1 + words)) as u64 + 1) {
             return None;
         }
-        fixed.push(ways_x.iter().map(|&(y, k)| moves_into(y.unwrap_or(0), &kinds[k].1)).collect());
+        fixed.push(ways_x.iter().map(|&(y, k)| monoid.moves_in(&d, y.unwrap_or(0), &kinds[k].1)).collect());
     }
     let mut bound: Vec<Vec<u64>> = vec![vec![u64::MAX; words]; m];
     let mut queued = non_empty.clone();
@@ -116,14 +107,7 @@ pub(super) fn certify(monoid: &Monoid, kinds: &[(u32, Vec<u32>)], meter: &Meter)
         for (&(y, k), fixed) in ways[x as usize].iter().zip(&fixed[x as usize]) {
             let mut term = fixed.clone();
             if let Some(y) = y {
-                let phi = kinds[k].0;
-                let from = &bound[y as usize];
-                for z in 0..m {
-                    let u = monoid.mul(phi, z as u32) as usize;
-                    if from[u / 64] >> (u % 64) & 1 != 0 {
-                        term[z / 64] |= 1 << (z % 64);
-                    }
-                }
+                monoid.add_shifted(&mut term, &bound[y as usize], kinds[k].0);
             }
             for (a, b) in next.iter_mut().zip(&term) {
                 *a &= b;

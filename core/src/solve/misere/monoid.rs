@@ -68,19 +68,31 @@ impl Monoid {
     /// contexts `w`, and the heap's element `phi` and its options' elements: { z : Φ(h)z ∈ W }
     /// (a move in G) ∪ ⋃ D(x·t) (a move in h). `d` is `d_sets()`.
     pub(super) fn contexts_after(&self, d: &[Vec<u64>], x: u32, w: &[u64], phi: u32, images: &[u32]) -> Vec<u64> {
-        let mut next = vec![0u64; w.len()];
-        for z in 0..self.order {
-            let u = self.mul(phi, z as u32) as usize;
-            if w[u / 64] >> (u % 64) & 1 != 0 {
-                next[z / 64] |= 1 << (z % 64);
-            }
-        }
+        let mut next = self.moves_in(d, x, images);
+        self.add_shifted(&mut next, w, phi);
+        next
+    }
+
+    /// ⋃ D(x·t) over the options' elements t: the contexts in which a move in the heap reaches P.
+    pub(super) fn moves_in(&self, d: &[Vec<u64>], x: u32, images: &[u32]) -> Vec<u64> {
+        let mut set = vec![0u64; self.order.div_ceil(64)];
         for &t in images {
-            for (a, b) in next.iter_mut().zip(&d[self.mul(x, t) as usize]) {
+            for (a, b) in set.iter_mut().zip(&d[self.mul(x, t) as usize]) {
                 *a |= b;
             }
         }
-        next
+        set
+    }
+
+    /// Adds { z : φz ∈ W } to `out`: the contexts of G in which G + h, with h of element φ, has
+    /// a move in G to P.
+    pub(super) fn add_shifted(&self, out: &mut [u64], w: &[u64], phi: u32) {
+        for z in 0..self.order {
+            let u = self.mul(phi, z as u32) as usize;
+            if w[u / 64] >> (u % 64) & 1 != 0 {
+                out[z / 64] |= 1 << (z % 64);
+            }
+        }
     }
 
     /// D(u) = { z : uz ∈ P } as a bit set.

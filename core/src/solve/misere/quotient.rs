@@ -499,13 +499,7 @@ impl<'q> Base<'q> {
         // { z : ι(e)·z ∈ W }
         let shift = |w: &[u64], e: u32| {
             let mut out = vec![0u64; words];
-            let y = iota[e as usize];
-            for z in 0..cand.order {
-                let a = cand.mul(y, z as u32) as usize;
-                if w[a / 64] >> (a % 64) & 1 != 0 {
-                    out[z / 64] |= 1 << (z % 64);
-                }
-            }
+            cand.add_shifted(&mut out, w, iota[e as usize]);
             out
         };
         let or = |mut a: Vec<u64>, b: &[u64]| {
