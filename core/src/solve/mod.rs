@@ -667,6 +667,17 @@ impl<'g> Solver<'g> {
         self.limits = limits;
     }
 
+    /// Outcome and Grundy value of one pile of `n`: what `value` gives for the position
+    /// `[n]`, without building it when the pile's value is already known.
+    pub fn pile_value(&mut self, n: u64) -> Result<Value, SolveError> {
+        if let Method::PileSum(values) = &self.method {
+            if let Some(g) = values.already_known(n) {
+                return Ok(Value::from_grundy(g));
+            }
+        }
+        self.value(&Position::new(vec![n]))
+    }
+
     /// Outcome and Grundy value of a position.
     pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
         match &mut self.method {

@@ -140,6 +140,16 @@ impl PileValues {
         self.stored(pre + (n - pre) % p).map(u64::from)
     }
 
+    /// The value of one pile when nothing is left to compute for it (already computed, or
+    /// covered by a proven period): a table's rows ask for thousands of these in a row.
+    pub fn already_known(&self, n: u64) -> Option<u64> {
+        if (n as u128) < self.computed() as u128 || self.period.is_some() {
+            self.known(n)
+        } else {
+            None
+        }
+    }
+
     /// The Grundy value of a whole position: the XOR of its piles' values.
     pub fn position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         self.again_with_whole_table(game, |values| values.try_position(game, pos, limits))

@@ -458,9 +458,9 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
         solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
         // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
         let answer = if n % 4096 == 4095 {
-            crate::solve::check_cancel(solver.limits()).and_then(|_| solver.value(&Position::new(vec![n])))
+            crate::solve::check_cancel(solver.limits()).and_then(|_| solver.pile_value(n))
         } else {
-            solver.value(&Position::new(vec![n]))
+            solver.pile_value(n)
         };
         let v = match answer {
             Ok(v) => v,
@@ -583,7 +583,7 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
     let mut values = Vec::new();
     let mut grundy = true;
     for n in 0..=last {
-        let v = solver.value(&Position::new(vec![n]))?;
+        let v = solver.pile_value(n)?;
         grundy &= v.grundy.is_some();
         let outcome = match v.outcome {
             Outcome::P => 0,

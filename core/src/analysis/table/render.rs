@@ -110,14 +110,20 @@ impl Table {
                 let last_column = if self.by_last.is_some() { "," } else { "" };
                 // Written in place, row by row: a table of a million rows is mostly this loop.
                 // (Writing into a String cannot fail.)
-                let write_cell = |out: &mut String, v: Option<u64>| {
+                // (itoa: the formatting machinery costs more than the rest of a row.)
+                let mut digits = itoa::Buffer::new();
+                let mut write_cell = |out: &mut String, v: Option<u64>| {
                     out.push(',');
                     if let Some(v) = v {
-                        let _ = write!(out, "{v}");
+                        out.push_str(digits.format(v));
                     }
                 };
+                let mut row_digits = itoa::Buffer::new();
                 for (i, o) in self.outcomes[0].iter().enumerate() {
-                    let _ = write!(out, "{i}{last_column},{}", o.letter());
+                    out.push_str(row_digits.format(i));
+                    out.push_str(last_column);
+                    out.push(',');
+                    out.push_str(o.letter());
                     match &self.misere {
                         Some(m) => {
                             let tame = match m.tame[i] {

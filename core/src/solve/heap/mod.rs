@@ -34,15 +34,17 @@ const SPARSE_FROM: usize = 4096;
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
 /// Piles per block over which the sparse-space method's cost is weighed against the plain scan.
 const SPARSE_BLOCK: u64 = 4096;
-/// Blocks ending before this pile are not weighed: the method starts dear for every game and
-/// gets cheaper as the rare values are found (measured, in units of the plain scan: Grundy's
-/// game about 1 at first, then 0.2; 0.140 and 0.741 from 1–3 down to 0.2; 0.346, 0.026 and
-/// 0.164 stay at 3–4).
+/// Before this pile one block over three times the plain scan's cost gives the sparse-space
+/// method up, after it two running over twice: the method gets cheaper as the rare values are
+/// found (measured, in units of the plain scan: Grundy's game 1.8, 1.5, then 0.5–1; 0.140 and
+/// 0.741 from 1.4–2.6 down to 0.3–1.2), and a block's cost varies more once it is cheap.
 const SPARSE_WARM_UP: u64 = 16384;
 /// What one option examined by the sparse-space method costs, in options of the plain scan
-/// (which reads them in order, a byte each; measured about 1.6 on 0.346): the method is given
-/// up when it does more than the plain scan would at this rate.
-const SPARSE_OPTION_COST: u64 = 2;
+/// (which reads them in order, sixteen at a time): the method is given up when it does more
+/// than the plain scan would at this rate. Measured against the time of each method alone to
+/// 10⁵: 2.3 on 0.564, 3.7 on 0.005, about 1.2 on 0.140 and 0.741 (whose options are cheaper
+/// once their rare values are known).
+const SPARSE_OPTION_COST: u64 = 3;
 
 /// The kernel's flags for one digit of a code, or `None` when it may leave three or more heaps.
 fn code_flags(digit: &CodeDigit) -> Option<u8> {

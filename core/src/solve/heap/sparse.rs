@@ -14,6 +14,8 @@ const RECOUNT_EVERY: u32 = 4096;
 const SHORT_SCAN: usize = 1024;
 /// How many partner values the targeted search tries for one missing value.
 const PARTNERS_TRIED: usize = 16;
+/// The targeted search tries at most one holder per this many pairs the scan has left.
+const TARGETED_SHARE: usize = 4;
 
 /// The sparse-space classes. A pile's value is common when the parity of the bits it shares
 /// with the mask is its domain's: piles of even and of odd size may differ (the "domain"
@@ -370,13 +372,21 @@ fn find_witnesses<T: Slot>(
         budget = budget.saturating_sub(start - *a);
     }
     // The values still missing are reached by few pairs, and mostly through a scarce value:
-    // go straight to the pile sizes holding the partner values likeliest to give them.
+    // go straight to the pile sizes holding the partner values likeliest to give them. A
+    // holder tried costs a few pairs of the scan, and a value no pair reaches (the pile's own
+    // rare value) is tried in vain: the search gives way to the scan once it has tried a
+    // quarter as many holders as the scan has pairs left. Not in a window: there the scan
+    // cannot reach the dropped piles, and the search is what spares starting again.
+    let mut holders_left = if dropped > 0 { usize::MAX } else { next.iter().sum::<usize>() / TARGETED_SHARE };
     for v in 0..candidate {
         if sparse.need[v] == 0 {
             continue;
         }
+        if holders_left == 0 {
+            break;
+        }
         sparse.make_partners(v);
-        if targeted_witness(g, v as u32, sources, sparse, work) {
+        if targeted_witness(g, v as u32, sources, sparse, &mut holders_left, work) {
             sparse.need[v] = 0;
             missing -= 1;
             if missing == 0 {
@@ -463,21 +473,36 @@ fn scan_pairs<T: Slot>(
 
 /// Looks for one pair of parts reaching the rare value `v`, among the pile sizes that hold the
 /// partner values likeliest to give it. Finding none proves nothing: the full scan decides.
-fn targeted_witness<T: Slot>(g: &[T], v: u32, sources: &[Source], sparse: &Sparse, work: &mut u64) -> bool {
+fn targeted_witness<T: Slot>(
+    g: &[T],
+    v: u32,
+    sources: &[Source],
+    sparse: &Sparse,
+    holders_left: &mut usize,
+    work: &mut u64,
+) -> bool {
     let partners = sparse.partners[v as usize].as_deref().unwrap_or_default();
     for &c in partners {
         let want = c ^ v;
+        let holders = &sparse.holders[c as usize];
         for source in sources {
-            for &p in &sparse.holders[c as usize] {
-                let p = p as usize;
-                if p >= source.rest || p > source.below {
-                    break;
-                }
-                *work += 1;
-                // The pair (p, rest − p) is one of the options when its smaller part is at most `top`.
-                if p > 0 && p.min(source.rest - p) <= source.top && g[source.right - p].value() == want {
-                    return true;
-                }
+            // Parts p from 1 up to rest − 1 whose partner is stored; an unequal split leaves out
+            // the middle, where the smaller part would pass `top`.
+            let last = (source.rest - 1).min(source.below);
+            let (start, end) = (holders.partition_point(|&p| p == 0), holders.partition_point(|&p| p as usize <= last));
+            let middle = if 2 * source.top + 1 < source.rest { source.rest / 2 } else { usize::MAX };
+            let tried = &holders[start..end.max(start)];
+            let tried = &tried[..tried.len().min(*holders_left)];
+            let found =
+                tried.iter().position(|&p| p as usize != middle && g[source.right - p as usize].value() == want);
+            let examined = found.map_or(tried.len(), |i| i + 1);
+            *work += examined as u64;
+            *holders_left -= examined;
+            if found.is_some() {
+                return true;
+            }
+            if *holders_left == 0 {
+                return false;
             }
         }
     }

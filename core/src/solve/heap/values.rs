@@ -202,24 +202,76 @@ impl Reach {
     }
 }
 
+/// Marks x ^ y for each x of `low` and its mirror partner in `high`, sixteen pairs at a time:
+/// their XORs in vector registers (the partners reversed by shuffles), then one store each. The
+/// table spans every value of the slot, so no store needs a bounds check.
+#[inline]
+fn mark_xors_by_sixteen<T, const N: usize>(low: &[T], high: &[T], table: &mut [u8; N])
+where
+    T: Copy + Default + std::ops::BitXor<Output = T> + Into<usize>,
+{
+    let (blocks, low_rest) = low.as_chunks::<16>();
+    let (high_rest, mirrors) = high.as_rchunks::<16>();
+    for (x, y) in blocks.iter().zip(mirrors.iter().rev()) {
+        let mut v = [T::default(); 16];
+        for j in 0..16 {
+            v[j] = x[j] ^ y[15 - j];
+        }
+        for w in v {
+            table[w.into()] = 1;
+        }
+    }
+    for (&x, &y) in low_rest.iter().zip(high_rest.iter().rev()) {
+        table[(x ^ y).into()] = 1;
+    }
+}
+
 pub trait Slot: Copy + Send + Sync + Into<u32> + Eq {
+    /// Bytes of the scan's table that every XOR of two slots indexes (0: none worth keeping).
+    const TABLE: usize;
     fn value(self) -> u32;
+    /// Marks x ^ y in `reached` for each x of `low` and the y of `high` at the mirror place
+    /// (the parts of one pile's splits), `reached` holding at least `TABLE` bytes.
+    fn mark_xors(low: &[Self], high: &[Self], reached: &mut [u8]);
 }
 impl Slot for u8 {
+    const TABLE: usize = 256;
     #[inline]
     fn value(self) -> u32 {
         self as u32
+    }
+    #[inline]
+    fn mark_xors(low: &[u8], high: &[u8], reached: &mut [u8]) {
+        let Some(table) = reached.first_chunk_mut::<256>() else {
+            unreachable!("the scan's table holds at least 256 bytes");
+        };
+        mark_xors_by_sixteen(low, high, table);
     }
 }
 impl Slot for u16 {
+    const TABLE: usize = 65536;
     #[inline]
     fn value(self) -> u32 {
         self as u32
     }
+    #[inline]
+    fn mark_xors(low: &[u16], high: &[u16], reached: &mut [u8]) {
+        let Some(table) = reached.first_chunk_mut::<65536>() else {
+            unreachable!("the scan's table holds at least 65536 bytes");
+        };
+        mark_xors_by_sixteen(low, high, table);
+    }
 }
 impl Slot for u32 {
+    const TABLE: usize = 0;
     #[inline]
     fn value(self) -> u32 {
         self
+    }
+    #[inline]
+    fn mark_xors(low: &[u32], high: &[u32], reached: &mut [u8]) {
+        for (x, y) in low.iter().zip(high.iter().rev()) {
+            reached[(x ^ y) as usize] = 1;
+        }
     }
 }
