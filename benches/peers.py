@@ -2,7 +2,7 @@
 """takeaway beside the specialist octal-game programs, counted by callgrind.
 
     python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...]
-                             [--methods rc2,rcs] [--out target/peers.md]
+                             [--methods rc2,rcs] [--records 0.16,0.127,0.56] [--out target/peers.md]
 
 PATH are checkouts of the peers, which this script only builds and runs (nothing of theirs is
 in this repository): Piotr Beling's impartial-games (its `ogsolve`, built with cargo) and Tomek
@@ -16,11 +16,17 @@ available on the machines this runs on; callgrind's counts do not depend on the 
 The values must agree: takeaway's against ogsolve's printed values, one by one, and against the
 largest value and where it first occurs, which analyze prints. The table goes to `--out` and to
 stdout, with each peer's count as a ratio to takeaway's (below 1: takeaway executed fewer).
+
+The sweep is left out with `--codes ''`. The records (`--records`, none with `--records ''`) are runs that prove a published period: takeaway's
+`period` (one thread, a budget large enough for the run) beside analyze built as published (heaps up
+to 2^28, a period looked for at each power of two), both under callgrind, and both must find the same
+preperiod and period. 0.376 and 0.354 can be named too; under callgrind they take an hour or more.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -71,16 +77,18 @@ def build_ogsolve(checkout: Path) -> Path:
     return checkout / "target" / "release" / "ogsolve"
 
 
-def build_analyze(checkout: Path, n: int, workdir: Path) -> Path:
-    """A copy of Czajka's old/ whose bound on heaps is n, built with its own flags."""
-    copy = workdir / "czajka-old"
+def build_analyze(checkout: Path, n: int | None, workdir: Path) -> Path:
+    """A copy of Czajka's old/ whose bound on heaps is n (None: as published), built with its
+    own flags."""
+    copy = workdir / f"czajka-old-{n or 'published'}"
     shutil.copytree(checkout / "old" / "src", copy / "src")
     source = copy / "src" / "analyze_exec.cc"
-    text = source.read_text()
-    bounded = re.sub(r"constexpr uint64_t maxn = [^;]+;", f"constexpr uint64_t maxn = {n};", text)
-    if bounded == text:
-        sys.exit("analyze_exec.cc has no `maxn` bound to set: the peer changed")
-    source.write_text(bounded)
+    if n is not None:
+        text = source.read_text()
+        bounded = re.sub(r"constexpr uint64_t maxn = [^;]+;", f"constexpr uint64_t maxn = {n};", text)
+        if bounded == text:
+            sys.exit("analyze_exec.cc has no `maxn` bound to set: the peer changed")
+        source.write_text(bounded)
     sources = [str(copy / "src" / f) for f in ("analyze_exec.cc", "game.cc", "game_util.cc", "hadamard.cc")]
     binary = copy / "analyze"
     run(["g++", "-O2", "-std=c++11", "-pthread", "-I", str(copy / "src"), *sources, "-o", str(binary)])
@@ -117,6 +125,51 @@ def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int]:
     return count, 1 << int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
+def takeaway_record(binary: Path, code: str, workdir: Path) -> tuple[int, int, int, int]:
+    """Instructions, values computed, preperiod and period of takeaway's proof."""
+    count, out = callgrind(
+        [str(binary), "period", str(game_file(code, workdir)), "--format", "json", "--threads", "1",
+         "--max-states", "1000000000000"]
+    )
+    answer = json.loads(out)
+    if not answer["proven"]:
+        sys.exit(f"{code}: takeaway proved no period: {out}")
+    return count, answer["values_computed"], answer["preperiod"], answer["period"]
+
+
+def analyze_record(binary: Path, code: str) -> tuple[int, int, int, int]:
+    """Instructions, values computed (a power of two), preperiod and period of analyze's proof."""
+    count, out = callgrind([str(binary), code])
+    found = re.search(r"Found period start=(\d+) period=(\d+)", out)
+    if found is None:
+        sys.exit(f"{code}: analyze found no period:\n{out[-1000:]}")
+    computed = [int(m) for m in re.findall(r"^n=2\^(\d+)", out, re.MULTILINE)]
+    return count, 1 << max(computed), int(found.group(1)), int(found.group(2))
+
+
+def records_table(takeaway: Path, czajka: Path, codes: list[str], workdir: Path) -> list[str]:
+    analyze = build_analyze(czajka, None, workdir)
+    rows = []
+    for code in codes:
+        ours, computed, preperiod, period = takeaway_record(takeaway, code, workdir)
+        theirs, computed_c, preperiod_c, period_c = analyze_record(analyze, code)
+        if (preperiod, period) != (preperiod_c, period_c):
+            sys.exit(f"{code}: takeaway proved preperiod {preperiod} period {period}, analyze {preperiod_c} {period_c}")
+        rows.append((code, preperiod, period, computed, ours, computed_c, theirs))
+        print(f"{code:>7}  period {period:,} from {preperiod:,}  takeaway {ours:>16,}  analyze {theirs / ours:6.2f}x", flush=True)
+    table = [
+        "Instructions to prove each published period (callgrind, one thread; analyze's count as a ratio",
+        "to takeaway's: above 1, takeaway executed fewer). Both found the same preperiod and period;",
+        "analyze computes values to the next power of two past the proof.",
+        "",
+        "| code | preperiod | period | takeaway: values | takeaway: instructions | analyze: values | analyze |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for code, preperiod, period, computed, ours, computed_c, theirs in rows:
+        table.append(f"| {code} | {preperiod:,} | {period:,} | {computed:,} | {ours:,} | {computed_c:,} | {theirs / ours:.2f}× |")
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--beling", type=Path, required=True, help="a checkout of impartial-games")
@@ -124,6 +177,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1 << 14, help="heaps 0..n-1 (a power of two)")
     parser.add_argument("--codes", default=",".join(DEFAULT_CODES))
     parser.add_argument("--methods", default="rc2", help="ogsolve's methods; the fewest instructions counts")
+    parser.add_argument("--records", default="0.16,0.127,0.56", help="codes whose published period is proven")
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "peers.md")
     args = parser.parse_args()
     n = args.n
@@ -133,12 +187,14 @@ def main() -> None:
         sys.exit("needs valgrind (Debian's package valgrind)")
     codes = [c.strip() for c in args.codes.split(",") if c.strip()]
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    records = [c.strip() for c in args.records.split(",") if c.strip()]
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         takeaway = build_takeaway()
-        ogsolve = build_ogsolve(args.beling)
-        analyze = build_analyze(args.czajka, n, workdir)
         rows = []
+        if codes:
+            ogsolve = build_ogsolve(args.beling)
+            analyze = build_analyze(args.czajka, n, workdir)
         for code in codes:
             ours, values = takeaway_values(takeaway, code, n, workdir)
             if len(values) != n:
@@ -157,7 +213,8 @@ def main() -> None:
                 sys.exit(f"{code}: analyze's largest G[{where}]={largest}, takeaway's G[{upto.index(expected)}]={expected}")
             rows.append((code, ours, best, count_c, computed))
             print(f"{code:>7}  takeaway {ours:>14,}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
-    table = [
+        record_lines = records_table(takeaway, args.czajka, records, workdir) if records else []
+    table = [] if not rows else [
         f"Instructions to compute the Grundy values of heaps 0..{n - 1} (callgrind, one thread; the peers'",
         "counts as a ratio to takeaway's: above 1, takeaway executed fewer). Values checked against",
         f"ogsolve's one by one and against analyze's largest value; ogsolve's method: the fewest of {', '.join(methods)}.",
@@ -168,6 +225,9 @@ def main() -> None:
     for code, ours, theirs, czajka, computed in rows:
         note = "" if computed >= n else f" (stopped at its period, {computed} heaps)"
         table.append(f"| {code} | {ours:,} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} |")
+    if table and record_lines:
+        table.append("")
+    table += record_lines
     args.out.parent.mkdir(parents=True, exist_ok=True)
     text = "\n".join(table) + "\n"
     temporary = args.out.with_suffix(".tmp")

@@ -95,10 +95,10 @@ pub enum Verb<G: Args> {
     Period {
         #[command(flatten)]
         game: G,
-        /// compute at most the values of piles 0..N-1
+        /// compute at most the values of piles 0..N-1 (also --upto N)
         #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
         upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34), conflicts_with = "upto")]
+        #[arg(long = "upto", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34), conflicts_with = "upto", hide = true)]
         upto_flag: Option<u64>,
         /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
         /// --timeout); given a FILE that exists, the run goes on from it
