@@ -15,12 +15,15 @@ For each octal code, every program computes the Grundy values of heaps 0..n-1 on
 available on the machines this runs on; callgrind's counts do not depend on the machine's load).
 The values must agree: takeaway's against ogsolve's printed values, one by one, and against the
 largest value and where it first occurs, which analyze prints. The table goes to `--out` and to
-stdout, with each peer's count as a ratio to takeaway's (below 1: takeaway executed fewer).
+stdout, with each peer's count as a ratio to takeaway's (above 1: takeaway executed fewer). Where
+analyze stops at a period it proves, takeaway's `period`, which stops at its own proof, is run too
+and must find the same preperiod and period; the table puts the two proofs side by side.
 
-The sweep is left out with `--codes ''`. The records (`--records`, none with `--records ''`) are runs that prove a published period: takeaway's
-`period` (one thread, a budget large enough for the run) beside analyze built as published (heaps up
-to 2^28, a period looked for at each power of two), both under callgrind, and both must find the same
-preperiod and period. 0.376 and 0.354 can be named too; under callgrind they take an hour or more.
+The sweep is left out with `--codes ''`. The records (`--records`, none with `--records ''`) are
+runs that prove a published period: takeaway's `period` (one thread, a budget large enough for the
+run) beside analyze built as published (heaps up to 2^28, a period looked for at each power of
+two), both under callgrind, and both must find the same preperiod and period. 0.376 and 0.354
+can be named too; under callgrind they take an hour or more.
 """
 
 from __future__ import annotations
@@ -115,14 +118,17 @@ def ogsolve_values(binary: Path, code: str, n: int, method: str) -> tuple[int, l
     return count, [int(v) for v in line.split(":", 1)[1].split()]
 
 
-def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int]:
-    """Instructions, heaps computed, and the largest value with where it first occurs."""
+def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int, tuple[int, int] | None]:
+    """Instructions, heaps computed, the largest value with where it first occurs, and the
+    (preperiod, period) it proved, if it stopped at one."""
     count, out = callgrind([str(binary), code])
     last = [l for l in out.splitlines() if l.startswith("n=2^")][-1]
     m = re.search(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+)", last)
     if m is None:
         sys.exit(f"analyze printed no statistics for {code}:\n{out[-1000:]}")
-    return count, 1 << int(m.group(1)), int(m.group(2)), int(m.group(3))
+    found = re.search(r"Found period start=(\d+) period=(\d+)", out)
+    proven = (int(found.group(1)), int(found.group(2))) if found else None
+    return count, 1 << int(m.group(1)), int(m.group(2)), int(m.group(3)), proven
 
 
 def takeaway_record(binary: Path, code: str, workdir: Path) -> tuple[int, int, int, int]:
@@ -206,12 +212,19 @@ def main() -> None:
                     first = next(i for i, (a, b) in enumerate(zip(values, theirs)) if a != b)
                     sys.exit(f"{code}: ogsolve -m {method} differs at heap {first}: {theirs[first]} against {values[first]}")
                 best = count if best is None else min(best, count)
-            count_c, computed, where, largest = analyze_largest(analyze, code)
+            count_c, computed, where, largest, proven = analyze_largest(analyze, code)
             upto = values[:computed]
             expected = max(upto)
             if (where, largest) != (upto.index(expected), expected):
                 sys.exit(f"{code}: analyze's largest G[{where}]={largest}, takeaway's G[{upto.index(expected)}]={expected}")
-            rows.append((code, ours, best, count_c, computed))
+            # Where analyze stopped at a period it proved, takeaway's `period` stops at its own
+            # proof: the two proofs side by side, which must find the same period.
+            period_count = None
+            if computed < n and proven is not None:
+                period_count, _, preperiod, period = takeaway_record(takeaway, code, workdir)
+                if (preperiod, period) != proven:
+                    sys.exit(f"{code}: takeaway proved preperiod {preperiod} period {period}, analyze {proven}")
+            rows.append((code, ours, best, count_c, computed, period_count))
             print(f"{code:>7}  takeaway {ours:>14,}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
         record_lines = records_table(takeaway, args.czajka, records, workdir) if records else []
     table = [] if not rows else [
@@ -219,12 +232,16 @@ def main() -> None:
         "counts as a ratio to takeaway's: above 1, takeaway executed fewer). Values checked against",
         f"ogsolve's one by one and against analyze's largest value; ogsolve's method: the fewest of {', '.join(methods)}.",
         "",
-        "| code | takeaway | ogsolve | analyze (Czajka) |",
-        "|---|---:|---:|---:|",
+        "Where analyze stopped at the period it proved, the last two columns put its count beside",
+        "takeaway's `period`, which stops at its own proof of the same period.",
+        "",
+        "| code | takeaway | ogsolve | analyze (Czajka) | takeaway `period` | analyze beside it |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for code, ours, theirs, czajka, computed in rows:
+    for code, ours, theirs, czajka, computed, period_count in rows:
         note = "" if computed >= n else f" (stopped at its period, {computed} heaps)"
-        table.append(f"| {code} | {ours:,} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} |")
+        proof = "| | |" if period_count is None else f"| {period_count:,} | {czajka / period_count:.2f}× |"
+        table.append(f"| {code} | {ours:,} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} {proof}")
     if table and record_lines:
         table.append("")
     table += record_lines

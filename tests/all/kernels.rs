@@ -333,6 +333,20 @@ fn domains_by_parity_make_0_106_sparse_and_agree_with_the_definition() {
     }
 }
 
+#[test]
+fn a_code_whose_rare_values_all_come_early_turns_sparse_early_and_agrees_with_the_definition() {
+    // 0.676: its 31 rare values all lie below 512, so the kernel takes the sparse-space method
+    // at 1024 rather than 4096; its values are still the definition's, on to its period's proof.
+    let game = common::game_text("game \"0.676\"\npiles\nmove: octal 0.676\n");
+    let mut solver = Solver::new(&game, Limits::default());
+    solver.value(&Position::new(vec![2_000])).unwrap();
+    assert!(solver.uses_sparse_space(), "0.676 is sparse by 2000");
+    let expected = common::octal::octal_by_definition([6, 7, 6], 7_400);
+    for (n, &want) in expected.iter().enumerate() {
+        assert_eq!(solver.value(&Position::new(vec![n as u64])).unwrap().grundy, Some(want as u64), "n = {n}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
 

@@ -49,6 +49,20 @@ fn the_published_periods_of_octal_games_are_proven() {
 }
 
 #[test]
+fn short_periods_are_proven_from_the_values_they_need() {
+    // Dawson's chess (0.137: period 34 from 52) and Kayles (0.77: period 12 from 71, Guy and
+    // Smith): the run looks for a period early, so it computes 2n₀ + 2p + t values, not thousands.
+    for (code, preperiod, period) in [("0.137", 52u64, 34u64), ("0.77", 71, 12)] {
+        let game = common::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
+        let question = PeriodQuestion { upto: 1 << 20, checkpoint: None };
+        let report = period_search(&game, &question, &Limits::default()).expect("a run");
+        assert_eq!(report.proven, Some((preperiod, period)), "{code}");
+        let t = code.len() as u64 - 2;
+        assert_eq!(report.computed, 2 * preperiod + 2 * period + t, "{code}");
+    }
+}
+
+#[test]
 fn a_subtraction_game_is_proven_by_its_window_theorem() {
     // Take 1, 3 or 4: the values 0 1 0 1 2 3 2 3 … repeat with period 7 from 0.
     let game = common::game_text("game \"S\"\npiles\nmove: take {1, 3, 4}\n");

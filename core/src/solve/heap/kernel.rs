@@ -331,13 +331,22 @@ impl HeapKernel {
             }
         }
         self.rules.evaluate_to(n)?;
-        if !self.sparse_tried && self.values.len() >= SPARSE_FROM && self.rules.splits() {
-            self.sparse_tried = true;
+        let len = self.values.len();
+        if !self.sparse_tried && (len == SPARSE_EARLY || len >= SPARSE_FROM) && self.rules.splits() {
             let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
             // Every split take is known once the piles computed pass the largest take.
             let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
             if self.sparse_mode != SparseMode::Never {
-                self.sparse = choose_classes(&self.values, &split_takes, takes_known).map(|c| c.sparse(&self.values));
+                let classes = choose_classes(&self.values, &split_takes, takes_known);
+                // Early only where the latest half of the values has no rare one: the rare
+                // values are all found, and the method pays from the start.
+                let early = len < SPARSE_FROM;
+                if !early || classes.is_some_and(|c| c.rare_among(&self.values, len / 2..len) == 0) {
+                    self.sparse_tried = true;
+                    self.sparse = classes.map(|c| c.sparse(&self.values));
+                }
+            } else {
+                self.sparse_tried = len >= SPARSE_FROM;
             }
         }
         if self.sparse.is_some() && n > SPARSE_FROM as u64 && n.is_power_of_two() && self.reach.dropped() == 0 {

@@ -30,6 +30,9 @@ const TWO_EQUAL: u8 = 16;
 /// Values start being computed with the sparse-space method from this pile size on, when the
 /// values so far show the phenomenon.
 const SPARSE_FROM: usize = 4096;
+/// Or from this pile size, where the latest half of the values has no rare value at all
+/// (0.676, whose 31 rare values all lie below 512).
+const SPARSE_EARLY: usize = 1024;
 /// The largest share of recent pile sizes with a rare value for which the method pays.
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
 /// Piles per block over which the sparse-space method's cost is weighed against the plain scan.
