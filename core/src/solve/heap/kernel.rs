@@ -235,9 +235,7 @@ impl HeapKernel {
         let Some(current) = self.sparse.as_ref().map(Sparse::classes) else {
             return;
         };
-        let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
-        let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
-        let Some(candidate) = choose_classes(&self.values, &split_takes, takes_known) else {
+        let Some(candidate) = self.classes_for(n) else {
             return;
         };
         let recent = self.values.len() / 2..self.values.len();
@@ -246,6 +244,14 @@ impl HeapKernel {
         if 4 * now < 3 * then {
             self.sparse = Some(candidate.sparse(&self.values));
         }
+    }
+
+    /// The sparse-space classes the values so far call for, with pile n next.
+    fn classes_for(&self, n: u64) -> Option<Classes> {
+        let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
+        // Every split take is known once the piles computed pass the largest take.
+        let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
+        choose_classes(&self.values, &split_takes, takes_known)
     }
 
     /// Restricts the sparse-space variants the kernel may choose (before it chooses).
@@ -333,11 +339,8 @@ impl HeapKernel {
         self.rules.evaluate_to(n)?;
         let len = self.values.len();
         if !self.sparse_tried && (len == SPARSE_EARLY || len >= SPARSE_FROM) && self.rules.splits() {
-            let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
-            // Every split take is known once the piles computed pass the largest take.
-            let takes_known = self.rules.most_taken.is_some_and(|m| m < n) && self.sparse_mode == SparseMode::Auto;
             if self.sparse_mode != SparseMode::Never {
-                let classes = choose_classes(&self.values, &split_takes, takes_known);
+                let classes = self.classes_for(n);
                 // Early only where the latest half of the values has no rare one: the rare
                 // values are all found, and the method pays from the start.
                 let early = len < SPARSE_FROM;

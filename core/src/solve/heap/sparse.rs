@@ -530,14 +530,6 @@ fn scan_pairs<T: Slot>(
     work: &mut u64,
 ) -> bool {
     let start = *a;
-    let mut found = |a: usize, need: &mut [u8]| -> bool {
-        let v = (g[a].value() ^ g[right - a].value()) as usize;
-        if need[v] != 0 {
-            need[v] = 0;
-            *missing -= 1;
-        }
-        *missing == 0
-    };
     while *a >= stop + 8 {
         let mut hit = 0;
         for k in 0..8 {
@@ -545,7 +537,7 @@ fn scan_pairs<T: Slot>(
         }
         if hit != 0 {
             for k in 0..8 {
-                if found(*a - k, need) {
+                if cross_off(g, right, *a - k, need, missing) {
                     *work += (start - *a + k) as u64;
                     *a -= k + 1;
                     return true;
@@ -555,7 +547,7 @@ fn scan_pairs<T: Slot>(
         *a -= 8;
     }
     while *a >= stop.max(1) {
-        let done = found(*a, need);
+        let done = cross_off(g, right, *a, need, missing);
         *a -= 1;
         if done {
             *work += (start - *a) as u64;
@@ -564,6 +556,18 @@ fn scan_pairs<T: Slot>(
     }
     *work += (start - *a) as u64;
     false
+}
+
+/// Crosses off the value the pair (a, rest − a) reaches, if it is still needed; true once none
+/// is missing.
+#[inline(always)]
+fn cross_off<T: Slot>(g: &[T], right: usize, a: usize, need: &mut [u8], missing: &mut usize) -> bool {
+    let v = (g[a].value() ^ g[right - a].value()) as usize;
+    if need[v] != 0 {
+        need[v] = 0;
+        *missing -= 1;
+    }
+    *missing == 0
 }
 
 /// Looks at the pairs (a, rest − a) for a from `*a` up to `stop` (not included), crossing off
@@ -586,30 +590,21 @@ fn scan_pairs_up<T: Slot>(
         }
         if hit != 0 {
             for k in 0..8 {
-                let v = (g[*a + k].value() ^ g[right - *a - k].value()) as usize;
-                if need[v] != 0 {
-                    need[v] = 0;
-                    *missing -= 1;
-                    if *missing == 0 {
-                        *a += k + 1;
-                        *work += (*a - start) as u64;
-                        return true;
-                    }
+                if cross_off(g, right, *a + k, need, missing) {
+                    *a += k + 1;
+                    *work += (*a - start) as u64;
+                    return true;
                 }
             }
         }
         *a += 8;
     }
     while *a < stop {
-        let v = (g[*a].value() ^ g[right - *a].value()) as usize;
+        let done = cross_off(g, right, *a, need, missing);
         *a += 1;
-        if need[v] != 0 {
-            need[v] = 0;
-            *missing -= 1;
-            if *missing == 0 {
-                *work += (*a - start) as u64;
-                return true;
-            }
+        if done {
+            *work += (*a - start) as u64;
+            return true;
         }
     }
     *work += (*a - start) as u64;
