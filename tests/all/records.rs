@@ -212,8 +212,58 @@ proptest! {
         // Every pile's work is shared (from 1 option on), past the sparse-space switch at 4096.
         let game = common::game_text(&format!("game \"x\"\npiles\nmove: octal {code}\n"));
         let sparse = [SparseMode::Auto, SparseMode::Never][mode];
-        let one = kernel_values(&game, 6000, 1, 1, sparse).expect("octal codes compile");
-        let two = kernel_values(&game, 6000, 2, 1, sparse).expect("octal codes compile");
-        prop_assert_eq!(one, two);
+        let one = kernel_values(&game, 6000, 1, 1, sparse, None).expect("octal codes compile");
+        let two = kernel_values(&game, 6000, 2, 1, sparse, None).expect("octal codes compile");
+        prop_assert_eq!(one.0, two.0);
+        prop_assert_eq!(one.1, two.1);
+    }
+}
+
+/// Under the sparse-space method a second thread marks each block's rare options ahead (from
+/// pile 4096 on, 256 piles a block): the values and the options counted (the budget's measure)
+/// are those of one thread, over many blocks, across the mask's re-choice at 8192 and 16384.
+#[test]
+fn the_second_threads_marks_ahead_change_neither_values_nor_work() {
+    for rules in ["move: split unequal", "move: octal 0.165", "move: octal 0.16", "move: octal 0.56"] {
+        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
+        let one = kernel_values(&game, 20000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
+        let two = kernel_values(&game, 20000, 2, usize::MAX, SparseMode::Auto, None).expect("compiles");
+        assert_eq!(one.0, two.0, "{rules}: values");
+        assert_eq!(one.1, two.1, "{rules}: options counted");
+    }
+}
+
+/// The same in a window that keeps the piles below 4096 and the latest 4096 (dropping those
+/// between from pile 12288 on), for two codes whose witnesses stay in such a window, and against
+/// the definition: the mex over every move the code's digits allow.
+#[test]
+fn the_second_threads_marks_ahead_in_a_window_are_those_of_one_thread() {
+    for code in [&[0u8, 5, 6][..], &[0, 6, 7, 6]] {
+        let text = code.iter().skip(1).map(|d| d.to_string()).collect::<String>();
+        let game = common::game_text(&format!("game \"x\"\npiles\nmove: octal 0.{text}\n"));
+        let window = Some((4096, 4096));
+        let one = kernel_values(&game, 16000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+        let two = kernel_values(&game, 16000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+        assert_eq!(one, two, "0.{text}");
+        let mut by_definition: Vec<u32> = Vec::with_capacity(one.0.len());
+        for n in 0..one.0.len() {
+            let mut reached = [false; 1024];
+            for (t, &digit) in code.iter().enumerate().skip(1).filter(|&(t, _)| t <= n) {
+                let rest = n - t;
+                if digit & 1 != 0 && rest == 0 {
+                    reached[0] = true;
+                }
+                if digit & 2 != 0 && rest > 0 {
+                    reached[by_definition[rest] as usize] = true;
+                }
+                if digit & 4 != 0 {
+                    for a in 1..=rest / 2 {
+                        reached[(by_definition[a] ^ by_definition[rest - a]) as usize] = true;
+                    }
+                }
+            }
+            by_definition.push(reached.iter().position(|&r| !r).expect("values stay small") as u32);
+        }
+        assert_eq!(two.0, by_definition, "0.{text}");
     }
 }

@@ -908,8 +908,10 @@ impl<'g> Solver<'g> {
 }
 
 /// The values of piles 0..upto computed by the take-and-break kernel with `threads` threads,
-/// sharing every pile's work from `parallel_from` options on: for the tests that the values
-/// never depend on the threads. `None` for rules the kernel does not compile.
+/// sharing every pile's work from `parallel_from` options on, and the options it counted: for
+/// the tests that neither depends on the threads. `window`: (prefix, recent) of a window the
+/// kernel keeps once it may. `None` for rules the kernel does not compile, or a pile that needs
+/// a value the window dropped.
 #[doc(hidden)]
 pub fn kernel_values(
     game: &Game,
@@ -917,14 +919,22 @@ pub fn kernel_values(
     threads: usize,
     parallel_from: usize,
     sparse: SparseMode,
-) -> Option<Vec<u32>> {
+    window: Option<(usize, usize)>,
+) -> Option<(Vec<u32>, u64)> {
     let mut kernel = heap::HeapKernel::new(heap::HeapRules::compile(game)?);
     kernel.set_threads(threads);
     kernel.set_parallel_from(parallel_from);
     kernel.set_sparse_mode(sparse);
     let mut work = 0;
+    let mut values = Vec::with_capacity(upto as usize);
     while (kernel.computed() as u64) < upto {
-        kernel.push_next(&mut work).ok()?;
+        if let Some((prefix, recent)) = window {
+            kernel.start_window(prefix, recent);
+        }
+        if !kernel.push_next(&mut work).ok()? {
+            return None;
+        }
+        values.push(kernel.value(values.len() as u64).expect("the pile just computed is kept"));
     }
-    Some((0..upto).map(|n| kernel.value(n).expect("computed")).collect())
+    Some((values, work))
 }

@@ -1,6 +1,7 @@
 //! The kernel's state and the plain scan of every split; the values and scratch tables it
 //! shares with the sparse-space method are in `values`.
 
+use super::ahead::{Ahead, PileAhead, AHEAD_FROM, AHEAD_PILES};
 use super::sparse::{choose_classes, sparse_value, Classes, Sparse};
 use super::values::{Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
 use super::*;
@@ -34,6 +35,8 @@ pub struct HeapKernel {
     parallel_from: usize,
     /// the plain scan's block of piles prepared by all the threads at once
     block: Option<Block>,
+    /// the sparse-space method's second thread, marking the next block's rare options
+    ahead: Option<Ahead>,
 }
 
 /// Piles whose splits with a part below `start` were scanned ahead, by all the threads at once:
@@ -84,6 +87,7 @@ impl HeapKernel {
             threads: 1,
             parallel_from: PARALLEL_PAIRS,
             block: None,
+            ahead: None,
         }
     }
 
@@ -130,7 +134,9 @@ impl HeapKernel {
     }
 
     /// The bytes the kernel holds: its values and the sparse-space method's tables, counted
-    /// from what is allocated (the same on every machine for the same run).
+    /// from what is allocated (the same on every machine for the same run). Not the copy of the
+    /// values the sparse-space method's second thread keeps (`ahead`): the threads default to
+    /// the machine's cores, and a report must not depend on the machine.
     pub fn memory_bytes(&self) -> u64 {
         let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
         let block = self.block.as_ref().map_or(0, |b| b.tables.capacity());
@@ -327,6 +333,37 @@ impl HeapKernel {
         self.block = Some(block);
     }
 
+    /// At the first pile of a block under the sparse-space method with a second thread: takes
+    /// the marks it made for this block and asks for the next one's. The second thread starts
+    /// the first time and stops with the kernel.
+    fn hand_over_ahead(&mut self, n: u64) {
+        if !n.is_multiple_of(AHEAD_PILES) {
+            return;
+        }
+        let sparse = match &self.sparse {
+            Some(s) if self.threads >= 2 && n >= AHEAD_FROM => s,
+            _ => {
+                if let Some(a) = &mut self.ahead {
+                    a.ready = None;
+                }
+                return;
+            }
+        };
+        // The split amounts of every pile up to the next block's last, evaluated now: if one
+        // fails, the piles are computed alone and the error comes where it belongs.
+        if self.rules.evaluate_to(n + 2 * AHEAD_PILES).is_err() {
+            self.ahead = None;
+            return;
+        }
+        if self.ahead.is_none() {
+            self.ahead = Ahead::start();
+        }
+        let Some(ahead) = &mut self.ahead else { return };
+        let last = n + 2 * AHEAD_PILES;
+        let splits = self.rules.two.iter().copied().filter(|&(t, _)| t + 2 <= last).collect();
+        ahead.hand_over(n, (&self.values, self.reach), sparse.classes(), sparse.rare_piles(), splits);
+    }
+
     /// Computes the next pile's value; `work` counts the options examined. False, with
     /// nothing computed, when the value needs piles a window dropped.
     pub fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
@@ -357,6 +394,12 @@ impl HeapKernel {
         }
         let work_before = *work;
         self.prepare_block(n);
+        self.hand_over_ahead(n);
+        let classes = self.sparse.as_ref().map(Sparse::classes);
+        let ahead = match (&self.ahead, classes) {
+            (Some(a), Some(c)) => a.ready.as_ref().and_then(|m| m.pile(n, c)),
+            _ => None,
+        };
         let block = self.block.as_ref().filter(|b| b.start <= n && n < b.start + b.piles).map(|b| {
             let i = (n - b.start) as usize;
             (&b.tables[i * b.size..(i + 1) * b.size], b.start)
@@ -365,9 +408,9 @@ impl HeapKernel {
             (&self.rules, &mut self.marks, self.largest, self.reach, self.sparse.as_mut());
         let threads = Parallel { threads: self.threads, from: self.parallel_from };
         let found = match &self.values {
-            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
-            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
-            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, work),
+            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, ahead, work),
+            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, ahead, work),
+            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, sparse, threads, block, ahead, work),
         };
         let Some(g) = found else {
             return Ok(false);
@@ -407,6 +450,7 @@ fn next_value<T: Slot>(
     sparse: Option<&mut Sparse>,
     threads: Parallel,
     block: Option<(&[u8], u64)>,
+    ahead: Option<PileAhead>,
     work: &mut u64,
 ) -> Option<u32> {
     let n_us = n as usize;
@@ -477,7 +521,7 @@ fn next_value<T: Slot>(
             }
             Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
         }
-        Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, threads, work),
+        Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, threads, ahead, work),
     }
 }
 

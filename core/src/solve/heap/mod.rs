@@ -432,6 +432,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
     })
 }
 
+mod ahead;
 mod kernel;
 mod sparse;
 mod values;

@@ -1,6 +1,7 @@
 //! The sparse-space method: the classes of common and rare values, the options with a rare
 //! part, and the search for witnesses of the rare values below the answer.
 
+use super::ahead::{marked_ahead, PileAhead};
 use super::values::{Marks, Parallel, Reach, Slot, Values};
 use super::*;
 
@@ -89,6 +90,11 @@ impl Sparse {
         };
         s.grow(0);
         s
+    }
+
+    /// The pile sizes with a rare value, increasing, and their values.
+    pub(super) fn rare_piles(&self) -> (&[u32], &[u32]) {
+        (&self.rare, &self.rare_value)
     }
 
     /// The classes it sorts values into.
@@ -273,6 +279,7 @@ pub(super) fn sparse_value<T: Slot>(
     marks: &mut Marks,
     sparse: &mut Sparse,
     threads: Parallel,
+    ahead: Option<PileAhead>,
     work: &mut u64,
 ) -> Option<u32> {
     let splits = || rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
@@ -286,6 +293,12 @@ pub(super) fn sparse_value<T: Slot>(
     for v in marks.marked() {
         if let Some(s) = seen.get_mut(v as usize) {
             *s = 1;
+        }
+    }
+    // The options the second thread marked ahead (see `ahead`).
+    if let Some(ahead) = ahead {
+        for (s, a) in seen.iter_mut().zip(ahead.table) {
+            *s |= a;
         }
     }
     // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
@@ -304,7 +317,8 @@ pub(super) fn sparse_value<T: Slot>(
         };
         // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
         // r > rest − prefix; in between it was dropped.
-        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).min(count);
+        // (Not below `first`: the rare parts 0 before it pair with nothing.)
+        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(first, count);
         let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
         if recent_end < prefix_from.min(count) {
             return None;
@@ -313,12 +327,23 @@ pub(super) fn sparse_value<T: Slot>(
             let end = end.max(start);
             [start..end.min(below).max(start), from.clamp(start, end)..end]
         };
+        // The rare parts the second thread marked, if it did: every one whose partner is stored
+        // is, between these two.
+        let (marked_from, marked_to) = match ahead {
+            Some(ahead) => {
+                let (lo, hi) = marked_ahead(rest, ahead.known);
+                (rare.partition_point(|&r| (r as usize) < lo), rare.partition_point(|&r| (r as usize) < hi))
+            }
+            None => (count, count),
+        };
         // Partners among the recent piles (all of them without a window) are stored at
         // rest − dropped − r, those in a window's prefix at rest − r.
         for (start, end, top) in [(first, recent_end, rest - dropped), (prefix_from, count, rest)] {
-            for range in without_half(start, end) {
-                if !range.is_empty() {
-                    jobs.push((range, top));
+            for (start, end) in [(start, end.min(marked_from)), (start.max(marked_to), end)] {
+                for range in without_half(start, end) {
+                    if !range.is_empty() {
+                        jobs.push((range, top));
+                    }
                 }
             }
         }
@@ -388,7 +413,7 @@ pub(super) fn sparse_value<T: Slot>(
 
 /// Marks the values of the options numbered `which` among the rare piles' ranges in `jobs`
 /// (counted through the ranges in order): each rare pile r with its partner, stored at top − r.
-fn mark_rare<T: Slot>(
+pub(super) fn mark_rare<T: Slot>(
     g: &[T],
     rare: &[u32],
     rare_value: &[u32],
