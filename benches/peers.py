@@ -3,6 +3,7 @@
 
     python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...]
                              [--methods rc2,rcs] [--records 0.16,0.127,0.56] [--out target/peers.md]
+                             [--clock callgrind|cpu] [--runs 3]
 
 PATH are checkouts of the peers, which this script only builds and runs (nothing of theirs is
 in this repository): Piotr Beling's impartial-games (its `ogsolve`, built with cargo) and Tomek
@@ -24,6 +25,11 @@ runs that prove a published period: takeaway's `period` (one thread, a budget la
 run) beside analyze built as published (heaps up to 2^28, a period looked for at each power of
 two), both under callgrind, and both must find the same preperiod and period. 0.376 and 0.354
 can be named too; under callgrind they take an hour or more.
+
+`--clock cpu` runs every program natively instead and counts its CPU seconds (user and system,
+the least of `--runs` runs, three unless told, one after another): for runs too long for callgrind (the sweep to 2^17,
+0.376 and 0.354), at the price of counts that depend on the machine and its load; the ratios are
+of runs made side by side, minutes apart.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -51,6 +58,42 @@ DEFAULT_CODES = [
 
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
+
+
+# What `measure` counts: "callgrind" (instructions) or "cpu" (seconds), set from `--clock`.
+CLOCK = "callgrind"
+CPU_RUNS = 3
+
+
+def measure(cmd) -> tuple[float, str]:
+    """What `cmd` costs as `CLOCK` counts it, and its standard output."""
+    return callgrind(cmd) if CLOCK == "callgrind" else cpu_seconds(cmd)
+
+
+def cpu_seconds(cmd) -> tuple[float, str]:
+    """The least CPU time (user and system, children included) of `CPU_RUNS` runs of `cmd`."""
+    best = None
+    for _ in range(CPU_RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run(cmd, text=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if out.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr[-2000:]}")
+        spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = spent if best is None else min(best, spent)
+    return best, out.stdout
+
+
+def show(count: float) -> str:
+    """A count as the tables print it: instructions with separators, seconds to the millisecond."""
+    return f"{count:,}" if CLOCK == "callgrind" else f"{count:.3f} s"
+
+
+def counted() -> tuple[str, str, str]:
+    """What the tables count, how, and what a ratio above 1 says of takeaway."""
+    if CLOCK == "callgrind":
+        return "Instructions", "callgrind", "executed fewer"
+    return "CPU seconds", f"user and system, the least of {CPU_RUNS} runs", "took less"
 
 
 def callgrind(cmd) -> tuple[int, str]:
@@ -105,15 +148,16 @@ def game_file(code: str, workdir: Path) -> Path:
 
 
 def takeaway_values(binary: Path, code: str, n: int, workdir: Path) -> tuple[int, list[int]]:
-    count, out = callgrind(
-        [str(binary), "table", str(game_file(code, workdir)), "--upto", str(n - 1), "--format", "csv", "--threads", "1"]
+    count, out = measure(
+        [str(binary), "table", str(game_file(code, workdir)), "--upto", str(n - 1), "--format", "csv", "--threads", "1",
+         "--max-states", "1000000000000"]
     )
     values = [int(line.split(",")[2]) for line in out.splitlines()[1:] if line]
     return count, values
 
 
 def ogsolve_values(binary: Path, code: str, n: int, method: str) -> tuple[int, list[int]]:
-    count, out = callgrind([str(binary), code, "-m", method, "-n", str(n - 1), "-p"])
+    count, out = measure([str(binary), code, "-m", method, "-n", str(n - 1), "-p"])
     line = next(l for l in out.splitlines() if l.strip().startswith("nimbers:"))
     return count, [int(v) for v in line.split(":", 1)[1].split()]
 
@@ -121,7 +165,7 @@ def ogsolve_values(binary: Path, code: str, n: int, method: str) -> tuple[int, l
 def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int, tuple[int, int] | None]:
     """Instructions, heaps computed, the largest value with where it first occurs, and the
     (preperiod, period) it proved, if it stopped at one."""
-    count, out = callgrind([str(binary), code])
+    count, out = measure([str(binary), code])
     last = [l for l in out.splitlines() if l.startswith("n=2^")][-1]
     m = re.search(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+)", last)
     if m is None:
@@ -133,7 +177,7 @@ def analyze_largest(binary: Path, code: str) -> tuple[int, int, int, int, tuple[
 
 def takeaway_record(binary: Path, code: str, workdir: Path) -> tuple[int, int, int, int]:
     """Instructions, values computed, preperiod and period of takeaway's proof."""
-    count, out = callgrind(
+    count, out = measure(
         [str(binary), "period", str(game_file(code, workdir)), "--format", "json", "--threads", "1",
          "--max-states", "1000000000000"]
     )
@@ -145,7 +189,7 @@ def takeaway_record(binary: Path, code: str, workdir: Path) -> tuple[int, int, i
 
 def analyze_record(binary: Path, code: str) -> tuple[int, int, int, int]:
     """Instructions, values computed (a power of two), preperiod and period of analyze's proof."""
-    count, out = callgrind([str(binary), code])
+    count, out = measure([str(binary), code])
     found = re.search(r"Found period start=(\d+) period=(\d+)", out)
     if found is None:
         sys.exit(f"{code}: analyze found no period:\n{out[-1000:]}")
@@ -162,21 +206,23 @@ def records_table(takeaway: Path, czajka: Path, codes: list[str], workdir: Path)
         if (preperiod, period) != (preperiod_c, period_c):
             sys.exit(f"{code}: takeaway proved preperiod {preperiod} period {period}, analyze {preperiod_c} {period_c}")
         rows.append((code, preperiod, period, computed, ours, computed_c, theirs))
-        print(f"{code:>7}  period {period:,} from {preperiod:,}  takeaway {ours:>16,}  analyze {theirs / ours:6.2f}x", flush=True)
+        print(f"{code:>7}  period {period:,} from {preperiod:,}  takeaway {show(ours):>16}  analyze {theirs / ours:6.2f}x", flush=True)
+    what, how, less = counted()
     table = [
-        "Instructions to prove each published period (callgrind, one thread; analyze's count as a ratio",
-        "to takeaway's: above 1, takeaway executed fewer). Both found the same preperiod and period;",
+        f"{what} to prove each published period ({how}, one thread; analyze's count as a ratio",
+        f"to takeaway's: above 1, takeaway {less}). Both found the same preperiod and period;",
         "analyze computes values to the next power of two past the proof.",
         "",
-        "| code | preperiod | period | takeaway: values | takeaway: instructions | analyze: values | analyze |",
+        f"| code | preperiod | period | takeaway: values | takeaway: {what.lower()} | analyze: values | analyze |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for code, preperiod, period, computed, ours, computed_c, theirs in rows:
-        table.append(f"| {code} | {preperiod:,} | {period:,} | {computed:,} | {ours:,} | {computed_c:,} | {theirs / ours:.2f}× |")
+        table.append(f"| {code} | {preperiod:,} | {period:,} | {computed:,} | {show(ours)} | {computed_c:,} | {theirs / ours:.2f}× |")
     return table
 
 
 def main() -> None:
+    global CLOCK, CPU_RUNS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--beling", type=Path, required=True, help="a checkout of impartial-games")
     parser.add_argument("--czajka", type=Path, required=True, help="a checkout of octal-games")
@@ -185,11 +231,14 @@ def main() -> None:
     parser.add_argument("--methods", default="rc2", help="ogsolve's methods; the fewest instructions counts")
     parser.add_argument("--records", default="0.16,0.127,0.56", help="codes whose published period is proven")
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "peers.md")
+    parser.add_argument("--clock", choices=["callgrind", "cpu"], default="callgrind", help="what is counted")
+    parser.add_argument("--runs", type=int, default=CPU_RUNS, help="with --clock cpu, the runs of which the least counts")
     args = parser.parse_args()
+    CLOCK, CPU_RUNS = args.clock, max(1, args.runs)
     n = args.n
     if n & (n - 1):
         sys.exit("--n must be a power of two: analyze computes values to powers of two")
-    if shutil.which("valgrind") is None:
+    if CLOCK == "callgrind" and shutil.which("valgrind") is None:
         sys.exit("needs valgrind (Debian's package valgrind)")
     codes = [c.strip() for c in args.codes.split(",") if c.strip()]
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
@@ -225,11 +274,12 @@ def main() -> None:
                 if (preperiod, period) != proven:
                     sys.exit(f"{code}: takeaway proved preperiod {preperiod} period {period}, analyze {proven}")
             rows.append((code, ours, best, count_c, computed, period_count))
-            print(f"{code:>7}  takeaway {ours:>14,}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
+            print(f"{code:>7}  takeaway {show(ours):>14}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
         record_lines = records_table(takeaway, args.czajka, records, workdir) if records else []
+    what, how, less = counted()
     table = [] if not rows else [
-        f"Instructions to compute the Grundy values of heaps 0..{n - 1} (callgrind, one thread; the peers'",
-        "counts as a ratio to takeaway's: above 1, takeaway executed fewer). Values checked against",
+        f"{what} to compute the Grundy values of heaps 0..{n - 1} ({how}, one thread; the peers'",
+        f"counts as a ratio to takeaway's: above 1, takeaway {less}). Values checked against",
         f"ogsolve's one by one and against analyze's largest value; ogsolve's method: the fewest of {', '.join(methods)}.",
         "",
         "Where analyze stopped at the period it proved, the last two columns put its count beside",
@@ -240,8 +290,8 @@ def main() -> None:
     ]
     for code, ours, theirs, czajka, computed, period_count in rows:
         note = "" if computed >= n else f" (stopped at its period, {computed} heaps)"
-        proof = "| | |" if period_count is None else f"| {period_count:,} | {czajka / period_count:.2f}× |"
-        table.append(f"| {code} | {ours:,} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} {proof}")
+        proof = "| | |" if period_count is None else f"| {show(period_count)} | {czajka / period_count:.2f}× |"
+        table.append(f"| {code} | {show(ours)} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} {proof}")
     if table and record_lines:
         table.append("")
     table += record_lines

@@ -519,7 +519,9 @@ fn lasker_nim_values_follow_the_four_cycle() {
         let splits = (1..n).filter(|a| 2 * a <= n).map(|a| brute[a] ^ brute[n - a]);
         brute.push(mex(takes.chain(splits)));
     }
-    for n in 0..=200u64 {
+    // Past the brute force, the theorem alone: values into the thousands, whose marks from the
+    // takes fill many words of the kernel's bitset.
+    for n in 0..=3000u64 {
         let v = value(&mut s, &[n]).grundy.unwrap();
         let theorem = match n % 4 {
             0 if n == 0 => 0,
@@ -528,7 +530,9 @@ fn lasker_nim_values_follow_the_four_cycle() {
             _ => n,
         };
         assert_eq!(v, theorem, "n = {n}: theorem");
-        assert_eq!(v, brute[n as usize] as u64, "n = {n}: brute force");
+        if n <= 200 {
+            assert_eq!(v, brute[n as usize] as u64, "n = {n}: brute force");
+        }
     }
 }
 

@@ -678,6 +678,14 @@ impl<'g> Solver<'g> {
         self.value(&Position::new(vec![n]))
     }
 
+    /// The Grundy values of piles 0..=last when all of them are already computed and kept.
+    pub fn already_known_piles(&self, last: u64) -> Option<Vec<i64>> {
+        match &self.method {
+            Method::PileSum(values) => values.already_known_upto(last),
+            _ => None,
+        }
+    }
+
     /// Outcome and Grundy value of a position.
     pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
         match &mut self.method {

@@ -150,6 +150,22 @@ impl PileValues {
         }
     }
 
+    /// The values of piles 0..=last when all of them are already computed and kept: a
+    /// table's look for a period reads them all at once rather than one by one.
+    pub fn already_known_upto(&self, last: u64) -> Option<Vec<i64>> {
+        match &self.engine {
+            Engine::Kernel(k) if last < k.computed() as u64 => {
+                let mut values = k.all_values()?;
+                values.truncate(last as usize + 1);
+                Some(values)
+            }
+            Engine::Listing(v) if last < v.len() as u64 => {
+                Some(v[..=last as usize].iter().map(|&x| x as i64).collect())
+            }
+            _ => None,
+        }
+    }
+
     /// The Grundy value of a whole position: the XOR of its piles' values.
     pub fn position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         self.again_with_whole_table(game, |values| values.try_position(game, pos, limits))

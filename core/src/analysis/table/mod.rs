@@ -580,6 +580,9 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
         }
         return Ok((outcomes, false));
     }
+    if let Some(values) = solver.already_known_piles(last) {
+        return Ok((values, true));
+    }
     let mut values = Vec::new();
     let mut grundy = true;
     for n in 0..=last {
@@ -615,15 +618,17 @@ fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<P
 /// The period the values of piles 0..examined show, and whether a theorem proves it.
 fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicity>, SolveError> {
     let (mut values, mut grundy) = sequence(solver, examined - 1)?;
-    if let (Some((pre, p, _)), Some(t)) = (periods::detect(&values, false), periods::octal_bound(solver.game())) {
+    let mut plain = periods::detect(&values, false);
+    if let (Some((pre, p, _)), Some(t)) = (plain, periods::octal_bound(solver.game())) {
         let needed = periods::octal_needs(pre as u64, p as u64, t);
         if needed > examined && needed <= 8 * examined {
             examined = needed;
             (values, grundy) = sequence(solver, examined - 1)?;
+            plain = periods::detect(&values, false);
         }
     }
     let of = if grundy { "grundy" } else { "outcome" };
-    let found = periods::detect(&values, false).or_else(|| if grundy { periods::detect(&values, true) } else { None });
+    let found = plain.or_else(|| if grundy { periods::detect(&values, true) } else { None });
     let quotient_period = match solver.misere() {
         Some(m) if !grundy => m.period(),
         _ => None,

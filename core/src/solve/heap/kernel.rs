@@ -378,10 +378,14 @@ impl HeapKernel {
         if !self.sparse_tried && (len == SPARSE_EARLY || len >= SPARSE_FROM) && self.rules.splits() {
             if self.sparse_mode != SparseMode::Never {
                 let classes = self.classes_for(n);
-                // Early only where the latest half of the values has no rare one: the rare
-                // values are all found, and the method pays from the start.
+                // Early only where the latest half of the values has almost no rare one: the
+                // rare values are nearly all found, and the method pays from the start.
                 let early = len < SPARSE_FROM;
-                if !early || classes.is_some_and(|c| c.rare_among(&self.values, len / 2..len) == 0) {
+                let few = |c: Classes| {
+                    c.rare_among(&self.values, len / 2..len) * SPARSE_EARLY_RARE_SHARE <= len
+                        && c.rare_among(&self.values, 0..len / 2) * SPARSE_EARLY_RARE_SHARE <= len * 8
+                };
+                if !early || classes.is_some_and(few) {
                     self.sparse_tried = true;
                     self.sparse = classes.map(|c| c.sparse(&self.values));
                 }
@@ -484,19 +488,21 @@ fn next_value<T: Slot>(
             // other (a bit set in one word after another is a chain of loads and stores). Two
             // values XOR below the power of two above the largest.
             let size = (largest.max(1) as usize + 1).next_power_of_two() * 2;
-            let marked: Vec<usize> = marks.marked().map(|v| v as usize).collect();
-            let reached = &mut marks.bytes;
+            let Marks { words, bytes: reached } = marks;
             // At least the table the slot's values index without a bounds check; only the
             // first `size` bytes are ever marked, so only they are cleared.
             if reached.len() < size.max(T::TABLE) {
                 reached.resize(size.max(T::TABLE), 0);
             }
             reached[..size].fill(0);
-            for v in marked {
-                if v >= reached.len() {
-                    reached.resize(v + 1, 0);
+            // The marks so far, bit by bit (a take-any game marks every smaller pile's value):
+            // values of piles and 0, all below `size`.
+            for (i, &word) in words.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    reached[i * 64 + bits.trailing_zeros() as usize] = 1;
+                    bits &= bits - 1;
                 }
-                reached[v] = 1;
             }
             let pairs: usize = plain_splits(rules, n).map(|(_, top)| top).sum();
             *work += pairs as u64;

@@ -30,9 +30,16 @@ const TWO_EQUAL: u8 = 16;
 /// Values start being computed with the sparse-space method from this pile size on, when the
 /// values so far show the phenomenon.
 const SPARSE_FROM: usize = 4096;
-/// Or from this pile size, where the latest half of the values has no rare value at all
-/// (0.676, whose 31 rare values all lie below 512).
+/// Or from this pile size, where the latest half of the values has almost no rare value (0.676,
+/// whose 31 rare values all lie below 512).
 const SPARSE_EARLY: usize = 1024;
+/// "Almost no": at most one pile in this many of all so far has a rare value in the latest half,
+/// and at most eight in this many in the first half. Measured by callgrind on tables to 16383:
+/// 0.106 (2 rare values in 512..1024, 12 below) 59.4 million instructions late, 49.8 early;
+/// 0.56 (4, 40) 110.5 and 97.0; 0.16 (10, 32) 85.0 and 82.2; 0.127 (29) 210.7 and 213.4, so not
+/// that one; nor Lasker's Nim, whose best mask at 1024 leaves 1 rare value in the latest half
+/// but every one of the first 512 (11.6 billion against 10.2).
+const SPARSE_EARLY_RARE_SHARE: usize = 64;
 /// The largest share of recent pile sizes with a rare value for which the method pays.
 const SPARSE_MAX_RARE_SHARE: f64 = 0.25;
 /// Piles per block over which the sparse-space method's cost is weighed against the plain scan.

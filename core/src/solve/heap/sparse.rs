@@ -271,6 +271,7 @@ pub(super) fn choose_classes(values: &Values, split_takes: &[u64], takes_known: 
     Some(Classes { mask, parity: best_parity })
 }
 #[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
+#[inline(never)]
 pub(super) fn sparse_value<T: Slot>(
     g: &[T],
     n: u64,
@@ -303,11 +304,12 @@ pub(super) fn sparse_value<T: Slot>(
     }
     // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
     jobs.clear();
+    // (Not below `first`: the rare parts 0 before it pair with nothing.)
+    let first = rare.partition_point(|&r| r == 0);
     for &(t, f) in splits() {
         let rest = (n - t) as usize;
         // Parts from 1 to rest − 1, but for an unequal split not rest / 2: two ranges, so
         // that the loop itself has no test.
-        let first = rare.partition_point(|&r| r == 0);
         let count = rare.partition_point(|&r| (r as usize) < rest);
         let (below, from) = if f & TWO_ANY == 0 && rest.is_multiple_of(2) {
             let half = rare.partition_point(|&r| (r as usize) < rest / 2);
@@ -315,17 +317,13 @@ pub(super) fn sparse_value<T: Slot>(
         } else {
             (count, count)
         };
-        // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
-        // r > rest − prefix; in between it was dropped.
-        // (Not below `first`: the rare parts 0 before it pair with nothing.)
-        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(first, count);
-        let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
-        if recent_end < prefix_from.min(count) {
-            return None;
-        }
-        let without_half = |start: usize, end: usize| {
+        let mut add = |start: usize, end: usize, top: usize| {
             let end = end.max(start);
-            [start..end.min(below).max(start), from.clamp(start, end)..end]
+            for range in [start..end.min(below).max(start), from.clamp(start, end)..end] {
+                if !range.is_empty() {
+                    jobs.push((range, top));
+                }
+            }
         };
         // The rare parts the second thread marked, if it did: every one whose partner is stored
         // is, between these two.
@@ -336,16 +334,26 @@ pub(super) fn sparse_value<T: Slot>(
             }
             None => (count, count),
         };
+        if dropped == 0 {
+            // Every partner is stored, at rest − r: the common case, whose few ranges are worth
+            // sparing the window's searches.
+            add(first, count.min(marked_from), rest);
+            add(first.max(marked_to), count, rest);
+            *work += count as u64;
+            continue;
+        }
+        // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
+        // r > rest − prefix; in between it was dropped.
+        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(first, count);
+        let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
+        if recent_end < prefix_from.min(count) {
+            return None;
+        }
         // Partners among the recent piles (all of them without a window) are stored at
         // rest − dropped − r, those in a window's prefix at rest − r.
         for (start, end, top) in [(first, recent_end, rest - dropped), (prefix_from, count, rest)] {
-            for (start, end) in [(start, end.min(marked_from)), (start.max(marked_to), end)] {
-                for range in without_half(start, end) {
-                    if !range.is_empty() {
-                        jobs.push((range, top));
-                    }
-                }
-            }
+            add(start, end.min(marked_from), top);
+            add(start.max(marked_to), end, top);
         }
         *work += count as u64;
     }
