@@ -216,6 +216,8 @@ proptest! {
         let two = kernel_values(&game, 6000, 2, 1, sparse, None).expect("octal codes compile");
         prop_assert_eq!(one.0, two.0);
         prop_assert_eq!(one.1, two.1);
+        // The memory a report states (the block of tables scanned ahead is the second thread's).
+        prop_assert_eq!(one.2, two.2);
     }
 }
 
@@ -230,6 +232,7 @@ fn the_second_threads_marks_ahead_change_neither_values_nor_work() {
         let two = kernel_values(&game, 20000, 2, usize::MAX, SparseMode::Auto, None).expect("compiles");
         assert_eq!(one.0, two.0, "{rules}: values");
         assert_eq!(one.1, two.1, "{rules}: options counted");
+        assert_eq!(one.2, two.2, "{rules}: memory reported");
     }
 }
 

@@ -916,10 +916,11 @@ impl<'g> Solver<'g> {
 }
 
 /// The values of piles 0..upto computed by the take-and-break kernel with `threads` threads,
-/// sharing every pile's work from `parallel_from` options on, and the options it counted: for
-/// the tests that neither depends on the threads. `window`: (prefix, recent) of a window the
-/// kernel keeps once it may. `None` for rules the kernel does not compile, or a pile that needs
-/// a value the window dropped.
+/// sharing every pile's work from `parallel_from` options on, the options it counted, and the
+/// most memory it reported (looked at every 256 piles and at the end): for the tests that none
+/// of them depends on the threads. `window`: (prefix, recent) of a window the kernel keeps once
+/// it may. `None` for rules the kernel does not compile, or a pile that needs a value the window
+/// dropped.
 #[doc(hidden)]
 pub fn kernel_values(
     game: &Game,
@@ -928,13 +929,14 @@ pub fn kernel_values(
     parallel_from: usize,
     sparse: SparseMode,
     window: Option<(usize, usize)>,
-) -> Option<(Vec<u32>, u64)> {
+) -> Option<(Vec<u32>, u64, u64)> {
     let mut kernel = heap::HeapKernel::new(heap::HeapRules::compile(game)?);
     kernel.set_threads(threads);
     kernel.set_parallel_from(parallel_from);
     kernel.set_sparse_mode(sparse);
     let mut work = 0;
     let mut values = Vec::with_capacity(upto as usize);
+    let mut memory = 0;
     while (kernel.computed() as u64) < upto {
         if let Some((prefix, recent)) = window {
             kernel.start_window(prefix, recent);
@@ -943,6 +945,9 @@ pub fn kernel_values(
             return None;
         }
         values.push(kernel.value(values.len() as u64).expect("the pile just computed is kept"));
+        if values.len().is_multiple_of(256) {
+            memory = memory.max(kernel.memory_bytes());
+        }
     }
-    Some((values, work))
+    Some((values, work, memory.max(kernel.memory_bytes())))
 }

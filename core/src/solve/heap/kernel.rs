@@ -134,13 +134,13 @@ impl HeapKernel {
     }
 
     /// The bytes the kernel holds: its values and the sparse-space method's tables, counted
-    /// from what is allocated (the same on every machine for the same run). Not the copy of the
-    /// values the sparse-space method's second thread keeps (`ahead`): the threads default to
-    /// the machine's cores, and a report must not depend on the machine.
+    /// from what is allocated (the same on every machine for the same run). Not what exists
+    /// only for a second thread (the copy of the values `ahead` keeps, the plain scan's block
+    /// of tables scanned ahead, the sparse-space method's second table of marks): the threads
+    /// default to the machine's cores, and a report must not depend on the machine.
     pub fn memory_bytes(&self) -> u64 {
         let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
-        let block = self.block.as_ref().map_or(0, |b| b.tables.capacity());
-        let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity() + block;
+        let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity();
         self.values.stored_bytes() + sparse + marks as u64
     }
 

@@ -57,14 +57,15 @@ pub(super) struct Sparse {
 }
 
 impl Sparse {
-    /// The bytes its tables hold.
+    /// The bytes its tables hold, but for `other`, which only a second thread fills (see
+    /// `HeapKernel::memory_bytes`).
     pub(super) fn memory_bytes(&self) -> u64 {
         let holders: usize = self.holders.iter().map(|h| h.capacity() * 4 + 24).sum();
         let partners: usize = self.partners.iter().map(|p| p.as_ref().map_or(0, |p| p.capacity() * 4) + 24).sum();
         let lists =
             (self.rare.capacity() + self.rare_value.capacity() + self.counting.capacity() + self.counted.capacity())
                 * 4;
-        let bytes = self.class.capacity() + self.seen.capacity() + self.need.capacity() + self.other.capacity();
+        let bytes = self.class.capacity() + self.seen.capacity() + self.need.capacity();
         (holders + partners + lists + bytes) as u64
     }
 
