@@ -10,7 +10,7 @@
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
 
-use super::sparse::{mark_rare, Classes};
+use super::sparse::{mark_rare, middle_of, push_jobs, stored_partners, Classes};
 use super::values::{Reach, Slot, Values};
 use super::{TWO_ANY, TWO_UNEQUAL};
 
@@ -245,31 +245,15 @@ impl Marking<'_> {
                 let (lo, hi) = marked_ahead(rest, self.known);
                 let from = rare.partition_point(|&r| (r as usize) < lo);
                 let to = rare.partition_point(|&r| (r as usize) < hi).max(from);
-                // Partners stored as recent piles (all of them without a window) for
-                // r ≤ rest − base, at rest − dropped − r; in a window's prefix for
-                // r > rest − prefix, at rest − r. A partner dropped in between is dropped for
-                // the other thread too, which then gives the pile up: nothing to mark.
-                let recent_end = rare.partition_point(|&r| r as usize + self.reach.base <= rest).clamp(from, to);
-                let prefix_from = rare.partition_point(|&r| r as usize + self.reach.prefix <= rest).clamp(from, to);
-                if recent_end < prefix_from {
+                // A partner dropped is dropped for the other thread too, which then gives the
+                // pile up: nothing to mark.
+                let Some(parts) = stored_partners(rare, rest, from..to, self.reach) else {
                     continue;
-                }
-                // An unequal split leaves out the middle.
-                let middle = (f & TWO_ANY == 0 && rest.is_multiple_of(2)).then_some(rest / 2);
-                let (below, past) = match middle {
-                    Some(half) => (
-                        rare.partition_point(|&r| (r as usize) < half),
-                        rare.partition_point(|&r| (r as usize) <= half),
-                    ),
-                    None => (to, to),
                 };
+                let middle = middle_of(rare, rest, f & TWO_ANY == 0);
                 jobs.clear();
-                for (start, end, top) in [(from, recent_end, rest - self.reach.dropped()), (prefix_from, to, rest)] {
-                    for range in [start..end.min(below).max(start), past.clamp(start, end)..end] {
-                        if !range.is_empty() {
-                            jobs.push((range, top));
-                        }
-                    }
+                for (range, top) in parts {
+                    push_jobs(&mut jobs, range, top, middle);
                 }
                 let options = jobs.iter().map(|(range, _)| range.len()).sum();
                 mark_rare(g, rare, rare_value, &jobs, 0..options, table);

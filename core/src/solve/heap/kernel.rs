@@ -3,7 +3,7 @@
 
 use super::ahead::{Ahead, PileAhead, AHEAD_FROM, AHEAD_PILES};
 use super::sparse::{choose_classes, sparse_value, Classes, Sparse};
-use super::values::{Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
+use super::values::{each_marked, Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
 use super::*;
 
 /// Computes single-pile values with the compiled rules.
@@ -497,13 +497,7 @@ fn next_value<T: Slot>(
             reached[..size].fill(0);
             // The marks so far, bit by bit (a take-any game marks every smaller pile's value):
             // values of piles and 0, all below `size`.
-            for (i, &word) in words.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    reached[i * 64 + bits.trailing_zeros() as usize] = 1;
-                    bits &= bits - 1;
-                }
-            }
+            each_marked(words, |v| reached[v as usize] = 1);
             let pairs: usize = plain_splits(rules, n).map(|(_, top)| top).sum();
             *work += pairs as u64;
             match block {

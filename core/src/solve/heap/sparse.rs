@@ -1,6 +1,8 @@
 //! The sparse-space method: the classes of common and rare values, the options with a rare
 //! part, and the search for witnesses of the rare values below the answer.
 
+use std::ops::Range;
+
 use super::ahead::{marked_ahead, PileAhead};
 use super::values::{Marks, Parallel, Reach, Slot, Values};
 use super::*;
@@ -292,11 +294,11 @@ pub(super) fn sparse_value<T: Slot>(
     let size = class.len();
     seen.clear();
     seen.resize(size, 0);
-    for v in marks.marked() {
+    marks.each_marked(|v| {
         if let Some(s) = seen.get_mut(v as usize) {
             *s = 1;
         }
-    }
+    });
     // The options the second thread marked ahead (see `ahead`).
     if let Some(ahead) = ahead {
         for (s, a) in seen.iter_mut().zip(ahead.table) {
@@ -309,23 +311,8 @@ pub(super) fn sparse_value<T: Slot>(
     let first = rare.partition_point(|&r| r == 0);
     for &(t, f) in splits() {
         let rest = (n - t) as usize;
-        // Parts from 1 to rest − 1, but for an unequal split not rest / 2: two ranges, so
-        // that the loop itself has no test.
         let count = rare.partition_point(|&r| (r as usize) < rest);
-        let (below, from) = if f & TWO_ANY == 0 && rest.is_multiple_of(2) {
-            let half = rare.partition_point(|&r| (r as usize) < rest / 2);
-            (half, rare.partition_point(|&r| (r as usize) <= rest / 2))
-        } else {
-            (count, count)
-        };
-        let mut add = |start: usize, end: usize, top: usize| {
-            let end = end.max(start);
-            for range in [start..end.min(below).max(start), from.clamp(start, end)..end] {
-                if !range.is_empty() {
-                    jobs.push((range, top));
-                }
-            }
-        };
+        let middle = middle_of(rare, rest, f & TWO_ANY == 0);
         // The rare parts the second thread marked, if it did: every one whose partner is stored
         // is, between these two.
         let (marked_from, marked_to) = match ahead {
@@ -338,23 +325,16 @@ pub(super) fn sparse_value<T: Slot>(
         if dropped == 0 {
             // Every partner is stored, at rest − r: the common case, whose few ranges are worth
             // sparing the window's searches.
-            add(first, count.min(marked_from), rest);
-            add(first.max(marked_to), count, rest);
+            push_jobs(jobs, first..count.min(marked_from), rest, middle);
+            push_jobs(jobs, first.max(marked_to)..count, rest, middle);
             *work += count as u64;
             continue;
         }
-        // The partner rest − r is a recent pile for r ≤ rest − base, and in the prefix for
-        // r > rest − prefix; in between it was dropped.
-        let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(first, count);
-        let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).max(first);
-        if recent_end < prefix_from.min(count) {
-            return None;
-        }
-        // Partners among the recent piles (all of them without a window) are stored at
-        // rest − dropped − r, those in a window's prefix at rest − r.
-        for (start, end, top) in [(first, recent_end, rest - dropped), (prefix_from, count, rest)] {
-            add(start, end.min(marked_from), top);
-            add(start.max(marked_to), end, top);
+        // Every part's partner must be stored, those the second thread marked too: it gives up
+        // the ones whose partner was dropped, and so does this pile.
+        for (range, top) in stored_partners(rare, rest, first..count, reach)? {
+            push_jobs(jobs, range.start..range.end.min(marked_from), top, middle);
+            push_jobs(jobs, range.start.max(marked_to)..range.end, top, middle);
         }
         *work += count as u64;
     }
@@ -418,6 +398,50 @@ pub(super) fn sparse_value<T: Slot>(
     sparse.sources = sources;
     sparse.next = next;
     found
+}
+
+/// The indices in `rare` of the parts equal to rest / 2, as (first, past), for a split of `rest`
+/// that must be unequal; (MAX, MAX), which `push_jobs` leaves nothing out for, otherwise.
+pub(super) fn middle_of(rare: &[u32], rest: usize, unequal: bool) -> (usize, usize) {
+    if unequal && rest.is_multiple_of(2) {
+        let half = rest / 2;
+        (rare.partition_point(|&r| (r as usize) < half), rare.partition_point(|&r| (r as usize) <= half))
+    } else {
+        (usize::MAX, usize::MAX)
+    }
+}
+
+/// The rare parts with indices in `span`, by where their partners are stored, each with the
+/// place `top` its partner is stored at, top − r: the recent piles (all of them without a
+/// window) for r ≤ rest − base, at rest − dropped − r; a window's prefix for r > rest − prefix,
+/// at rest − r. `None` when a partner in between was dropped.
+pub(super) fn stored_partners(
+    rare: &[u32],
+    rest: usize,
+    span: Range<usize>,
+    reach: Reach,
+) -> Option<[(Range<usize>, usize); 2]> {
+    let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(span.start, span.end);
+    let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).clamp(span.start, span.end);
+    (recent_end >= prefix_from)
+        .then(|| [(span.start..recent_end, rest - reach.dropped()), (prefix_from..span.end, rest)])
+}
+
+/// Pushes the rare parts with indices in `range` (none when it is reversed) onto `jobs`, with
+/// their partners stored at top − r: two ranges around the `middle` (from `middle_of`), so that
+/// the marking loop itself has no test.
+pub(super) fn push_jobs(
+    jobs: &mut Vec<(Range<usize>, usize)>,
+    range: Range<usize>,
+    top: usize,
+    middle: (usize, usize),
+) {
+    let (start, end) = (range.start, range.end.max(range.start));
+    for part in [start..end.min(middle.0).max(start), middle.1.clamp(start, end)..end] {
+        if !part.is_empty() {
+            jobs.push((part, top));
+        }
+    }
 }
 
 /// Marks the values of the options numbered `which` among the rare piles' ranges in `jobs`

@@ -159,18 +159,23 @@ impl Marks {
         self.words[w] |= 1 << (v % 64);
     }
 
-    /// The marked values, increasing.
-    pub(super) fn marked(&self) -> impl Iterator<Item = u32> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, &w)| {
-            let mut bits = w;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    i as u32 * 64 + b
-                })
-            })
-        })
+    /// Calls `f` with each marked value, increasing.
+    pub(super) fn each_marked(&self, f: impl FnMut(u32)) {
+        each_marked(&self.words, f);
+    }
+}
+
+/// Calls `f` with each value a bitset's words mark, increasing: `Marks::each_marked` for a caller
+/// that holds the words apart from the rest of the marks. A loop rather than an iterator: a
+/// take-any game marks every smaller pile's value (Lasker's Nim to 8191, callgrind: 2.00 billion
+/// instructions through an iterator, 1.44 through this).
+pub(super) fn each_marked(words: &[u64], mut f: impl FnMut(u32)) {
+    for (i, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(i as u32 * 64 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
     }
 }
 
