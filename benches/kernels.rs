@@ -292,10 +292,11 @@ fn misere_quotient(code: &str, upto: u64) -> String {
 const WYTHOFF: &str = "game \"Wythoff\"\npiles 2\nmove: take any from one pile\nmove: take any from both piles\n";
 const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split into 2\n";
 
-/// A hopeless question, refused from the estimate: what the refusal says (its code).
+/// A hopeless question, refused from the estimate: what the refusal says (its code). With the
+/// default limits, as a user meets it: without a bound on work these run until memory ends.
 fn refused(text: &str, piles: Vec<u64>) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, unbounded());
+    let mut solver = Solver::new(&game, Limits::default());
     match solver.value(&Position::new(piles)) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(v) => format!("answered: {v:?}"),
@@ -305,7 +306,7 @@ fn refused(text: &str, piles: Vec<u64>) -> String {
 /// A Chomp table past what its box can hold, refused before it starts.
 fn chomp_table_refused(upto: u64) -> String {
     let game = load(CHOMP);
-    let mut solver = Solver::new(&game, unbounded());
+    let mut solver = Solver::new(&game, Limits::default());
     match takeaway_core::analysis::table(&mut solver, upto, Default::default()) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(_) => "answered".into(),

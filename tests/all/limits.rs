@@ -40,6 +40,41 @@ fn laskers_nim_at_ten_to_the_twelve_is_refused_from_the_estimate() {
 }
 
 #[test]
+fn a_budget_of_work_that_never_binds_still_refuses_what_cannot_finish() {
+    // A library caller may lift the bound on work (the benchmark does): the estimate is still
+    // made within a few milliseconds' work, and a pile whose values cannot all be kept is
+    // refused before the first one is computed.
+    let unbounded = || Limits { max_work: u64::MAX / 1024, ..Limits::default() };
+    let prime = common::game_text("piles\nmove: take t where prime(t)\n");
+    let mut solver = Solver::new(&prime, unbounded());
+    match solver.value(&Position::new(vec![1_000_000_000_000_000])) {
+        Err(SolveError::TooMuchWork { computed, .. }) => assert!(computed <= 1 << 17, "computed {computed}"),
+        other => panic!("expected a refusal from the estimate, got {other:?}"),
+    }
+    // Taking a square costs about n^1.5 to 10^12: the budget holds the work, but not 10^12
+    // piles (no theorem proves a period, so none may be skipped).
+    let square = common::game_text("piles\nmove: take t where square(t)\n");
+    let mut solver = Solver::new(&square, unbounded());
+    match solver.value(&Position::new(vec![1_000_000_000_000])) {
+        Err(e @ SolveError::TooManyValues { limit, .. }) => {
+            assert_eq!(limit, Limits::default().max_piles() as u64);
+            assert!(help(&e).contains("no theorem can prove a period"), "{}", help(&e));
+        }
+        other => panic!("expected a refusal from memory, got {other:?}"),
+    }
+    assert!(solver.already_known_piles(1 << 20).is_none(), "a million piles were computed before the refusal");
+    // Lasker's Nim at 10^12 keeps a window of its values, so memory allows it; the estimate
+    // made after about 2^20 moves refuses it (a day's work) even with that budget.
+    let game = std::fs::read_to_string(common::games_dir().join("lasker-nim.game")).unwrap();
+    let lasker = common::game_text(&game);
+    let mut solver = Solver::new(&lasker, Limits { max_work: 1 << 50, ..Limits::default() });
+    match solver.value(&Position::new(vec![1_000_000_000_000, 5])) {
+        Err(SolveError::TooMuchWork { computed, .. }) => assert!(computed <= 1 << 16, "computed {computed}"),
+        other => panic!("expected a refusal from the estimate, got {other:?}"),
+    }
+}
+
+#[test]
 fn coin_games_whose_moves_grow_with_the_coin_are_refused_early() {
     for file in ["ruler.game", "mock-turtles.game", "twins.game"] {
         let game = std::fs::read_to_string(common::games_dir().join(file)).unwrap();

@@ -321,6 +321,13 @@ pub enum SolveError {
     #[diagnostic(code(takeaway::solve::too_much_work), help("{advice}"))]
     TooMuchWork { needed: u64, computed: u64, estimate: String, limit: String, advice: String },
 
+    #[error("a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles")]
+    #[diagnostic(
+        code(takeaway::solve::too_many_values),
+        help("no theorem can prove a period for this game, so no pile may be skipped: ask about a pile below {limit}, or raise the limit with --max-states {suggested} (memory and time grow with it)")
+    )]
+    TooManyValues { needed: u64, limit: u64, suggested: u64 },
+
     #[error("computing the values of single piles up to {needed} reached the limit of {limit} moves examined at pile {computed}")]
     #[diagnostic(code(takeaway::solve::pile_work_limit), help("{advice}"))]
     PileWorkLimit { computed: u64, needed: u64, limit: String, advice: String },

@@ -72,6 +72,12 @@ fn z_function(s: &[i64]) -> Vec<usize> {
     z
 }
 
+/// Whether a theorem here can prove this game's values periodic from finitely many of them
+/// (a finite subtraction game, or an octal game): otherwise every value may be needed.
+pub fn has_theorem(game: &Game) -> bool {
+    subtraction_bound(game).is_some() || octal_bound(game).is_some()
+}
+
 /// The largest amount of a subtraction game: one-pile moves that take a fixed, finite set of
 /// amounts, with no condition, no split and no history. `None` for any other game.
 pub fn subtraction_bound(game: &Game) -> Option<u64> {

@@ -40,6 +40,10 @@ pub struct PileValues {
 /// of a second at most), from how the cost grew over the last doubling of the piles.
 const ESTIMATE_AFTER_SHARE: u64 = 1024;
 
+/// The estimate is also made once this many moves are examined (a few milliseconds), however
+/// large the budget.
+const ESTIMATE_AFTER_WORK: u64 = 1 << 20;
+
 /// A question is refused at once when its estimate passes the budget this many times over: the
 /// growth measured early overstates it for some kernels (Grundy's game's cost per pile falls as
 /// its rare values are found), so only hopeless questions are refused before trying.
@@ -332,8 +336,7 @@ impl PileValues {
         // A window where no theorem needs the whole table to prove a period.
         let window = match limits.table {
             Table::Window { from, prefix, recent } if upto >= from && !self.keep_table => {
-                let theorem = period::subtraction_bound(game).is_some() || period::octal_bound(game).is_some();
-                (!theorem).then_some((prefix, recent))
+                (!period::has_theorem(game)).then_some((prefix, recent))
             }
             _ => None,
         };
@@ -376,7 +379,18 @@ impl PileValues {
                 self.next_period_check *= 2;
                 self.look_for_period(game);
                 if self.period.is_none() {
-                    self.refuse_hopeless(upto, limits)?;
+                    let work_fits = self.refuse_hopeless(upto, limits)?;
+                    // The work may fit a large budget where the piles do not fit the limit on
+                    // memory (a window keeps fewer values, but counts them all against it):
+                    // refused now, not after the hours it takes to reach it.
+                    if work_fits && upto >= limits.max_piles() as u64 && !period::has_theorem(game) {
+                        return Err(SolveError::TooManyValues {
+                            needed: upto,
+                            limit: limits.max_piles() as u64,
+                            suggested: limits.max_states as u64
+                                * upto.div_ceil(limits.max_piles() as u64).next_power_of_two(),
+                        });
+                    }
                 }
             }
         }
@@ -384,17 +398,21 @@ impl PileValues {
     }
 
     /// Refuses at once a pile whose values would cost far past the budget, estimated from how
-    /// the cost grew over the last doubling of the piles computed.
-    fn refuse_hopeless(&mut self, upto: u64, limits: &Limits) -> Result<(), SolveError> {
+    /// the cost grew over the last doubling of the piles computed. True when the estimate was
+    /// made and the work fits.
+    fn refuse_hopeless(&mut self, upto: u64, limits: &Limits) -> Result<bool, SolveError> {
         if matches!(&self.engine, Engine::Kernel(k) if k.may_turn_sparse()) {
-            return Ok(());
+            return Ok(false);
         }
         let now = (self.computed() as u64, self.work.moves);
         let before = self.last_check.replace(now);
         let budget = limits.max_pile_moves();
-        let (Some((c0, w0)), (c1, w1)) = (before, now) else { return Ok(()) };
-        if upto <= c1 || w1 < budget / ESTIMATE_AFTER_SHARE || w0 == 0 || c0 == 0 {
-            return Ok(());
+        let (Some((c0, w0)), (c1, w1)) = (before, now) else { return Ok(false) };
+        // A large budget is no reason to wait: the growth is measured well enough once a
+        // fraction of a second's work is done, whatever the budget.
+        let measured = (budget / ESTIMATE_AFTER_SHARE).min(ESTIMATE_AFTER_WORK);
+        if upto <= c1 || w1 < measured || w0 == 0 || c0 == 0 {
+            return Ok(false);
         }
         // Each pile costs at least about as much as the one before: the growth is at least linear.
         let growth = ((w1 as f64 / w0 as f64).ln() / (c1 as f64 / c0 as f64).ln()).max(1.0);
@@ -412,7 +430,7 @@ impl PileValues {
                 // A later, better measured estimate fits: the bar counts to the end again.
                 limits.progress.limited(super::progress::Stage::PileValues, upto + 1, upto + 1);
             }
-            return Ok(());
+            return Ok(true);
         }
         let factor = estimate / budget as f64;
         let raise = if factor < 1e4 {
@@ -437,7 +455,7 @@ impl PileValues {
 
     /// Proves a period where a theorem applies, so that larger piles need no computing.
     fn look_for_period(&mut self, game: &Game) {
-        if period::subtraction_bound(game).is_none() && period::octal_bound(game).is_none() {
+        if !period::has_theorem(game) {
             return;
         }
         let values: Vec<i64> = match &self.engine {

@@ -437,7 +437,9 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     // has, instead of growing row by row into the limit.
     let mut refused = None;
     if solver.method() == crate::solve::MethodKind::PileSum && upto > 0 {
-        if let Err(e @ SolveError::TooMuchWork { .. }) = solver.value(&Position::new(vec![upto])) {
+        if let Err(e @ (SolveError::TooMuchWork { .. } | SolveError::TooManyValues { .. })) =
+            solver.value(&Position::new(vec![upto]))
+        {
             refused = Some(e);
         }
     }
@@ -447,8 +449,13 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
         solver.value(&Position::new(vec![upto]))?;
     }
     for n in 0..=upto {
-        if let (Some(SolveError::TooMuchWork { computed, .. }), true) = (&refused, n > 0) {
-            if n > *computed {
+        let reach = match &refused {
+            Some(SolveError::TooMuchWork { computed, .. }) => Some(*computed),
+            Some(SolveError::TooManyValues { limit, .. }) => Some(limit - 1),
+            _ => None,
+        };
+        if let (Some(reach), true) = (reach, n > 0) {
+            if n > reach {
                 let cause = refused.take().expect("checked just above");
                 let partial = one_pile_partial(name, n - 1, o, g, p_positions, coins);
                 let reason = "ask for a smaller table (the estimate above says how far the limits reach)".to_string();
