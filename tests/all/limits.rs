@@ -126,6 +126,17 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     let wythoff = common::game("wythoff.game");
     let text = search_refusal(&wythoff, &[1_000_000, 1_000_000]);
     assert!(text.contains("at least 5.0·10¹¹ positions"), "{text}");
+    // At 2.4·10⁶ the root alone has 7.2 million moves: the estimate comes before they are
+    // listed (listing them first held a gigabyte and ended in a different refusal).
+    let text = search_refusal(&wythoff, &[2_400_000, 2_400_000]);
+    assert!(text.contains("positions"), "{text}");
+    // The estimate lists only the first moves of each size it reaches: some_moves stops at
+    // its limit where moves refuses.
+    let pile = Position::new(vec![2_400_000]);
+    assert!(wythoff.moves(&pile, 1 << 15).is_err());
+    let first = wythoff.some_moves(&pile, 1 << 15).expect("stops at the limit");
+    assert!((1 << 15) - 1 <= first.len() && first.len() <= 1 << 15, "{}", first.len());
+    assert!(first.iter().all(|m| m.to.piles.len() == 1 && m.to.piles[0] < 2_400_000));
     // At 500 600 the positions fit, but their moves do not: about 1,000 moves each.
     let text = search_refusal(&wythoff, &[500, 600]);
     assert!(text.contains("moves examined"), "{text}");

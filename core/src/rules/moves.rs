@@ -243,6 +243,8 @@ struct Sink<'a> {
     /// Amounts tried, kept or not: a rule with a condition may try many to keep a few, and
     /// the trying is the work.
     tried: std::cell::Cell<u64>,
+    /// Whether a rule's amounts past the limit are cut off rather than refused (`some_moves`).
+    truncate: bool,
 }
 
 /// What one move costs besides its numbers, in numbers (its vectors and description).
@@ -294,18 +296,57 @@ impl Game {
         self.moves_by(pos, limit, Some(side)).map(|(moves, _)| moves)
     }
 
+    /// The first moves from `pos`, at most `limit` of them (all, when fewer): for a lower bound
+    /// that needs some moves, where listing every one would hold too much. Past the limit the
+    /// listing stops instead of failing.
+    pub fn some_moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
+        match self.list_moves(pos, limit, None, true) {
+            (Ok(()) | Err(MoveError::TooManyMoves { .. }), moves, _) => Ok(moves),
+            (Err(e), _, _) => Err(e),
+        }
+    }
+
     fn moves_by(&self, pos: &Position, limit: usize, side: Option<Side>) -> Result<(Vec<Move>, u64), MoveError> {
+        let (listed, moves, cost) = self.list_moves(pos, limit, side, false);
+        listed.map(|()| (moves, cost))
+    }
+
+    /// The moves listed, and whether the listing finished: past the limit it stops with the
+    /// moves listed so far.
+    fn list_moves(
+        &self,
+        pos: &Position,
+        limit: usize,
+        side: Option<Side>,
+        truncate: bool,
+    ) -> (Result<(), MoveError>, Vec<Move>, u64) {
         // Every move stores a whole position: bound the numbers kept, not only the moves.
         let per_move = pos.piles.len().max(1) + 1;
         let limit = limit.min((MAX_NUMBERS_KEPT / per_move).max(1));
         if let Some(product) = &self.product {
-            return self.product_moves(product, pos, limit).map(|moves| {
-                let cost = moves.len() as u64;
-                (moves, cost)
-            });
+            return match self.product_moves(product, pos, limit) {
+                Ok(moves) => {
+                    let cost = moves.len() as u64;
+                    (Ok(()), moves, cost)
+                }
+                Err(e) => (Err(e), Vec::new(), 0),
+            };
         }
-        let mut sink =
-            Sink { out: Vec::new(), limit, pos, history: self.tracks_history(), kept: 0, tried: Default::default() };
+        let mut sink = Sink {
+            out: Vec::new(),
+            limit,
+            pos,
+            history: self.tracks_history(),
+            kept: 0,
+            tried: Default::default(),
+            truncate,
+        };
+        let listed = self.list_into(pos, side, &mut sink);
+        let cost = sink.tried.get().max(sink.out.len() as u64);
+        (listed, sink.out, cost)
+    }
+
+    fn list_into(&self, pos: &Position, side: Option<Side>, sink: &mut Sink) -> Result<(), MoveError> {
         let last = pos.last.map(|l| l as i64);
         // The piles a one-pile rule acts on, found once for every rule (a game may have
         // thousands of rules).
@@ -315,18 +356,17 @@ impl Game {
                 continue;
             }
             match &rule.kind {
-                RuleKind::Bite { except } => self.bites(rule, *except, &mut sink)?,
-                RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, &mut sink)?,
-                RuleKind::TakePair => self.take_pair(rule, last, &mut sink)?,
+                RuleKind::Bite { except } => self.bites(rule, *except, sink)?,
+                RuleKind::Take { piles, .. } if !piles.is_one() => self.take_several(rule, *piles, last, sink)?,
+                RuleKind::TakePair => self.take_pair(rule, last, sink)?,
                 _ => {
                     for &(index, n) in &distinct {
-                        self.one_pile_moves(rule, index, n, last, &mut sink)?;
+                        self.one_pile_moves(rule, index, n, last, sink)?;
                     }
                 }
             }
         }
-        let cost = sink.tried.get().max(sink.out.len() as u64);
-        Ok((sink.out, cost))
+        Ok(())
     }
 
     fn one_pile_moves(
@@ -804,9 +844,13 @@ fn amounts(amount: &Amount, rule: &Rule, env: &Env, cap: u64, sink: &Sink) -> Re
     // Candidates may include 0 (a rule taking nothing) but never more than the pile.
     let mut candidates: Vec<i64> = Vec::new();
     let add_range = |lo: i64, hi: i64, out: &mut Vec<i64>| -> Result<(), MoveError> {
-        let (lo, hi) = (lo.max(0), hi.min(cap_i));
+        let (lo, mut hi) = (lo.max(0), hi.min(cap_i));
         if lo > hi {
             return Ok(());
+        }
+        if sink.truncate {
+            // The first amounts only, as many as the moves still to list.
+            hi = hi.min(lo.saturating_add(sink.limit.saturating_sub(out.len()) as i64));
         }
         if (hi - lo) as u128 + out.len() as u128 > sink.limit as u128 {
             return Err(sink.too_many(rule));
