@@ -387,8 +387,8 @@ impl PileValues {
                         return Err(SolveError::TooManyValues {
                             needed: upto,
                             limit: limits.max_piles() as u64,
-                            suggested: limits.max_states as u64
-                                * upto.div_ceil(limits.max_piles() as u64).next_power_of_two(),
+                            suggested: (limits.max_states as u64)
+                                .saturating_mul(upto.div_ceil(limits.max_piles().max(1) as u64).next_power_of_two()),
                         });
                     }
                 }
