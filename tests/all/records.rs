@@ -248,25 +248,87 @@ fn the_second_threads_marks_ahead_in_a_window_are_those_of_one_thread() {
         let one = kernel_values(&game, 16000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
         let two = kernel_values(&game, 16000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
         assert_eq!(one, two, "0.{text}");
-        let mut by_definition: Vec<u32> = Vec::with_capacity(one.0.len());
-        for n in 0..one.0.len() {
-            let mut reached = [false; 1024];
-            for (t, &digit) in code.iter().enumerate().skip(1).filter(|&(t, _)| t <= n) {
-                let rest = n - t;
-                if digit & 1 != 0 && rest == 0 {
-                    reached[0] = true;
-                }
-                if digit & 2 != 0 && rest > 0 {
-                    reached[by_definition[rest] as usize] = true;
-                }
-                if digit & 4 != 0 {
-                    for a in 1..=rest / 2 {
-                        reached[(by_definition[a] ^ by_definition[rest - a]) as usize] = true;
-                    }
+        assert_eq!(two.0, by_definition(code, one.0.len(), false), "0.{text}");
+    }
+}
+
+/// The values of piles 0..upto by the definition: the mex over every move the octal code's
+/// digits allow (`unequal`: a split into two equal parts is not one).
+fn by_definition(code: &[u8], upto: usize, unequal: bool) -> Vec<u32> {
+    let mut values: Vec<u32> = Vec::with_capacity(upto);
+    let mut reached = vec![false; 1024];
+    for n in 0..upto {
+        reached.iter_mut().for_each(|r| *r = false);
+        // (code[0] is the digit of taking nothing: only a split may, as in Grundy's game)
+        for (t, &digit) in code.iter().enumerate().filter(|&(t, _)| t <= n) {
+            let rest = n - t;
+            if digit & 1 != 0 && rest == 0 && t > 0 {
+                reached[0] = true;
+            }
+            if digit & 2 != 0 && rest > 0 && t > 0 {
+                reached[values[rest] as usize] = true;
+            }
+            if digit & 4 != 0 {
+                let top = if unequal { (rest.max(1) - 1) / 2 } else { rest / 2 };
+                for a in 1..=top {
+                    reached[(values[a] ^ values[rest - a]) as usize] = true;
                 }
             }
-            by_definition.push(reached.iter().position(|&r| !r).expect("values stay small") as u32);
         }
-        assert_eq!(two.0, by_definition, "0.{text}");
+        values.push(reached.iter().position(|&r| !r).expect("values stay small") as u32);
     }
+    values
+}
+
+/// Past pile 4096 under the sparse-space method, in games whose moves never leave one heap, the
+/// witnesses of each block's rare values are looked for ahead, from the values below the block
+/// before (by the second thread, or by this one for the piles it leaves): the values are those
+/// of the definition, with one thread and with two, and so is the work counted.
+#[test]
+fn witnesses_found_ahead_give_the_values_of_the_definition() {
+    for (rules, code, unequal) in [
+        ("move: split unequal", &[4u8][..], true),
+        ("move: octal 0.054", &[0, 0, 5, 4], false),
+        ("move: octal 0.144", &[0, 1, 4, 4], false),
+    ] {
+        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
+        let one = kernel_values(&game, 12000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
+        let two = kernel_values(&game, 12000, 2, usize::MAX, SparseMode::Auto, None).expect("compiles");
+        assert_eq!(one, two, "{rules}");
+        assert_eq!(one.0, by_definition(code, 12000, unequal), "{rules}");
+    }
+}
+
+/// The same in windows that keep the piles below 4096 and at least the latest 4096, where
+/// witnesses are looked for ahead once a block's partners stay among those and no pair of parts
+/// both past the prefix is kept (from pile 16,640 on).
+#[test]
+fn witnesses_found_ahead_in_a_window_give_the_values_of_the_definition() {
+    for (rules, code, unequal) in [
+        ("move: octal 0.054", &[0u8, 0, 5, 4][..], false),
+        ("move: octal 0.144", &[0, 1, 4, 4], false),
+        ("move: octal 0.44", &[0, 4, 4], false),
+    ] {
+        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
+        let window = Some((4096, 4096));
+        let one = kernel_values(&game, 30000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+        let two = kernel_values(&game, 30000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+        assert_eq!(one, two, "{rules}");
+        assert_eq!(one.0, by_definition(code, 30000, unequal), "{rules}");
+    }
+}
+
+/// Grundy's game in the window the solver would keep (its last rare pile is 82,860, so 88,000
+/// recent piles hold every partner of a rare part): from pile 352,000 on a block's witnesses are
+/// looked for ahead among pairs with a part in the prefix; the values are those of the whole
+/// table, with one thread and with two, and so is the work counted.
+#[test]
+fn witnesses_found_ahead_in_grundys_games_window_give_the_values_of_the_whole_table() {
+    let game = common::game_text("game \"x\"\npiles\nmove: split unequal\n");
+    let whole = kernel_values(&game, 400_000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
+    let window = Some((8192, 88_000));
+    let one = kernel_values(&game, 400_000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+    let two = kernel_values(&game, 400_000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+    assert_eq!(one, two);
+    assert_eq!(one.0, whole.0);
 }

@@ -1,15 +1,19 @@
-//! The sparse-space method's second thread: while this thread computes one block of piles, it
-//! marks the next block's options whose rare part and partner both lie below the block being
-//! computed (almost all of a pile's options with a rare part), so that this thread marks only
-//! the few left.
+//! The sparse-space method's work ahead: for each block of piles, from the values below the
+//! block before it, the options whose rare part and partner both lie below that (almost all of
+//! a pile's options with a rare part), and the witnesses of the rare values those leave missing
+//! found among such pairs (`search_ahead`). With a second thread it is made
+//! while this thread computes the block before; without one, this thread makes it as the block
+//! starts.
 //!
 //! The second thread keeps its own copy of the values as this thread stores them (a window's
 //! too) and of the rare piles, sent a block at a time: it never reads what this thread writes.
-//! The values and the work counted never depend on it, only the time.
+//! A block's work ahead depends only on the values below its `known`, so the values and the
+//! work counted never depend on which thread made it, only the time.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
 
+use super::search_ahead::{search_ahead, AheadTables, Searched};
 use super::sparse::{mark_rare, middle_of, push_jobs, stored_partners, Classes};
 use super::values::{Reach, Slot, Values};
 use super::{TWO_ANY, TWO_UNEQUAL};
@@ -27,6 +31,9 @@ pub(super) fn marked_ahead(rest: usize, known: usize) -> (usize, usize) {
     (rest.saturating_sub(known) + 1, known.min(rest))
 }
 
+/// How much the second thread's share of a block's search for witnesses changes at a time.
+const SHARE_STEP: usize = 4;
+
 /// What the second thread is asked to mark, with what it needs since the last request.
 struct Request {
     classes: Classes,
@@ -42,6 +49,13 @@ struct Request {
     splits: Vec<(u64, u8)>,
     start: u64,
     piles: u64,
+    /// the bytes of a pile's table: past every XOR of two values below the block before
+    size: usize,
+    /// whether witnesses are looked for too (with the window's floor, 0 without one; see
+    /// `Want`), and for how many of the block's first piles the second thread looks (this
+    /// thread, for the rest)
+    witnesses: Option<usize>,
+    witness_piles: usize,
     /// the last block's marks, done with: their table is reused
     spare: Option<Marked>,
 }
@@ -56,6 +70,10 @@ pub(super) struct Marked {
     known: usize,
     size: usize,
     tables: Vec<u8>,
+    /// whether the tables hold the witnesses found ahead too (with the window's floor), and what
+    /// each pile's search made, once it is made (by either thread)
+    witnesses: Option<usize>,
+    work: Vec<Option<Searched>>,
 }
 
 /// What the second thread made for one pile.
@@ -65,6 +83,10 @@ pub(super) struct PileAhead<'a> {
     pub(super) table: &'a [u8],
     /// every value below this pile was known to it
     pub(super) known: usize,
+    /// what the search for witnesses ahead made, if there was one, and the window's floor it
+    /// kept to (0 without a window)
+    pub(super) witnessed: Option<Searched>,
+    pub(super) floor: usize,
 }
 
 impl Marked {
@@ -72,9 +94,62 @@ impl Marked {
     pub(super) fn pile(&self, n: u64, classes: Classes) -> Option<PileAhead<'_>> {
         (classes == self.classes && self.start <= n && n < self.start + self.piles).then(|| {
             let i = (n - self.start) as usize;
-            PileAhead { table: &self.tables[i * self.size..(i + 1) * self.size], known: self.known }
+            PileAhead {
+                table: &self.tables[i * self.size..(i + 1) * self.size],
+                known: self.known,
+                witnessed: self.work[i].filter(|_| self.witnesses.is_some()),
+                floor: self.witnesses.unwrap_or(0),
+            }
         })
     }
+
+    /// Whether this is the work ahead of the block starting at n, made as `want` says.
+    fn fits(&self, n: u64, want: &Want) -> bool {
+        self.start == n && self.classes == want.classes && self.witnesses == want.witnesses && self.size == want.size
+    }
+}
+
+/// What the work ahead of a block must be to be used: made under these classes, with
+/// witnesses or not, with tables of this size. Witnesses are looked for where the whole table
+/// is kept (`Some(0)`), or in a window whose partners from a floor up stay stored while the
+/// block is computed, and whose pairs with a part in the prefix are all it keeps (`Some(floor)`).
+pub(super) struct Want {
+    pub(super) classes: Classes,
+    pub(super) witnesses: Option<usize>,
+    pub(super) size: usize,
+}
+
+/// Makes the work ahead of the block of piles from `start`, from the values `g` stored as
+/// `reach` says below `known` and the rare piles below it: this thread's way when there is no
+/// second thread, or when the second thread's block does not fit.
+#[allow(clippy::too_many_arguments)] // a request's parts
+pub(super) fn make_here<T: Slot>(
+    g: &[T],
+    (rare, rare_value): (&[u32], &[u32]),
+    classes: Classes,
+    splits: &[(u64, u8)],
+    (start, known, reach): (u64, usize, Reach),
+    want: &Want,
+    spare: Option<Marked>,
+) -> Marked {
+    let piles = AHEAD_PILES;
+    let count = rare.partition_point(|&r| (r as usize) < known);
+    let (rare, rare_value) = (&rare[..count], &rare_value[..count]);
+    let marking =
+        Marking { start, splits, known, reach, size: want.size, witnesses: want.witnesses, witness_piles: 0, classes };
+    let mut marked = spare.unwrap_or_else(|| Marked {
+        classes,
+        start,
+        piles,
+        known,
+        size: want.size,
+        tables: Vec::new(),
+        witnesses: want.witnesses,
+        work: Vec::new(),
+    });
+    // Nothing is searched ahead here: each pile's search waits for `Ahead::witness_here`.
+    marking.fill(g, (rare, rare_value), &mut marked, &mut AheadTables::default());
+    marked
 }
 
 /// The second thread and what is on its way to and from it.
@@ -85,6 +160,13 @@ pub(super) struct Ahead {
     in_flight: bool,
     /// the marks of the block being computed
     pub(super) ready: Option<Marked>,
+    /// without a second thread, the last block's marks, done with: their table is reused
+    pub(super) spare: Option<Marked>,
+    /// for how many of a block's first piles the second thread looks for witnesses: fewer
+    /// each time this thread has to wait for it, more each time it does not
+    share: usize,
+    /// this thread's tables for the search ahead of the piles it takes
+    tables: AheadTables,
     /// what the second thread holds: this many values stored under this reach, this many rare
     /// piles under these classes
     sent_values: usize,
@@ -101,23 +183,39 @@ impl Ahead {
         let (outbox, answers) = channel::<Marked>();
         let worker =
             std::thread::Builder::new().name("takeaway-ahead".into()).spawn(move || serve(inbox, outbox)).ok()?;
-        Some(Ahead {
-            requests: Some(requests),
+        let mut ahead = Ahead::alone_with(answers);
+        ahead.requests = Some(requests);
+        ahead.worker = Some(worker);
+        Some(ahead)
+    }
+
+    /// The work ahead with no second thread: each block's is made by this thread as it starts.
+    pub(super) fn alone() -> Ahead {
+        Ahead::alone_with(channel::<Marked>().1)
+    }
+
+    fn alone_with(answers: Receiver<Marked>) -> Ahead {
+        Ahead {
+            requests: None,
             answers,
-            worker: Some(worker),
+            worker: None,
             in_flight: false,
             ready: None,
+            spare: None,
+            share: AHEAD_PILES as usize / 2,
+            tables: AheadTables::default(),
             sent_values: 0,
             sent_reach: None,
             sent_rare: 0,
             sent_classes: None,
-        })
+        }
     }
 
     /// At the first pile n of a block: takes the marks made for it (waiting for them if need
     /// be), and asks for the next block's, marked from every value below n. `values` and
     /// `reach` are this thread's, `rare` the method's rare piles and their values, `splits` the
     /// split amounts for piles up to the next block's last.
+    #[allow(clippy::too_many_arguments)] // a request's parts
     pub(super) fn hand_over(
         &mut self,
         n: u64,
@@ -125,11 +223,24 @@ impl Ahead {
         classes: Classes,
         (rare, rare_value): (&[u32], &[u32]),
         splits: Vec<(u64, u8)>,
+        (want, next): (&Want, &Want),
     ) {
         let spare = self.ready.take();
         if std::mem::take(&mut self.in_flight) {
-            match self.answers.recv() {
-                Ok(marked) => self.ready = (marked.start == n).then_some(marked),
+            // How the second thread keeps up sets its share of the next block: the answer, and
+            // so the values, do not depend on it.
+            let answer = match self.answers.try_recv() {
+                Ok(marked) => {
+                    self.share = (self.share + SHARE_STEP).min(AHEAD_PILES as usize);
+                    Ok(marked)
+                }
+                Err(_) => {
+                    self.share = self.share.saturating_sub(SHARE_STEP);
+                    self.answers.recv()
+                }
+            };
+            match answer {
+                Ok(marked) => self.ready = marked.fits(n, want).then_some(marked),
                 // The second thread is gone, which only a bug of its own does (its loop ends
                 // with the kernel): this one goes on alone, and the tests fail.
                 Err(_) => {
@@ -138,7 +249,10 @@ impl Ahead {
                 }
             }
         }
-        let Some(requests) = &self.requests else { return };
+        let Some(requests) = &self.requests else {
+            self.spare = spare;
+            return;
+        };
         let reset = self.sent_classes != Some(classes);
         if reset {
             self.sent_rare = 0;
@@ -158,6 +272,9 @@ impl Ahead {
             splits,
             start: n + AHEAD_PILES,
             piles: AHEAD_PILES,
+            size: next.size,
+            witnesses: next.witnesses,
+            witness_piles: self.share,
             spare,
         };
         if requests.send(request).is_err() {
@@ -169,6 +286,29 @@ impl Ahead {
         self.sent_reach = Some((reach.prefix, reach.base));
         self.sent_rare = rare.len();
         self.sent_classes = Some(classes);
+    }
+}
+
+impl Ahead {
+    /// Looks here for the witnesses ahead of pile n that the second thread left to this one.
+    pub(super) fn witness_here<T: Slot>(
+        &mut self,
+        n: u64,
+        classes: Classes,
+        (g, reach): (&[T], Reach),
+        splits: &[(u64, u8)],
+    ) {
+        let Some(marked) = &mut self.ready else { return };
+        let Some(floor) = marked.witnesses else { return };
+        if marked.classes != classes || n < marked.start || n >= marked.start + marked.piles {
+            return;
+        }
+        let i = (n - marked.start) as usize;
+        if marked.work[i].is_none() {
+            let table = &mut marked.tables[i * marked.size..(i + 1) * marked.size];
+            let at = (marked.known, floor, reach);
+            marked.work[i] = Some(search_ahead(g, n, at, splits, classes, table, &mut self.tables));
+        }
     }
 }
 
@@ -185,14 +325,13 @@ impl Drop for Ahead {
 /// The second thread: answers each request with its block's marks.
 fn serve(requests: Receiver<Request>, answers: Sender<Marked>) {
     let mut values = Values::default();
-    let mut largest = 0u32;
     let (mut rare, mut rare_value): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    let mut search = AheadTables::default();
     while let Ok(request) = requests.recv() {
         if request.fresh {
             values = Values::default();
         }
         for &v in &request.values {
-            largest = largest.max(v);
             values.push(v);
         }
         if request.reset {
@@ -206,21 +345,33 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>) {
         let reach = request.reach;
         // Every pile below this one is known, stored or dropped.
         let known = values.len() + reach.dropped();
-        // Every XOR of two values so far lies below this.
-        let size = (largest.max(1) as usize + 1).next_power_of_two();
-        let piles = request.piles as usize;
-        // The last block's table again: a fresh one each block costs the system's time.
-        let mut tables = request.spare.map(|m| m.tables).unwrap_or_default();
-        tables.clear();
-        tables.resize(piles * size, 0);
-        let marking = Marking { start: request.start, splits: &request.splits, known, reach, size };
-        match &values {
-            Values::Byte(g) => marking.mark(g, &rare, &rare_value, &mut tables),
-            Values::Narrow(g) => marking.mark(g, &rare, &rare_value, &mut tables),
-            Values::Wide(g) => marking.mark(g, &rare, &rare_value, &mut tables),
-        }
         let (start, classes) = (request.start, request.classes);
-        if answers.send(Marked { classes, start, piles: request.piles, known, size, tables }).is_err() {
+        let marking = Marking {
+            start,
+            splits: &request.splits,
+            known,
+            reach,
+            size: request.size,
+            witnesses: request.witnesses,
+            witness_piles: request.witness_piles,
+            classes,
+        };
+        let mut marked = request.spare.unwrap_or_else(|| Marked {
+            classes,
+            start,
+            piles: request.piles,
+            known,
+            size: request.size,
+            tables: Vec::new(),
+            witnesses: request.witnesses,
+            work: Vec::new(),
+        });
+        match &values {
+            Values::Byte(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
+            Values::Narrow(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
+            Values::Wide(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
+        }
+        if answers.send(marked).is_err() {
             return;
         }
     }
@@ -233,9 +384,47 @@ struct Marking<'a> {
     known: usize,
     reach: Reach,
     size: usize,
+    witnesses: Option<usize>,
+    witness_piles: usize,
+    classes: Classes,
 }
 
 impl Marking<'_> {
+    /// Makes `marked` (its tables reused) the work ahead of this block.
+    fn fill<T: Slot>(
+        &self,
+        g: &[T],
+        (rare, rare_value): (&[u32], &[u32]),
+        marked: &mut Marked,
+        search: &mut AheadTables,
+    ) {
+        let piles = AHEAD_PILES as usize;
+        let mut tables = std::mem::take(&mut marked.tables);
+        tables.clear();
+        tables.resize(piles * self.size, 0);
+        self.mark(g, rare, rare_value, &mut tables);
+        let mut work = std::mem::take(&mut marked.work);
+        work.clear();
+        work.resize(piles, None);
+        if let Some(floor) = self.witnesses {
+            let piles = tables.chunks_exact_mut(self.size).take(self.witness_piles);
+            let at = (self.known, floor, self.reach);
+            for ((m, table), w) in (self.start..).zip(piles).zip(work.iter_mut()) {
+                *w = Some(search_ahead(g, m, at, self.splits, self.classes, table, search));
+            }
+        }
+        *marked = Marked {
+            classes: self.classes,
+            start: self.start,
+            piles: AHEAD_PILES,
+            known: self.known,
+            size: self.size,
+            tables,
+            witnesses: self.witnesses,
+            work,
+        };
+    }
+
     fn mark<T: Slot>(&self, g: &[T], rare: &[u32], rare_value: &[u32], tables: &mut [u8]) {
         let mut jobs = Vec::new();
         for (m, table) in (self.start..).zip(tables.chunks_exact_mut(self.size)) {

@@ -1,7 +1,7 @@
 //! The kernel's state and the plain scan of every split; the values and scratch tables it
 //! shares with the sparse-space method are in `values`.
 
-use super::ahead::{Ahead, PileAhead, AHEAD_FROM, AHEAD_PILES};
+use super::ahead::{make_here, Ahead, PileAhead, Want, AHEAD_FROM, AHEAD_PILES};
 use super::sparse::{choose_classes, sparse_value, Classes, Sparse};
 use super::values::{each_marked, Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
 use super::*;
@@ -35,8 +35,10 @@ pub struct HeapKernel {
     parallel_from: usize,
     /// the plain scan's block of piles prepared by all the threads at once
     block: Option<Block>,
-    /// the sparse-space method's second thread, marking the next block's rare options
+    /// the sparse-space method's work ahead, made by a second thread or by this one
     ahead: Option<Ahead>,
+    /// the first pile of the latest block of `AHEAD_PILES`, and the largest value below it
+    block_largest: (u64, u32),
 }
 
 /// Piles whose splits with a part below `start` were scanned ahead, by all the threads at once:
@@ -93,6 +95,7 @@ impl HeapKernel {
             parallel_from: PARALLEL_PAIRS,
             block: None,
             ahead: None,
+            block_largest: (0, 0),
         }
     }
 
@@ -338,15 +341,28 @@ impl HeapKernel {
         self.block = Some(block);
     }
 
-    /// At the first pile of a block under the sparse-space method with a second thread: takes
-    /// the marks it made for this block and asks for the next one's. The second thread starts
-    /// the first time and stops with the kernel.
+    /// At the first pile n of a block under the sparse-space method: takes the work ahead made
+    /// for it (by the second thread, or here when it made none that fits), and asks the second
+    /// thread, if there is one, for the next block's. The second thread starts the first time
+    /// and stops with the kernel.
     fn hand_over_ahead(&mut self, n: u64) {
         if !n.is_multiple_of(AHEAD_PILES) {
             return;
         }
+        // The largest value below the block before this one, which sizes this block's tables.
+        let (at, largest) = std::mem::replace(&mut self.block_largest, (n, self.largest));
+        let known = n.saturating_sub(AHEAD_PILES);
+        let below = if at == known {
+            largest
+        } else {
+            // After a resume: the values below `known`, where the whole table is kept.
+            match self.reach.dropped() {
+                0 => (0..known as usize).map(|i| self.values.get(i)).max().unwrap_or(0),
+                _ => self.largest,
+            }
+        };
         let sparse = match &self.sparse {
-            Some(s) if self.threads >= 2 && n >= AHEAD_FROM => s,
+            Some(s) if n >= AHEAD_FROM => s,
             _ => {
                 if let Some(a) = &mut self.ahead {
                     a.ready = None;
@@ -361,12 +377,48 @@ impl HeapKernel {
             return;
         }
         if self.ahead.is_none() {
-            self.ahead = Ahead::start();
+            self.ahead =
+                Some(if self.threads >= 2 { Ahead::start().unwrap_or_else(Ahead::alone) } else { Ahead::alone() });
         }
+        let classes = sparse.classes();
+        let size_for = |largest: u32| (largest.max(1) as usize + 1).next_power_of_two();
+        let want = Want { classes, witnesses: self.witness_floor(known), size: size_for(below) };
+        let next = Want { classes, witnesses: self.witness_floor(n), size: size_for(self.largest) };
         let Some(ahead) = &mut self.ahead else { return };
         let last = n + 2 * AHEAD_PILES;
-        let splits = self.rules.two.iter().copied().filter(|&(t, _)| t + 2 <= last).collect();
-        ahead.hand_over(n, (&self.values, self.reach), sparse.classes(), sparse.rare_piles(), splits);
+        let splits: Vec<(u64, u8)> = self.rules.two.iter().copied().filter(|&(t, _)| t + 2 <= last).collect();
+        ahead.hand_over(n, (&self.values, self.reach), classes, sparse.rare_piles(), splits.clone(), (&want, &next));
+        if ahead.ready.is_none() && want.witnesses.is_some() {
+            let (rare, spare, reach) = (sparse.rare_piles(), ahead.spare.take(), self.reach);
+            let part = (n, known as usize, reach);
+            ahead.ready = Some(match &self.values {
+                Values::Byte(g) => make_here(g, rare, classes, &splits, part, &want, spare),
+                Values::Narrow(g) => make_here(g, rare, classes, &splits, part, &want, spare),
+                Values::Wide(g) => make_here(g, rare, classes, &splits, part, &want, spare),
+            });
+        }
+    }
+
+    /// Whether the block whose work ahead is made from the values below `known` looks for
+    /// witnesses ahead, and in a window from which partner up (see `Want`): with a window, once
+    /// a block's partners from there up stay among the recent piles it keeps (at least `recent`
+    /// of them) and its pairs whose smaller part is not in the prefix are all dropped (past
+    /// 4 · `recent`, as the window keeps fewer than 2 · `recent`).
+    ///
+    /// Not where a move may leave one heap: the search ahead cannot see the options a recent
+    /// heap gives, whose values would often be the first it takes for unreached, and it would
+    /// look for too few values to spare this thread anything (0.56's record was 1.7 times
+    /// slower on one thread with it).
+    fn witness_floor(&self, known: u64) -> Option<usize> {
+        if self.rules.leaves_one_heap() {
+            return None;
+        }
+        if self.recent == 0 {
+            return (self.reach.dropped() == 0).then_some(0);
+        }
+        let (known, recent) = (known as usize, self.recent);
+        let floor = (known + 2 * AHEAD_PILES as usize).checked_sub(recent)?;
+        (recent > 2 * AHEAD_PILES as usize && known >= 4 * recent && floor >= self.reach.prefix).then_some(floor)
     }
 
     /// Computes the next pile's value; `work` counts the options examined. False, with
@@ -405,6 +457,14 @@ impl HeapKernel {
         self.prepare_block(n);
         self.hand_over_ahead(n);
         let classes = self.sparse.as_ref().map(Sparse::classes);
+        if let (Some(a), Some(c)) = (&mut self.ahead, classes) {
+            let two = &self.rules.two;
+            match &self.values {
+                Values::Byte(g) => a.witness_here(n, c, (g, self.reach), two),
+                Values::Narrow(g) => a.witness_here(n, c, (g, self.reach), two),
+                Values::Wide(g) => a.witness_here(n, c, (g, self.reach), two),
+            }
+        }
         let ahead = match (&self.ahead, classes) {
             (Some(a), Some(c)) => a.ready.as_ref().and_then(|m| m.pile(n, c)),
             _ => None,

@@ -286,6 +286,11 @@ impl HeapRules {
         Some(crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, &self.flags))
     }
 
+    /// True when some amount evaluated so far may leave the rest as one heap.
+    pub(super) fn leaves_one_heap(&self) -> bool {
+        !self.one.is_empty()
+    }
+
     /// True when the rules can split a heap in two, so that a pile's options grow with it.
     pub fn splits(&self) -> bool {
         self.rules.iter().any(|r| match &r.kind {
@@ -441,6 +446,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 
 mod ahead;
 mod kernel;
+mod search_ahead;
 mod sparse;
 mod values;
 

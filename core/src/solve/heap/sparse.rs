@@ -4,22 +4,23 @@
 use std::ops::Range;
 
 use super::ahead::{marked_ahead, PileAhead};
+use super::search_ahead::ahead_range;
 use super::values::{Marks, Parallel, Reach, Slot, Values};
 use super::*;
 
 /// How many pile sizes of each value are kept as witnesses for the targeted search: the first
 /// ones, so that the list is a fixed prefix of the table and costs bounded memory.
-const HOLDERS_PER_VALUE: usize = 4096;
+pub(super) const HOLDERS_PER_VALUE: usize = 4096;
 /// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
-const RECOUNT_EVERY: u32 = 4096;
+pub(super) const RECOUNT_EVERY: u32 = 4096;
 /// Pairs examined before the search turns to particular values, half up from the smallest
 /// parts and half down from the middle: a plain scan finds the common XORs at once, and the
 /// targeted search the scarce ones.
-const SHORT_SCAN: usize = 1024;
+pub(super) const SHORT_SCAN: usize = 1024;
 /// How many partner values the targeted search tries for one missing value.
-const PARTNERS_TRIED: usize = 16;
+pub(super) const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
-const TARGETED_SHARE: usize = 4;
+pub(super) const TARGETED_SHARE: usize = 4;
 
 /// The sparse-space classes. A pile's value is common when the parity of the bits it shares
 /// with the mask is its domain's: piles of even and of odd size may differ (the "domain"
@@ -173,6 +174,12 @@ pub(super) struct Classes {
 }
 
 impl Classes {
+    /// Whether v is a common value for a pile of size n.
+    #[inline]
+    pub(super) fn common(self, v: u32, n: u64) -> bool {
+        (v & self.mask).count_ones() & 1 == self.parity[(n & 1) as usize]
+    }
+
     /// How many of the piles in `piles` have a rare value.
     pub(super) fn rare_among(self, values: &Values, piles: std::ops::Range<usize>) -> usize {
         piles.filter(|&n| (values.get(n) & self.mask).count_ones() & 1 != self.parity[n & 1]).count()
@@ -304,6 +311,7 @@ pub(super) fn sparse_value<T: Slot>(
         for (s, a) in seen.iter_mut().zip(ahead.table) {
             *s |= a;
         }
+        *work += ahead.witnessed.map_or(0, |s| s.work);
     }
     // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
     jobs.clear();
@@ -374,6 +382,33 @@ pub(super) fn sparse_value<T: Slot>(
     }
     if missing == 0 {
         return Some(candidate as u32);
+    }
+    let complete = ahead.and_then(|a| Some((a.witnessed?, a))).filter(|(s, _)| candidate <= s.below as usize);
+    if let Some((_, ahead)) = complete {
+        // The search ahead looked at every pair of parts from `ahead_range` for each value
+        // missing (all below its `below`): the pairs left are the stored ones outside it, which
+        // pair the smallest parts with the latest piles (and in a window, the prefix's last
+        // parts with piles below the floor).
+        for &(t, f) in splits() {
+            let rest = (n - t) as usize;
+            let (low, high) = ahead_range(rest, f, ahead.known, ahead.floor, reach);
+            let mut stored = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
+            if dropped > 0 {
+                stored = stored.min(reach.prefix - 1).min(rest.saturating_sub(reach.base));
+            }
+            let right = rest - dropped;
+            for (mut a, stop) in [(1, low.min(stored + 1)), (low.max(high + 1), stored + 1)] {
+                if a < stop && scan_pairs_up(g, right, &mut a, stop, need, &mut missing, work) {
+                    return Some(candidate as u32);
+                }
+            }
+        }
+        // A value still missing has no option: the least is the answer. In a window, a pile
+        // the prefix does not hold may still give one, with a partner among the recent piles:
+        // the first piles of each value are kept as holders, which the search below tries.
+        if dropped == 0 {
+            return Some(need[..candidate].iter().position(|&x| x != 0).unwrap_or(candidate) as u32);
+        }
     }
     // Options with two common parts reach rare values: look for the missing ones. Every option
     // with a rare part was marked above, so a missing value found here came from two common
@@ -578,7 +613,7 @@ struct Source {
 /// they reach; true once none is missing. Pile a is stored at a and rest − a at `right − a`.
 /// Eight pairs at a time, so that the test is one branch per eight. `*a` is left where the
 /// scan stopped.
-fn scan_pairs<T: Slot>(
+pub(super) fn scan_pairs<T: Slot>(
     g: &[T],
     right: usize,
     a: &mut usize,
@@ -631,7 +666,7 @@ fn cross_off<T: Slot>(g: &[T], right: usize, a: usize, need: &mut [u8], missing:
 /// Looks at the pairs (a, rest − a) for a from `*a` up to `stop` (not included), crossing off
 /// the values they reach; true once none is missing, with `*a` past the pair that found the
 /// last. Eight pairs at a time, as in `scan_pairs`.
-fn scan_pairs_up<T: Slot>(
+pub(super) fn scan_pairs_up<T: Slot>(
     g: &[T],
     right: usize,
     a: &mut usize,
