@@ -291,12 +291,23 @@ fn witnesses_found_ahead_give_the_values_of_the_definition() {
         ("move: octal 0.054", &[0, 0, 5, 4], false),
         ("move: octal 0.144", &[0, 1, 4, 4], false),
     ] {
-        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
-        let one = kernel_values(&game, 12000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
-        let two = kernel_values(&game, 12000, 2, usize::MAX, SparseMode::Auto, None).expect("compiles");
-        assert_eq!(one, two, "{rules}");
-        assert_eq!(one.0, by_definition(code, 12000, unequal), "{rules}");
+        assert_one_and_two_threads_give_the_definition(rules, (code, unequal), 12000, None);
     }
+}
+
+/// The values of piles 0..upto with one thread and with two (in `window`, if given) are the
+/// same, with the same work counted, and those of the definition.
+fn assert_one_and_two_threads_give_the_definition(
+    rules: &str,
+    (code, unequal): (&[u8], bool),
+    upto: u64,
+    window: Option<(usize, usize)>,
+) {
+    let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
+    let one = kernel_values(&game, upto, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+    let two = kernel_values(&game, upto, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
+    assert_eq!(one, two, "{rules}");
+    assert_eq!(one.0, by_definition(code, upto as usize, unequal), "{rules}");
 }
 
 /// The same in windows that keep the piles below 4096 and at least the latest 4096, where
@@ -309,12 +320,7 @@ fn witnesses_found_ahead_in_a_window_give_the_values_of_the_definition() {
         ("move: octal 0.144", &[0, 1, 4, 4], false),
         ("move: octal 0.44", &[0, 4, 4], false),
     ] {
-        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
-        let window = Some((4096, 4096));
-        let one = kernel_values(&game, 30000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-        let two = kernel_values(&game, 30000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-        assert_eq!(one, two, "{rules}");
-        assert_eq!(one.0, by_definition(code, 30000, unequal), "{rules}");
+        assert_one_and_two_threads_give_the_definition(rules, (code, unequal), 30000, Some((4096, 4096)));
     }
 }
 

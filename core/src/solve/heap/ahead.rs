@@ -48,7 +48,6 @@ struct Request {
     /// the amounts after which a pile may split, with how (for piles up to the block's last)
     splits: Vec<(u64, u8)>,
     start: u64,
-    piles: u64,
     /// the bytes of a pile's table: past every XOR of two values below the block before
     size: usize,
     /// whether witnesses are looked for too (with the window's floor, 0 without one; see
@@ -132,24 +131,12 @@ pub(super) fn make_here<T: Slot>(
     want: &Want,
     spare: Option<Marked>,
 ) -> Marked {
-    let piles = AHEAD_PILES;
     let count = rare.partition_point(|&r| (r as usize) < known);
     let (rare, rare_value) = (&rare[..count], &rare_value[..count]);
     let marking =
         Marking { start, splits, known, reach, size: want.size, witnesses: want.witnesses, witness_piles: 0, classes };
-    let mut marked = spare.unwrap_or_else(|| Marked {
-        classes,
-        start,
-        piles,
-        known,
-        size: want.size,
-        tables: Vec::new(),
-        witnesses: want.witnesses,
-        work: Vec::new(),
-    });
     // Nothing is searched ahead here: each pile's search waits for `Ahead::witness_here`.
-    marking.fill(g, (rare, rare_value), &mut marked, &mut AheadTables::default());
-    marked
+    marking.fill(g, (rare, rare_value), spare, &mut AheadTables::default())
 }
 
 /// The second thread and what is on its way to and from it.
@@ -271,7 +258,6 @@ impl Ahead {
             reset,
             splits,
             start: n + AHEAD_PILES,
-            piles: AHEAD_PILES,
             size: next.size,
             witnesses: next.witnesses,
             witness_piles: self.share,
@@ -356,21 +342,12 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>) {
             witness_piles: request.witness_piles,
             classes,
         };
-        let mut marked = request.spare.unwrap_or_else(|| Marked {
-            classes,
-            start,
-            piles: request.piles,
-            known,
-            size: request.size,
-            tables: Vec::new(),
-            witnesses: request.witnesses,
-            work: Vec::new(),
-        });
-        match &values {
-            Values::Byte(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
-            Values::Narrow(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
-            Values::Wide(g) => marking.fill(g, (&rare, &rare_value), &mut marked, &mut search),
-        }
+        let (rare, spare) = ((&rare[..], &rare_value[..]), request.spare);
+        let marked = match &values {
+            Values::Byte(g) => marking.fill(g, rare, spare, &mut search),
+            Values::Narrow(g) => marking.fill(g, rare, spare, &mut search),
+            Values::Wide(g) => marking.fill(g, rare, spare, &mut search),
+        };
         if answers.send(marked).is_err() {
             return;
         }
@@ -390,20 +367,19 @@ struct Marking<'a> {
 }
 
 impl Marking<'_> {
-    /// Makes `marked` (its tables reused) the work ahead of this block.
+    /// The work ahead of this block, in the tables of `spare` (a block done with) if given.
     fn fill<T: Slot>(
         &self,
         g: &[T],
         (rare, rare_value): (&[u32], &[u32]),
-        marked: &mut Marked,
+        spare: Option<Marked>,
         search: &mut AheadTables,
-    ) {
+    ) -> Marked {
         let piles = AHEAD_PILES as usize;
-        let mut tables = std::mem::take(&mut marked.tables);
+        let (mut tables, mut work) = spare.map_or((Vec::new(), Vec::new()), |m| (m.tables, m.work));
         tables.clear();
         tables.resize(piles * self.size, 0);
         self.mark(g, rare, rare_value, &mut tables);
-        let mut work = std::mem::take(&mut marked.work);
         work.clear();
         work.resize(piles, None);
         if let Some(floor) = self.witnesses {
@@ -413,7 +389,7 @@ impl Marking<'_> {
                 *w = Some(search_ahead(g, m, at, self.splits, self.classes, table, search));
             }
         }
-        *marked = Marked {
+        Marked {
             classes: self.classes,
             start: self.start,
             piles: AHEAD_PILES,
@@ -422,7 +398,7 @@ impl Marking<'_> {
             tables,
             witnesses: self.witnesses,
             work,
-        };
+        }
     }
 
     fn mark<T: Slot>(&self, g: &[T], rare: &[u32], rare_value: &[u32], tables: &mut [u8]) {

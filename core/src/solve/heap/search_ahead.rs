@@ -6,7 +6,8 @@
 //! same answer and counts the same work.
 
 use super::sparse::{
-    scan_pairs, scan_pairs_up, Classes, HOLDERS_PER_VALUE, PARTNERS_TRIED, RECOUNT_EVERY, SHORT_SCAN, TARGETED_SHARE,
+    scan_pairs, scan_pairs_up, try_holders, Classes, HOLDERS_PER_VALUE, PARTNERS_TRIED, RECOUNT_EVERY, SHORT_SCAN,
+    TARGETED_SHARE,
 };
 use super::values::{Reach, Slot};
 use super::{TWO_ANY, TWO_UNEQUAL};
@@ -36,8 +37,9 @@ pub(super) struct AheadTables {
     classes: Option<Classes>,
     counted: Vec<u32>,
     partners: Vec<Option<Vec<u32>>>,
-    /// scratch: the rare values still needed
+    /// scratch: the rare values still needed, and the ways to split the pile at hand
     need: Vec<u8>,
+    ways: Vec<Way>,
 }
 
 impl AheadTables {
@@ -151,18 +153,22 @@ pub(super) fn search_ahead<T: Slot>(
         }
     }
     if missing > 0 {
-        let mut ways: Vec<Way> = splits
-            .iter()
-            .filter(|(t, f)| t + 2 <= m && f & (TWO_ANY | TWO_UNEQUAL) != 0)
-            .map(|&(t, f)| {
-                let rest = (m - t) as usize;
-                let (low, top) = ahead_range(rest, f, known, floor, reach);
-                Way { right: rest - reach.dropped(), low, top, up: low, down: top }
-            })
-            .filter(|w| w.low <= w.top)
-            .collect();
+        let mut ways = std::mem::take(&mut tables.ways);
+        ways.clear();
+        ways.extend(
+            splits
+                .iter()
+                .filter(|(t, f)| t + 2 <= m && f & (TWO_ANY | TWO_UNEQUAL) != 0)
+                .map(|&(t, f)| {
+                    let rest = (m - t) as usize;
+                    let (low, top) = ahead_range(rest, f, known, floor, reach);
+                    Way { right: rest - reach.dropped(), low, top, up: low, down: top }
+                })
+                .filter(|w| w.low <= w.top),
+        );
         let window = (floor > 0).then_some(reach);
         find(g, &mut ways, (known, window), classes, size, tables, &mut need, &mut missing, &mut searched.work);
+        tables.ways = ways;
         for v in 0..candidate {
             if table[v] == 0 && need[v] == 0 {
                 table[v] = 1;
@@ -256,17 +262,7 @@ fn targeted<T: Slot>(
         let want = c ^ v;
         let Some(holders) = holders.get(c as usize) else { continue };
         for way in ways {
-            let (start, end) = (
-                holders.partition_point(|&p| (p as usize) < way.low),
-                holders.partition_point(|&p| p as usize <= way.top),
-            );
-            let tried = &holders[start..end.max(start)];
-            let tried = &tried[..tried.len().min(*holders_left)];
-            let found = tried.iter().position(|&p| g[way.right - p as usize].value() == want);
-            let examined = found.map_or(tried.len(), |i| i + 1);
-            *work += examined as u64;
-            *holders_left -= examined;
-            if found.is_some() {
+            if try_holders(g, holders, (way.low, way.top), usize::MAX, (way.right, want), holders_left, work) {
                 return true;
             }
             if *holders_left == 0 {

@@ -722,16 +722,8 @@ fn targeted_witness<T: Slot>(
             // Parts p from 1 up to rest − 1 whose partner is stored; an unequal split leaves out
             // the middle, where the smaller part would pass `top`.
             let last = (source.rest - 1).min(source.below);
-            let (start, end) = (holders.partition_point(|&p| p == 0), holders.partition_point(|&p| p as usize <= last));
             let middle = if 2 * source.top + 1 < source.rest { source.rest / 2 } else { usize::MAX };
-            let tried = &holders[start..end.max(start)];
-            let tried = &tried[..tried.len().min(*holders_left)];
-            let found =
-                tried.iter().position(|&p| p as usize != middle && g[source.right - p as usize].value() == want);
-            let examined = found.map_or(tried.len(), |i| i + 1);
-            *work += examined as u64;
-            *holders_left -= examined;
-            if found.is_some() {
+            if try_holders(g, holders, (1, last), middle, (source.right, want), holders_left, work) {
                 return true;
             }
             if *holders_left == 0 {
@@ -740,6 +732,28 @@ fn targeted_witness<T: Slot>(
         }
     }
     false
+}
+
+/// Tries the holders p with `low` ≤ p ≤ `high` as a part, but `skip`, at most `*holders_left`
+/// of them: true once the partner of one, stored at `right` − p, has the value `want`.
+pub(super) fn try_holders<T: Slot>(
+    g: &[T],
+    holders: &[u32],
+    (low, high): (usize, usize),
+    skip: usize,
+    (right, want): (usize, u32),
+    holders_left: &mut usize,
+    work: &mut u64,
+) -> bool {
+    let (start, end) =
+        (holders.partition_point(|&p| (p as usize) < low), holders.partition_point(|&p| p as usize <= high));
+    let tried = &holders[start..end.max(start)];
+    let tried = &tried[..tried.len().min(*holders_left)];
+    let found = tried.iter().position(|&p| p as usize != skip && g[right - p as usize].value() == want);
+    let examined = found.map_or(tried.len(), |i| i + 1);
+    *work += examined as u64;
+    *holders_left -= examined;
+    found.is_some()
 }
 
 #[cfg(test)]
