@@ -7,6 +7,7 @@ mod learn;
 mod monoid;
 pub mod presentation;
 pub mod quotient;
+mod relative;
 mod step;
 mod walk;
 

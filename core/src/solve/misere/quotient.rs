@@ -29,10 +29,13 @@
 //! (`step`): the stepped candidate is kept if it passes, and otherwise its sums of old heaps,
 //! which tell apart what the new heap separates, are the base of the next candidate. The
 //! assumptions only guide the search: the check decides, and a candidate that fails it is never
-//! kept.
+//! kept. Where none of these candidates passes (a new heap splits elements in a way stepping does
+//! not find, as Dawson's Kayles' heap 25 does), the quotient is built exactly by relative
+//! quotients (`relative`), from the first heap, and every later heap is added that way.
 
 use std::collections::HashMap;
 
+use super::relative::{self, Rel};
 use super::step::step;
 use super::walk::Checker;
 
@@ -49,6 +52,8 @@ pub enum Stop {
     NoCandidate { heap: u64 },
     /// Telling apart the positions the new heap separates needed more than this many elements.
     Refinement { heap: u64, limit: usize },
+    /// The outcomes of this many copies of the new heap beside the old sums did not repeat.
+    Copies { heap: u64, most: usize },
 }
 
 impl Stop {
@@ -57,7 +62,8 @@ impl Stop {
             Stop::Order { heap, .. }
             | Stop::Check { heap, .. }
             | Stop::NoCandidate { heap }
-            | Stop::Refinement { heap, .. } => *heap,
+            | Stop::Refinement { heap, .. }
+            | Stop::Copies { heap, .. } => *heap,
         }
     }
 
@@ -82,6 +88,10 @@ impl Stop {
             Stop::Refinement { heap, limit } => format!(
                 "at heap {heap} telling apart the positions the new heap separates needed more than {limit} elements, \
                  this method's bound"
+            ),
+            Stop::Copies { heap, most } => format!(
+                "at heap {heap} the outcomes of up to {most} copies of the new heap beside the smaller heaps did not \
+                 repeat, this method's bound"
             ),
         }
     }
@@ -128,6 +138,10 @@ const MOST_REFINED: usize = 1024;
 /// Up to this heap, a heap the construction cannot add is learnt from exact outcomes instead.
 const LEARNT_HEAPS: u64 = 12;
 
+/// The relative quotient keeps the empty sum apart and its slices refine one another: it may
+/// have this many times the elements the quotient itself is allowed.
+const RELATIVE_ORDER_FACTOR: usize = 4;
+
 /// How many copies of a new heap are tried before the outcomes must repeat.
 const MOST_COPIES: usize = 12;
 
@@ -146,6 +160,9 @@ pub struct Quotient {
     order_after: Vec<usize>,
     /// The options of the heap being added.
     pending: Vec<Word>,
+    /// The relative quotient (unreduced: it keeps the empty sum apart) once a heap needed it;
+    /// every later heap is added to it.
+    relative: Option<Rel>,
 }
 
 impl Quotient {
@@ -162,6 +179,7 @@ impl Quotient {
             stopped: None,
             order_after: vec![1],
             pending: Vec::new(),
+            relative: None,
         }
     }
 
@@ -213,12 +231,20 @@ impl Quotient {
         let heap = self.heaps();
         if options.is_empty() {
             // A heap with no move is the empty game.
+            if let Some(rel) = &mut self.relative {
+                rel.heap.push(0);
+            }
             self.phi.push(0);
             self.options.push(options);
             self.order_after.push(self.monoid.order);
             return Ok(());
         }
         self.pending = options;
+        if self.relative.is_some() {
+            let result = self.extend_relative(meter);
+            let options = std::mem::take(&mut self.pending);
+            return self.settle(heap, options, result, meter);
+        }
         // Stepping first (it finds what refining cannot, as in Grundy's game from heap 20), then
         // refining, whose answer (and reason to stop) stands when neither passes.
         let mut result = match self.extend(heap, meter, Strategy::Step) {
@@ -229,7 +255,25 @@ impl Quotient {
         if matches!(result, Ok(None) | Err(Stop::Refinement { .. })) && heap <= LEARNT_HEAPS && !meter.exhausted() {
             result = self.learn(heap, meter);
         }
+        if matches!(result, Ok(None) | Err(_)) && !meter.exhausted() {
+            // The new heap splits what the quotient identified: the relative quotients resolve it.
+            result = match self.extend_relative(meter) {
+                Ok(None) => result,
+                other => other,
+            };
+        }
         let options = std::mem::take(&mut self.pending);
+        self.settle(heap, options, result, meter)
+    }
+
+    /// Keeps the extension found for `heap`, or records why there is none.
+    fn settle(
+        &mut self,
+        heap: u64,
+        options: Vec<Word>,
+        result: Result<Option<Extension>, Stop>,
+        meter: &Meter,
+    ) -> Result<(), NotAdded> {
         if meter.exhausted() {
             return Err(NotAdded::OutOfWork);
         }
@@ -344,6 +388,59 @@ impl Quotient {
             Ok(false) => Some(Err(extension)),
             Err(()) => None,
         }
+    }
+
+    /// The quotient with the new heap from the relative quotients (see `relative`): built from
+    /// the first heap the first time, then one heap at a time. Their own walk checks every
+    /// candidate exactly, so the reduced quotient needs no second check.
+    fn extend_relative(&mut self, meter: &Meter) -> Result<Option<Extension>, Stop> {
+        let heap = self.heaps() as usize;
+        let mut options = self.options.clone();
+        options.push(self.pending.clone());
+        let budget = relative::Budget {
+            meter,
+            max_order: self.bounds.max_order * RELATIVE_ORDER_FACTOR,
+            max_states: self.bounds.max_check_states,
+            max_copies: MOST_COPIES,
+            why: Default::default(),
+        };
+        let side = relative::misere_side(&options);
+        let rel = match &self.relative {
+            Some(rel) => relative::add_heap(rel, &options, heap, &side, &budget),
+            None => relative::quotient(&options, &side, &budget),
+        };
+        let Some(rel) = rel else {
+            let heap = heap as u64;
+            return match budget.why.get() {
+                _ if meter.exhausted() => Ok(None),
+                Some(relative::Why::Order) => Err(Stop::Order { heap, limit: budget.max_order }),
+                Some(relative::Why::States) => Err(Stop::Check { heap, limit: budget.max_states }),
+                Some(relative::Why::Copies) => Err(Stop::Copies { heap, most: MOST_COPIES }),
+                Some(relative::Why::NoCandidate) | None => Err(Stop::NoCandidate { heap }),
+            };
+        };
+        let (monoid, phi, reps) = relative::reduce(&rel);
+        if monoid.order > self.bounds.max_order {
+            return Err(Stop::Order { heap: heap as u64, limit: self.bounds.max_order });
+        }
+        let mut checker = Checker::new(&monoid);
+        for (h, o) in options.iter().enumerate().skip(1) {
+            if !o.is_empty() {
+                let images =
+                    dedup(o.iter().map(|w| w.iter().fold(0, |acc, &g| monoid.mul(acc, phi[g as usize]))).collect());
+                checker.add_type(phi[h], images);
+            }
+        }
+        self.relative = Some(rel);
+        Ok(Some(Extension {
+            monoid,
+            reps,
+            heap_phi: phi[..heap].to_vec(),
+            base_to_new: Vec::new(),
+            phi_new: phi[heap],
+            absorbed: false,
+            checker: Some(checker),
+        }))
     }
 
     /// The quotient with the new heap learnt from exact outcomes (small heaps only), checked.
@@ -813,136 +910,5 @@ impl Extension {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::certify::{certify, Verdict};
-    use super::*;
-    use std::collections::HashMap;
-
-    /// Options of a heap of n in an octal game, as words.
-    fn octal_options(code: &[u8], n: u64) -> Vec<Word> {
-        let mut out = Vec::new();
-        for (t, &d) in code.iter().enumerate().skip(1) {
-            let t = t as u64;
-            if t > n {
-                break;
-            }
-            let r = n - t;
-            if d & 1 != 0 && r == 0 {
-                out.push(vec![]);
-            }
-            if d & 2 != 0 && r > 0 {
-                out.push(vec![r]);
-            }
-            if d & 4 != 0 {
-                for a in 1..=r / 2 {
-                    if r - a >= 1 {
-                        out.push(vec![a, r - a]);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn brute(code: &[u8], pos: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
-        let mut key: Vec<u64> = pos.iter().copied().filter(|&h| h > 0).collect();
-        key.sort_unstable();
-        if let Some(&p) = memo.get(&key) {
-            return p;
-        }
-        let mut any_move = false;
-        let mut to_p = false;
-        for i in 0..key.len() {
-            if i > 0 && key[i] == key[i - 1] {
-                continue;
-            }
-            for o in octal_options(code, key[i]) {
-                any_move = true;
-                let mut next: Vec<u64> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
-                next.extend(o);
-                if brute(code, &next, memo) {
-                    to_p = true;
-                }
-            }
-        }
-        let p = any_move && !to_p;
-        memo.insert(key, p);
-        p
-    }
-
-    fn build(code: &[u8], upto: u64) -> Quotient {
-        let mut q = Quotient::new(Bounds::default());
-        for n in 1..=upto {
-            assert!(q.push(octal_options(code, n), &Meter::new(u64::MAX)).is_ok(), "stopped: {:?}", q.stopped());
-        }
-        q
-    }
-
-    /// Every quotient built (its checks settled by `certify`) also passes the whole walk.
-    #[test]
-    fn certified_quotients_pass_the_whole_walk() {
-        for (code, upto) in [(&[0u8, 0, 7][..], 24), (&[0, 7, 7][..], 80), (&[0, 5, 6][..], 120), (&[0, 4, 4][..], 60)]
-        {
-            let q = build(code, upto);
-            let mut checker = Checker::new(&q.monoid);
-            for h in 1..q.phi.len() {
-                if !q.options[h].is_empty() {
-                    let images = dedup(q.options[h].iter().map(|w| q.product(w).expect("computed")).collect());
-                    checker.add_type(q.phi[h], images);
-                }
-            }
-            let walked = checker.walk(&q.monoid, 5_000_000, &Meter::new(u64::MAX));
-            assert_eq!(walked, Ok(true), "{code:?} to {upto}: order {}", q.monoid.order);
-            // A candidate with one element's outcome changed is never certified.
-            for x in 0..q.monoid.order {
-                let mut wrong = q.monoid.clone();
-                wrong.p[x] = !wrong.p[x];
-                let verdict = certify(&wrong, &checker.types, &Meter::new(u64::MAX));
-                assert_ne!(verdict, Some(Verdict::Correct), "{code:?}: element {x} changed");
-            }
-        }
-    }
-
-    /// The quotient itself is a fixed point of a step of the recursion: same order, and every
-    /// heap's element has the same outcome, alone and beside every other heap.
-    #[test]
-    fn a_step_leaves_a_right_quotient_as_it_is() {
-        for (code, upto) in [(&[0u8, 7, 7][..], 40), (&[0, 0, 7][..], 24), (&[0, 5, 6][..], 60)] {
-            let q = build(code, upto);
-            let heaps: Vec<Option<(u32, Vec<u32>)>> = (0..q.phi.len())
-                .map(|h| {
-                    let images = dedup(q.options[h].iter().map(|w| q.product(w).expect("computed")).collect());
-                    (!q.options[h].is_empty()).then(|| (q.phi[h], images))
-                })
-                .collect();
-            let stepped = step(&q.monoid, &heaps, 1_000_000, 4096, &Meter::new(u64::MAX)).expect("within bounds");
-            assert_eq!(stepped.monoid.order, q.monoid.order, "{code:?}");
-            for a in 0..q.phi.len() {
-                for b in a..q.phi.len() {
-                    let old = q.monoid.mul(q.phi[a], q.phi[b]);
-                    let new = stepped.monoid.mul(stepped.phi[a], stepped.phi[b]);
-                    assert_eq!(stepped.monoid.in_p(new), q.monoid.in_p(old), "{code:?}: {a} + {b}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn misere_nim_and_kayles_agree_with_brute_force() {
-        for (code, upto) in [(&[0u8, 3, 3, 3][..], 3), (&[0, 7, 7][..], 12), (&[0, 1, 7][..], 9)] {
-            let q = build(code, upto);
-            let mut memo = HashMap::new();
-            for a in 0..=upto.min(7) {
-                for b in a..=upto.min(7) {
-                    for c in b..=upto.min(7) {
-                        let pos = [a, b, c];
-                        let want = brute(code, &pos, &mut memo);
-                        let got = q.monoid.in_p(q.product(&pos).unwrap());
-                        assert_eq!(got, want, "{code:?} {pos:?}");
-                    }
-                }
-            }
-            eprintln!("{code:?} to {upto}: order {}", q.monoid.order);
-        }
-    }
-}
+#[path = "quotient_tests.rs"]
+pub(super) mod tests;
