@@ -153,21 +153,30 @@ fn check_laws(code: &[u8], upto: u64) {
     let order = m.order() as u32;
     let options = |n: u64| octal_options(code, n);
     let mut memo = HashMap::new();
+    assert_monoid_laws(&format!("{code:?}"), m, 24);
     for x in 0..order {
-        assert_eq!(m.mul(0, x), x, "{code:?}: Φ(0) is the identity");
         assert_eq!(m.in_p(x), brute(&options, q.rep(x), &mut memo), "{code:?}: element {x} ({:?})", q.rep(x));
-        for y in 0..order {
-            assert_eq!(m.mul(x, y), m.mul(y, x), "{code:?}: commutative");
-            for z in 0..order.min(24) {
-                assert_eq!(m.mul(m.mul(x, y), z), m.mul(x, m.mul(y, z)), "{code:?}: associative");
-            }
-        }
-        // Reduced: every other element is told apart from x by some z.
-        for y in 0..x {
-            assert!((0..order).any(|z| m.in_p(m.mul(x, z)) != m.in_p(m.mul(y, z))), "{code:?}: {x} and {y} merge");
-        }
     }
     assert_eq!(q.phi(0), Some(0));
+}
+
+/// A quotient's monoid laws: element 0 is the identity, the product is commutative, and
+/// associative (its third factor among the first `associative_up_to` elements), and the monoid is
+/// reduced: every two elements are told apart by some z.
+fn assert_monoid_laws(name: &str, m: &takeaway_core::solve::misere::quotient::Monoid, associative_up_to: u32) {
+    let order = m.order() as u32;
+    for x in 0..order {
+        assert_eq!(m.mul(0, x), x, "{name}: Φ(0) is the identity");
+        for y in 0..order {
+            assert_eq!(m.mul(x, y), m.mul(y, x), "{name}: commutative");
+            for z in 0..order.min(associative_up_to) {
+                assert_eq!(m.mul(m.mul(x, y), z), m.mul(x, m.mul(y, z)), "{name}: associative");
+            }
+        }
+        for y in 0..x {
+            assert!((0..order).any(|z| m.in_p(m.mul(x, z)) != m.in_p(m.mul(y, z))), "{name}: {x} and {y} merge");
+        }
+    }
 }
 
 #[test]
@@ -195,19 +204,7 @@ fn dawsons_kayles_quotient_grows_past_its_blow_up_to_the_published_orders() {
     let orders: Vec<usize> = [24, 25, 27, 30, 31, 32, 33].iter().map(|&h| q.order_after(h)).collect();
     assert_eq!(orders, [24, 144, 176, 360, 520, 552, 638]);
     let m = q.monoid();
-    let order = m.order() as u32;
-    for x in 0..order {
-        assert_eq!(m.mul(0, x), x);
-        for y in 0..order {
-            assert_eq!(m.mul(x, y), m.mul(y, x), "commutative");
-            for z in 0..order.min(12) {
-                assert_eq!(m.mul(m.mul(x, y), z), m.mul(x, m.mul(y, z)), "associative");
-            }
-        }
-        for y in 0..x {
-            assert!((0..order).any(|z| m.in_p(m.mul(x, z)) != m.in_p(m.mul(y, z))), "{x} and {y} merge");
-        }
-    }
+    assert_monoid_laws("Dawson's Kayles", m, 12);
     let options = |n: u64| octal_options(&code, n);
     let mut memo = HashMap::new();
     for a in 0..=33u64 {

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use super::monoid::children;
 use super::quotient::Word;
 
 /// How many terms γ₀… are computed: enough for every alternation seen in heap games.
@@ -111,25 +112,6 @@ impl Genera {
         }
         self.memo.get(&root).cloned()
     }
-}
-
-/// The options of a word, as words.
-fn children(word: &[u64], options: &dyn Fn(u64) -> Vec<Word>) -> Vec<Word> {
-    let mut out = Vec::new();
-    for i in 0..word.len() {
-        if i > 0 && word[i] == word[i - 1] {
-            continue;
-        }
-        for o in options(word[i]) {
-            let mut w: Word = word[..i].iter().chain(&word[i + 1..]).copied().collect();
-            w.extend(o.iter().copied().filter(|&h| h > 0));
-            w.sort_unstable();
-            out.push(w);
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// A position's genus from its options' genera.

@@ -5,6 +5,32 @@
 /// A word: a sum of heaps, as its heap sizes in increasing order (no zeros).
 pub type Word = Vec<u64>;
 
+/// The options of a word (a sum of heaps), as words, each sorted, without repeats.
+pub(super) fn children(word: &[u64], options: &dyn Fn(u64) -> Vec<Word>) -> Vec<Word> {
+    let mut out = Vec::new();
+    for i in 0..word.len() {
+        if i > 0 && word[i] == word[i - 1] {
+            continue;
+        }
+        for o in options(word[i]) {
+            let mut w: Word = word[..i].iter().chain(&word[i + 1..]).copied().collect();
+            w.extend(o.iter().copied().filter(|&h| h > 0));
+            w.sort_unstable();
+            out.push(w);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `v` sorted, without repeats.
+pub(super) fn dedup(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Work spent on one question, in elementary steps of the check and the learner, against a
 /// limit derived from the question's `Limits`: running out leaves the quotient as it was (the
 /// next question, with its own allowance, goes on from there), unlike a `Stop`.

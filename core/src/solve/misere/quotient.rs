@@ -39,6 +39,7 @@ use super::relative::{self, Rel};
 use super::step::step;
 use super::walk::Checker;
 
+use super::monoid::{children, dedup};
 pub use super::monoid::{Meter, Monoid, Word};
 
 /// Why the quotient stopped growing at a heap.
@@ -716,23 +717,11 @@ impl<'q> Base<'q> {
     /// k = 0..=MOST_COPIES, by the misère recursion.
     fn copies_outcomes(&self, images: &[u32]) -> Vec<Vec<bool>> {
         let m = self.order;
-        let option_images: Vec<Vec<u32>> = (0..m)
-            .map(|x| {
-                let word = &self.reps[x];
-                let mut out = Vec::new();
-                for i in 0..word.len() {
-                    if i > 0 && word[i] == word[i - 1] {
-                        continue;
-                    }
-                    let rest: Word = word[..i].iter().chain(&word[i + 1..]).copied().collect();
-                    for o in &self.q.options[word[i] as usize] {
-                        let mut w = rest.clone();
-                        w.extend(o);
-                        out.push(self.product(&w));
-                    }
-                }
-                dedup(out)
-            })
+        let heap_options = |g: u64| self.q.options[g as usize].clone();
+        let option_images: Vec<Vec<u32>> = self
+            .reps
+            .iter()
+            .map(|word| dedup(children(word, &heap_options).iter().map(|w| self.product(w)).collect()))
             .collect();
         let mut order: Vec<usize> = (0..m).collect();
         order.sort_by_key(|&x| (self.reps[x].iter().sum::<u64>(), x));
@@ -867,12 +856,6 @@ impl<'q> Base<'q> {
 /// Shortest words first, then the lexicographically least.
 fn word_key(word: &[u64]) -> (u64, usize, &[u64]) {
     (word.iter().sum(), word.len(), word)
-}
-
-fn dedup(mut v: Vec<u32>) -> Vec<u32> {
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 /// The first (start, period) with outcomes[start + period] = outcomes[start], for which the

@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::monoid::{Meter, Word};
+use super::monoid::{children, dedup, Meter, Word};
 
 /// The side monoid of a relative game: its product, each heap's element, and the set G.
 pub(super) struct Side {
@@ -134,23 +134,11 @@ pub(super) fn add_heap(rel: &Rel, options: &[Vec<Word>], h: usize, side: &Side, 
 fn unsplit(rel: &Rel, options: &[Vec<Word>], h: usize, t: &[u32], side: &Side, budget: &Budget) -> Option<Rel> {
     let m = rel.order;
     // Options of each element's least word, as elements.
-    let option_images: Vec<Vec<u32>> = (0..m)
-        .map(|x| {
-            let word = &rel.reps[x];
-            let mut out = Vec::new();
-            for i in 0..word.len() {
-                if i > 0 && word[i] == word[i - 1] {
-                    continue;
-                }
-                let rest: Word = word[..i].iter().chain(&word[i + 1..]).copied().collect();
-                for o in &options[word[i] as usize] {
-                    let mut w = rest.clone();
-                    w.extend(o);
-                    out.push(rel.product(&w));
-                }
-            }
-            dedup(out)
-        })
+    let heap_options = |g: u64| options[g as usize].clone();
+    let option_images: Vec<Vec<u32>> = rel
+        .reps
+        .iter()
+        .map(|word| dedup(children(word, &heap_options).iter().map(|w| rel.product(w)).collect()))
         .collect();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_cached_key(|&x| key(&rel.reps[x]));
@@ -260,36 +248,13 @@ fn assemble(
         return None;
     }
     let mut first: HashMap<(bool, u32), u32> = HashMap::new();
-    let mut class: Vec<u32> = (0..size)
+    let class: Vec<u32> = (0..size)
         .map(|a| {
             let fresh = first.len() as u32;
             *first.entry((columns[a / m][a % m], side_of(a))).or_insert(fresh)
         })
         .collect();
-    let mut count = first.len();
-    loop {
-        if !budget.meter.spend((size * (gens.len() + 1)) as u64) {
-            return None;
-        }
-        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut next = vec![0u32; size];
-        for a in 0..size {
-            let mut k = Vec::with_capacity(gens.len() + 1);
-            k.push(class[a]);
-            k.extend(by_gen.iter().map(|row| class[row[a] as usize]));
-            let fresh = keys.len() as u32;
-            next[a] = *keys.entry(k).or_insert(fresh);
-        }
-        class = next;
-        if keys.len() == count {
-            break;
-        }
-        count = keys.len();
-        if count > budget.max_order {
-            budget.stop(Why::Order);
-            return None;
-        }
-    }
+    let (class, count) = refine(class, first.len(), &by_gen, Some(budget))?;
     // Number the classes by least words (Dijkstra over the heaps from the empty sum).
     let heaps: Vec<(u64, usize)> = (1..=h)
         .filter(|&g| g == h || base.heap[g] != 0)
@@ -356,6 +321,43 @@ fn assemble(
         heap,
         reps: by_word.iter().map(|&c| words[c].clone()).collect(),
     })
+}
+
+/// Moore's refinement: the coarsest partition finer than `class` (of `count` classes) that each
+/// row of `by_gen` (where a generator takes each element) respects. With a budget, `None` when
+/// its meter runs out or the classes pass its order.
+fn refine(
+    mut class: Vec<u32>,
+    mut count: usize,
+    by_gen: &[Vec<u32>],
+    budget: Option<&Budget>,
+) -> Option<(Vec<u32>, usize)> {
+    loop {
+        if let Some(budget) = budget {
+            if !budget.meter.spend((class.len() * (by_gen.len() + 1)) as u64) {
+                return None;
+            }
+        }
+        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
+        let next: Vec<u32> = (0..class.len())
+            .map(|a| {
+                let mut k = Vec::with_capacity(by_gen.len() + 1);
+                k.push(class[a]);
+                k.extend(by_gen.iter().map(|row| class[row[a] as usize]));
+                let fresh = keys.len() as u32;
+                *keys.entry(k).or_insert(fresh)
+            })
+            .collect();
+        class = next;
+        if keys.len() == count {
+            return Some((class, count));
+        }
+        count = keys.len();
+        if let Some(budget) = budget.filter(|b| count > b.max_order) {
+            budget.stop(Why::Order);
+            return None;
+        }
+    }
 }
 
 /// The exact check of a candidate for the heaps up to `h`: every pair (σ(X), W(X)) reachable
@@ -429,12 +431,6 @@ fn walk(cand: &Rel, options: &[Vec<Word>], h: usize, side: &Side, budget: &Budge
     true
 }
 
-fn dedup(mut v: Vec<u32>) -> Vec<u32> {
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
 #[cfg(test)]
 /// The misère quotient of heaps 1..options.len()-1 by relative quotients: its monoid (reduced to
 /// the classes of P-positions' indistinguishability), P-portion, Φ of each heap and least words.
@@ -455,27 +451,13 @@ pub(super) fn misere_side(options: &[Vec<Word>]) -> Side {
 
 /// `rel` reduced by its labels alone (Moore's refinement over its heaps).
 pub(super) fn reduce(rel: &Rel) -> (super::monoid::Monoid, Vec<u32>, Vec<Word>) {
-    let m = rel.order;
     let mut gens: Vec<u32> = rel.heap.iter().copied().filter(|&g| g != 0).collect();
     gens.sort_unstable();
     gens.dedup();
-    let mut class: Vec<u32> = rel.label.iter().map(|&l| l as u32).collect();
-    let mut count = 0;
-    loop {
-        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut next = vec![0u32; m];
-        for a in 0..m {
-            let mut k = vec![class[a]];
-            k.extend(gens.iter().map(|&g| class[rel.mul(a as u32, g) as usize]));
-            let fresh = keys.len() as u32;
-            next[a] = *keys.entry(k).or_insert(fresh);
-        }
-        class = next;
-        if keys.len() == count {
-            break;
-        }
-        count = keys.len();
-    }
+    let by_gen: Vec<Vec<u32>> = gens.iter().map(|&g| (0..rel.order as u32).map(|a| rel.mul(a, g)).collect()).collect();
+    let labels: Vec<u32> = rel.label.iter().map(|&l| l as u32).collect();
+    let kinds = if labels.contains(&0) && labels.contains(&1) { 2 } else { 1 };
+    let (class, count) = refine(labels, kinds, &by_gen, None).expect("refining without a budget always ends");
     // Elements are numbered by least words, so each class's first member has its least word.
     let mut number = vec![u32::MAX; count];
     let mut first = Vec::new();
