@@ -9,11 +9,11 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::fnv::{fnv1a, FNV_START};
-use super::heap::{MethodState, Values};
+use super::heap::{MethodState, Values, WitnessChoice};
 
 const MAGIC: &[u8] = b"takeaway period checkpoint\n";
 /// The layout below; a file of another layout is refused.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What a checkpoint holds.
@@ -100,6 +100,10 @@ pub fn write(
     out.extend_from_slice(&method.block_work.to_le_bytes());
     out.extend_from_slice(&method.block_plain.to_le_bytes());
     out.extend_from_slice(&method.dear_blocks.to_le_bytes());
+    out.extend_from_slice(&method.sparse_retried.to_le_bytes());
+    for x in method.witness_choice.to_words() {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
     let sum = fnv1a(FNV_START, &out);
     out.extend_from_slice(&sum.to_le_bytes());
 
@@ -160,6 +164,8 @@ pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, Che
         block_work: r.u64().ok_or_else(short)?,
         block_plain: r.u64().ok_or_else(short)?,
         dear_blocks: r.u32().ok_or_else(short)?,
+        sparse_retried: r.u64().ok_or_else(short)?,
+        witness_choice: WitnessChoice::from_words(r.words().ok_or_else(short)?),
     };
     if r.at != r.bytes.len() || p0 > 1 || p1 > 1 {
         return Err(corrupt("its fields do not fit together"));
@@ -195,6 +201,14 @@ impl<'a> Reader<'a> {
 
     fn u64(&mut self) -> Option<u64> {
         self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")))
+    }
+
+    fn words<const N: usize>(&mut self) -> Option<[u64; N]> {
+        let mut words = [0; N];
+        for w in &mut words {
+            *w = self.u64()?;
+        }
+        Some(words)
     }
 
     fn text(&mut self) -> Option<String> {

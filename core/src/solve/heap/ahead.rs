@@ -23,6 +23,12 @@ pub(super) const AHEAD_PILES: u64 = 256;
 /// From this pile on the second thread marks ahead: below it a pile's rare options are too few
 /// to pay for the hand-over.
 pub(super) const AHEAD_FROM: u64 = 4096;
+/// Nor while fewer piles than this have a rare value: a pile's options with a rare part are
+/// then a few dozen, and the blocks' tables and searches cost more than they spare (one
+/// thread, to 2^17: 0.454, 17 rare piles, 58 ms with the work ahead and 42 without; 0.404,
+/// 369 of them, 287 and 236; 0.376, 0.416 and 0.264, 471 to 1,992 of them, and Grundy's
+/// game to 2^20, the same either way).
+pub(super) const AHEAD_RARE_FROM: usize = 512;
 
 /// The rare parts r of a split of `rest` whose options the second thread marks, given every value
 /// below `known`: those with rest − known < r < min(known, rest), whose partner is below `known`

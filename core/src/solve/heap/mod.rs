@@ -49,6 +49,9 @@ const SPARSE_BLOCK: u64 = 4096;
 /// found (measured, in units of the plain scan: Grundy's game 1.8, 1.5, then 0.5–1; 0.140 and
 /// 0.741 from 1.4–2.6 down to 0.3–1.2), and a block's cost varies more once it is cheap.
 const SPARSE_WARM_UP: u64 = 16384;
+/// How much the piles must grow after the sparse-space method was given up (or found no
+/// classes) before it is tried again.
+const SPARSE_RETRY_GROWTH: u64 = 4;
 /// What one option examined by the sparse-space method costs, in options of the plain scan
 /// (which reads them in order, sixteen at a time): the method is given up when it does more
 /// than the plain scan would at this rate. Measured against the time of each method alone to
@@ -451,4 +454,5 @@ mod sparse;
 mod values;
 
 pub use kernel::{HeapKernel, MethodState};
+pub use sparse::WitnessChoice;
 pub use values::{Slot, Values};

@@ -21,6 +21,14 @@ pub(super) const SHORT_SCAN: usize = 1024;
 pub(super) const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
 pub(super) const TARGETED_SHARE: usize = 4;
+/// The search for witnesses chooses again between the targeted search and the scan alone at
+/// every stretch of this many piles (see `WitnessChoice`).
+const CHOICE_EVERY: u64 = 4096;
+/// The piles at the start of a stretch that go the way not chosen, to weigh it.
+const CHOICE_SAMPLE: u64 = 32;
+/// What a holder tried by the targeted search costs, in pairs of the scan, which reads eight
+/// at a time in order where a holder's partner is a load from anywhere in the table.
+const HOLDER_COST: u64 = 2;
 
 /// The sparse-space classes. A pile's value is common when the parity of the bits it shares
 /// with the mask is its domain's: piles of even and of odd size may differ (the "domain"
@@ -48,6 +56,8 @@ pub(super) struct Sparse {
     next: Vec<usize>,
     /// scratch: where each way to split's scan up from the smallest parts stands
     low: Vec<usize>,
+    /// whether the search for witnesses tries holders before the rest of the scan
+    choice: WitnessChoice,
     /// `holders[c]`: the first pile sizes whose value is c, increasing
     holders: Vec<Vec<u32>>,
     /// how often each value occurred since the last recount, and in the stretch before it
@@ -86,6 +96,7 @@ impl Sparse {
             sources: Vec::new(),
             next: Vec::new(),
             low: Vec::new(),
+            choice: WitnessChoice::default(),
             holders: Vec::new(),
             counting: Vec::new(),
             counted: Vec::new(),
@@ -94,6 +105,16 @@ impl Sparse {
         };
         s.grow(0);
         s
+    }
+
+    /// The witness search's choice, for a checkpoint.
+    pub(super) fn witness_choice(&self) -> WitnessChoice {
+        self.choice
+    }
+
+    /// Restores the witness search's choice from a checkpoint.
+    pub(super) fn set_witness_choice(&mut self, choice: WitnessChoice) {
+        self.choice = choice;
     }
 
     /// The pile sizes with a rare value, increasing, and their values.
@@ -429,7 +450,7 @@ pub(super) fn sparse_value<T: Slot>(
     }));
     next.clear();
     next.extend(sources.iter().map(|s| s.stored));
-    let found = find_witnesses(g, candidate, dropped, sparse, &sources, &mut next, missing, work);
+    let found = find_witnesses(g, n, candidate, dropped, sparse, &sources, &mut next, missing, work);
     sparse.sources = sources;
     sparse.next = next;
     found
@@ -509,6 +530,7 @@ pub(super) fn mark_rare<T: Slot>(
 #[allow(clippy::too_many_arguments)]
 fn find_witnesses<T: Slot>(
     g: &[T],
+    n: u64,
     candidate: usize,
     dropped: usize,
     sparse: &mut Sparse,
@@ -539,7 +561,7 @@ fn find_witnesses<T: Slot>(
         }
         budget = budget.saturating_sub(start - *a);
     }
-    let found = find_witnesses_left(g, candidate, dropped, sparse, sources, next, &low, missing, work);
+    let found = find_witnesses_left(g, n, candidate, dropped, sparse, sources, next, &low, missing, work);
     sparse.low = low;
     found
 }
@@ -549,6 +571,34 @@ fn find_witnesses<T: Slot>(
 #[allow(clippy::too_many_arguments)]
 fn find_witnesses_left<T: Slot>(
     g: &[T],
+    n: u64,
+    candidate: usize,
+    dropped: usize,
+    sparse: &mut Sparse,
+    sources: &[Source],
+    next: &mut [usize],
+    low: &[usize],
+    missing: usize,
+    work: &mut u64,
+) -> Option<u32> {
+    // In a window the scan cannot reach the dropped piles, and the holders are what spares
+    // starting again: there the targeted search always goes first.
+    let targeted = dropped > 0 || sparse.choice.targeted(n);
+    let before = *work;
+    let mut holders = 0;
+    let found = search_left(g, candidate, dropped, sparse, sources, next, low, missing, targeted, &mut holders, work);
+    if dropped == 0 {
+        let pairs = *work - before - holders;
+        sparse.choice.record(targeted, pairs + holders * HOLDER_COST);
+    }
+    found
+}
+
+/// The search after the short scan: the targeted search first if `targeted` (counting the
+/// holders it tries in `holders`), then the rest of the scan.
+#[allow(clippy::too_many_arguments)]
+fn search_left<T: Slot>(
+    g: &[T],
     candidate: usize,
     dropped: usize,
     sparse: &mut Sparse,
@@ -556,16 +606,22 @@ fn find_witnesses_left<T: Slot>(
     next: &mut [usize],
     low: &[usize],
     mut missing: usize,
+    targeted: bool,
+    holders: &mut u64,
     work: &mut u64,
 ) -> Option<u32> {
     // The values still missing are reached by few pairs, and mostly through a scarce value:
     // go straight to the pile sizes holding the partner values likeliest to give them. A
     // holder tried costs a few pairs of the scan, and a value no pair reaches (the pile's own
     // rare value) is tried in vain: the search gives way to the scan once it has tried a
-    // quarter as many holders as the scan has pairs left. Not in a window: there the scan
-    // cannot reach the dropped piles, and the search is what spares starting again.
+    // quarter as many holders as the scan has pairs left (in a window, never).
     let pairs_left: usize = next.iter().zip(low).map(|(&a, &lo)| (a + 1).saturating_sub(lo)).sum();
-    let mut holders_left = if dropped > 0 { usize::MAX } else { pairs_left / TARGETED_SHARE };
+    let allowed = match (targeted, dropped) {
+        (false, _) => 0,
+        (true, 0) => pairs_left / TARGETED_SHARE,
+        (true, _) => usize::MAX,
+    };
+    let mut holders_left = allowed;
     for v in 0..candidate {
         if sparse.need[v] == 0 {
             continue;
@@ -574,18 +630,27 @@ fn find_witnesses_left<T: Slot>(
             break;
         }
         sparse.make_partners(v);
-        if targeted_witness(g, v as u32, sources, sparse, &mut holders_left, work) {
+        let found = targeted_witness(g, v as u32, sources, sparse, &mut holders_left, work);
+        if found {
             sparse.need[v] = 0;
             missing -= 1;
-            if missing == 0 {
-                return Some(candidate as u32);
-            }
+        }
+        if found && missing == 0 {
+            break;
         }
     }
-    // The rest of the scan, which ends the search either way when every pile is stored.
+    *holders += (allowed - holders_left) as u64;
+    if missing == 0 {
+        return Some(candidate as u32);
+    }
+    // The rest of the scan, up from where the short scan up stopped (the smallest parts pair
+    // with the latest piles, whose values are the most varied: 0.564 to 2^17 examines 3.5 times
+    // fewer pairs so than down from the middle), which ends the search either way when every
+    // pile is stored.
     let need = &mut sparse.need;
     for ((source, a), &lo) in sources.iter().zip(next.iter_mut()).zip(low) {
-        if scan_pairs(g, source.right, a, lo, need, &mut missing, work) {
+        let mut up = lo;
+        if scan_pairs_up(g, source.right, &mut up, *a + 1, need, &mut missing, work) {
             return Some(candidate as u32);
         }
     }
@@ -595,6 +660,73 @@ fn find_witnesses_left<T: Slot>(
     }
     // Some rare value below the candidate has no option: it is the answer.
     Some(need.iter().position(|&x| x != 0).expect("a value is still missing") as u32)
+}
+
+/// Whether the search for witnesses tries holders before the rest of the scan: some games'
+/// missing values are reached through a few scarce values, which the holders find at once
+/// (0.376), others' by many pairs of the smallest parts with the latest piles, where the
+/// holders are tried in vain (0.564, 0.416: up to eleven times the scan's cost). Every pile
+/// goes the way chosen but the first `CHOICE_SAMPLE` of each stretch of `CHOICE_EVERY`,
+/// which go the other; at each new stretch the way whose piles cost less on average is
+/// chosen, from the costs so far, halved at each stretch so that the recent ones weigh most.
+/// The choice depends on the work counted alone, so every run makes the same ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WitnessChoice {
+    /// the stretch the costs run to
+    stretch: u64,
+    /// whether the piles outside the sample try the holders first
+    targeted: bool,
+    /// what the search cost on the piles that went each way (without holders, with them),
+    /// and how many piles went
+    cost: [u64; 2],
+    piles: [u64; 2],
+}
+
+impl Default for WitnessChoice {
+    fn default() -> Self {
+        WitnessChoice { stretch: 0, targeted: true, cost: [0; 2], piles: [0; 2] }
+    }
+}
+
+impl WitnessChoice {
+    /// Whether pile n tries the holders first.
+    fn targeted(&mut self, n: u64) -> bool {
+        let stretch = n / CHOICE_EVERY;
+        if stretch != self.stretch {
+            self.stretch = stretch;
+            if self.piles.iter().all(|&p| p > 0) {
+                // The average costs, compared without dividing: the other way must cost a
+                // quarter less, so that ways costing about the same do not swap on the noise
+                // of a small sample (0.376's choice swapped once so and cost 8% more).
+                let with = u128::from(self.cost[1]) * u128::from(self.piles[0]);
+                let without = u128::from(self.cost[0]) * u128::from(self.piles[1]);
+                let (chosen, other) = if self.targeted { (with, without) } else { (without, with) };
+                if 4 * other < 3 * chosen {
+                    self.targeted = !self.targeted;
+                }
+            }
+            self.cost = self.cost.map(|c| c / 2);
+            self.piles = self.piles.map(|p| p / 2);
+        }
+        self.targeted != (n % CHOICE_EVERY < CHOICE_SAMPLE)
+    }
+
+    fn record(&mut self, targeted: bool, cost: u64) {
+        self.cost[usize::from(targeted)] += cost;
+        self.piles[usize::from(targeted)] += 1;
+    }
+
+    /// The choice as numbers, for a checkpoint.
+    pub fn to_words(self) -> [u64; 6] {
+        let [c0, c1] = self.cost;
+        let [p0, p1] = self.piles;
+        [self.stretch, u64::from(self.targeted), c0, c1, p0, p1]
+    }
+
+    /// The choice from `to_words`.
+    pub fn from_words([stretch, targeted, c0, c1, p0, p1]: [u64; 6]) -> Self {
+        WitnessChoice { stretch, targeted: targeted != 0, cost: [c0, c1], piles: [p0, p1] }
+    }
 }
 
 /// One way to split: the pairs (a, rest − a) for a from 1 to `top`.
@@ -758,7 +890,40 @@ pub(super) fn try_holders<T: Slot>(
 
 #[cfg(test)]
 mod tests {
-    use super::walsh_hadamard;
+    use super::{walsh_hadamard, WitnessChoice, CHOICE_EVERY, CHOICE_SAMPLE};
+
+    /// Goes through the piles of stretch `stretch` as the search would, each way costing what
+    /// `cost` says a pile, and returns the way most of the stretch went.
+    fn run_stretch(choice: &mut WitnessChoice, stretch: u64, cost: impl Fn(bool) -> u64) -> bool {
+        let mut targeted_piles = 0;
+        for n in stretch * CHOICE_EVERY..(stretch + 1) * CHOICE_EVERY {
+            let targeted = choice.targeted(n);
+            targeted_piles += u64::from(targeted);
+            choice.record(targeted, cost(targeted));
+        }
+        2 * targeted_piles > CHOICE_EVERY
+    }
+
+    /// The search starts with the holders, turns to the scan alone when it costs a quarter
+    /// less on its sample piles, turns back when the holders do, and keeps its way between ways
+    /// that cost about the same; the sample piles go the other way.
+    #[test]
+    fn the_witness_search_goes_the_way_that_costs_less() {
+        let mut choice = WitnessChoice::default();
+        assert!(!choice.targeted(0), "the first piles weigh the scan alone");
+        assert!(choice.targeted(CHOICE_SAMPLE), "the others try the holders");
+        let mut choice = WitnessChoice::default();
+        assert!(run_stretch(&mut choice, 0, |t| if t { 100 } else { 30 }));
+        assert!(!run_stretch(&mut choice, 1, |t| if t { 100 } else { 30 }), "the scan costs less");
+        assert!(!run_stretch(&mut choice, 2, |t| if t { 90 } else { 100 }), "about the same: kept");
+        assert!(!run_stretch(&mut choice, 3, |t| if t { 90 } else { 100 }), "still about the same");
+        for stretch in 4..8 {
+            run_stretch(&mut choice, stretch, |t| if t { 20 } else { 100 });
+        }
+        assert!(run_stretch(&mut choice, 8, |t| if t { 20 } else { 100 }), "the holders cost less again");
+        let words = choice.to_words();
+        assert_eq!(WitnessChoice::from_words(words), choice, "a checkpoint keeps the choice");
+    }
 
     /// At each mask, the transform is the count of values sharing an even number of bits with
     /// it less the count sharing an odd number, as counted one value at a time.
