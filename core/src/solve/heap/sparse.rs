@@ -756,13 +756,12 @@ pub(super) fn scan_pairs<T: Slot>(
 ) -> bool {
     let start = *a;
     while *a >= stop + 8 {
-        let mut hit = 0;
-        for k in 0..8 {
-            hit |= need[(g[*a - k].value() ^ g[right - *a + k].value()) as usize];
-        }
-        if hit != 0 {
-            for k in 0..8 {
-                if cross_off(g, right, *a - k, need, missing) {
+        // The pairs (a − k, right − a + k), their values kept for the crossing off.
+        let (low, high) = (&g[*a - 7..=*a], &g[right - *a..right - *a + 8]);
+        let reached: [usize; 8] = std::array::from_fn(|k| (low[7 - k].value() ^ high[k].value()) as usize);
+        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 {
+            for (k, &v) in reached.iter().enumerate() {
+                if cross_off_value(v, need, missing) {
                     *work += (start - *a + k) as u64;
                     *a -= k + 1;
                     return true;
@@ -787,7 +786,12 @@ pub(super) fn scan_pairs<T: Slot>(
 /// is missing.
 #[inline(always)]
 fn cross_off<T: Slot>(g: &[T], right: usize, a: usize, need: &mut [u8], missing: &mut usize) -> bool {
-    let v = (g[a].value() ^ g[right - a].value()) as usize;
+    cross_off_value((g[a].value() ^ g[right - a].value()) as usize, need, missing)
+}
+
+/// Crosses off the value v, if it is still needed; true once none is missing.
+#[inline(always)]
+fn cross_off_value(v: usize, need: &mut [u8], missing: &mut usize) -> bool {
     if need[v] != 0 {
         need[v] = 0;
         *missing -= 1;
@@ -809,13 +813,12 @@ pub(super) fn scan_pairs_up<T: Slot>(
 ) -> bool {
     let start = *a;
     while *a + 8 <= stop {
-        let mut hit = 0;
-        for k in 0..8 {
-            hit |= need[(g[*a + k].value() ^ g[right - *a - k].value()) as usize];
-        }
-        if hit != 0 {
-            for k in 0..8 {
-                if cross_off(g, right, *a + k, need, missing) {
+        // The pairs (a + k, right − a − k), their values kept for the crossing off.
+        let (low, high) = (&g[*a..*a + 8], &g[right - *a - 7..=right - *a]);
+        let reached: [usize; 8] = std::array::from_fn(|k| (low[k].value() ^ high[7 - k].value()) as usize);
+        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 {
+            for (k, &v) in reached.iter().enumerate() {
+                if cross_off_value(v, need, missing) {
                     *a += k + 1;
                     *work += (*a - start) as u64;
                     return true;
