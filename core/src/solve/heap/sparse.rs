@@ -759,14 +759,10 @@ pub(super) fn scan_pairs<T: Slot>(
         // The pairs (a − k, right − a + k), their values kept for the crossing off.
         let (low, high) = (&g[*a - 7..=*a], &g[right - *a..right - *a + 8]);
         let reached: [usize; 8] = std::array::from_fn(|k| (low[7 - k].value() ^ high[k].value()) as usize);
-        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 {
-            for (k, &v) in reached.iter().enumerate() {
-                if cross_off_value(v, need, missing) {
-                    *work += (start - *a + k) as u64;
-                    *a -= k + 1;
-                    return true;
-                }
-            }
+        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 && cross_off_all(&reached, need, missing) {
+            *work += (start - *a + 8) as u64;
+            *a -= 8;
+            return true;
         }
         *a -= 8;
     }
@@ -786,12 +782,7 @@ pub(super) fn scan_pairs<T: Slot>(
 /// is missing.
 #[inline(always)]
 fn cross_off<T: Slot>(g: &[T], right: usize, a: usize, need: &mut [u8], missing: &mut usize) -> bool {
-    cross_off_value((g[a].value() ^ g[right - a].value()) as usize, need, missing)
-}
-
-/// Crosses off the value v, if it is still needed; true once none is missing.
-#[inline(always)]
-fn cross_off_value(v: usize, need: &mut [u8], missing: &mut usize) -> bool {
+    let v = (g[a].value() ^ g[right - a].value()) as usize;
     if need[v] != 0 {
         need[v] = 0;
         *missing -= 1;
@@ -799,9 +790,20 @@ fn cross_off_value(v: usize, need: &mut [u8], missing: &mut usize) -> bool {
     *missing == 0
 }
 
+/// Crosses off the values a block of pairs reaches, without a branch a value (which of them
+/// are needed is unpredictable: the short scans hit in most blocks); true once none is missing.
+#[inline(always)]
+fn cross_off_all(reached: &[usize; 8], need: &mut [u8], missing: &mut usize) -> bool {
+    for &v in reached {
+        *missing -= usize::from(need[v]);
+        need[v] = 0;
+    }
+    *missing == 0
+}
+
 /// Looks at the pairs (a, rest − a) for a from `*a` up to `stop` (not included), crossing off
-/// the values they reach; true once none is missing, with `*a` past the pair that found the
-/// last. Eight pairs at a time, as in `scan_pairs`.
+/// the values they reach; true once none is missing, with `*a` past the pair (or the block of
+/// eight) that found the last. Eight pairs at a time, as in `scan_pairs`.
 pub(super) fn scan_pairs_up<T: Slot>(
     g: &[T],
     right: usize,
@@ -816,14 +818,10 @@ pub(super) fn scan_pairs_up<T: Slot>(
         // The pairs (a + k, right − a − k), their values kept for the crossing off.
         let (low, high) = (&g[*a..*a + 8], &g[right - *a - 7..=right - *a]);
         let reached: [usize; 8] = std::array::from_fn(|k| (low[k].value() ^ high[7 - k].value()) as usize);
-        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 {
-            for (k, &v) in reached.iter().enumerate() {
-                if cross_off_value(v, need, missing) {
-                    *a += k + 1;
-                    *work += (*a - start) as u64;
-                    return true;
-                }
-            }
+        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 && cross_off_all(&reached, need, missing) {
+            *a += 8;
+            *work += (*a - start) as u64;
+            return true;
         }
         *a += 8;
     }
