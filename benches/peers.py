@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """takeaway beside the specialist octal-game programs, counted by callgrind.
 
-    python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...]
+    python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...|all]
                              [--methods rc2,rcs] [--records 0.16,0.127,0.56] [--out target/peers.md]
                              [--clock callgrind|cpu] [--runs 3]
 
@@ -20,7 +20,8 @@ stdout, with each peer's count as a ratio to takeaway's (above 1: takeaway execu
 analyze stops at a period it proves, takeaway's `period`, which stops at its own proof, is run too
 and must find the same preperiod and period; the table puts the two proofs side by side.
 
-The sweep is left out with `--codes ''`. The records (`--records`, none with `--records ''`) are
+`--codes all` takes every three-digit code with a digit that splits (448 of them), and the
+table ends with the codes where a peer did better. The sweep is left out with `--codes ''`. The records (`--records`, none with `--records ''`) are
 runs that prove a published period: takeaway's `period` (one thread, a budget large enough for the
 run) beside analyze built as published (heaps up to 2^28, a period looked for at each power of
 two), both under callgrind, and both must find the same preperiod and period. 0.376 and 0.354
@@ -54,6 +55,10 @@ DEFAULT_CODES = [
     "0.247", "0.35", "0.36", "0.51", "0.515", "0.52", "0.544", "0.564", "0.6", "0.676", "0.677",
     "0.715", "0.725", "0.751", "0.757", "0.77",
 ]
+
+
+# `--codes all`: every three-digit code 0.d1d2d3 with a digit that splits (448 codes).
+ALL_CODES = [f"0.{a}{b}{c}" for a in range(8) for b in range(8) for c in range(8) if max(a, b, c) >= 4]
 
 
 def run(cmd, **kw):
@@ -240,7 +245,7 @@ def main() -> None:
         sys.exit("--n must be a power of two: analyze computes values to powers of two")
     if CLOCK == "callgrind" and shutil.which("valgrind") is None:
         sys.exit("needs valgrind (Debian's package valgrind)")
-    codes = [c.strip() for c in args.codes.split(",") if c.strip()]
+    codes = ALL_CODES if args.codes == "all" else [c.strip() for c in args.codes.split(",") if c.strip()]
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     records = [c.strip() for c in args.records.split(",") if c.strip()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -292,6 +297,15 @@ def main() -> None:
         note = "" if computed >= n else f" (stopped at its period, {computed} heaps)"
         proof = "| | |" if period_count is None else f"| {show(period_count)} | {czajka / period_count:.2f}× |"
         table.append(f"| {code} | {show(ours)} | {theirs / ours:.2f}× | {czajka / ours:.2f}×{note} {proof}")
+    # The codes where a peer did better: ogsolve, or analyze computing every heap, beside the
+    # table; analyze stopping at its period, beside takeaway's own proof.
+    behind = []
+    for code, ours, theirs, czajka, computed, period_count in rows:
+        czajka_ratio = czajka / ours if period_count is None else czajka / period_count
+        if min(theirs / ours, czajka_ratio) < 1:
+            behind.append(f"{code} ({min(theirs / ours, czajka_ratio):.2f}×)")
+    if rows:
+        table += ["", f"Behind a peer on {len(behind)} of {len(rows)} codes" + (": " + ", ".join(behind) if behind else ".")]
     if table and record_lines:
         table.append("")
     table += record_lines

@@ -643,10 +643,11 @@ fn search_left<T: Slot>(
     if missing == 0 {
         return Some(candidate as u32);
     }
-    // The rest of the scan, up from where the short scan up stopped (the smallest parts pair
-    // with the latest piles, whose values are the most varied: 0.564 to 2^17 examines 3.5 times
-    // fewer pairs so than down from the middle), which ends the search either way when every
-    // pile is stored.
+    // The rest of the scan, up from where the short scan up stopped: the smallest parts pair
+    // with the latest piles, whose values are the most varied (0.564 to 2^17, scanning up with
+    // no holders: 0.88 billion pairs, against 3.12 billion pairs and holders with the holders
+    // first and the rest down from the middle). It ends the search either way when every pile
+    // is stored.
     let need = &mut sparse.need;
     for ((source, a), &lo) in sources.iter().zip(next.iter_mut()).zip(low) {
         let mut up = lo;
@@ -697,7 +698,7 @@ impl WitnessChoice {
             if self.piles.iter().all(|&p| p > 0) {
                 // The average costs, compared without dividing: the other way must cost a
                 // quarter less, so that ways costing about the same do not swap on the noise
-                // of a small sample (0.376's choice swapped once so and cost 8% more).
+                // of a small sample (0.376's choice swapped once so: 9% more instructions to 2^17).
                 let with = u128::from(self.cost[1]) * u128::from(self.piles[0]);
                 let without = u128::from(self.cost[0]) * u128::from(self.piles[1]);
                 let (chosen, other) = if self.targeted { (with, without) } else { (without, with) };
