@@ -256,14 +256,7 @@ fn the_kernels_later_choices_agree_with_the_definition() {
         let mut solver = Solver::new(&game, Limits::default());
         solver.value(&Position::new(vec![upto as u64])).unwrap();
         assert!(solver.uses_sparse_space(), "{code}: the method tried again is in use");
-        let expected = common::octal::octal_by_definition(digits, upto);
-        for (n, &want) in expected.iter().enumerate() {
-            assert_eq!(
-                solver.value(&Position::new(vec![n as u64])).unwrap().grundy,
-                Some(want as u64),
-                "{code}, n = {n}"
-            );
-        }
+        assert_every_pile_as_defined(&mut solver, code, digits, upto);
     }
 }
 
@@ -318,16 +311,18 @@ fn sweep_against_the_definition(first: u8) -> usize {
             continue;
         }
         open += 1;
-        let expected = common::octal::octal_by_definition(digits, upto);
-        for (n, &want) in expected.iter().enumerate() {
-            assert_eq!(
-                solver.value(&Position::new(vec![n as u64])).unwrap().grundy,
-                Some(want as u64),
-                "{code}, n = {n}"
-            );
-        }
+        assert_every_pile_as_defined(&mut solver, &code, digits, upto);
     }
     open
+}
+
+/// Every pile of the octal code 0.d₁d₂d₃ (`digits`) up to `upto`, as `solver` answers it, against
+/// the definition.
+fn assert_every_pile_as_defined(solver: &mut Solver, code: &str, digits: [u8; 3], upto: usize) {
+    let expected = common::octal::octal_by_definition(digits, upto);
+    for (n, &want) in expected.iter().enumerate() {
+        assert_eq!(solver.value(&Position::new(vec![n as u64])).unwrap().grundy, Some(want as u64), "{code}, n = {n}");
+    }
 }
 
 #[test]
@@ -365,10 +360,7 @@ fn a_code_whose_rare_values_all_come_early_turns_sparse_early_and_agrees_with_th
     let mut solver = Solver::new(&game, Limits::default());
     solver.value(&Position::new(vec![2_000])).unwrap();
     assert!(solver.uses_sparse_space(), "0.676 is sparse by 2000");
-    let expected = common::octal::octal_by_definition([6, 7, 6], 7_400);
-    for (n, &want) in expected.iter().enumerate() {
-        assert_eq!(solver.value(&Position::new(vec![n as u64])).unwrap().grundy, Some(want as u64), "n = {n}");
-    }
+    assert_every_pile_as_defined(&mut solver, "0.676", [6, 7, 6], 7_400);
 }
 
 proptest! {

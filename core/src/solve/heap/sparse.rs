@@ -10,17 +10,17 @@ use super::*;
 
 /// How many pile sizes of each value are kept as witnesses for the targeted search: the first
 /// ones, so that the list is a fixed prefix of the table and costs bounded memory.
-pub(super) const HOLDERS_PER_VALUE: usize = 4096;
+const HOLDERS_PER_VALUE: usize = 4096;
 /// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
-pub(super) const RECOUNT_EVERY: u32 = 4096;
+const RECOUNT_EVERY: u32 = 4096;
 /// Pairs examined before the search turns to particular values, half up from the smallest
 /// parts and half down from the middle: a plain scan finds the common XORs at once, and the
 /// targeted search the scarce ones.
 pub(super) const SHORT_SCAN: usize = 1024;
 /// How many partner values the targeted search tries for one missing value.
-pub(super) const PARTNERS_TRIED: usize = 16;
+const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
-pub(super) const TARGETED_SHARE: usize = 4;
+const TARGETED_SHARE: usize = 4;
 /// The search for witnesses chooses again between the targeted search and the scan alone at
 /// every stretch of this many piles (see `WitnessChoice`).
 const CHOICE_EVERY: u64 = 4096;
@@ -561,36 +561,17 @@ fn find_witnesses<T: Slot>(
         }
         budget = budget.saturating_sub(start - *a);
     }
-    let found = find_witnesses_left(g, n, candidate, dropped, sparse, sources, next, &low, missing, work);
-    sparse.low = low;
-    found
-}
-
-/// `find_witnesses` once the short scan is done: each way to split has its pairs from `low`
-/// to `next` left.
-#[allow(clippy::too_many_arguments)]
-fn find_witnesses_left<T: Slot>(
-    g: &[T],
-    n: u64,
-    candidate: usize,
-    dropped: usize,
-    sparse: &mut Sparse,
-    sources: &[Source],
-    next: &mut [usize],
-    low: &[usize],
-    missing: usize,
-    work: &mut u64,
-) -> Option<u32> {
-    // In a window the scan cannot reach the dropped piles, and the holders are what spares
-    // starting again: there the targeted search always goes first.
+    // Each way to split has its pairs from `low` to `next` left. In a window the scan cannot
+    // reach the dropped piles, and the holders are what spares starting again: there the
+    // targeted search always goes first.
     let targeted = dropped > 0 || sparse.choice.targeted(n);
-    let before = *work;
-    let mut holders = 0;
-    let found = search_left(g, candidate, dropped, sparse, sources, next, low, missing, targeted, &mut holders, work);
+    let (before, mut holders) = (*work, 0);
+    let found = search_left(g, candidate, dropped, sparse, sources, next, &low, missing, targeted, &mut holders, work);
     if dropped == 0 {
         let pairs = *work - before - holders;
         sparse.choice.record(targeted, pairs + holders * HOLDER_COST);
     }
+    sparse.low = low;
     found
 }
 
@@ -870,7 +851,7 @@ fn targeted_witness<T: Slot>(
 
 /// Tries the holders p with `low` ≤ p ≤ `high` as a part, but `skip`, at most `*holders_left`
 /// of them: true once the partner of one, stored at `right` − p, has the value `want`.
-pub(super) fn try_holders<T: Slot>(
+fn try_holders<T: Slot>(
     g: &[T],
     holders: &[u32],
     (low, high): (usize, usize),
