@@ -297,7 +297,8 @@ pub struct Value {
 }
 
 impl Value {
-    fn from_grundy(g: u64) -> Value {
+    /// The value of a position under normal play: P exactly when its Grundy value is 0.
+    pub fn from_grundy(g: u64) -> Value {
         Value { outcome: if g == 0 { Outcome::P } else { Outcome::N }, grundy: Some(g) }
     }
 }

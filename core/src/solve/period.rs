@@ -13,30 +13,33 @@ use crate::vocab::CmpOp;
 /// The smallest period p (and for it the smallest preperiod) such that the sequence repeats,
 /// adding a constant each period when `arithmetic`, over at least three whole periods and
 /// half of the sequence at its end. Returns (preperiod, period, saltus).
-pub fn detect(values: &[i64], arithmetic: bool) -> Option<(usize, usize, i64)> {
+pub fn detect<T: Copy + Into<i64>>(values: &[T], arithmetic: bool) -> Option<(usize, usize, i64)> {
     let len = values.len();
     if len < 2 {
         return None;
     }
+    let at = |i: usize| -> i64 { values[i].into() };
     // How far back from the end a shift by p matches, for every p at once (a Z-function of the
     // reversed sequence): linear time, where comparing each p separately is quadratic on
-    // sequences that are nearly constant, such as the outcomes of Fibonacci Nim.
-    let reversed: Vec<i64> = if arithmetic {
-        values.windows(2).rev().map(|w| w[1] - w[0]).collect()
+    // sequences that are nearly constant, such as the outcomes of Fibonacci Nim. The reversed
+    // sequence is read in place: a table's look for a period runs on every doubling of its
+    // piles, and copies of a million values cost more than the look.
+    // Only shifts up to half the sequence are periods it looks at.
+    let matched = if arithmetic {
+        z_function(len - 1, len / 2, |k| at(len - 1 - k) - at(len - 2 - k))
     } else {
-        values.iter().rev().copied().collect()
+        z_function(len, len / 2, |k| at(len - 1 - k))
     };
-    let matched = z_function(&reversed);
     for p in 1..=len / 2 {
-        let saltus = if arithmetic { values[len - 1] - values[len - 1 - p] } else { 0 };
+        let saltus = if arithmetic { at(len - 1) - at(len - 1 - p) } else { 0 };
         if arithmetic && saltus == 0 {
             continue;
         }
         // values[j + p] − values[j] = saltus for j ≥ start: the tail from start has this length.
         let tail = if arithmetic {
-            (p + 1 + matched.get(p).copied().unwrap_or(0)).min(len)
+            (p + 1 + matched.get(p).map_or(0, |&z| z as usize)).min(len)
         } else {
-            (p + matched[p]).min(len)
+            (p + matched[p] as usize).min(len)
         };
         let start = len - tail;
         // Three whole periods and half the sequence at least: sparse P-positions (powers of 2,
@@ -49,21 +52,25 @@ pub fn detect(values: &[i64], arithmetic: bool) -> Option<(usize, usize, i64)> {
     None
 }
 
-/// `z[i]`: the length of the longest common prefix of `s` and `s[i..]` (`z[0]` is `s.len()`).
-fn z_function(s: &[i64]) -> Vec<usize> {
-    let n = s.len();
-    let mut z = vec![0; n];
+/// `z[i]` for i ≤ `shifts`: the length of the longest common prefix of the sequence `s(0..n)`
+/// and its suffix from i (`z[0]` is n). Each z[i] needs only those before it, so the shifts
+/// past `shifts` are never computed. Lengths are u32, half the pages of usize to touch; past 2^32 values a
+/// length is cut short, which may miss a period but never claims one (and starting a match
+/// from a shorter known prefix only compares more).
+fn z_function(n: usize, shifts: usize, s: impl Fn(usize) -> i64) -> Vec<u32> {
+    let mut z = vec![0u32; shifts.min(n.saturating_sub(1)) + 1];
     if n == 0 {
         return z;
     }
-    z[0] = n;
+    let short = |k: usize| k.min(u32::MAX as usize) as u32;
+    z[0] = short(n);
     let (mut left, mut right) = (0, 0);
-    for i in 1..n {
-        let mut k = if i < right { z[i - left].min(right - i) } else { 0 };
-        while i + k < n && s[k] == s[i + k] {
+    for i in 1..z.len() {
+        let mut k = if i < right { (z[i - left] as usize).min(right - i) } else { 0 };
+        while i + k < n && s(k) == s(i + k) {
             k += 1;
         }
-        z[i] = k;
+        z[i] = short(k);
         if i + k > right {
             left = i;
             right = i + k;

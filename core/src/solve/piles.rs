@@ -5,7 +5,7 @@
 //! pile's moves. Where a theorem proves the values periodic (subtraction and octal games), the
 //! computation stops and every larger pile is answered from the period.
 
-use super::heap::{HeapKernel, HeapRules};
+use super::heap::{HeapKernel, HeapRules, Values};
 use super::{check_cancel, period, Limits, SolveError, Table, Work};
 use crate::rules::{Amount, Game, Move, MoveKind, Position};
 use crate::vocab::Span;
@@ -458,18 +458,20 @@ impl PileValues {
         if !period::has_theorem(game) {
             return;
         }
-        let values: Vec<i64> = match &self.engine {
+        // The values are read where they are stored: this runs at every doubling of the piles.
+        let (found, examined) = match &self.engine {
             // No window starts where a theorem applies.
-            Engine::Kernel(k) => match k.all_values() {
-                Some(values) => values,
+            Engine::Kernel(k) => match k.values() {
+                Some(Values::Byte(v)) => (period::detect(v, false), v.len()),
+                Some(Values::Narrow(v)) => (period::detect(v, false), v.len()),
+                Some(Values::Wide(v)) => (period::detect(v, false), v.len()),
                 None => return,
             },
-            Engine::Listing(v) => v.iter().map(|&x| x as i64).collect(),
+            Engine::Listing(v) => (period::detect(v, false), v.len()),
             Engine::Bouton { .. } => return,
         };
-        let examined = values.len() as u64;
-        if let Some((pre, p, 0)) = period::detect(&values, false) {
-            if period::proof(game, true, pre as u64, p as u64, 0, examined).is_some() {
+        if let Some((pre, p, 0)) = found {
+            if period::proof(game, true, pre as u64, p as u64, 0, examined as u64).is_some() {
                 self.period = Some((pre as u64, p as u64));
             }
         }

@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
-use crate::solve::{Limits, Outcome, SolveError, Solver};
+use crate::solve::{Limits, Outcome, SolveError, Solver, Value};
 
 mod many;
 mod render;
@@ -288,7 +288,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     }
     let misere = game.convention == crate::vocab::Convention::Misere;
     let mut listed = Vec::new();
-    let Rows { outcomes, grundy, p_positions } = match shape {
+    let Rows { outcomes, grundy, p_positions, known } = match shape {
         TableShape::OnePile => one_pile_rows(solver, upto, &name)?,
         TableShape::TwoPiles => two_pile_rows(solver, upto)?,
         TableShape::Rectangles | TableShape::Cells => grid_rows(solver, upto, shape)?,
@@ -337,7 +337,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 },
             };
             solver.set_limits(bonus);
-            let found = one_pile_period(solver, upto, look);
+            let found = one_pile_period(solver, upto, look, known.as_deref());
             solver.set_limits(given);
             match found {
                 Ok(Some(found)) => period = Some(found),
@@ -425,6 +425,9 @@ struct Rows {
     outcomes: Vec<Vec<Outcome>>,
     grundy: Vec<Vec<Option<u64>>>,
     p_positions: Vec<Vec<u64>>,
+    /// the Grundy values of a one-pile table's rows, when they were read at once: the look
+    /// for a period starts from them instead of reading them again
+    known: Option<Vec<i64>>,
 }
 
 fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, TableError> {
@@ -447,6 +450,21 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     // (from which every smaller one is reached) builds and labels it once.
     if solver.method() == crate::solve::MethodKind::Loopy && upto > 0 {
         solver.value(&Position::new(vec![upto]))?;
+    }
+    // The last pile's answer computed every value below it: the rows are read at once rather
+    // than asked for one by one.
+    if let (None, Some(values)) = (&refused, solver.already_known_piles(upto)) {
+        let rows = values.len();
+        let (mut o, mut g) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
+        for (n, &value) in values.iter().enumerate() {
+            let v = Value::from_grundy(value as u64);
+            if v.outcome == Outcome::P {
+                p_positions.push(vec![n as u64]);
+            }
+            o.push(v.outcome);
+            g.push(v.grundy);
+        }
+        return Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, known: Some(values) });
     }
     for n in 0..=upto {
         let reach = match &refused {
@@ -493,7 +511,7 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
         o.push(v.outcome);
         g.push(v.grundy);
     }
-    Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions })
+    Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, known: None })
 }
 
 fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
@@ -518,7 +536,7 @@ fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
             }
         }
     }
-    Ok(Rows { outcomes, grundy, p_positions })
+    Ok(Rows { outcomes, grundy, p_positions, known: None })
 }
 
 fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, TableError> {
@@ -542,7 +560,7 @@ fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, 
         outcomes.push(o);
         grundy.push(g);
     }
-    Ok(Rows { outcomes, grundy, p_positions })
+    Ok(Rows { outcomes, grundy, p_positions, known: None })
 }
 
 /// The tartan theorem, by which the cells of a tartan product under normal play are computed
@@ -607,12 +625,17 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
 
 /// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
 /// further where the octal theorem needs more values to prove one.
-fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<Periodicity>, SolveError> {
+fn one_pile_period(
+    solver: &mut Solver,
+    upto: u64,
+    look: u64,
+    known: Option<&[i64]>,
+) -> Result<Option<Periodicity>, SolveError> {
     // Looked at in rounds, each twice the last: a period proven early (Kayles' at 256) ends
     // the look there, however far `--period-values` allows.
     let mut examined = upto.max(look.min(periods::MIN_EXAMINED) - 1) + 1;
     loop {
-        let found = period_in(solver, examined)?;
+        let found = period_in(solver, examined, known)?;
         let proven = found.as_ref().is_some_and(|p| p.proven);
         let last_round = examined > upto.max(look - 1);
         if proven || last_round {
@@ -623,14 +646,17 @@ fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<P
 }
 
 /// The period the values of piles 0..examined show, and whether a theorem proves it.
-fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicity>, SolveError> {
-    let (mut values, mut grundy) = sequence(solver, examined - 1)?;
+fn period_in(solver: &mut Solver, mut examined: u64, known: Option<&[i64]>) -> Result<Option<Periodicity>, SolveError> {
+    let (mut values, mut grundy) = match known {
+        Some(known) if known.len() as u64 == examined => (std::borrow::Cow::Borrowed(known), true),
+        _ => sequence(solver, examined - 1).map(|(values, grundy)| (values.into(), grundy))?,
+    };
     let mut plain = periods::detect(&values, false);
     if let (Some((pre, p, _)), Some(t)) = (plain, periods::octal_bound(solver.game())) {
         let needed = periods::octal_needs(pre as u64, p as u64, t);
         if needed > examined && needed <= 8 * examined {
             examined = needed;
-            (values, grundy) = sequence(solver, examined - 1)?;
+            (values, grundy) = sequence(solver, examined - 1).map(|(values, grundy)| (values.into(), grundy))?;
             plain = periods::detect(&values, false);
         }
     }

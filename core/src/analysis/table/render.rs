@@ -1,7 +1,5 @@
 //! How a table is shown: text for a terminal, JSON, and CSV for a spreadsheet.
 
-use std::fmt::Write;
-
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
@@ -107,23 +105,59 @@ impl Table {
                     out.push_str(",remoteness");
                 }
                 out.push('\n');
-                let last_column = if self.by_last.is_some() { "," } else { "" };
+                let last_column: &[u8] = if self.by_last.is_some() { b"," } else { b"" };
                 // Written in place, row by row: a table of a million rows is mostly this loop.
-                // (Writing into a String cannot fail.)
-                // (itoa: the formatting machinery costs more than the rest of a row.)
+                // Bytes, pushed one by one: a row's few bytes through `push_str` cost a call to
+                // copy each piece, and a `char` pushed is encoded first; the text is ASCII but
+                // for the genus and Φ, pushed whole. (Writing into a Vec cannot fail.)
+                let mut bytes = std::mem::take(&mut out).into_bytes();
                 let mut digits = itoa::Buffer::new();
-                let mut write_cell = |out: &mut String, v: Option<u64>| {
-                    out.push(',');
-                    if let Some(v) = v {
-                        out.push_str(digits.format(v));
+                let mut write_cell = |bytes: &mut Vec<u8>, v: Option<u64>| {
+                    bytes.push(b',');
+                    match v {
+                        Some(v) if v < 10 => bytes.push(b'0' + v as u8),
+                        Some(v) if v < 100 => push_bytes(bytes, &[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]),
+                        Some(v) => bytes.extend_from_slice(digits.format(v).as_bytes()),
+                        None => {}
                     }
                 };
-                let mut row_digits = itoa::Buffer::new();
-                for (i, o) in self.outcomes[0].iter().enumerate() {
-                    out.push_str(row_digits.format(i));
-                    out.push_str(last_column);
-                    out.push(',');
-                    out.push_str(o.letter());
+                let mut row = RowNumber::default();
+                // Room for the rows at once: growing by doubling copies the text again and again.
+                let rows = self.outcomes[0].len();
+                bytes.reserve(rows * (rows.to_string().len() + 8));
+                let plain = self.misere.is_none() && self.loopy_values.is_none() && self.remoteness.is_none();
+                if plain {
+                    // The common table, of outcomes and Grundy values only: each row is put
+                    // together on the stack and copied once.
+                    let mut line = [0u8; 64];
+                    let mut value_digits = itoa::Buffer::new();
+                    for (o, g) in self.outcomes[0].iter().zip(&self.grundy[0]) {
+                        let mut len = 0;
+                        let mut put = |text: &[u8]| {
+                            for &b in text {
+                                line[len] = b;
+                                len += 1;
+                            }
+                        };
+                        put(row.text());
+                        row.advance();
+                        put(last_column);
+                        put(b",");
+                        put(o.letter().as_bytes());
+                        put(b",");
+                        if let Some(g) = *g {
+                            put(value_digits.format(g).as_bytes());
+                        }
+                        put(b"\n");
+                        bytes.extend_from_slice(&line[..len]);
+                    }
+                }
+                for (i, o) in self.outcomes[0].iter().enumerate().filter(|_| !plain) {
+                    push_bytes(&mut bytes, row.text());
+                    row.advance();
+                    push_bytes(&mut bytes, last_column);
+                    bytes.push(b',');
+                    push_bytes(&mut bytes, o.letter().as_bytes());
                     match &self.misere {
                         Some(m) => {
                             let tame = match m.tame[i] {
@@ -131,22 +165,22 @@ impl Table {
                                 Some(false) => "wild",
                                 None => "",
                             };
-                            write_cell(&mut out, m.grundy[i]);
+                            write_cell(&mut bytes, m.grundy[i]);
                             let (genus, phi) = (m.genus[i].as_deref().unwrap_or(""), m.phi[i].as_deref().unwrap_or(""));
-                            let _ = write!(out, ",{genus},{tame},{phi}");
+                            bytes.extend_from_slice(format!(",{genus},{tame},{phi}").as_bytes());
                         }
                         None => match &self.loopy_values {
-                            Some(values) => {
-                                let _ = write!(out, ",{}", values[i]);
-                            }
-                            None => write_cell(&mut out, self.grundy[0][i]),
+                            Some(values) => bytes.extend_from_slice(format!(",{}", values[i]).as_bytes()),
+                            None => write_cell(&mut bytes, self.grundy[0][i]),
                         },
                     }
                     if let Some(r) = &self.remoteness {
-                        write_cell(&mut out, r[i]);
+                        write_cell(&mut bytes, r[i]);
                     }
-                    out.push('\n');
+                    bytes.push(b'\n');
                 }
+                // Only whole texts went in, so the bytes are UTF-8.
+                out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                 if let Some(grid) = &self.by_last {
                     let remoteness = if self.remoteness.is_some() { "," } else { "" };
                     for (i, row) in grid.outcomes.iter().enumerate() {
@@ -441,5 +475,56 @@ fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String
     for n in 0..rows {
         let cells = row(n);
         line(&mut cells.iter().map(String::as_str));
+    }
+}
+
+/// Appends a few bytes one by one (see `Table::to_csv`).
+fn push_bytes(out: &mut Vec<u8>, text: &[u8]) {
+    for &b in text {
+        out.push(b);
+    }
+}
+
+/// The decimal text of a row number, counted up in place: the rows of a table come in order,
+/// and adding one to the text costs less than writing each number afresh.
+struct RowNumber {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl Default for RowNumber {
+    fn default() -> Self {
+        RowNumber { digits: [b'0'; 20], start: 19 }
+    }
+}
+
+impl RowNumber {
+    fn text(&self) -> &[u8] {
+        &self.digits[self.start..]
+    }
+
+    fn advance(&mut self) {
+        for i in (0..20).rev() {
+            if self.digits[i] != b'9' {
+                self.digits[i] += 1;
+                self.start = self.start.min(i);
+                return;
+            }
+            self.digits[i] = b'0';
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowNumber;
+
+    #[test]
+    fn row_numbers_count_as_decimal_text() {
+        let mut row = RowNumber::default();
+        for i in 0..=1_000_100u64 {
+            assert_eq!(row.text(), i.to_string().as_bytes());
+            row.advance();
+        }
     }
 }

@@ -10,11 +10,13 @@
 //! A block's work ahead depends only on the values below its `known`, so the values and the
 //! work counted never depend on which thread made it, only the time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::search_ahead::{search_ahead, AheadTables, Searched};
-use super::sparse::{mark_rare, middle_of, push_jobs, stored_partners, Classes};
+use super::sparse::{mark_rare, middle_of, push_jobs, rare_below, stored_partners, Classes};
 use super::values::{Reach, Slot, Values};
 use super::{TWO_ANY, TWO_UNEQUAL};
 
@@ -37,9 +39,6 @@ pub(super) fn marked_ahead(rest: usize, known: usize) -> (usize, usize) {
     (rest.saturating_sub(known) + 1, known.min(rest))
 }
 
-/// How much the second thread's share of a block's search for witnesses changes at a time.
-const SHARE_STEP: usize = 4;
-
 /// What the second thread is asked to mark, with what it needs since the last request.
 struct Request {
     classes: Classes,
@@ -57,10 +56,9 @@ struct Request {
     /// the bytes of a pile's table: past every XOR of two values below the block before
     size: usize,
     /// whether witnesses are looked for too (with the window's floor, 0 without one; see
-    /// `Want`), and for how many of the block's first piles the second thread looks (this
-    /// thread, for the rest)
+    /// `Want`): by the second thread from the block's first pile on, until this thread asks
+    /// for the block (this thread looks for the rest)
     witnesses: Option<usize>,
-    witness_piles: usize,
     /// the last block's marks, done with: their table is reused
     spare: Option<Marked>,
 }
@@ -137,12 +135,11 @@ pub(super) fn make_here<T: Slot>(
     want: &Want,
     spare: Option<Marked>,
 ) -> Marked {
-    let count = rare.partition_point(|&r| (r as usize) < known);
+    let count = rare_below(rare, known);
     let (rare, rare_value) = (&rare[..count], &rare_value[..count]);
-    let marking =
-        Marking { start, splits, known, reach, size: want.size, witnesses: want.witnesses, witness_piles: 0, classes };
+    let marking = Marking { start, splits, known, reach, size: want.size, witnesses: want.witnesses, classes };
     // Nothing is searched ahead here: each pile's search waits for `Ahead::witness_here`.
-    marking.fill(g, (rare, rare_value), spare, &mut AheadTables::default())
+    marking.fill(g, (rare, rare_value), spare, &mut AheadTables::default(), None)
 }
 
 /// The second thread and what is on its way to and from it.
@@ -155,9 +152,11 @@ pub(super) struct Ahead {
     pub(super) ready: Option<Marked>,
     /// without a second thread, the last block's marks, done with: their table is reused
     pub(super) spare: Option<Marked>,
-    /// for how many of a block's first piles the second thread looks for witnesses: fewer
-    /// each time this thread has to wait for it, more each time it does not
-    share: usize,
+    /// set while this thread waits for the block the second thread works on: it then stops
+    /// looking for witnesses and hands the block over, so that neither thread waits for long
+    /// (this one for a pile's search at most, the second for the next block never while
+    /// piles are left to search)
+    wanted: Arc<AtomicBool>,
     /// this thread's tables for the search ahead of the piles it takes
     tables: AheadTables,
     /// what the second thread holds: this many values stored under this reach, this many rare
@@ -174,9 +173,12 @@ impl Ahead {
     pub(super) fn start() -> Option<Ahead> {
         let (requests, inbox) = channel::<Request>();
         let (outbox, answers) = channel::<Marked>();
-        let worker =
-            std::thread::Builder::new().name("takeaway-ahead".into()).spawn(move || serve(inbox, outbox)).ok()?;
         let mut ahead = Ahead::alone_with(answers);
+        let wanted = ahead.wanted.clone();
+        let worker = std::thread::Builder::new()
+            .name("takeaway-ahead".into())
+            .spawn(move || serve(inbox, outbox, &wanted))
+            .ok()?;
         ahead.requests = Some(requests);
         ahead.worker = Some(worker);
         Some(ahead)
@@ -195,7 +197,7 @@ impl Ahead {
             in_flight: false,
             ready: None,
             spare: None,
-            share: AHEAD_PILES as usize / 2,
+            wanted: Arc::new(AtomicBool::new(false)),
             tables: AheadTables::default(),
             sent_values: 0,
             sent_reach: None,
@@ -220,18 +222,11 @@ impl Ahead {
     ) {
         let spare = self.ready.take();
         if std::mem::take(&mut self.in_flight) {
-            // How the second thread keeps up sets its share of the next block: the answer, and
-            // so the values, do not depend on it.
-            let answer = match self.answers.try_recv() {
-                Ok(marked) => {
-                    self.share = (self.share + SHARE_STEP).min(AHEAD_PILES as usize);
-                    Ok(marked)
-                }
-                Err(_) => {
-                    self.share = self.share.saturating_sub(SHARE_STEP);
-                    self.answers.recv()
-                }
-            };
+            // How far the second thread got with the witnesses sets how many are left to this
+            // one: the answer, and so the values and the work counted, do not depend on it.
+            self.wanted.store(true, Ordering::Release);
+            let answer = receive(&self.answers);
+            self.wanted.store(false, Ordering::Release);
             match answer {
                 Ok(marked) => self.ready = marked.fits(n, want).then_some(marked),
                 // The second thread is gone, which only a bug of its own does (its loop ends
@@ -266,7 +261,6 @@ impl Ahead {
             start: n + AHEAD_PILES,
             size: next.size,
             witnesses: next.witnesses,
-            witness_piles: self.share,
             spare,
         };
         if requests.send(request).is_err() {
@@ -314,12 +308,33 @@ impl Drop for Ahead {
     }
 }
 
-/// The second thread: answers each request with its block's marks.
-fn serve(requests: Receiver<Request>, answers: Sender<Marked>) {
+/// Checks this many times for a message before sleeping until it comes: at a hand-over each
+/// thread waits for the other for a few microseconds, less than a sleeping thread takes to
+/// wake. (Grundy's game to 2^22 hands over 16,368 blocks: sleeping at once, the second thread
+/// waited 66 µs for each request, 1.09 s in all, and two threads took 5.0 s; checking 2^10
+/// times first, 4.48 s, and 2^12 or 2^16 times, no less. Few checks, so that a machine busier
+/// than its cores loses little to them.)
+const SPINS_BEFORE_SLEEP: u32 = 1 << 10;
+
+/// The next message, looked for without sleeping for a while first (see `SPINS_BEFORE_SLEEP`).
+fn receive<T>(from: &Receiver<T>) -> Result<T, std::sync::mpsc::RecvError> {
+    for _ in 0..SPINS_BEFORE_SLEEP {
+        match from.try_recv() {
+            Ok(message) => return Ok(message),
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => return Err(std::sync::mpsc::RecvError),
+            Err(std::sync::mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+        }
+    }
+    from.recv()
+}
+
+/// The second thread: answers each request with its block's marks, and the witnesses of as
+/// many of its piles as it finds before `wanted` is set.
+fn serve(requests: Receiver<Request>, answers: Sender<Marked>, wanted: &AtomicBool) {
     let mut values = Values::default();
     let (mut rare, mut rare_value): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     let mut search = AheadTables::default();
-    while let Ok(request) = requests.recv() {
+    while let Ok(request) = receive(&requests) {
         if request.fresh {
             values = Values::default();
         }
@@ -345,14 +360,13 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>) {
             reach,
             size: request.size,
             witnesses: request.witnesses,
-            witness_piles: request.witness_piles,
             classes,
         };
         let (rare, spare) = ((&rare[..], &rare_value[..]), request.spare);
         let marked = match &values {
-            Values::Byte(g) => marking.fill(g, rare, spare, &mut search),
-            Values::Narrow(g) => marking.fill(g, rare, spare, &mut search),
-            Values::Wide(g) => marking.fill(g, rare, spare, &mut search),
+            Values::Byte(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
+            Values::Narrow(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
+            Values::Wide(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
         };
         if answers.send(marked).is_err() {
             return;
@@ -368,18 +382,19 @@ struct Marking<'a> {
     reach: Reach,
     size: usize,
     witnesses: Option<usize>,
-    witness_piles: usize,
     classes: Classes,
 }
 
 impl Marking<'_> {
-    /// The work ahead of this block, in the tables of `spare` (a block done with) if given.
+    /// The work ahead of this block, in the tables of `spare` (a block done with) if given:
+    /// the marks, then the witnesses pile by pile until `stop` is set (none without it).
     fn fill<T: Slot>(
         &self,
         g: &[T],
         (rare, rare_value): (&[u32], &[u32]),
         spare: Option<Marked>,
         search: &mut AheadTables,
+        stop: Option<&AtomicBool>,
     ) -> Marked {
         let piles = AHEAD_PILES as usize;
         let (mut tables, mut work) = spare.map_or((Vec::new(), Vec::new()), |m| (m.tables, m.work));
@@ -388,10 +403,13 @@ impl Marking<'_> {
         self.mark(g, rare, rare_value, &mut tables);
         work.clear();
         work.resize(piles, None);
-        if let Some(floor) = self.witnesses {
-            let piles = tables.chunks_exact_mut(self.size).take(self.witness_piles);
+        if let (Some(floor), Some(stop)) = (self.witnesses, stop) {
+            let piles = tables.chunks_exact_mut(self.size);
             let at = (self.known, floor, self.reach);
             for ((m, table), w) in (self.start..).zip(piles).zip(work.iter_mut()) {
+                if stop.load(Ordering::Acquire) {
+                    break;
+                }
                 *w = Some(search_ahead(g, m, at, self.splits, self.classes, table, search));
             }
         }
@@ -414,8 +432,8 @@ impl Marking<'_> {
             for &(t, f) in ways {
                 let rest = (m - t) as usize;
                 let (lo, hi) = marked_ahead(rest, self.known);
-                let from = rare.partition_point(|&r| (r as usize) < lo);
-                let to = rare.partition_point(|&r| (r as usize) < hi).max(from);
+                let from = rare_below(rare, lo);
+                let to = rare_below(rare, hi).max(from);
                 // A partner dropped is dropped for the other thread too, which then gives the
                 // pile up: nothing to mark.
                 let Some(parts) = stored_partners(rare, rest, from..to, self.reach) else {

@@ -29,7 +29,8 @@ pub struct HeapKernel {
     /// how many recent values a window keeps at least (0: the whole table is kept)
     recent: usize,
     /// piles asked about whose values must outlive the window, and those computed
-    wanted: rustc_hash::FxHashSet<u64>,
+    /// (ordered: piles are computed in order, so only the first can be the one just computed)
+    wanted: std::collections::BTreeSet<u64>,
     kept: Vec<(u64, u32)>,
     /// threads one pile's scan may use
     threads: usize,
@@ -539,8 +540,11 @@ impl HeapKernel {
             s.add(n as u32, g);
         }
         self.values.push(g);
-        if !self.wanted.is_empty() && self.wanted.remove(&n) {
-            self.kept.push((n, g));
+        while let Some(wanted) = self.wanted.first().copied().filter(|&w| w <= n) {
+            self.wanted.pop_first();
+            if wanted == n {
+                self.kept.push((n, g));
+            }
         }
         // Slide the window by `recent` values at a time: one move of the recent part per
         // `recent` piles.

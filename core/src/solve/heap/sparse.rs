@@ -152,7 +152,11 @@ impl Sparse {
     }
 
     pub(super) fn add(&mut self, n: u32, value: u32) {
-        self.grow(value);
+        // The tables hold twice the next power of two past every value: only a value past half
+        // of them grows them.
+        if value as usize >= self.class.len() / 2 {
+            self.grow(value);
+        }
         if !self.common(value, n) {
             self.rare.push(n);
             self.rare_value.push(value);
@@ -337,17 +341,17 @@ pub(super) fn sparse_value<T: Slot>(
     // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
     jobs.clear();
     // (Not below `first`: the rare parts 0 before it pair with nothing.)
-    let first = rare.partition_point(|&r| r == 0);
+    let first = usize::from(rare.first() == Some(&0));
     for &(t, f) in splits() {
         let rest = (n - t) as usize;
-        let count = rare.partition_point(|&r| (r as usize) < rest);
+        let count = rare_below(rare, rest);
         let middle = middle_of(rare, rest, f & TWO_ANY == 0);
         // The rare parts the second thread marked, if it did: every one whose partner is stored
         // is, between these two.
         let (marked_from, marked_to) = match ahead {
             Some(ahead) => {
                 let (lo, hi) = marked_ahead(rest, ahead.known);
-                (rare.partition_point(|&r| (r as usize) < lo), rare.partition_point(|&r| (r as usize) < hi))
+                (rare_below(rare, lo), rare_below(rare, hi))
             }
             None => (count, count),
         };
@@ -456,12 +460,23 @@ pub(super) fn sparse_value<T: Slot>(
     found
 }
 
+/// How many rare piles are below `bound`. Most games find their rare values early, and then
+/// every pile's bounds lie past the last rare pile: no search then (0.454 to 2^17 spent a
+/// third of its own time per pile in these searches).
+#[inline]
+pub(super) fn rare_below(rare: &[u32], bound: usize) -> usize {
+    match rare.last() {
+        Some(&last) if last as usize >= bound => rare.partition_point(|&r| (r as usize) < bound),
+        _ => rare.len(),
+    }
+}
+
 /// The indices in `rare` of the parts equal to rest / 2, as (first, past), for a split of `rest`
 /// that must be unequal; (MAX, MAX), which `push_jobs` leaves nothing out for, otherwise.
 pub(super) fn middle_of(rare: &[u32], rest: usize, unequal: bool) -> (usize, usize) {
     if unequal && rest.is_multiple_of(2) {
         let half = rest / 2;
-        (rare.partition_point(|&r| (r as usize) < half), rare.partition_point(|&r| (r as usize) <= half))
+        (rare_below(rare, half), rare_below(rare, half + 1))
     } else {
         (usize::MAX, usize::MAX)
     }

@@ -57,7 +57,11 @@ impl Values {
     }
 
     pub fn to_vec(&self) -> Vec<i64> {
-        (0..self.len()).map(|n| self.get(n) as i64).collect()
+        match self {
+            Values::Byte(v) => v.iter().map(|&x| x as i64).collect(),
+            Values::Narrow(v) => v.iter().map(|&x| x as i64).collect(),
+            Values::Wide(v) => v.iter().map(|&x| x as i64).collect(),
+        }
     }
 
     /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
