@@ -106,19 +106,15 @@ impl Table {
                 }
                 out.push('\n');
                 let last_column: &[u8] = if self.by_last.is_some() { b"," } else { b"" };
-                // Written in place, row by row: a table of a million rows is mostly this loop.
-                // Bytes, pushed one by one: a row's few bytes through `push_str` cost a call to
-                // copy each piece, and a `char` pushed is encoded first; the text is ASCII but
-                // for the genus and Φ, pushed whole. (Writing into a Vec cannot fail.)
+                // Written in place, row by row, as bytes: a table of a million rows is mostly
+                // this loop, and a `char` pushed is encoded first. (itoa: the formatting
+                // machinery costs more than the rest of a row.)
                 let mut bytes = std::mem::take(&mut out).into_bytes();
                 let mut digits = itoa::Buffer::new();
                 let mut write_cell = |bytes: &mut Vec<u8>, v: Option<u64>| {
                     bytes.push(b',');
-                    match v {
-                        Some(v) if v < 10 => bytes.push(b'0' + v as u8),
-                        Some(v) if v < 100 => push_bytes(bytes, &[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]),
-                        Some(v) => bytes.extend_from_slice(digits.format(v).as_bytes()),
-                        None => {}
+                    if let Some(v) = v {
+                        bytes.extend_from_slice(digits.format(v).as_bytes());
                     }
                 };
                 let mut row = RowNumber::default();
@@ -128,7 +124,8 @@ impl Table {
                 let plain = self.misere.is_none() && self.loopy_values.is_none() && self.remoteness.is_none();
                 if plain {
                     // The common table, of outcomes and Grundy values only: each row is put
-                    // together on the stack and copied once.
+                    // together on the stack and copied once (a copy of a few bytes costs a
+                    // call, most of a row's cost when each cell is copied apart).
                     let mut line = [0u8; 64];
                     let mut value_digits = itoa::Buffer::new();
                     for (o, g) in self.outcomes[0].iter().zip(&self.grundy[0]) {
@@ -151,33 +148,35 @@ impl Table {
                         put(b"\n");
                         bytes.extend_from_slice(&line[..len]);
                     }
-                }
-                for (i, o) in self.outcomes[0].iter().enumerate().filter(|_| !plain) {
-                    push_bytes(&mut bytes, row.text());
-                    row.advance();
-                    push_bytes(&mut bytes, last_column);
-                    bytes.push(b',');
-                    push_bytes(&mut bytes, o.letter().as_bytes());
-                    match &self.misere {
-                        Some(m) => {
-                            let tame = match m.tame[i] {
-                                Some(true) => "tame",
-                                Some(false) => "wild",
-                                None => "",
-                            };
-                            write_cell(&mut bytes, m.grundy[i]);
-                            let (genus, phi) = (m.genus[i].as_deref().unwrap_or(""), m.phi[i].as_deref().unwrap_or(""));
-                            bytes.extend_from_slice(format!(",{genus},{tame},{phi}").as_bytes());
+                } else {
+                    for (i, o) in self.outcomes[0].iter().enumerate() {
+                        push_bytes(&mut bytes, row.text());
+                        row.advance();
+                        push_bytes(&mut bytes, last_column);
+                        bytes.push(b',');
+                        push_bytes(&mut bytes, o.letter().as_bytes());
+                        match &self.misere {
+                            Some(m) => {
+                                let tame = match m.tame[i] {
+                                    Some(true) => "tame",
+                                    Some(false) => "wild",
+                                    None => "",
+                                };
+                                write_cell(&mut bytes, m.grundy[i]);
+                                let (genus, phi) =
+                                    (m.genus[i].as_deref().unwrap_or(""), m.phi[i].as_deref().unwrap_or(""));
+                                bytes.extend_from_slice(format!(",{genus},{tame},{phi}").as_bytes());
+                            }
+                            None => match &self.loopy_values {
+                                Some(values) => bytes.extend_from_slice(format!(",{}", values[i]).as_bytes()),
+                                None => write_cell(&mut bytes, self.grundy[0][i]),
+                            },
                         }
-                        None => match &self.loopy_values {
-                            Some(values) => bytes.extend_from_slice(format!(",{}", values[i]).as_bytes()),
-                            None => write_cell(&mut bytes, self.grundy[0][i]),
-                        },
+                        if let Some(r) = &self.remoteness {
+                            write_cell(&mut bytes, r[i]);
+                        }
+                        bytes.push(b'\n');
                     }
-                    if let Some(r) = &self.remoteness {
-                        write_cell(&mut bytes, r[i]);
-                    }
-                    bytes.push(b'\n');
                 }
                 // Only whole texts went in, so the bytes are UTF-8.
                 out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -478,7 +477,7 @@ fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String
     }
 }
 
-/// Appends a few bytes one by one (see `Table::to_csv`).
+/// Appends a few bytes one by one: copied as a slice, they would cost a call.
 fn push_bytes(out: &mut Vec<u8>, text: &[u8]) {
     for &b in text {
         out.push(b);
