@@ -150,11 +150,11 @@ impl Table {
                     }
                 } else {
                     for (i, o) in self.outcomes[0].iter().enumerate() {
-                        push_bytes(&mut bytes, row.text());
+                        bytes.extend_from_slice(row.text());
                         row.advance();
-                        push_bytes(&mut bytes, last_column);
+                        bytes.extend_from_slice(last_column);
                         bytes.push(b',');
-                        push_bytes(&mut bytes, o.letter().as_bytes());
+                        bytes.extend_from_slice(o.letter().as_bytes());
                         match &self.misere {
                             Some(m) => {
                                 let tame = match m.tame[i] {
@@ -474,13 +474,6 @@ fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String
     for n in 0..rows {
         let cells = row(n);
         line(&mut cells.iter().map(String::as_str));
-    }
-}
-
-/// Appends a few bytes one by one: copied as a slice, they would cost a call.
-fn push_bytes(out: &mut Vec<u8>, text: &[u8]) {
-    for &b in text {
-        out.push(b);
     }
 }
 

@@ -139,7 +139,7 @@ pub(super) fn make_here<T: Slot>(
     let (rare, rare_value) = (&rare[..count], &rare_value[..count]);
     let marking = Marking { start, splits, known, reach, size: want.size, witnesses: want.witnesses, classes };
     // Nothing is searched ahead here: each pile's search waits for `Ahead::witness_here`.
-    marking.fill(g, (rare, rare_value), spare, &mut AheadTables::default(), None)
+    marking.fill(g, (rare, rare_value), spare, None)
 }
 
 /// The second thread and what is on its way to and from it.
@@ -364,9 +364,9 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>, wanted: &AtomicBo
         };
         let (rare, spare) = ((&rare[..], &rare_value[..]), request.spare);
         let marked = match &values {
-            Values::Byte(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
-            Values::Narrow(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
-            Values::Wide(g) => marking.fill(g, rare, spare, &mut search, Some(wanted)),
+            Values::Byte(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
+            Values::Narrow(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
+            Values::Wide(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
         };
         if answers.send(marked).is_err() {
             return;
@@ -387,14 +387,14 @@ struct Marking<'a> {
 
 impl Marking<'_> {
     /// The work ahead of this block, in the tables of `spare` (a block done with) if given:
-    /// the marks, then the witnesses pile by pile until `stop` is set (none without it).
+    /// the marks, then, given the search's tables and a flag, the witnesses pile by pile until
+    /// the flag is set.
     fn fill<T: Slot>(
         &self,
         g: &[T],
         (rare, rare_value): (&[u32], &[u32]),
         spare: Option<Marked>,
-        search: &mut AheadTables,
-        stop: Option<&AtomicBool>,
+        witnesses_until: Option<(&mut AheadTables, &AtomicBool)>,
     ) -> Marked {
         let piles = AHEAD_PILES as usize;
         let (mut tables, mut work) = spare.map_or((Vec::new(), Vec::new()), |m| (m.tables, m.work));
@@ -403,7 +403,7 @@ impl Marking<'_> {
         self.mark(g, rare, rare_value, &mut tables);
         work.clear();
         work.resize(piles, None);
-        if let (Some(floor), Some(stop)) = (self.witnesses, stop) {
+        if let (Some(floor), Some((search, stop))) = (self.witnesses, witnesses_until) {
             let piles = tables.chunks_exact_mut(self.size);
             let at = (self.known, floor, self.reach);
             for ((m, table), w) in (self.start..).zip(piles).zip(work.iter_mut()) {
