@@ -17,7 +17,7 @@ use takeaway_core::diagnostics::{render, Source};
 use takeaway_core::solve::progress::CancelToken;
 
 use crate::progress_bar::ProgressBar;
-use crate::verbs::{printed, write_atomically, GameFile, Verb};
+use crate::verbs::{printed, write_atomically, Format, GameFile, Verb};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -169,6 +169,18 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
             return Err(failed(f));
         }
     };
+    if question.format == Format::Csv && question.output_file.is_none() {
+        // Streamed: a table of a million rows is written as its rows are made.
+        if let Some(bar) = &bar {
+            bar.clear();
+        }
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written =
+            takeaway_core::render::write_csv(&answer, &mut stdout).map_err(|e| fail(render(&e, None, color), &bar))?;
+        // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
+        let _ = written.and_then(|()| stdout.flush());
+        return Ok(());
+    }
     let text = printed(&answer, question.format).map_err(|e| fail(render(&e, None, color), &bar))?;
     match &question.output_file {
         None => print(&text, &bar),

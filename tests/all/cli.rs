@@ -660,6 +660,15 @@ fn a_table_as_csv_has_one_row_per_position_and_other_answers_refuse_csv() {
         let outcome = if n % 4 == 0 { "P" } else { "N" };
         assert_eq!(*row, format!("{n},{outcome},{}", n % 4));
     }
+    // A long table is written a block of rows at a time: every row still comes, once, in order.
+    let long = ok(&["table", "games/tag.game", "--upto", "60000", "--format", "csv"]);
+    assert!(long.len() > 4 * 65_536, "several blocks: {} bytes", long.len());
+    let rows: Vec<&str> = long.lines().collect();
+    assert_eq!(rows.len(), 60_002);
+    for (n, row) in rows[1..].iter().enumerate() {
+        let outcome = if n % 4 == 0 { "P" } else { "N" };
+        assert_eq!(*row, format!("{n},{outcome},{}", n % 4));
+    }
     let two = ok(&["table", "games/wythoff.game", "--upto", "5", "--format", "csv"]);
     assert!(two.starts_with("a,b,outcome,grundy\n0,0,P,0\n"), "{two}");
     assert!(two.contains("\n3,5,P,0\n") && two.contains("\n5,3,P,0\n"), "{two}");

@@ -62,13 +62,19 @@ fn octal_game_with_splits_by_sparse_space_matches_the_definition() {
 /// leave the rest whole, or take `t` (t in `splits`, 0 for a plain split) and split the rest
 /// in two non-empty piles, unequal ones when `unequal`.
 fn take_and_break_by_definition(upto: usize, takes: &[usize], splits: &[usize], unequal: bool) -> Vec<u64> {
+    let splits: Vec<(usize, bool)> = splits.iter().map(|&t| (t, unequal)).collect();
+    take_and_break_each_by_definition(upto, takes, &splits)
+}
+
+/// `take_and_break_by_definition` with each amount split its own way: (t, unequal only).
+fn take_and_break_each_by_definition(upto: usize, takes: &[usize], splits: &[(usize, bool)]) -> Vec<u64> {
     let mut g = vec![0u64; upto + 1];
     for n in 1..=upto {
         let mut options = Vec::new();
         for &t in takes.iter().filter(|&&t| t <= n) {
             options.push(g[n - t] as u32);
         }
-        for &t in splits.iter().filter(|&&t| t + 2 <= n) {
+        for &(t, unequal) in splits.iter().filter(|&&(t, _)| t + 2 <= n) {
             let rest = n - t;
             for a in 1..=rest / 2 {
                 if !(unequal && 2 * a == rest) {
@@ -100,6 +106,51 @@ fn the_targeted_witness_search_agrees_with_the_definition_far_past_the_switch() 
         // The method is forced, without domains: the second game's is dear enough that the
         // kernel's own choice gives it up after its first block, and the search is under test.
         let limits = Limits { sparse: SparseMode::OneDomain, ..Limits::states(1_000_000) };
+        let mut solver = Solver::new(&game, limits);
+        solver.value(&Position::new(vec![upto as u64])).unwrap();
+        assert!(solver.uses_sparse_space(), "{rules}: the sparse-space method is in use");
+        for n in 0..=upto as u64 {
+            assert_eq!(
+                solver.value(&Position::new(vec![n])).unwrap().grundy,
+                Some(expected[n as usize]),
+                "{rules}, n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn splits_after_several_amounts_agree_with_the_definition() {
+    // A pile's rare parts are paired with the partners of every way to split at once when the
+    // amounts lie within four of each other, but for the middle part of a split that must be
+    // unequal, which goes one way at a time: ways all unequal, mixed, and four apart.
+    // (rules, up to, amounts taken leaving one heap (a take that may split may also leave the
+    // rest whole), amounts taken before a split and whether the parts must be unequal)
+    type Case<'a> = (&'a str, usize, &'a [usize], &'a [(usize, bool)]);
+    let cases: [Case; 5] = [
+        // two unequal ways whose rests are both even, or both odd: two middles or none
+        (
+            "move: split unequal\nmove: take 2, then split unequal\nmove: take 1",
+            12_000,
+            &[1, 2],
+            &[(0, true), (2, true)],
+        ),
+        (
+            "move: take 1, then split unequal\nmove: take 3, then split unequal",
+            12_000,
+            &[1, 3],
+            &[(1, true), (3, true)],
+        ),
+        // one way unequal, the other not
+        ("move: split unequal\nmove: take 2, then split", 12_000, &[2], &[(0, true), (2, false)]),
+        ("move: split\nmove: take 2, then split unequal", 12_000, &[2], &[(0, false), (2, true)]),
+        // three apart, and four apart (marked a way at a time)
+        ("move: split unequal\nmove: take 3, then split unequal", 12_000, &[3], &[(0, true), (3, true)]),
+    ];
+    for (rules, upto, takes, splits) in cases {
+        let expected = take_and_break_each_by_definition(upto, takes, splits);
+        let game = common::game_text(&format!("game \"g\"\npiles\n{rules}\n"));
+        let limits = Limits::states(1_000_000);
         let mut solver = Solver::new(&game, limits);
         solver.value(&Position::new(vec![upto as u64])).unwrap();
         assert!(solver.uses_sparse_space(), "{rules}: the sparse-space method is in use");

@@ -62,6 +62,15 @@ pub fn csv(answer: &Answer) -> Result<String, RequestError> {
     }
 }
 
+/// `csv`'s text, written to `out` as it is made: a large table is never held whole.
+pub fn write_csv(answer: &Answer, out: &mut dyn std::io::Write) -> Result<std::io::Result<()>, RequestError> {
+    match answer {
+        Answer::Table(t) => Ok(t.write_csv(out)),
+        Answer::PartizanTable(t) => Ok(out.write_all(t.to_csv().as_bytes())),
+        _ => Err(RequestError::CsvIsForTables),
+    }
+}
+
 /// The picture of a plot's values.
 pub fn svg(plot: &Plot) -> String {
     match plot {

@@ -650,6 +650,15 @@ impl<'g> Solver<'g> {
     }
 
     /// The proven (preperiod, period) of single-pile values, once the solver has found one.
+    /// What the solver's own look for a period found in the Grundy values of piles
+    /// 0..examined (`period::detect`, plain), when its last look read exactly those.
+    pub fn period_seen(&self, examined: u64) -> Option<Option<period::Detected>> {
+        match &self.method {
+            Method::PileSum(v) => v.period_seen(usize::try_from(examined).ok()?),
+            _ => None,
+        }
+    }
+
     pub fn proven_period(&self) -> Option<(u64, u64)> {
         match &self.method {
             Method::PileSum(v) => v.period(),
@@ -687,7 +696,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The Grundy values of piles 0..=last when all of them are already computed and kept.
-    pub fn already_known_piles(&self, last: u64) -> Option<Vec<i64>> {
+    pub fn already_known_piles(&self, last: u64) -> Option<Values> {
         match &self.method {
             Method::PileSum(values) => values.already_known_upto(last),
             _ => None,

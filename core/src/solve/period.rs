@@ -10,10 +10,13 @@
 use crate::rules::{Amount, Board, Choice, Game, RuleKind};
 use crate::vocab::CmpOp;
 
+/// What `detect` finds: (preperiod, period, saltus).
+pub type Detected = (usize, usize, i64);
+
 /// The smallest period p (and for it the smallest preperiod) such that the sequence repeats,
 /// adding a constant each period when `arithmetic`, over at least three whole periods and
 /// half of the sequence at its end. Returns (preperiod, period, saltus).
-pub fn detect<T: Copy + Into<i64>>(values: &[T], arithmetic: bool) -> Option<(usize, usize, i64)> {
+pub fn detect<T: Copy + Into<i64>>(values: &[T], arithmetic: bool) -> Option<Detected> {
     let len = values.len();
     if len < 2 {
         return None;

@@ -34,6 +34,9 @@ pub struct PileValues {
     keep_table: bool,
     /// (piles computed, moves examined) at the last period check, for the estimate.
     last_check: Option<(u64, u64)>,
+    /// How many values the last look for a period read, and what `period::detect` found in
+    /// them: a table of as many rows looks at the same values again.
+    last_look: Option<(usize, Option<period::Detected>)>,
 }
 
 /// The estimate is made once the values have cost this share of the budget (a small fraction
@@ -89,6 +92,7 @@ impl PileValues {
             work: Work::default(),
             keep_table: false,
             last_check: None,
+            last_look: None,
         }
     }
 
@@ -156,16 +160,10 @@ impl PileValues {
 
     /// The values of piles 0..=last when all of them are already computed and kept: a
     /// table's look for a period reads them all at once rather than one by one.
-    pub fn already_known_upto(&self, last: u64) -> Option<Vec<i64>> {
+    pub fn already_known_upto(&self, last: u64) -> Option<Values> {
         match &self.engine {
-            Engine::Kernel(k) if last < k.computed() as u64 => {
-                let mut values = k.all_values()?;
-                values.truncate(last as usize + 1);
-                Some(values)
-            }
-            Engine::Listing(v) if last < v.len() as u64 => {
-                Some(v[..=last as usize].iter().map(|&x| x as i64).collect())
-            }
+            Engine::Kernel(k) if last < k.computed() as u64 => Some(k.values()?.prefix(last as usize + 1)),
+            Engine::Listing(v) if last < v.len() as u64 => Some(Values::Wide(v[..=last as usize].to_vec())),
             _ => None,
         }
     }
@@ -453,6 +451,12 @@ impl PileValues {
         })
     }
 
+    /// What `period::detect` (plain, not arithmetic) found in the values of piles
+    /// 0..examined, if the last look for a period read exactly those.
+    pub fn period_seen(&self, examined: usize) -> Option<Option<period::Detected>> {
+        self.last_look.filter(|&(seen, _)| seen == examined).map(|(_, found)| found)
+    }
+
     /// Proves a period where a theorem applies, so that larger piles need no computing.
     fn look_for_period(&mut self, game: &Game) {
         if !period::has_theorem(game) {
@@ -462,14 +466,13 @@ impl PileValues {
         let (found, examined) = match &self.engine {
             // No window starts where a theorem applies.
             Engine::Kernel(k) => match k.values() {
-                Some(Values::Byte(v)) => (period::detect(v, false), v.len()),
-                Some(Values::Narrow(v)) => (period::detect(v, false), v.len()),
-                Some(Values::Wide(v)) => (period::detect(v, false), v.len()),
+                Some(values) => (values.detect_period(false), values.len()),
                 None => return,
             },
             Engine::Listing(v) => (period::detect(v, false), v.len()),
             Engine::Bouton { .. } => return,
         };
+        self.last_look = Some((examined, found));
         if let Some((pre, p, 0)) = found {
             if period::proof(game, true, pre as u64, p as u64, 0, examined as u64).is_some() {
                 self.period = Some((pre as u64, p as u64));

@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
-use crate::solve::{Limits, Outcome, SolveError, Solver, Value};
+use crate::solve::{Limits, Outcome, SolveError, Solver, Value, Values};
 
 mod many;
 mod render;
@@ -337,7 +337,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 },
             };
             solver.set_limits(bonus);
-            let found = one_pile_period(solver, upto, look, known.as_deref());
+            let found = one_pile_period(solver, upto, look, known.as_ref());
             solver.set_limits(given);
             match found {
                 Ok(Some(found)) => period = Some(found),
@@ -427,7 +427,7 @@ struct Rows {
     p_positions: Vec<Vec<u64>>,
     /// the Grundy values of a one-pile table's rows, when they were read at once: the look
     /// for a period starts from them instead of reading them again
-    known: Option<Vec<i64>>,
+    known: Option<Values>,
 }
 
 fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, TableError> {
@@ -454,16 +454,11 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     // The last pile's answer computed every value below it: the rows are read at once rather
     // than asked for one by one.
     if let (None, Some(values)) = (&refused, solver.already_known_piles(upto)) {
-        let rows = values.len();
-        let (mut o, mut g) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
-        for (n, &value) in values.iter().enumerate() {
-            let v = Value::from_grundy(value as u64);
-            if v.outcome == Outcome::P {
-                p_positions.push(vec![n as u64]);
-            }
-            o.push(v.outcome);
-            g.push(v.grundy);
-        }
+        let (o, g, p_positions) = match &values {
+            Values::Byte(v) => rows_of(v),
+            Values::Narrow(v) => rows_of(v),
+            Values::Wide(v) => rows_of(v),
+        };
         return Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, known: Some(values) });
     }
     for n in 0..=upto {
@@ -596,17 +591,17 @@ fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
 
 /// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1,
 /// D = 2) otherwise.
-fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveError> {
+fn sequence(solver: &mut Solver, last: u64) -> Result<(Sequence<'static>, bool), SolveError> {
     // Schwenk's method knows outcomes only; its Grundy values would each need a search.
     if solver.method() == crate::solve::MethodKind::LastBound {
         let mut outcomes = Vec::new();
         for n in 0..=last {
             outcomes.push(if solver.outcome(&Position::new(vec![n]))? == Outcome::P { 0 } else { 1 });
         }
-        return Ok((outcomes, false));
+        return Ok((Sequence::Read(outcomes), false));
     }
     if let Some(values) = solver.already_known_piles(last) {
-        return Ok((values, true));
+        return Ok((Sequence::Stored(values), true));
     }
     let mut values = Vec::new();
     let mut grundy = true;
@@ -620,7 +615,25 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Vec<i64>, bool), SolveErr
         };
         values.push((v.grundy.map(|g| g as i64), outcome));
     }
-    Ok((values.iter().map(|(g, o)| if grundy { g.unwrap_or(0) } else { *o }).collect(), grundy))
+    Ok((Sequence::Read(values.iter().map(|(g, o)| if grundy { g.unwrap_or(0) } else { *o }).collect()), grundy))
+}
+
+/// The values a look for a period reads: the kernel's, stored as narrowly as it stores them
+/// (the table's own copy, or one of its own), or read pile by pile.
+enum Sequence<'a> {
+    Known(&'a Values),
+    Stored(Values),
+    Read(Vec<i64>),
+}
+
+impl Sequence<'_> {
+    fn detect(&self, arithmetic: bool) -> Option<crate::solve::period::Detected> {
+        match self {
+            Sequence::Known(values) => values.detect_period(arithmetic),
+            Sequence::Stored(values) => values.detect_period(arithmetic),
+            Sequence::Read(values) => periods::detect(values, arithmetic),
+        }
+    }
 }
 
 /// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
@@ -629,7 +642,7 @@ fn one_pile_period(
     solver: &mut Solver,
     upto: u64,
     look: u64,
-    known: Option<&[i64]>,
+    known: Option<&Values>,
 ) -> Result<Option<Periodicity>, SolveError> {
     // Looked at in rounds, each twice the last: a period proven early (Kayles' at 256) ends
     // the look there, however far `--period-values` allows.
@@ -646,22 +659,32 @@ fn one_pile_period(
 }
 
 /// The period the values of piles 0..examined show, and whether a theorem proves it.
-fn period_in(solver: &mut Solver, mut examined: u64, known: Option<&[i64]>) -> Result<Option<Periodicity>, SolveError> {
+fn period_in(
+    solver: &mut Solver,
+    mut examined: u64,
+    known: Option<&Values>,
+) -> Result<Option<Periodicity>, SolveError> {
     let (mut values, mut grundy) = match known {
-        Some(known) if known.len() as u64 == examined => (std::borrow::Cow::Borrowed(known), true),
-        _ => sequence(solver, examined - 1).map(|(values, grundy)| (values.into(), grundy))?,
+        Some(known) if known.len() as u64 == examined => (Sequence::Known(known), true),
+        _ => sequence(solver, examined - 1)?,
     };
-    let mut plain = periods::detect(&values, false);
+    // The solver looked at the same values when they came from its table (a table of 2^k
+    // rows, as it looks at each doubling): what it found stands.
+    let seen = match values {
+        Sequence::Known(_) | Sequence::Stored(_) => solver.period_seen(examined),
+        Sequence::Read(_) => None,
+    };
+    let mut plain = seen.unwrap_or_else(|| values.detect(false));
     if let (Some((pre, p, _)), Some(t)) = (plain, periods::octal_bound(solver.game())) {
         let needed = periods::octal_needs(pre as u64, p as u64, t);
         if needed > examined && needed <= 8 * examined {
             examined = needed;
-            (values, grundy) = sequence(solver, examined - 1).map(|(values, grundy)| (values.into(), grundy))?;
-            plain = periods::detect(&values, false);
+            (values, grundy) = sequence(solver, examined - 1)?;
+            plain = values.detect(false);
         }
     }
     let of = if grundy { "grundy" } else { "outcome" };
-    let found = plain.or_else(|| if grundy { periods::detect(&values, true) } else { None });
+    let found = plain.or_else(|| if grundy { values.detect(true) } else { None });
     let quotient_period = match solver.misere() {
         Some(m) if !grundy => m.period(),
         _ => None,
@@ -687,6 +710,22 @@ fn period_in(solver: &mut Solver, mut examined: u64, known: Option<&[i64]>) -> R
             checked_to: examined - 1,
         }
     }))
+}
+
+/// The outcomes, Grundy values and P-positions of one pile of each size, from its value.
+#[allow(clippy::type_complexity)]
+fn rows_of<T: Copy + Into<u64>>(values: &[T]) -> (Vec<Outcome>, Vec<Option<u64>>, Vec<Vec<u64>>) {
+    let (mut outcomes, mut grundy, mut p_positions) =
+        (Vec::with_capacity(values.len()), Vec::with_capacity(values.len()), Vec::new());
+    for (n, &value) in values.iter().enumerate() {
+        let v = Value::from_grundy(value.into());
+        if v.outcome == Outcome::P {
+            p_positions.push(vec![n as u64]);
+        }
+        outcomes.push(v.outcome);
+        grundy.push(v.grundy);
+    }
+    (outcomes, grundy, p_positions)
 }
 
 /// The rows of a one-pile table computed before it stopped, as a table of their own.

@@ -7,6 +7,9 @@ use super::{LastGrid, Table, TableShape};
 use crate::analysis::periods::Periodicity;
 use crate::solve::Outcome;
 
+/// How many bytes of CSV rows are put together before they are written out.
+const CSV_BLOCK: usize = 1 << 16;
+
 fn grundy_text(g: Option<u64>) -> String {
     g.map(|g| g.to_string()).unwrap_or_else(|| "-".into())
 }
@@ -89,27 +92,36 @@ impl Table {
 
     /// One row per position, with the text table's columns, for a spreadsheet.
     pub fn to_csv(&self) -> String {
+        let mut bytes = Vec::new();
+        // Writing to memory does not fail.
+        let _ = self.write_csv(&mut bytes);
+        // Only whole texts went in, so the bytes are UTF-8.
+        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// `to_csv`'s text, written to `out` a block of rows at a time: a table of a million rows
+    /// is never held whole (its text would be fresh memory, a page fault every 4 KiB).
+    pub fn write_csv(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
-        let mut out = String::new();
         match self.shape {
             TableShape::OnePile => {
                 let n = if self.coins { "coin" } else { "n" };
                 // With --by-last, a column for the previous move: empty on the rows of the
                 // game's start, then the grid of (n, last) rows.
                 let n = if self.by_last.is_some() { format!("{n},last") } else { n.to_string() };
-                match &self.misere {
-                    Some(_) => out.push_str(&format!("{n},outcome,misere_grundy,genus,tame,phi")),
-                    None => out.push_str(&format!("{n},outcome,grundy")),
+                let mut bytes = match &self.misere {
+                    Some(_) => format!("{n},outcome,misere_grundy,genus,tame,phi"),
+                    None => format!("{n},outcome,grundy"),
                 }
+                .into_bytes();
                 if self.remoteness.is_some() {
-                    out.push_str(",remoteness");
+                    bytes.extend_from_slice(b",remoteness");
                 }
-                out.push('\n');
+                bytes.push(b'\n');
                 let last_column: &[u8] = if self.by_last.is_some() { b"," } else { b"" };
                 // Written in place, row by row, as bytes: a table of a million rows is mostly
                 // this loop, and a `char` pushed is encoded first. (itoa: the formatting
                 // machinery costs more than the rest of a row.)
-                let mut bytes = std::mem::take(&mut out).into_bytes();
                 let mut digits = itoa::Buffer::new();
                 let mut write_cell = |bytes: &mut Vec<u8>, v: Option<u64>| {
                     bytes.push(b',');
@@ -118,9 +130,7 @@ impl Table {
                     }
                 };
                 let mut row = RowNumber::default();
-                // Room for the rows at once: growing by doubling copies the text again and again.
-                let rows = self.outcomes[0].len();
-                bytes.reserve(rows * (rows.to_string().len() + 8));
+                bytes.reserve(CSV_BLOCK + 256);
                 let plain = self.misere.is_none() && self.loopy_values.is_none() && self.remoteness.is_none();
                 if plain {
                     // The common table, of outcomes and Grundy values only: each row is put
@@ -147,6 +157,10 @@ impl Table {
                         }
                         put(b"\n");
                         bytes.extend_from_slice(&line[..len]);
+                        if bytes.len() >= CSV_BLOCK {
+                            out.write_all(&bytes)?;
+                            bytes.clear();
+                        }
                     }
                 } else {
                     for (i, o) in self.outcomes[0].iter().enumerate() {
@@ -176,26 +190,29 @@ impl Table {
                             write_cell(&mut bytes, r[i]);
                         }
                         bytes.push(b'\n');
+                        if bytes.len() >= CSV_BLOCK {
+                            out.write_all(&bytes)?;
+                            bytes.clear();
+                        }
                     }
                 }
-                // Only whole texts went in, so the bytes are UTF-8.
-                out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                out.write_all(&bytes)?;
                 if let Some(grid) = &self.by_last {
                     let remoteness = if self.remoteness.is_some() { "," } else { "" };
                     for (i, row) in grid.outcomes.iter().enumerate() {
                         for (j, o) in row.iter().enumerate() {
                             let g = cell(grid.grundy[i][j]);
-                            out.push_str(&format!("{i},{},{},{g}{remoteness}\n", j + 1, o.letter()));
+                            writeln!(out, "{i},{},{},{g}{remoteness}", j + 1, o.letter())?;
                         }
                     }
                 }
             }
             TableShape::ManyPiles { piles } => {
                 let names: Vec<String> = (1..=piles).map(|i| format!("pile{i}")).collect();
-                out.push_str(&format!("{},outcome,grundy\n", names.join(",")));
+                writeln!(out, "{},outcome,grundy", names.join(","))?;
                 for ((position, o), g) in self.positions.iter().zip(&self.outcomes[0]).zip(&self.grundy[0]) {
                     let piles: Vec<String> = position.iter().map(|p| p.to_string()).collect();
-                    out.push_str(&format!("{},{},{}\n", piles.join(","), o.letter(), cell(*g)));
+                    writeln!(out, "{},{},{}", piles.join(","), o.letter(), cell(*g))?;
                 }
             }
             TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => {
@@ -204,16 +221,16 @@ impl Table {
                     TableShape::Rectangles => ("rows", "columns", 1),
                     _ => ("x", "y", 1),
                 };
-                out.push_str(&format!("{a},{b},outcome,grundy\n"));
+                writeln!(out, "{a},{b},outcome,grundy")?;
                 for (i, row) in self.outcomes.iter().enumerate() {
                     for (j, o) in row.iter().enumerate() {
                         let g = self.grundy.get(i).and_then(|r| r.get(j)).copied().flatten();
-                        out.push_str(&format!("{},{},{},{}\n", i + first, j + first, o.letter(), cell(g)));
+                        writeln!(out, "{},{},{},{}", i + first, j + first, o.letter(), cell(g))?;
                     }
                 }
             }
         }
-        out
+        Ok(())
     }
 
     pub fn to_text(&self) -> String {

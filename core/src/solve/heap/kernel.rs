@@ -183,11 +183,6 @@ impl HeapKernel {
         }
     }
 
-    /// Every value so far, in order, when the whole table is kept.
-    pub fn all_values(&self) -> Option<Vec<i64>> {
-        (self.reach.dropped() == 0).then(|| self.values.to_vec())
-    }
-
     /// Makes pile `n`'s value outlive a window, when it is still to be computed.
     pub fn keep_value_of(&mut self, n: u64) {
         if n >= self.computed() as u64 {

@@ -210,6 +210,9 @@ pub struct HeapRules {
     one: Vec<u64>,
     /// amounts after which the rest may split in two, increasing, with how
     two: Vec<(u64, u8)>,
+    /// How the ways to split into two lie, when a pile's rare parts can pair with all of
+    /// them at once (see `rare::plan_together`)
+    ways: Option<rare::Ways>,
     /// The most any move takes, where that is finite.
     most_taken: Option<u64>,
     /// A take rule that allows 0: it would leave the position as it was.
@@ -269,6 +272,7 @@ impl HeapRules {
             flags: Vec::new(),
             one: Vec::new(),
             two: Vec::new(),
+            ways: None,
             most_taken: most,
             takes_nothing: None,
         };
@@ -323,6 +327,7 @@ impl HeapRules {
             }
             if f & (TWO_ANY | TWO_UNEQUAL | TWO_EQUAL) != 0 {
                 self.two.push((t, f));
+                self.ways = rare::Ways::of(&self.two);
             }
             self.flags.push(f);
         }
@@ -449,6 +454,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 
 mod ahead;
 mod kernel;
+mod rare;
 mod search_ahead;
 mod sparse;
 mod values;

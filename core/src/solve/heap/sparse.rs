@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::ahead::{marked_ahead, PileAhead};
+use super::rare::{mark_rare, middle_of, plan_together, push_jobs, rare_below, stored_partners};
 use super::search_ahead::ahead_range;
 use super::values::{Marks, Parallel, Reach, Slot, Values};
 use super::*;
@@ -51,6 +52,8 @@ pub(super) struct Sparse {
     /// (with where their partners are stored from)
     other: Vec<u8>,
     jobs: Vec<(std::ops::Range<usize>, usize)>,
+    /// scratch: the ranges of rare parts that every way to split pairs (see `plan_together`)
+    together: Vec<Range<usize>>,
     /// scratch: the ways to split of the pile at hand, and where each one's scan stands
     sources: Vec<Source>,
     next: Vec<usize>,
@@ -93,6 +96,7 @@ impl Sparse {
             need: Vec::new(),
             other: Vec::new(),
             jobs: Vec::new(),
+            together: Vec::new(),
             sources: Vec::new(),
             next: Vec::new(),
             low: Vec::new(),
@@ -322,7 +326,7 @@ pub(super) fn sparse_value<T: Slot>(
     let dropped = reach.dropped();
     // Byte tables rather than bits: the stores do not depend on each other, and the scan below
     // tests a pair with two loads and no unpredictable branch.
-    let Sparse { rare, rare_value, class, seen, need, other, jobs, .. } = sparse;
+    let Sparse { rare, rare_value, class, seen, need, other, jobs, together, .. } = sparse;
     let size = class.len();
     seen.clear();
     seen.resize(size, 0);
@@ -340,9 +344,19 @@ pub(super) fn sparse_value<T: Slot>(
     }
     // Every option with a rare part: first the ranges of rare piles to pair, then the marks.
     jobs.clear();
+    together.clear();
     // (Not below `first`: the rare parts 0 before it pair with nothing.)
     let first = usize::from(rare.first() == Some(&0));
-    for &(t, f) in splits() {
+    // Without a window or the second thread, on one thread, the rare parts that every way to
+    // split pairs are marked in one pass for all of them (see `plan_together`).
+    let planned = match (dropped, ahead) {
+        (0, None) => match rules.ways {
+            Some(ways) => plan_together(rare, n, first, ways, threads, together, jobs, work),
+            None => None,
+        },
+        _ => None,
+    };
+    for &(t, f) in splits().filter(|_| planned.is_none()) {
         let rest = (n - t) as usize;
         let count = rare_below(rare, rest);
         let middle = middle_of(rare, rest, f & TWO_ANY == 0);
@@ -372,9 +386,12 @@ pub(super) fn sparse_value<T: Slot>(
         *work += count as u64;
     }
     let options: usize = jobs.iter().map(|(range, _)| range.len()).sum();
-    // A rare option costs a random load, about twice a plain pair.
-    if threads.share(options * 2) {
-        // Each thread marks half of the options into a table of its own.
+    if let Some(planned) = planned {
+        planned.mark(g, rare, rare_value, together, seen);
+        mark_rare(g, rare, rare_value, jobs, 0..options, seen);
+    } else if threads.share(options * 2) {
+        // A rare option costs a random load, about twice a plain pair: each thread marks half
+        // of the options into a table of its own.
         other.clear();
         other.resize(size, 0);
         let half = options / 2;
@@ -458,85 +475,6 @@ pub(super) fn sparse_value<T: Slot>(
     sparse.sources = sources;
     sparse.next = next;
     found
-}
-
-/// How many rare piles are below `bound`. Most games find their rare values early, and then
-/// every pile's bounds lie past the last rare pile: no search then (0.454 to 2^17 spent a
-/// third of its own time per pile in these searches).
-#[inline]
-pub(super) fn rare_below(rare: &[u32], bound: usize) -> usize {
-    match rare.last() {
-        Some(&last) if last as usize >= bound => rare.partition_point(|&r| (r as usize) < bound),
-        _ => rare.len(),
-    }
-}
-
-/// The indices in `rare` of the parts equal to rest / 2, as (first, past), for a split of `rest`
-/// that must be unequal; (MAX, MAX), which `push_jobs` leaves nothing out for, otherwise.
-pub(super) fn middle_of(rare: &[u32], rest: usize, unequal: bool) -> (usize, usize) {
-    if unequal && rest.is_multiple_of(2) {
-        let half = rest / 2;
-        (rare_below(rare, half), rare_below(rare, half + 1))
-    } else {
-        (usize::MAX, usize::MAX)
-    }
-}
-
-/// The rare parts with indices in `span`, by where their partners are stored, each with the
-/// place `top` its partner is stored at, top − r: the recent piles (all of them without a
-/// window) for r ≤ rest − base, at rest − dropped − r; a window's prefix for r > rest − prefix,
-/// at rest − r. `None` when a partner in between was dropped.
-pub(super) fn stored_partners(
-    rare: &[u32],
-    rest: usize,
-    span: Range<usize>,
-    reach: Reach,
-) -> Option<[(Range<usize>, usize); 2]> {
-    let recent_end = rare.partition_point(|&r| r as usize + reach.base <= rest).clamp(span.start, span.end);
-    let prefix_from = rare.partition_point(|&r| r as usize + reach.prefix <= rest).clamp(span.start, span.end);
-    (recent_end >= prefix_from)
-        .then(|| [(span.start..recent_end, rest - reach.dropped()), (prefix_from..span.end, rest)])
-}
-
-/// Pushes the rare parts with indices in `range` (none when it is reversed) onto `jobs`, with
-/// their partners stored at top − r: two ranges around the `middle` (from `middle_of`), so that
-/// the marking loop itself has no test.
-pub(super) fn push_jobs(
-    jobs: &mut Vec<(Range<usize>, usize)>,
-    range: Range<usize>,
-    top: usize,
-    middle: (usize, usize),
-) {
-    let (start, end) = (range.start, range.end.max(range.start));
-    for part in [start..end.min(middle.0).max(start), middle.1.clamp(start, end)..end] {
-        if !part.is_empty() {
-            jobs.push((part, top));
-        }
-    }
-}
-
-/// Marks the values of the options numbered `which` among the rare piles' ranges in `jobs`
-/// (counted through the ranges in order): each rare pile r with its partner, stored at top − r.
-pub(super) fn mark_rare<T: Slot>(
-    g: &[T],
-    rare: &[u32],
-    rare_value: &[u32],
-    jobs: &[(std::ops::Range<usize>, usize)],
-    which: std::ops::Range<usize>,
-    reached: &mut [u8],
-) {
-    let mut skipped = 0;
-    for (range, top) in jobs {
-        let (lo, hi) = (which.start.max(skipped), which.end.min(skipped + range.len()));
-        if lo < hi {
-            let part = range.start + lo - skipped..range.start + hi - skipped;
-            let window = &g[..(*top).min(g.len())];
-            for (&r, &value) in rare[part.clone()].iter().zip(&rare_value[part]) {
-                reached[(value ^ window[top - r as usize].value()) as usize] = 1;
-            }
-        }
-        skipped += range.len();
-    }
 }
 
 /// With `missing` rare values below `candidate` not reached by options with a rare part: the
