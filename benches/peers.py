@@ -3,7 +3,7 @@
 
     python3 benches/peers.py --beling PATH --czajka PATH [--n 16384] [--codes 0.77,0.137,...|all]
                              [--methods rc2,rcs] [--records 0.16,0.127,0.56] [--out target/peers.md]
-                             [--clock callgrind|cpu] [--runs 3]
+                             [--clock callgrind|cpu] [--runs 3] [--jobs 1]
 
 PATH are checkouts of the peers, which this script only builds and runs (nothing of theirs is
 in this repository): Piotr Beling's impartial-games (its `ogsolve`, built with cargo) and Tomek
@@ -27,6 +27,10 @@ run) beside analyze built as published (heaps up to 2^28, a period looked for at
 two), both under callgrind, and both must find the same preperiod and period. 0.376 and 0.354
 can be named too; under callgrind they take an hour or more.
 
+`--jobs N` runs N codes of the sweep at once, each program still on one thread: with callgrind
+the counts are the same (all 448 codes to 2^14 take about 80 minutes on one core), with
+`--clock cpu` the seconds are of programs with a neighbour.
+
 `--clock cpu` runs every program natively instead and counts its CPU seconds (user and system,
 the least of `--runs` runs, three unless told, one after another): for runs too long for callgrind (the sweep to 2^17,
 0.376 and 0.354), at the price of counts that depend on the machine and its load; the ratios are
@@ -44,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,6 +243,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "peers.md")
     parser.add_argument("--clock", choices=["callgrind", "cpu"], default="callgrind", help="what is counted")
     parser.add_argument("--runs", type=int, default=CPU_RUNS, help="with --clock cpu, the runs of which the least counts")
+    parser.add_argument("--jobs", type=int, default=1, help="codes run at once (the sweep; the records run one by one)")
     args = parser.parse_args()
     CLOCK, CPU_RUNS = args.clock, max(1, args.runs)
     n = args.n
@@ -255,7 +261,7 @@ def main() -> None:
         if codes:
             ogsolve = build_ogsolve(args.beling)
             analyze = build_analyze(args.czajka, n, workdir)
-        for code in codes:
+        def sweep(code: str):
             ours, values = takeaway_values(takeaway, code, n, workdir)
             if len(values) != n:
                 sys.exit(f"{code}: takeaway gave {len(values)} values, not {n}")
@@ -278,8 +284,16 @@ def main() -> None:
                 period_count, _, preperiod, period = takeaway_record(takeaway, code, workdir)
                 if (preperiod, period) != proven:
                     sys.exit(f"{code}: takeaway proved preperiod {preperiod} period {period}, analyze {proven}")
-            rows.append((code, ours, best, count_c, computed, period_count))
-            print(f"{code:>7}  takeaway {show(ours):>14}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x", flush=True)
+            return code, ours, best, count_c, computed, period_count
+
+        # Codes run `--jobs` at a time (each program on one thread: callgrind's counts do not
+        # change, CPU seconds do with a neighbour), their lines printed in order.
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for row in pool.map(sweep, codes):
+                code, ours, best, count_c, computed, period_count = row
+                rows.append(row)
+                proof = "" if period_count is None else f"  (proofs: analyze {count_c / period_count:.2f}x takeaway `period`)"
+                print(f"{code:>7}  takeaway {show(ours):>14}  ogsolve {best / ours:6.2f}x  analyze {count_c / ours:6.2f}x{proof}", flush=True)
         record_lines = records_table(takeaway, args.czajka, records, workdir) if records else []
     what, how, less = counted()
     table = [] if not rows else [
