@@ -649,7 +649,6 @@ impl<'g> Solver<'g> {
         matches!(&self.method, Method::PileSum(v) if v.compiled())
     }
 
-    /// The proven (preperiod, period) of single-pile values, once the solver has found one.
     /// What the solver's own look for a period found in the Grundy values of piles
     /// 0..examined (`period::detect`, plain), when its last look read exactly those.
     pub fn period_seen(&self, examined: u64) -> Option<Option<period::Detected>> {
@@ -659,6 +658,7 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The proven (preperiod, period) of single-pile values, once the solver has found one.
     pub fn proven_period(&self) -> Option<(u64, u64)> {
         match &self.method {
             Method::PileSum(v) => v.period(),
