@@ -31,7 +31,9 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Deferred like `Verb`'s (`serve` builds its arguments only when asked for).
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Command {
     #[command(flatten)]
     Verb(Verb<GameFile>),
@@ -86,8 +88,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             // Ctrl-C ends a long computation with a diagnostic (and a table with the rows it
             // has), rather than killing the process mid-line.
             let cancel = CancelToken::new();
-            let on_signal = cancel.clone();
-            let _ = ctrlc::set_handler(move || on_signal.cancel());
+            crate::interrupt::cancel_on_ctrl_c(&cancel);
             // A game against the computer prints its own prompts: no bar over them.
             let bar = (!matches!(verb, Verb::Play { .. })).then(ProgressBar::new).flatten();
             let result = run(verb, color, cancel, bar.clone());

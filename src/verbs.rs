@@ -10,12 +10,17 @@ use takeaway_core::analysis::period_search::{PeriodQuestion, DEFAULT_UPTO};
 use takeaway_core::analysis::TableOptions;
 use takeaway_core::api::{parse_setting, Answer, Loaded, Request, RequestError, Setting};
 use takeaway_core::render;
-use takeaway_core::solve::{Limits, Table, DEFAULT_MAX_STATES};
+use takeaway_core::solve::{default_threads, Limits, Table, DEFAULT_MAX_STATES};
 
 use crate::play::PlayOptions;
 
 /// The verbs, each with its arguments; `G` names the game asked about.
+///
+/// A verb builds its arguments only when it is the one asked for (`defer`): building every
+/// verb's took a sixth of a short run. So the argument structs below carry plain comments, not
+/// doc comments: clap would make a struct's doc comment the about of each verb flattening it.
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 pub enum Verb<G: Args> {
     /// Check a game file: silent when it is right (a partizan game: which lines are whose), diagnostics when it is not
     Check {
@@ -135,7 +140,7 @@ pub enum Verb<G: Args> {
     },
 }
 
-/// A game file, and values for its parameters: how the command line names a game.
+// A game file, and values for its parameters: how the command line names a game.
 #[derive(Args, Debug)]
 pub struct GameFile {
     /// the game file
@@ -145,11 +150,11 @@ pub struct GameFile {
     pub set: Vec<Setting>,
 }
 
-/// The REPL's current game: nothing to write.
+// The REPL's current game: nothing to write.
 #[derive(Args, Debug)]
 pub struct CurrentGame {}
 
-/// A position and the previous move's size.
+// A position and the previous move's size.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// pile sizes, separated by spaces or commas (Chomp: row lengths, bottom row first)
@@ -166,7 +171,7 @@ impl PositionArgs {
     }
 }
 
-/// The largest pile size, written `40` or `--upto 40`; `DEFAULT` when neither is given.
+// The largest pile size, written `40` or `--upto 40`; `DEFAULT` when neither is given.
 #[derive(Args, Debug)]
 pub struct Upto<const DEFAULT: u64> {
     /// the largest pile size (also --upto N)
@@ -195,7 +200,7 @@ pub enum Format {
     Csv,
 }
 
-/// How an answer is printed, and the limits it is computed within.
+// How an answer is printed, and the limits it is computed within.
 #[derive(Args, Debug)]
 pub struct OutputArgs {
     /// output format
@@ -205,7 +210,7 @@ pub struct OutputArgs {
     pub limits: LimitArgs,
 }
 
-/// The budget of one question.
+// The budget of one question.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
     /// the most positions a search may visit before it stops with an error (the default keeps
@@ -243,8 +248,8 @@ impl LimitArgs {
     pub fn limits(&self) -> Limits {
         let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
         let max_states = self.memory.map(takeaway_core::solve::reach::positions_in_memory).unwrap_or(self.max_states);
-        let base = Limits::states(max_states).with_timeout(self.timeout);
-        Limits { table, threads: self.threads.map_or(base.threads, usize::from), ..base }
+        let threads = self.threads.map_or_else(default_threads, usize::from);
+        Limits { table, ..Limits::states_on(max_states, threads).with_timeout(self.timeout) }
     }
 }
 

@@ -229,7 +229,8 @@ fn hint_text(hint: Hint) -> String {
     }
 }
 
-/// How a game against the computer is played, on the command line and in the REPL alike.
+// How a game against the computer is played, on the command line and in the REPL alike (a plain
+// comment: see `verbs::Verb`).
 #[derive(clap::Args, Debug)]
 pub struct PlayOptions {
     /// who moves first

@@ -163,8 +163,7 @@ fn print_stoppable(text: &str, cancel: &CancelToken) {
 pub fn run(mut session: Session) {
     // During a computation the terminal is in normal mode and Ctrl-C is a signal: cancel the
     // computation. At the prompt rustyline reads Ctrl-C as a key and clears the line.
-    let on_signal = session.cancel.clone();
-    let _ = ctrlc::set_handler(move || on_signal.cancel());
+    crate::interrupt::cancel_on_ctrl_c(&session.cancel);
     let helper = ReplHelper {
         vocabulary: RefCell::new(session.vocabulary()),
         hinter: HistoryHinter::new(),

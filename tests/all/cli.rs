@@ -1001,3 +1001,28 @@ fn serve_without_the_feature_says_how_to_build_it() {
     let err = fails(1, &["serve", "--timeout", "0"]);
     assert!(err.contains("takeaway::serve::timeout"), "{err}");
 }
+
+/// Ctrl-C (SIGINT) cancels the question: the run ends with its diagnostic and exit code 1,
+/// where an uncaught signal would end the process with no word. The run takes seconds; the
+/// signal comes a second in, long after the handler is set at start.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_cancels_a_run_with_a_diagnostic() {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(["period", "games/octal-0.354.game", "--max-states", "1000000000", "--threads", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let signalled = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(signalled.success());
+    let out = child.wait_with_output().expect("the run ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(stderr.contains("takeaway::period::stopped") && stderr.contains("cancelled"), "{stderr}");
+}

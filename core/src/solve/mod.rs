@@ -130,14 +130,21 @@ pub const DEFAULT_MAX_WORK: u64 = 10_000_000;
 const PILE_SHARE: u64 = 2;
 
 impl Limits {
+    /// At most `max_states` positions, on the default threads.
     pub fn states(max_states: usize) -> Self {
+        Limits::states_on(max_states, default_threads())
+    }
+
+    /// At most `max_states` positions, on `threads` threads: a caller that was told how many
+    /// does not read the machine's (the cgroup files cost every short run of the command).
+    pub fn states_on(max_states: usize, threads: usize) -> Self {
         Limits {
             max_states,
             deadline: None,
             table: Table::DEFAULT,
             max_work: DEFAULT_MAX_WORK.max((max_states as u64).saturating_mul(MOVES_PER_STATE)),
             sparse: SparseMode::Auto,
-            threads: default_threads(),
+            threads,
             cancel: progress::CancelToken::default(),
             progress: progress::Progress::default(),
         }

@@ -75,6 +75,12 @@ impl CancelToken {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The flag itself, for a handler that can only set a flag: a signal handler registered
+    /// without a thread of its own (a thread would cost every short run its start).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
+
     /// Forgets an earlier request, before the token is lent to a new question.
     pub fn reset(&self) {
         self.0.store(false, Ordering::Relaxed);
