@@ -1026,3 +1026,25 @@ fn ctrl_c_cancels_a_run_with_a_diagnostic() {
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
     assert!(stderr.contains("takeaway::period::stopped") && stderr.contains("cancelled"), "{stderr}");
 }
+
+/// Each verb's help opens with the verb's own line, the one `takeaway --help` lists for it.
+/// The verbs build their arguments only when asked for, after their about is set: a doc comment
+/// on an argument struct they flatten would take the about over (see `verbs::Verb`).
+#[test]
+fn each_verb_help_opens_with_its_own_line() {
+    let listing = ok(&["--help"]);
+    let verbs: Vec<(&str, &str)> = listing
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.trim().split_once(char::is_whitespace))
+        .map(|(verb, about)| (verb, about.trim()))
+        .filter(|(verb, _)| *verb != "help")
+        .collect();
+    assert!(verbs.len() >= 10, "{listing}");
+    for (verb, about) in verbs {
+        let help = ok(&[verb, "--help"]);
+        assert_eq!(help.lines().next(), Some(about), "`takeaway {verb} --help`:\n{help}");
+    }
+}
