@@ -1009,15 +1009,8 @@ fn serve_without_the_feature_says_how_to_build_it() {
 #[test]
 fn ctrl_c_cancels_a_run_with_a_diagnostic() {
     use std::process::{Command, Stdio};
-    let child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
-        .args(["period", "games/octal-0.354.game", "--max-states", "1000000000", "--threads", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let args = ["period", "games/octal-0.354.game", "--max-states", "1000000000", "--threads", "1"];
+    let child = common::spawn(&args, Stdio::null());
     std::thread::sleep(std::time::Duration::from_secs(1));
     let signalled = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
     assert!(signalled.success());

@@ -51,23 +51,28 @@ pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
     seen.iter().enumerate().find(|(i, v)| **v != *i as u32).map(|(i, _)| i as u32).unwrap_or(seen.len() as u32)
 }
 
+/// The built binary started in the repository with `args`, its output piped, not waited for.
+pub fn spawn(args: &[&str], stdin: std::process::Stdio) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
 /// Runs the built binary from the project folder, feeding it a file of `tests/` on stdin.
 pub fn run_with_script(args: &[&str], script: &str) -> std::process::Output {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let dir = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{dir}/tests/{script}")).unwrap_or_else(|e| panic!("{script}: {e}"));
     // Files a script writes go to a scratch folder, never into the repository or its target.
     let input = text.replace("$SCRATCH", &scratch_dir().display().to_string()).into_bytes();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = spawn(args, Stdio::piped());
     child.stdin.take().expect("stdin is piped").write_all(&input).expect("the script is written");
     child.wait_with_output().expect("the binary finishes")
 }
