@@ -154,7 +154,7 @@ def build_analyze(checkout: Path, n: int | None, workdir: Path) -> Path:
 def fresh_copy(binary: Path, workdir: Path) -> Path:
     """A copy of `binary`, which is what the sweep runs. The kernel keeps a file a linker has
     just written in small pieces and maps it with more page faults than the same bytes copied
-    (takeaway's `period` of 0.017: 162 faults against 149, several percent of a run of a
+    (takeaway's `period` of 0.724: 177 faults against 143, about a fifth of a run of a
     millisecond): every program runs from a copy, so that none is timed in that state."""
     copy = workdir / "copies" / f"{binary.parent.name}-{binary.name}"
     copy.parent.mkdir(exist_ok=True)
