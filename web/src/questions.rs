@@ -19,7 +19,7 @@ use takeaway_core::api::{self, Answer, DiagnosticData, Failure, FailureKind, Req
 use takeaway_core::check::SettingValue;
 use takeaway_core::diagnostics::Source;
 use takeaway_core::render;
-use takeaway_core::solve::{progress::CancelToken, Limits};
+use takeaway_core::solve::{progress::CancelToken, Limits, DEFAULT_MAX_STATES};
 
 use crate::error::WebError;
 use crate::library::{Bundled, BUNDLED};
@@ -150,14 +150,10 @@ pub async fn ask(
     };
     let cancel = CancelToken::new();
     let _cancel_when_dropped = CancelOnDrop(cancel.clone());
-    let mut limits = match app.config.max_states {
-        Some(n) => Limits::states(n),
-        None => Limits::default(),
-    }
-    .with_timeout(Some(timeout));
-    limits.cancel = cancel;
     // One thread per question at most: two slow questions must not starve each other.
-    limits.threads = 1;
+    let max_states = app.config.max_states.unwrap_or(DEFAULT_MAX_STATES);
+    let mut limits = Limits::states_on(max_states, 1).with_timeout(Some(timeout));
+    limits.cancel = cancel;
     let answered = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         answer(&verb, &question, &limits)
