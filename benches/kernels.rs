@@ -349,7 +349,7 @@ fn piles_upto(n: u64) -> Vec<Vec<u64>> {
     (0..=n).map(|k| vec![k]).collect()
 }
 
-#[path = "../tests/all/common/octal.rs"]
+#[path = "../core/tests/engine/common/octal.rs"]
 mod octal;
 use octal::octal_by_definition;
 

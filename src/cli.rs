@@ -12,10 +12,11 @@ use clap::{Parser, Subcommand};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use takeaway_core::api::{self, Failure, Loaded};
-use takeaway_core::diagnostics::{render, Source};
-use takeaway_core::solve::progress::CancelToken;
+use takeaway_core::{ask, read_game, Budget, Failure, Games, Request};
+use takeaway_core::render::diagnostic as render;
+use takeaway_core::CancelToken;
 
+use crate::play::PlayRequest;
 use crate::progress_bar::ProgressBar;
 use crate::verbs::{printed, write_atomically, Format, GameFile, Verb};
 
@@ -141,35 +142,32 @@ fn fail(rendered: String, bar: &Option<Arc<ProgressBar>>) -> Failed {
 }
 
 fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<ProgressBar>>) -> Result<(), Failed> {
-    let failed = |f: Failure| fail(f.render(color), &bar);
-    let GameFile { file, set } = verb.game();
-    let loaded = api::read_game(file, set, Vec::new()).map_err(failed)?;
-    if let Verb::Play { position, options, limits, .. } = &verb {
-        return play(loaded, &position.text(), position.last, options, limits.limits(), color);
-    }
-    let other = match &verb {
-        Verb::Compare { other, .. } => {
-            Some(api::read_game(std::path::Path::new(other), &[], Vec::new()).map_err(failed)?)
+    // The question is read, and its budget set, before the game: reading and checking the game
+    // is part of the question, under its deadline and its Ctrl-C.
+    let asked = verb.question().map_err(|e| Failure::one(e, None));
+    let format = asked.as_ref().map_or(Format::Text, |q| q.format);
+    let failed = |f: Failure| {
+        if let Some(bar) = &bar {
+            bar.clear();
         }
-        _ => None,
+        report_failure(&f, format, color);
+        Failed
     };
-    let Some(mut question) = verb.question(other) else { return Ok(()) };
-    question.limits.cancel = cancel;
+    let question = asked.map_err(failed)?;
+    let mut budget = Budget::from_args(&question.budget).map_err(|e| failed(Failure::one(e, None)))?.cancel(cancel);
     if let Some(bar) = &bar {
-        question.limits.progress = takeaway_core::solve::progress::Progress::to(bar.clone());
+        budget = budget.progress(takeaway_core::Progress::to(bar.clone()));
     }
-    let answer = match api::ask(&loaded, &question.request, &question.limits) {
-        Ok(answer) => answer,
-        Err(f) => {
-            // What was computed before a limit stopped it still goes to the output.
-            if let Some(partial) = &f.partial {
-                if let Ok(text) = printed(partial, question.format) {
-                    print(&text, &bar);
-                }
-            }
-            return Err(failed(f));
-        }
-    };
+    let GameFile { file, set } = verb.game();
+    let loaded = read_game(file, set, Vec::new(), &budget).map_err(failed)?;
+    if question.conversation {
+        let Request::Play(args) = &question.request else { return Ok(()) };
+        let request = PlayRequest::new(loaded, args, &budget).map_err(failed)?;
+        return play(request, color);
+    }
+    // `compare`'s other game is a file, by its path from here.
+    let library = Games { dir: PathBuf::new(), session: Vec::new() };
+    let answer = ask(&loaded, &question.request, &library, &budget).map_err(failed)?;
     if question.format == Format::Csv && question.output_file.is_none() {
         // Streamed: a table of a million rows is written as its rows are made.
         if let Some(bar) = &bar {
@@ -177,12 +175,12 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
         }
         let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         let written =
-            takeaway_core::render::write_csv(&answer, &mut stdout).map_err(|e| fail(render(&e, None, color), &bar))?;
+            takeaway_core::render::write_csv(&answer, &mut stdout).map_err(|e| failed(Failure::one(e, None)))?;
         // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
         let _ = written.and_then(|()| stdout.flush());
         return Ok(());
     }
-    let text = printed(&answer, question.format).map_err(|e| fail(render(&e, None, color), &bar))?;
+    let text = printed(&answer, question.format).map_err(|e| failed(Failure::one(e, None)))?;
     match &question.output_file {
         None => print(&text, &bar),
         Some(path) => {
@@ -201,18 +199,24 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
     Ok(())
 }
 
+/// A failure as the format asked for says it: the diagnostics on stderr, and what was
+/// computed before it on stdout; under `--format json`, the failure as JSON on stdout too, as
+/// every front end gives it to a program.
+fn report_failure(failure: &Failure, format: Format, color: bool) {
+    let mut stdout = std::io::stdout().lock();
+    let shown = match (format, failure.partial.as_deref()) {
+        (Format::Json, _) => Some(takeaway_core::render::pretty(&takeaway_core::render::failure_json(failure))),
+        (format, Some(partial)) => printed(partial, format).ok(),
+        _ => None,
+    };
+    if let Some(text) = shown {
+        let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+    }
+    eprint!("{}", failure.render(color));
+}
+
 /// A game against the computer, in this terminal.
-fn play(
-    loaded: Loaded,
-    position: &str,
-    last: Option<u64>,
-    options: &crate::play::PlayOptions,
-    limits: takeaway_core::solve::Limits,
-    color: bool,
-) -> Result<(), Failed> {
-    let mut start = takeaway_core::rules::parse_position(&loaded.game, position)
-        .map_err(|e| fail(render(&e, Some(&Source::new("position", position)), color), &None))?;
-    start.last = last;
+fn play(request: PlayRequest, color: bool) -> Result<(), Failed> {
     // On a terminal the moves are read with line editing and history, as in the REPL.
     let editor = std::io::stdin().is_terminal().then(rustyline::DefaultEditor::new).and_then(Result::ok);
     let mut next_line: Box<dyn FnMut() -> Option<String>> = match editor {
@@ -225,14 +229,6 @@ fn play(
             let mut lines = std::io::stdin().lock().lines();
             Box::new(move || lines.next().and_then(|l| l.ok()))
         }
-    };
-    let request = crate::play::PlayRequest {
-        loaded,
-        start,
-        first: options.first(),
-        side: options.side(),
-        strength: options.strength(),
-        limits,
     };
     crate::play::play(&request, &mut *next_line, &mut std::io::stdout())
         .map_err(|e| fail(render(&e, Some(&request.loaded.source), color), &None))

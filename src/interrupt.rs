@@ -1,7 +1,7 @@
 //! Ctrl-C during a computation: it cancels the question (which ends with a diagnostic and what
 //! it has) instead of killing the process mid-line.
 
-use takeaway_core::solve::progress::CancelToken;
+use takeaway_core::CancelToken;
 
 /// Sets `cancel` when Ctrl-C arrives. The handler only sets the token's flag, so it needs no
 /// thread of its own: a thread would add its start to every short run of the command.

@@ -7,9 +7,9 @@ use std::sync::Arc;
 /// the first half second (quick answers stay clean), and cleared before the answer prints.
 pub struct ProgressBar {
     started: std::time::Instant,
-    bar: std::sync::Mutex<Option<(takeaway_core::solve::progress::Stage, indicatif::ProgressBar)>>,
+    bar: std::sync::Mutex<Option<(takeaway_core::Stage, indicatif::ProgressBar)>>,
     /// Where the estimate says the limits stop a stage: the bar counts to there.
-    stop: std::sync::Mutex<Option<(takeaway_core::solve::progress::Stage, u64, u64)>>,
+    stop: std::sync::Mutex<Option<(takeaway_core::Stage, u64, u64)>>,
 }
 
 impl ProgressBar {
@@ -39,9 +39,9 @@ impl ProgressBar {
     }
 }
 
-impl takeaway_core::solve::progress::Reporter for ProgressBar {
-    fn report(&self, stage: takeaway_core::solve::progress::Stage, done: u64, total: u64) {
-        use takeaway_core::solve::progress::Stage;
+impl takeaway_core::Reporter for ProgressBar {
+    fn report(&self, stage: takeaway_core::Stage, done: u64, total: u64) {
+        use takeaway_core::Stage;
         if self.started.elapsed() < Self::DELAY {
             return;
         }
@@ -104,7 +104,7 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
         }
     }
 
-    fn limited(&self, stage: takeaway_core::solve::progress::Stage, reachable: u64, total: u64) {
+    fn limited(&self, stage: takeaway_core::Stage, reachable: u64, total: u64) {
         if let Ok(mut stop) = self.stop.lock() {
             *stop = Some((stage, reachable, total));
         }
@@ -112,8 +112,8 @@ impl takeaway_core::solve::progress::Reporter for ProgressBar {
 }
 
 /// What a bar counts, in words.
-fn stage_words(stage: takeaway_core::solve::progress::Stage) -> &'static str {
-    use takeaway_core::solve::progress::Stage;
+fn stage_words(stage: takeaway_core::Stage) -> &'static str {
+    use takeaway_core::Stage;
     match stage {
         Stage::PileValues => "Grundy values of one pile",
         Stage::TableRows => "table rows",

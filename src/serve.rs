@@ -8,7 +8,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::cli::Failed;
-use takeaway_core::diagnostics::render;
+use takeaway_core::render::diagnostic as render;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -19,9 +19,10 @@ pub struct ServeArgs {
     /// the port (0 picks a free one)
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// seconds one question may run before it is stopped
-    #[arg(long, default_value_t = 5.0)]
-    timeout: f64,
+    /// the most seconds one question may run before it is stopped, however long a request asks
+    /// for [default: the engine's budget of a question, half a minute]
+    #[arg(long)]
+    timeout: Option<f64>,
     /// positions a search may keep, per question
     #[arg(long)]
     max_states: Option<usize>,
@@ -52,8 +53,8 @@ pub(crate) fn main(args: ServeArgs, color: bool) -> Result<(), Failed> {
         eprint!("{}", render(&e, None, color));
         Failed
     };
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(fail(ServeError::Timeout { given: args.timeout }));
+    if let Some(given) = args.timeout.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(fail(ServeError::Timeout { given }));
     }
     let address = SocketAddr::new(args.host, args.port);
     run(address, args).map_err(fail)
@@ -61,7 +62,12 @@ pub(crate) fn main(args: ServeArgs, color: bool) -> Result<(), Failed> {
 
 #[cfg(feature = "serve")]
 fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
-    let config = takeaway_web::Config { timeout: args.timeout, max_states: args.max_states, ..Default::default() };
+    let defaults = takeaway_web::Config::default();
+    let config = takeaway_web::Config {
+        timeout: args.timeout.unwrap_or(defaults.timeout),
+        max_states: args.max_states,
+        ..defaults
+    };
     let shared = args.host.is_unspecified() || !args.host.is_loopback();
     takeaway_web::serve_blocking(address, config, |bound| {
         println!("takeaway's page: http://{}", shown(bound));

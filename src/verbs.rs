@@ -1,16 +1,16 @@
-//! The one definition of the verbs that the command line and the REPL share: their words,
-//! their arguments, and the typed request each one asks. The command line names a game file
-//! first (`takeaway table games/kayles.game 40`); the REPL asks about its current game
-//! (`table 40`). Both are `Verb<G>`, with `G` the way the game is named.
+//! The verbs as the command line and the REPL spell them: their words and flags, turned into
+//! the engine's one request schema (`Request::parse`) with only what was typed, so that every
+//! default is the engine's. The command line names a game file first (`takeaway table
+//! games/kayles.game 40`); the REPL asks about its current game (`table 40`). Both are
+//! `Verb<G>`, with `G` the way the game is named.
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use takeaway_core::analysis::period_search::{PeriodQuestion, DEFAULT_UPTO};
-use takeaway_core::analysis::TableOptions;
-use takeaway_core::api::{parse_setting, Answer, Loaded, Request, RequestError, Setting};
+use serde_json::{json, Map, Value};
+use takeaway_core::errors::RequestError;
+use takeaway_core::{parse_setting, Answer, BudgetArgs, Request, Setting};
 use takeaway_core::render;
-use takeaway_core::solve::{default_threads, Limits, Table, DEFAULT_MAX_STATES};
 
 use crate::play::PlayOptions;
 
@@ -56,7 +56,7 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         #[command(flatten)]
-        upto: Upto<30>,
+        upto: Upto,
         /// add a column: how many moves the game lasts with best play
         #[arg(long)]
         remoteness: bool,
@@ -79,7 +79,7 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         #[command(flatten)]
-        upto: Upto<60>,
+        upto: Upto,
         /// the SVG file to write; without it the picture goes to standard output
         #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
         output_file: Option<PathBuf>,
@@ -91,7 +91,7 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         #[command(flatten)]
-        upto: Upto<{ takeaway_core::analysis::QUOTIENT_HEAPS }>,
+        upto: Upto,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -118,16 +118,17 @@ pub enum Verb<G: Args> {
         game: G,
         /// the other game: a game file (in the REPL also a game of the session, or a bundled game's name)
         other: String,
-        /// compare piles of 0..N
-        #[arg(long, default_value_t = 100)]
-        upto: u64,
-        /// read the second game at n + K
-        #[arg(long, default_value_t = 0, value_name = "K")]
-        shift: u64,
+        /// compare piles of 0..N [default: 100]
+        #[arg(long, value_name = "N")]
+        upto: Option<u64>,
+        /// read the second game at n + K [default: 0]
+        #[arg(long, value_name = "K")]
+        shift: Option<u64>,
         #[command(flatten)]
         output: OutputArgs,
     },
-    /// Play against the computer from a position
+    /// Play against the computer from a position (or, with --to, --computer, --hint or
+    /// --format, answer one step of a game)
     Play {
         #[command(flatten)]
         game: G,
@@ -135,6 +136,18 @@ pub enum Verb<G: Args> {
         position: PositionArgs,
         #[command(flatten)]
         options: PlayOptions,
+        /// one step: the player's move, given as the position it leads to (3,5,2)
+        #[arg(long, value_name = "POSITION", conflicts_with_all = ["computer", "hint"])]
+        to: Option<String>,
+        /// one step: the computer moves from the position
+        #[arg(long)]
+        computer: bool,
+        /// one step: a hint for the player to move from the position
+        #[arg(long)]
+        hint: bool,
+        /// answer one step in this format instead of playing a whole game
+        #[arg(long, value_enum)]
+        format: Option<Format>,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -171,9 +184,10 @@ impl PositionArgs {
     }
 }
 
-// The largest pile size, written `40` or `--upto 40`; `DEFAULT` when neither is given.
+// The largest pile size, written `40` or `--upto 40`; the engine's default for the verb when
+// neither is given.
 #[derive(Args, Debug)]
-pub struct Upto<const DEFAULT: u64> {
+pub struct Upto {
     /// the largest pile size (also --upto N)
     #[arg(value_name = "N")]
     upto: Option<u64>,
@@ -181,11 +195,7 @@ pub struct Upto<const DEFAULT: u64> {
     upto_flag: Option<u64>,
 }
 
-impl<const DEFAULT: u64> Upto<DEFAULT> {
-    pub fn get(&self) -> u64 {
-        self.given().unwrap_or(DEFAULT)
-    }
-
+impl Upto {
     /// The bound written, if one was.
     pub fn given(&self) -> Option<u64> {
         self.upto_flag.or(self.upto)
@@ -215,13 +225,14 @@ pub struct OutputArgs {
 pub struct LimitArgs {
     /// the most positions a search may visit before it stops with an error (the default keeps
     /// about 670 MB in a search over whole positions)
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
-    pub max_states: usize,
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
     /// the memory a search over whole positions may keep, in MB: sets --max-states to about
     /// 7,500 positions a MB
     #[arg(long, value_name = "MB", conflicts_with = "max_states")]
     pub memory: Option<u64>,
-    /// stop with an error after this many seconds
+    /// stop with an error after this many seconds (without it, a question estimated to take
+    /// more than half a minute is refused at once, saying how long it would take)
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// keep every pile's Grundy value in memory; without it, solving a pile of 2^21 or more in a
@@ -245,21 +256,39 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl LimitArgs {
-    pub fn limits(&self) -> Limits {
-        let table = if self.keep_table { Table::Whole } else { Table::DEFAULT };
-        let max_states = self.memory.map(takeaway_core::solve::reach::positions_in_memory).unwrap_or(self.max_states);
-        let threads = self.threads.map_or_else(default_threads, usize::from);
-        Limits { table, ..Limits::states_on(max_states, threads).with_timeout(self.timeout) }
+    /// The budget's arguments as typed.
+    pub fn budget(&self) -> BudgetArgs {
+        BudgetArgs {
+            timeout: self.timeout,
+            max_states: self.max_states,
+            memory: self.memory,
+            threads: self.threads,
+            keep_table: self.keep_table,
+        }
     }
 }
 
-/// What a verb asks, ready for `api::ask`: the request, and how its answer is printed.
+/// What a verb asks, ready for `api::ask`: the request, its budget, and how its answer is
+/// printed.
 pub struct Question {
     pub request: Request,
+    pub budget: BudgetArgs,
     pub format: Format,
-    pub limits: Limits,
     /// `plot -o FILE`: where the picture goes.
     pub output_file: Option<PathBuf>,
+    /// `play` with no step asked for: a whole game in the terminal.
+    pub conversation: bool,
+}
+
+/// The arguments given, as the request schema takes them: what was not typed is left out, so
+/// that it takes the engine's default.
+fn given(pairs: Vec<(&str, Option<Value>)>) -> Map<String, Value> {
+    pairs.into_iter().filter_map(|(k, v)| v.map(|v| (k.to_string(), v))).collect()
+}
+
+/// A flag given: `true`, or left out.
+fn flag(on: bool) -> Option<Value> {
+    on.then_some(Value::Bool(true))
 }
 
 impl<G: Args> Verb<G> {
@@ -278,48 +307,69 @@ impl<G: Args> Verb<G> {
         }
     }
 
-    /// The typed question this verb asks; `other` is `compare`'s second game, loaded by the
-    /// front end. `None` for `play`, which is a conversation, not a question.
-    pub fn question(&self, other: Option<Loaded>) -> Option<Question> {
-        let plain = |request: Request, output: &OutputArgs| Question {
-            request,
-            format: output.format,
-            limits: output.limits.limits(),
-            output_file: None,
-        };
-        Some(match self {
-            Verb::Check { output, .. } => plain(Request::Check, output),
+    /// The typed question this verb asks, through the engine's request schema.
+    pub fn question(&self) -> Result<Question, RequestError> {
+        let (verb, args, output, format, output_file, conversation) = match self {
+            Verb::Check { output, .. } => ("check", Map::new(), output.limits.budget(), output.format, None, false),
             Verb::Solve { position, output, .. } => {
-                plain(Request::Solve { position: position.text(), last: position.last, remoteness: true }, output)
+                let args = given(vec![("position", Some(json!(position.text()))), ("last", position.last.map(Into::into))]);
+                ("solve", args, output.limits.budget(), output.format, None, false)
             }
             Verb::Explain { position, all, output, .. } => {
-                plain(Request::Explain { position: position.text(), last: position.last, all: *all }, output)
+                let args = given(vec![
+                    ("position", Some(json!(position.text()))),
+                    ("last", position.last.map(Into::into)),
+                    ("all", flag(*all)),
+                ]);
+                ("explain", args, output.limits.budget(), output.format, None, false)
             }
             Verb::Table { upto, remoteness, by_last, period_values, piles, output, .. } => {
-                let options = TableOptions {
-                    remoteness: *remoteness,
-                    by_last: *by_last,
-                    period_values: *period_values,
-                    piles: *piles,
-                };
-                plain(Request::Table { upto: upto.get(), options }, output)
+                let args = given(vec![
+                    ("upto", upto.given().map(Into::into)),
+                    ("remoteness", flag(*remoteness)),
+                    ("by_last", flag(*by_last)),
+                    ("period_values", period_values.map(Into::into)),
+                    ("piles", piles.map(Into::into)),
+                ]);
+                ("table", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Plot { upto, output_file, limits, .. } => Question {
-                request: Request::Plot { upto: upto.get() },
-                format: Format::Text,
-                limits: limits.limits(),
-                output_file: output_file.clone(),
-            },
-            Verb::Quotient { upto, output, .. } => plain(Request::Quotient { upto: upto.given() }, output),
+            Verb::Plot { upto, output_file, limits, .. } => {
+                let args = given(vec![("upto", upto.given().map(Into::into))]);
+                ("plot", args, limits.budget(), Format::Text, output_file.clone(), false)
+            }
+            Verb::Quotient { upto, output, .. } => {
+                let args = given(vec![("upto", upto.given().map(Into::into))]);
+                ("quotient", args, output.limits.budget(), output.format, None, false)
+            }
             Verb::Period { upto, upto_flag, checkpoint, output, .. } => {
-                let upto = upto_flag.or(*upto).unwrap_or(DEFAULT_UPTO);
-                plain(Request::Period(PeriodQuestion { upto, checkpoint: checkpoint.clone() }), output)
+                let args = given(vec![
+                    ("upto", upto_flag.or(*upto).map(Into::into)),
+                    ("checkpoint", checkpoint.as_ref().map(|p| json!(p))),
+                ]);
+                ("period", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Compare { upto, shift, output, .. } => {
-                plain(Request::Compare { other: Box::new(other?), upto: *upto, shift: *shift }, output)
+            Verb::Compare { other, upto, shift, output, .. } => {
+                let args = given(vec![
+                    ("other", Some(json!(other))),
+                    ("upto", upto.map(Into::into)),
+                    ("shift", shift.map(Into::into)),
+                ]);
+                ("compare", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Play { .. } => return None,
-        })
+            Verb::Play { position, options, to, computer, hint, format, limits, .. } => {
+                let conversation = to.is_none() && !computer && !hint && format.is_none();
+                let mut args = given(vec![
+                    ("position", Some(json!(position.text()))),
+                    ("last", position.last.map(Into::into)),
+                    ("to", to.as_ref().map(|t| json!(t))),
+                    ("computer", flag(*computer)),
+                    ("hint", flag(*hint)),
+                ]);
+                args.extend(options.arguments());
+                ("play", args, limits.budget(), format.unwrap_or(Format::Text), None, conversation)
+            }
+        };
+        Ok(Question { request: Request::parse(verb, args)?, budget: output, format, output_file, conversation })
     }
 }
 

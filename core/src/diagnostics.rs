@@ -32,6 +32,36 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[start..].trim_start_matches('\u{feff}').chars().count() + 1)
 }
 
+/// Where the lines of a text start, for the line and column of many offsets in one text
+/// without reading it again for each (a failure with thousands of diagnostics in a long text).
+pub struct LineIndex<'t> {
+    text: &'t str,
+    /// Byte offsets where lines 2, 3, … start.
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// The line starts of `text`, read once.
+    pub fn new(text: &'t str) -> Self {
+        let bytes = text.as_bytes();
+        let starts = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .map(|(i, _)| i + 1)
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    /// As `line_column`.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char(self.text, offset.min(self.text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = if line == 0 { 0 } else { self.starts[line - 1] };
+        (line + 1, self.text[start..offset].trim_start_matches('\u{feff}').chars().count() + 1)
+    }
+}
+
 /// Lines longer than this (in bytes) are shown cut down to a window around what is labelled:
 /// the renderer cannot draw arbitrarily wide lines, and nobody reads them.
 const WIDEST_LINE: usize = 160;

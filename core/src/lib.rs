@@ -1,37 +1,168 @@
 //! takeaway-core: the engine of takeaway, a small language for combinatorial take-away games
 //! and a solver for them, with no terminal in it.
 //!
-//! The stages, each owning its data and its errors:
-//! `syntax` (text → `ast`) → `check` (meaning → `rules::Game`) → `solve` (outcomes and Grundy
-//! values) → `analysis` (reports) → `api` (typed requests and answers, under a `Budget`) →
-//! `render` (answers as text, JSON, CSV and SVG). The front ends (the `takeaway` command,
-//! its REPL, Python, the web page) sit on `api`.
+//! A game is text in the takeaway language (`game "TAG"`, `pile`, `move: take 1..3`), loaded
+//! and checked into a [`Loaded`] game. A question about it is a [`Request`]: a verb and its
+//! arguments, parsed from JSON with every default written once ([`Request::parse`]), the same
+//! schema the command line, the REPL, the web page and Python use. [`ask`] answers it within
+//! its [`Budget`] (its time, memory, cancel token and progress) with an [`Answer`] (plain data,
+//! serialisable), or a [`Failure`] (diagnostics with stable codes, spans and help, and the
+//! [`FailureKind`] a front end answers by). [`render`] turns both into text, JSON, CSV or SVG.
+//!
+//! ```no_run
+//! use takeaway_core::{ask, read_game, Answer, Budget, NoLibrary, Request, SolveArgs};
+//! let budget = Budget::new();
+//! let game = read_game("games/nim.game".as_ref(), &[], Vec::new(), &budget)?;
+//! let request = Request::Solve(SolveArgs { position: "41 163 13".into(), ..Default::default() });
+//! if let Answer::Solve(s) = ask(&game, &request, &NoLibrary, &budget)? {
+//!     assert_eq!(s.grundy, Some(135));
+//! }
+//! # Ok::<(), takeaway_core::Failure>(())
+//! ```
+//!
+//! Inside, each stage owns its data and its errors: `syntax` (text → `ast`) → `check`
+//! (meaning → `rules::Game`) → `solve` (outcomes and Grundy values, by the engine the rules'
+//! shape chooses) → `analysis` (reports) → `api` (requests and answers under a budget) →
+//! `render`. Only what the front ends and a library user need is public.
+#![warn(missing_docs)]
 
-pub mod analysis;
-pub mod api;
-pub mod ast;
-pub mod check;
-pub mod diagnostics;
-pub mod play;
+mod analysis;
+mod api;
+mod ast;
+mod check;
+mod diagnostics;
+mod play;
 pub mod render;
-pub mod rules;
-pub mod solve;
-pub mod syntax;
-pub mod vocab;
+mod rules;
+mod solve;
+mod syntax;
+mod vocab;
+#[cfg(test)]
+mod test_support;
 
 use miette::Diagnostic;
 use thiserror::Error;
 
-pub use rules::Game;
+pub use api::{
+    ask, defaults, load_game, load_text, parse_setting, position_of, read_game, Answer, Budget, BudgetArgs,
+    CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData, Loaded,
+    OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings, SolveArgs,
+    TableArgs, BUDGET_ARGUMENTS, VERBS,
+};
+pub use api::MOST_GAME_FILE_BYTES;
+pub use check::{Library, Lookup, NoLibrary, SettingValue};
+pub use syntax::MAX_TEXT as MOST_GAME_TEXT_BYTES;
+pub use diagnostics::Source;
+pub use play::{pick, Hint, Kept, Play, Player, Random, Slip, Status, Strength, Turn};
+pub use rules::{Board, Game, Move, Position};
+pub use solve::partizan::{PartizanOutcome, PartizanSolver};
+pub use solve::progress::{CancelToken, Progress, Reporter, Stage};
+pub use solve::{MethodKind, Outcome, Solver, Value};
+pub use vocab::{Convention, Side};
 
-/// Why game text could not be loaded: one parse error, or every semantic error found.
+/// The data of each answer: what `solve`, `table`, `explain`, … found, field by field (the
+/// same fields their JSON has).
+pub mod answers {
+    pub use crate::analysis::explain::{
+        Answer as ExplainedAnswer, CellOption, CellValue, Column, NimSumMove, OptionOutcome, OptionValue, Step,
+    };
+    pub use crate::analysis::partizan::{
+        ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow, PartizanTable,
+    };
+    pub use crate::analysis::period_search::PeriodReport;
+    pub use crate::analysis::periods::Periodicity;
+    pub use crate::analysis::{
+        BigSolveReport, BigWinningMove, Comparison, DrawLineReport, Explanation, LastGrid, MisereColumns,
+        QuotientReport, SolveReport, Table, TableShape, WinningMove,
+    };
+    pub use crate::api::{CheckReport, Plot, PlayStep, PlayerMove, RuleSide, StepHint, StepMove, StepSlip, TwoRowBoards};
+}
+
+/// Every stage's diagnostics: one error type per stage, each a `miette::Diagnostic` with a
+/// stable code named after its stage (`takeaway::check::unknown_name`) and a `kind()`.
+pub mod errors {
+    pub use crate::analysis::period_search::PeriodError;
+    pub use crate::analysis::{CompareError, QuotientError, TableError};
+    pub use crate::api::{FileError, RequestError};
+    pub use crate::check::CheckError;
+    pub use crate::rules::{MoveError, PositionError};
+    pub use crate::solve::checkpoint::CheckpointError;
+    pub use crate::solve::misere::MisereError;
+    pub use crate::solve::SolveError;
+    pub use crate::syntax::ParseError;
+    pub use crate::LoadError;
+}
+
+/// The language's words and the outline of a text, for editors and a REPL: what to complete,
+/// whether a definition typed so far is finished, where its rules are, and how to add rules to
+/// a game without checking every rule again.
+pub mod text {
+    pub use crate::api::{extend, without_moves};
+    pub use crate::syntax::{outline, Outline};
+
+    /// Every word of the language and every name a rule may read or call, for completion.
+    pub fn words() -> Vec<&'static str> {
+        let mut words = crate::syntax::keywords();
+        words.extend(["n", "t", "last"]);
+        words.extend(crate::rules::expr::Func::names());
+        words
+    }
+
+    /// The language's keywords alone.
+    pub fn keywords() -> Vec<&'static str> {
+        crate::syntax::keywords()
+    }
+}
+
+/// What the benchmark and the engine's own tests switch that a question never does: not part
+/// of the API, and free to change.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::solve::fnv::{fnv1a, FNV_START};
+    pub use crate::solve::{kernel_values, SparseMode};
+
+    /// `budget` with the take-and-break kernel held to one sparse-space variant.
+    pub fn with_sparse_mode(budget: crate::Budget, mode: SparseMode) -> crate::Budget {
+        budget.map_limits(|l| crate::solve::Limits { sparse: mode, ..l })
+    }
+
+    /// `budget` keeping every pile's value, or a window of them from `from` on.
+    pub fn with_window(budget: crate::Budget, from: u64, prefix: usize, recent: usize) -> crate::Budget {
+        budget.map_limits(|l| crate::solve::Limits { table: crate::solve::Table::Window { from, prefix, recent }, ..l })
+    }
+
+    /// The general search alone, whatever the rules: the reference the fast methods are
+    /// tested against.
+    pub fn generic_solver<'g>(game: &'g crate::Game, budget: &crate::Budget) -> crate::Solver<'g> {
+        crate::Solver::generic(game, budget.limits().clone())
+    }
+
+    /// The moves `budget` lets a question examine.
+    pub fn moves_allowed(budget: &crate::Budget) -> u64 {
+        budget.limits().max_work
+    }
+
+    /// The single piles whose values `budget` lets a question keep.
+    pub fn piles_allowed(budget: &crate::Budget) -> usize {
+        budget.limits().max_piles()
+    }
+}
+
+/// Why game text could not be loaded: one parse error, every semantic error found, or the
+/// question's budget stopped the reading.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum LoadError {
+    /// The text does not parse: the first place it goes wrong.
     #[error(transparent)]
     #[diagnostic(transparent)]
     Parse(#[from] syntax::ParseError),
+    /// The text parses, but these statements make no sense together.
     #[error("{} errors in the game", .0.len())]
     Check(Vec<check::CheckError>),
+    /// The question's deadline passed, or it was cancelled, while the game was read.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Stopped(solve::SolveError),
 }
 
 impl LoadError {
@@ -40,26 +171,47 @@ impl LoadError {
         match self {
             LoadError::Parse(e) => vec![e as &dyn Diagnostic],
             LoadError::Check(errors) => errors.iter().map(|e| e as &dyn Diagnostic).collect(),
+            LoadError::Stopped(e) => vec![e as &dyn Diagnostic],
         }
     }
 }
 
-/// Parses and checks game text. `default_name` names a game that has no `game` line.
+/// Parses and checks game text: the game, or every diagnostic. `default_name` names a game that
+/// has no `game` line; `settings` give its parameters values. (A front end loads with
+/// [`load_game`], which keeps the text for diagnostics and reads a question's budget.)
 pub fn load(
     text: &str,
     default_name: &str,
     settings: &[(String, crate::check::SettingValue)],
 ) -> Result<Game, LoadError> {
-    load_with(text, default_name, settings, &check::NoLibrary)
+    load_with(text, default_name, settings, &check::NoLibrary, &solve::Limits::default())
 }
 
-/// Parses and checks game text whose product statement (if any) names games in `library`.
-pub fn load_with(
+/// Parses and checks game text whose product statement (if any) names games in `library`,
+/// within `limits` (its deadline and cancel token).
+pub(crate) fn load_with(
     text: &str,
     default_name: &str,
     settings: &[(String, crate::check::SettingValue)],
     library: &dyn check::Library,
+    limits: &solve::Limits,
 ) -> Result<Game, LoadError> {
+    solve::check_cancel(limits).map_err(LoadError::Stopped)?;
     let file = syntax::parse(text)?;
-    check::check(&file, default_name, settings, library).map_err(LoadError::Check)
+    solve::check_cancel(limits).map_err(LoadError::Stopped)?;
+    let mut game = check::check(&file, default_name, settings, library, limits)?;
+    without_repeated_rules(&mut game.first_moves, text);
+    without_repeated_rules(&mut game.moves, text);
+    Ok(game)
+}
+
+/// A rule written again word for word allows the same moves as the first: it is kept once, so
+/// that a file of thousands of copies of one rule costs what one rule does.
+fn without_repeated_rules(rules: &mut Vec<rules::Rule>, text: &str) {
+    let mut seen = std::collections::HashSet::new();
+    rules.retain(|r| {
+        let words: String =
+            text.get(r.span.start..r.span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+        seen.insert(words)
+    });
 }

@@ -107,11 +107,18 @@ pub struct Play<'g> {
 }
 
 impl<'g> Play<'g> {
-    pub fn new(game: &'g Game, start: Position, first: Player, strength: Strength, limits: Limits) -> Self {
+    /// A game of `game` from `start`, `first` to move, the computer at `strength`, every
+    /// question it asks the solver within `budget`.
+    pub fn new(game: &'g Game, start: Position, first: Player, strength: Strength, budget: &crate::api::Budget) -> Self {
+        Play::within(game, start, first, strength, budget.limits().clone())
+    }
+
+    /// As `new`, within the engine's limits.
+    pub(crate) fn within(game: &'g Game, start: Position, first: Player, strength: Strength, limits: Limits) -> Self {
         let limit = limits.max_states;
         Play {
             game,
-            solver: Solver::new(game, limits),
+            solver: Solver::within(game, limits),
             strength,
             random: Random(strength.seed.max(1)),
             position: start,

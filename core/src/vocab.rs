@@ -63,9 +63,13 @@ pub enum Convention {
 }
 
 /// The two players of a partizan game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Side {
+    /// Left, who moves by `left move:` rules.
+    #[serde(alias = "left")]
     Left,
+    /// Right, who moves by `right move:` rules.
+    #[serde(alias = "right")]
     Right,
 }
 

@@ -5,52 +5,43 @@
 //! (`takeaway/__init__.py`) wraps these in classes; nothing here renders but through
 //! `takeaway_core::render`, so an answer reads the same in a notebook and in a terminal.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use takeaway_core::analysis::period_search::PeriodQuestion;
-use takeaway_core::analysis::TableOptions;
-use takeaway_core::api::{self, Answer, Failure, FailureKind, Games, Loaded, Request, Setting};
-use takeaway_core::check::SettingValue;
-use takeaway_core::diagnostics::Source;
+use takeaway_core::errors::RequestError;
+use takeaway_core::{
+    ask as ask_engine, load_text, read_game, Answer, Budget, Error, Failure, FailureKind, GameText, Games, Loaded,
+    Request, Setting, Settings, VERBS,
+};
+use takeaway_core::SettingValue;
 use takeaway_core::render;
-use takeaway_core::solve::progress::{self, Progress, Reporter, Stage};
-use takeaway_core::solve::Limits;
+use takeaway_core::{CancelToken as NativeToken, Progress, Reporter, Stage};
 
-create_exception!(
-    _native,
-    TakeawayError,
-    PyException,
-    "A question about a game failed: the base of takeaway's errors."
-);
-create_exception!(_native, GameError, TakeawayError, "The game text, its file or a position is wrong.");
-create_exception!(_native, QuestionError, TakeawayError, "The question does not fit the game.");
-create_exception!(_native, Refused, TakeawayError, "The question's estimated or counted work passed its budget.");
-create_exception!(_native, Timeout, Refused, "The question's timeout passed.");
-create_exception!(_native, Cancelled, TakeawayError, "The question was cancelled through its CancelToken.");
-
-/// A loaded, checked game.
+/// A loaded, checked game, with the values given to its parameters and the folder a product's
+/// games are found in.
 #[pyclass(frozen, module = "takeaway._native")]
 struct NativeGame {
     loaded: Loaded,
+    settings: Settings,
+    directory: std::path::PathBuf,
 }
 
 /// A token that cancels the questions it is given to, from any thread.
 #[pyclass(frozen, module = "takeaway._native")]
 struct CancelToken {
-    token: progress::CancelToken,
+    token: NativeToken,
 }
 
 #[pymethods]
 impl CancelToken {
     #[new]
     fn new() -> Self {
-        CancelToken { token: progress::CancelToken::new() }
+        CancelToken { token: NativeToken::new() }
     }
 
     /// Asks every question holding this token to stop (it raises takeaway.Cancelled).
@@ -100,8 +91,8 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 
 /// Settings given as keyword arguments: a number, or a set of amounts (a list, tuple or set of
 /// numbers).
-fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Setting>> {
-    let mut out = Vec::new();
+fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
+    let mut out = Settings::new();
     let Some(given) = given else { return Ok(out) };
     for (name, value) in given.iter() {
         let name: String = name.extract()?;
@@ -120,59 +111,82 @@ fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Setting>> {
                 "the setting {name} must be a whole number or a collection of whole numbers, such as {name}=[1, 2, 5]"
             )));
         };
-        out.push((name, value));
+        out.insert(name, value);
     }
     Ok(out)
 }
 
-/// The exception for a failure: its class from the failure's kind, its message the rendered
-/// diagnostics, with the first one's code, line, column and help, and every diagnostic as data.
-fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
-    let rendered = failure.render(false);
-    let err = match failure.kind() {
-        FailureKind::Game => GameError::new_err(rendered.clone()),
-        FailureKind::Question => QuestionError::new_err(rendered.clone()),
-        FailureKind::Refused => Refused::new_err(rendered.clone()),
-        FailureKind::Timeout => Timeout::new_err(rendered.clone()),
-        FailureKind::Cancelled => Cancelled::new_err(rendered.clone()),
-    };
-    let value = err.value(py);
-    let (line, column) = failure.line_column().map_or((None, None), |(l, c)| (Some(l), Some(c)));
-    let data = failure.data();
-    let help = data.first().and_then(|d| d.help.clone());
-    let message = data.first().map(|d| d.message.clone()).unwrap_or_default();
-    let diagnostics = serde_json::to_value(&data).unwrap_or_default();
-    let partial = failure.partial.as_deref().map(render::json);
-    // Setting attributes on a fresh exception object cannot fail but for memory; the message
-    // alone still says everything then.
-    let _ = value.setattr("code", failure.code());
-    let _ = value.setattr("line", line);
-    let _ = value.setattr("column", column);
-    let _ = value.setattr("help", help);
-    let _ = value.setattr("message", message);
-    let _ = value.setattr("rendered", rendered);
-    if let Ok(list) = to_python(py, &diagnostics) {
-        let _ = value.setattr("diagnostics", list);
+/// The exception class for a failure: from its kind, in `takeaway.errors` (plain Python classes,
+/// so that they pickle); a request's wrong argument is also a `TypeError`, a value out of
+/// range a `ValueError`, as Python's own calls are.
+fn exception_class(failure: &Failure) -> &'static str {
+    match (failure.kind(), failure.errors.first()) {
+        (_, Some(Error::Request(RequestError::Arguments { .. } | RequestError::UnknownVerb { .. }))) => {
+            "ArgumentError"
+        }
+        (_, Some(Error::Request(RequestError::MissingPosition { .. }))) => "ArgumentError",
+        (_, Some(Error::Request(RequestError::Invalid { .. }))) => "InvalidArgument",
+        (FailureKind::Game, _) => "GameError",
+        (FailureKind::Question, _) => "QuestionError",
+        (FailureKind::Refused, _) => "Refused",
+        (FailureKind::Timeout, _) => "Timeout",
+        (FailureKind::Cancelled, _) => "Cancelled",
     }
-    let partial = match partial {
-        Some(p) => to_python(py, &p).ok().map(Bound::unbind),
-        None => None,
-    };
-    let _ = value.setattr("partial", partial);
-    err
 }
 
-/// Hears the engine's progress reports on the thread that asked, and at most every 50 ms looks
-/// for a signal Python is waiting to handle (Ctrl-C, a notebook's interrupt): it cancels the
-/// question and keeps the exception to raise.
+/// The exception for a failure: its message the rendered diagnostics, with the first one's
+/// code, line, column and help, and every diagnostic as data.
+fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
+    match build_exception(py, failure) {
+        Ok(e) => e,
+        // Only when the package's own module cannot be imported: the message still says it all.
+        Err(e) => e,
+    }
+}
+
+fn build_exception(py: Python<'_>, failure: &Failure) -> PyResult<PyErr> {
+    let rendered = failure.render(false);
+    let class = py.import("takeaway.errors")?.getattr(exception_class(failure))?;
+    let (line, column) = failure.line_column().map_or((None, None), |(l, c)| (Some(l), Some(c)));
+    let data = failure.data();
+    let fields = PyDict::new(py);
+    fields.set_item("kind", failure.kind().name())?;
+    fields.set_item("code", failure.code())?;
+    fields.set_item("line", line)?;
+    fields.set_item("column", column)?;
+    fields.set_item("help", data.first().and_then(|d| d.help.clone()))?;
+    fields.set_item("message", data.first().map(|d| d.message.clone()).unwrap_or_default())?;
+    fields.set_item("diagnostics", to_python(py, &serde_json::to_value(&data).unwrap_or_default())?)?;
+    let partial = match failure.partial.as_deref().map(render::json) {
+        Some(p) => Some(to_python(py, &p)?),
+        None => None,
+    };
+    fields.set_item("partial", partial)?;
+    let value = class.call((rendered,), Some(&fields))?;
+    Ok(PyErr::from_value(value))
+}
+
+/// Hears the engine's progress reports, and its polls between steps, on the thread that asked,
+/// and at most every 50 ms looks for a signal Python is waiting to handle (Ctrl-C, a
+/// notebook's interrupt): it cancels the question and keeps the exception to raise.
 struct SignalWatch {
-    token: progress::CancelToken,
+    token: NativeToken,
     last: Mutex<Instant>,
+    polls: AtomicU64,
     caught: Mutex<Option<PyErr>>,
 }
 
-impl Reporter for SignalWatch {
-    fn report(&self, _stage: Stage, _done: u64, _total: u64) {
+impl SignalWatch {
+    fn new(token: NativeToken) -> Arc<SignalWatch> {
+        Arc::new(SignalWatch {
+            token,
+            last: Mutex::new(Instant::now()),
+            polls: AtomicU64::new(0),
+            caught: Mutex::new(None),
+        })
+    }
+
+    fn look(&self) {
         let Ok(mut last) = self.last.lock() else { return };
         if last.elapsed() < Duration::from_millis(50) {
             return;
@@ -186,52 +200,51 @@ impl Reporter for SignalWatch {
             }
         }
     }
+
+    /// The exception a signal raised during the question, if one did.
+    fn interrupt(&self) -> Option<PyErr> {
+        self.caught.lock().ok().and_then(|mut c| c.take())
+    }
 }
 
-/// The budget of one question from its keyword arguments.
-fn limits(max_states: Option<usize>, timeout: Option<f64>, cancel: Option<&CancelToken>) -> PyResult<Limits> {
-    if let Some(t) = timeout {
-        if !t.is_finite() || t < 0.0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "timeout must be a number of seconds, 0 or more, not {t}"
-            )));
+impl Reporter for SignalWatch {
+    fn report(&self, _stage: Stage, _done: u64, _total: u64) {
+        self.look();
+    }
+
+    fn poll(&self) {
+        // Polled between every step of the engine's loops: the clock only every so often.
+        if self.polls.fetch_add(1, Ordering::Relaxed) % 1024 == 0 {
+            self.look();
         }
     }
-    let limits = match max_states {
-        Some(0) => return Err(pyo3::exceptions::PyValueError::new_err("max_states must be at least 1")),
-        Some(n) => Limits::states(n),
-        None => Limits::default(),
-    };
-    let mut limits = limits.with_timeout(timeout);
-    if let Some(c) = cancel {
-        limits.cancel = c.token.clone();
-    }
-    Ok(limits)
 }
 
-/// Asks the engine with the GIL released, so that other Python threads run meanwhile.
-fn run(py: Python<'_>, loaded: &Loaded, request: &Request, mut limits: Limits) -> PyResult<NativeAnswer> {
-    let watch = Arc::new(SignalWatch {
-        token: limits.cancel.clone(),
-        last: Mutex::new(Instant::now()),
-        caught: Mutex::new(None),
-    });
-    limits.progress = Progress::to(watch.clone());
-    let result = py.detach(|| api::ask(loaded, request, &limits));
-    if let Some(interrupt) = watch.caught.lock().ok().and_then(|mut c| c.take()) {
+/// Runs `work` with the GIL released (other Python threads run meanwhile) and Ctrl-C watched.
+fn detached<T: Send>(
+    py: Python<'_>,
+    budget: Budget,
+    work: impl FnOnce(&Budget) -> Result<T, Failure> + Send,
+) -> PyResult<T> {
+    let watch = SignalWatch::new(budget.cancel_token().clone());
+    let budget = budget.progress(Progress::to(watch.clone()));
+    let result = py.detach(|| work(&budget));
+    if let Some(interrupt) = watch.interrupt() {
         return Err(interrupt);
     }
-    result.map(|answer| NativeAnswer { answer }).map_err(|f| exception(py, &f))
+    result.map_err(|f| exception(py, &f))
 }
 
-fn optional<'py, T>(args: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<T>>
-where
-    T: for<'a> FromPyObject<'a, 'py>,
-    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
-{
-    match args.get_item(key)? {
-        Some(v) if !v.is_none() => Ok(Some(v.extract().map_err(Into::into)?)),
-        _ => Ok(None),
+/// A Python dict of arguments as the request schema's JSON object.
+fn arguments(args: &Bound<'_, PyDict>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+    let value: serde_json::Value = pythonize::depythonize(args.as_any()).map_err(|e| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "the arguments must be numbers, text, booleans or lists of them: {e}"
+        ))
+    })?;
+    match value {
+        serde_json::Value::Object(map) => Ok(map),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("the arguments must be a dict")),
     }
 }
 
@@ -248,10 +261,11 @@ impl NativeGame {
         directory: &str,
     ) -> PyResult<NativeGame> {
         let settings = self::settings(settings)?;
-        let library = Games { dir: directory.into(), session: Vec::new() };
-        let source = Source::new(name, text);
-        let loaded = py.detach(|| api::load(source, name, &settings, &library));
-        loaded.map(|loaded| NativeGame { loaded }).map_err(|f| exception(py, &f))
+        let game = GameText { source: text.to_string(), name: Some(name.to_string()), settings: settings.clone() };
+        let directory = std::path::PathBuf::from(directory);
+        let library = Games { dir: directory.clone(), session: Vec::new() };
+        let loaded = detached(py, Budget::new(), |budget| load_text(&game, &library, budget))?;
+        Ok(NativeGame { loaded, settings, directory })
     }
 
     /// Reads, parses and checks a game file.
@@ -263,8 +277,10 @@ impl NativeGame {
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<NativeGame> {
         let settings = self::settings(settings)?;
-        let loaded = py.detach(|| api::read_game(&path, &settings, Vec::new()));
-        loaded.map(|loaded| NativeGame { loaded }).map_err(|f| exception(py, &f))
+        let listed: Vec<Setting> = settings.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+        let loaded = detached(py, Budget::new(), |budget| read_game(&path, &listed, Vec::new(), budget))?;
+        let directory = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        Ok(NativeGame { loaded, settings, directory })
     }
 
     #[getter]
@@ -277,6 +293,25 @@ impl NativeGame {
         self.loaded.source.text.clone()
     }
 
+    /// The name its diagnostics show (the file it came from).
+    #[getter]
+    fn source_name(&self) -> String {
+        self.loaded.source.name.clone()
+    }
+
+    /// The folder a product's games are found in.
+    #[getter]
+    fn directory(&self) -> std::path::PathBuf {
+        self.directory.clone()
+    }
+
+    /// The values given to its parameters.
+    #[getter]
+    fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = serde_json::to_value(&self.settings).unwrap_or_default();
+        to_python(py, &value)
+    }
+
     #[getter]
     fn partizan(&self) -> bool {
         self.loaded.game.is_partizan()
@@ -284,93 +319,55 @@ impl NativeGame {
 
     #[getter]
     fn misere(&self) -> bool {
-        self.loaded.game.convention == takeaway_core::vocab::Convention::Misere
+        self.loaded.game.convention == takeaway_core::Convention::Misere
     }
 
-    /// One question: `verb` is one of check, solve, explain, table, plot, quotient, period,
-    /// compare; `args` holds its arguments (position, last, all, upto, piles, remoteness,
-    /// shift); `other` is the game compared with.
-    #[pyo3(signature = (verb, args, max_states = None, timeout = None, cancel = None, other = None))]
-    // The keyword arguments of one Python call: a struct would only restate them.
-    #[allow(clippy::too_many_arguments)]
+    /// One question: `verb` is one of `verbs()`; `args` holds its arguments and its budget's
+    /// (`timeout`, `max_states`, …), as the request schema names them; `None` is left out.
+    /// `other` is the game compared with; `cancel` a token that stops the question.
+    #[pyo3(signature = (verb, args, cancel = None, other = None))]
     fn ask(
         &self,
         py: Python<'_>,
         verb: &str,
         args: &Bound<'_, PyDict>,
-        max_states: Option<usize>,
-        timeout: Option<f64>,
         cancel: Option<PyRef<'_, CancelToken>>,
         other: Option<PyRef<'_, NativeGame>>,
     ) -> PyResult<NativeAnswer> {
-        let limits = limits(max_states, timeout, cancel.as_deref())?;
-        let position = || -> PyResult<String> { Ok(optional::<String>(args, "position")?.unwrap_or_default()) };
-        let request = match verb {
-            "check" => Request::Check,
-            "solve" => Request::Solve {
-                position: position()?,
-                last: optional(args, "last")?,
-                remoteness: optional(args, "remoteness")?.unwrap_or(false),
-            },
-            "explain" => Request::Explain {
-                position: position()?,
-                last: optional(args, "last")?,
-                all: optional(args, "all")?.unwrap_or(false),
-            },
-            "table" => Request::Table {
-                upto: optional(args, "upto")?.unwrap_or(30),
-                options: TableOptions {
-                    remoteness: optional(args, "remoteness")?.unwrap_or(false),
-                    by_last: optional(args, "by_last")?.unwrap_or(false),
-                    period_values: optional(args, "period_values")?,
-                    piles: optional(args, "piles")?,
-                },
-            },
-            "plot" => Request::Plot { upto: optional(args, "upto")?.unwrap_or(60) },
-            "quotient" => Request::Quotient { upto: optional(args, "upto")? },
-            "period" => {
-                Request::Period(PeriodQuestion { upto: optional(args, "upto")?.unwrap_or(1 << 24), checkpoint: None })
-            }
-            "compare" => {
-                let Some(other) = other else {
-                    return Err(pyo3::exceptions::PyTypeError::new_err("compare needs the other game"));
-                };
-                Request::Compare {
-                    other: Box::new(other.loaded.clone()),
-                    upto: optional(args, "upto")?.unwrap_or(100),
-                    shift: optional(args, "shift")?.unwrap_or(0),
-                }
-            }
-            other => {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "no question called {other}: ask one of {}",
-                    api::VERBS.join(", ")
-                )))
-            }
-        };
-        run(py, &self.loaded, &request, limits)
+        let mut args = arguments(args)?;
+        if let Some(other) = other {
+            let text = GameText {
+                source: other.loaded.source.text.clone(),
+                name: Some(other.loaded.source.name.clone()),
+                settings: other.settings.clone(),
+            };
+            args.insert("other".into(), serde_json::to_value(text).unwrap_or_default());
+        }
+        let asked = Request::parse_with_budget(verb, args).and_then(|(request, budget)| {
+            Budget::from_args(&budget).map(|b| (request, b))
+        });
+        let (request, mut budget) = asked.map_err(|e| exception(py, &Failure::one(e, None)))?;
+        if let Some(c) = cancel {
+            budget = budget.cancel(c.token.clone());
+        }
+        let library = Games { dir: self.directory.clone(), session: Vec::new() };
+        let answer = detached(py, budget, |budget| ask_engine(&self.loaded, &request, &library, budget))?;
+        Ok(NativeAnswer { answer })
     }
 }
 
 /// The verbs the engine answers, as the command line spells them.
 #[pyfunction]
 fn verbs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
-    PyList::new(py, api::VERBS)
+    PyList::new(py, VERBS)
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
     m.add_class::<NativeGame>()?;
     m.add_class::<NativeAnswer>()?;
     m.add_class::<CancelToken>()?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
-    m.add("TakeawayError", py.get_type::<TakeawayError>())?;
-    m.add("GameError", py.get_type::<GameError>())?;
-    m.add("QuestionError", py.get_type::<QuestionError>())?;
-    m.add("Refused", py.get_type::<Refused>())?;
-    m.add("Timeout", py.get_type::<Timeout>())?;
-    m.add("Cancelled", py.get_type::<Cancelled>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -8,11 +8,14 @@ Load a game from text or from a file, then ask about it::
     kayles = takeaway.Game.from_source('game "Kayles"\\npiles\\nmove: take 1..2, then split')
     kayles.table(30).grundy[:8]                         # [0, 1, 2, 3, 1, 4, 3, 2]
 
-Every question takes a budget as keyword arguments: ``max_states`` (positions a search may
-keep; the work allowed grows with it), ``timeout`` (seconds) and ``cancel`` (a
-:class:`CancelToken`). A question past its budget raises :class:`Refused` at once, with the
-estimate and what would make it fit; Ctrl-C (a notebook's interrupt) stops a long one with
-``KeyboardInterrupt``. The engine works with the GIL released, so other threads run meanwhile.
+Every question takes a budget as keyword arguments, as the command line's flags name them:
+``timeout`` (seconds; without it, a question estimated past half a minute is refused),
+``max_states`` or ``memory`` (positions, or MB, a search may keep), ``threads`` and
+``keep_table``, and ``cancel`` (a :class:`CancelToken`). Every argument left out, or given as
+None, takes the engine's default, the same as on the command line and the web page. A question
+past its budget raises :class:`Refused` at once, with the estimate and what would make it fit;
+Ctrl-C (a notebook's interrupt) stops a long one with ``KeyboardInterrupt``. The engine works
+with the GIL released, so other threads run meanwhile.
 
 Answers hold the same data as the command line's ``--format json`` (``.json``) and its text
 (``.text``, also ``str(answer)``); tables show as HTML in a notebook, plots as SVG.
@@ -26,10 +29,12 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._native import (
-    CancelToken,
+from ._native import CancelToken
+from .errors import (
+    ArgumentError,
     Cancelled,
     GameError,
+    InvalidArgument,
     QuestionError,
     Refused,
     TakeawayError,
@@ -49,10 +54,13 @@ __all__ = [
     "Quotient",
     "PeriodReport",
     "Comparison",
+    "PlayStep",
     "CancelToken",
     "TakeawayError",
     "GameError",
     "QuestionError",
+    "ArgumentError",
+    "InvalidArgument",
     "Refused",
     "Timeout",
     "Cancelled",
@@ -116,13 +124,11 @@ class Solution(_Answer):
         "right_moves",
         "position",
         "last",
-        "_remoteness",
-        "_ask_again",
+        "remoteness",
     )
 
-    def __init__(self, native: Any, data: Dict[str, Any], ask_again: Any = None):
+    def __init__(self, native: Any, data: Dict[str, Any]):
         super().__init__(native, data)
-        self._ask_again = ask_again
         #: ``"P"``, ``"N"``, ``"D"`` (a draw), or for a partizan game ``"L"`` or ``"R"`` too.
         self.outcome: str = data["outcome"]
         #: The Grundy value, or None where it is not defined (misère and partizan play) or not computed.
@@ -133,7 +139,9 @@ class Solution(_Answer):
         self.position: Tuple[int, ...] = tuple(int(p) for p in data.get("position", ()))
         #: The previous move's size, for games whose rules read it.
         self.last: Optional[int] = data.get("last")
-        self._remoteness: Optional[int] = data.get("remoteness")
+        #: How many moves the game lasts with best play (the winner hurries, the loser delays),
+        #: or None when the position is too large to search for it (or ``remoteness=False``).
+        self.remoteness: Optional[int] = data.get("remoteness")
         if "left_winning_moves" in data:
             self.left_moves = [Move._of(m) for m in data["left_winning_moves"]]
             self.right_moves = [Move._of(m) for m in data["right_winning_moves"]]
@@ -143,20 +151,6 @@ class Solution(_Answer):
             self.left_moves = []
             self.right_moves = []
             self.winning_moves = [Move._of(m) for m in data.get("winning_moves", [])]
-
-    @property
-    def remoteness(self) -> Optional[int]:
-        """How many moves the game lasts with best play (the winner hurries, the loser delays),
-        or None when the position is too large to search for it. It is searched for the first
-        time it is read, unless ``solve(..., remoteness=True)`` asked for it already: the search
-        visits whole positions and costs far more than the value of a sum of piles."""
-        if self._remoteness is None and self._ask_again is not None:
-            again = self._ask_again()
-            self._ask_again = None
-            self._remoteness = again.json.get("remoteness")
-            self.json["remoteness"] = self._remoteness
-            self._native = again._native
-        return self._remoteness
 
     def __repr__(self) -> str:
         value = f", grundy={self.grundy}" if self.grundy is not None else ""
@@ -351,7 +345,9 @@ class Comparison(_Answer):
         diff = data.get("first_difference")
         if diff:
             a, b = diff
-            self.first_difference = (a["n"], a.get("grundy", a.get("outcome")), b.get("grundy", b.get("outcome")))
+            # What was compared: Grundy values while both games have them, else outcomes.
+            field = data["compared"]
+            self.first_difference = (a["n"], a[field], b[field])
 
 
 class Game:
@@ -399,18 +395,18 @@ class Game:
     def __repr__(self) -> str:
         return f"<takeaway.Game {self.name!r}>"
 
+    def __reduce__(self) -> Any:
+        # A game pickles as its text, its name and the values of its parameters: a process pool
+        # loads it again on the other side.
+        native = self._game
+        return (_game_again, (self.source, native.source_name, os.fspath(native.directory), dict(native.settings)))
+
     def _ask(self, verb: str, args: Dict[str, Any], budget: Dict[str, Any], other: Optional["Game"] = None) -> Any:
-        unknown = set(budget) - {"max_states", "timeout", "cancel"}
-        if unknown:
-            raise TypeError(f"unexpected keyword argument {sorted(unknown)[0]!r} (a budget is max_states, timeout, cancel)")
-        native = self._game.ask(
-            verb,
-            args,
-            budget.get("max_states"),
-            budget.get("timeout"),
-            budget.get("cancel"),
-            other._game if other is not None else None,
-        )
+        # The arguments given, the question's and its budget's, as the engine's request schema
+        # names them: every default is the engine's (None is left out).
+        cancel = budget.pop("cancel", None)
+        given = {k: v for k, v in {**args, **budget}.items() if v is not None}
+        native = self._game.ask(verb, given, cancel, other._game if other is not None else None)
         return native, native.json()
 
     def check(self, **budget: Any) -> Dict[str, Any]:
@@ -420,34 +416,40 @@ class Game:
         return data
 
     def solve(
-        self, *piles: Union[int, str], last: Optional[int] = None, remoteness: bool = False, **budget: Any
+        self, *piles: Union[int, str], last: Optional[int] = None, remoteness: Optional[bool] = None, **budget: Any
     ) -> Solution:
-        """Outcome, Grundy value (or a partizan value) and winning moves of a position:
-        ``game.solve(41, 163, 13)``, or ``game.solve("41 163 13")``; ``last`` is the previous
-        move, for games that remember it. The remoteness is searched for when ``.remoteness``
-        is first read (``remoteness=True`` searches at once, and ``.text`` then shows it)."""
+        """Outcome, Grundy value (or a partizan value), winning moves and remoteness of a
+        position: ``game.solve(41, 163, 13)``, or ``game.solve("41 163 13")``; ``last`` is the
+        previous move, for games that remember it; ``remoteness=False`` skips the search for how
+        long best play lasts."""
         args = {"position": _position(piles), "last": last, "remoteness": remoteness}
-        native, data = self._ask("solve", args, budget)
-        if remoteness:
-            return Solution(native, data)
-        again = dict(args, remoteness=True)
-        return Solution(native, data, lambda: Solution(*self._ask("solve", again, budget)))
+        return Solution(*self._ask("solve", args, budget))
 
-    def explain(self, *piles: Union[int, str], last: Optional[int] = None, all: bool = False, **budget: Any) -> Explanation:
+    def explain(
+        self, *piles: Union[int, str], last: Optional[int] = None, all: Optional[bool] = None, **budget: Any
+    ) -> Explanation:
         """How the answer for a position follows, in the terms of the theory; ``all`` also
         lists the Grundy values of every smaller pile."""
         args = {"position": _position(piles), "last": last, "all": all}
         return Explanation(*self._ask("explain", args, budget))
 
     def table(
-        self, upto: int = 30, *, piles: Optional[int] = None, remoteness: bool = False, by_last: bool = False, **budget: Any
+        self,
+        upto: Optional[int] = None,
+        *,
+        piles: Optional[int] = None,
+        remoteness: Optional[bool] = None,
+        by_last: Optional[bool] = None,
+        period_values: Optional[int] = None,
+        **budget: Any,
     ) -> Table:
-        """Every position up to ``upto``: one pile of 0..upto, or every pair for two piles;
-        ``piles=3`` lists every position of three piles of a game on any number of piles."""
-        args = {"upto": upto, "piles": piles, "remoteness": remoteness, "by_last": by_last}
+        """Every position up to ``upto`` (the engine's default when left out): one pile of
+        0..upto, or every pair for two piles; ``piles=3`` lists every position of three piles of
+        a game on any number of piles."""
+        args = {"upto": upto, "piles": piles, "remoteness": remoteness, "by_last": by_last, "period_values": period_values}
         return Table(*self._ask("table", args, budget))
 
-    def plot(self, upto: int = 60, **budget: Any) -> Plot:
+    def plot(self, upto: Optional[int] = None, **budget: Any) -> Plot:
         """The values as an SVG picture (shown inline in a notebook)."""
         return Plot(*self._ask("plot", {"upto": upto}, budget))
 
@@ -456,12 +458,76 @@ class Game:
         its period is proven (within the budget)."""
         return Quotient(*self._ask("quotient", {"upto": upto}, budget))
 
-    def period(self, upto: Optional[int] = None, **budget: Any) -> PeriodReport:
-        """One pile's values until a theorem proves their period (octal and subtraction games)."""
-        return PeriodReport(*self._ask("period", {"upto": upto}, budget))
+    def period(
+        self, upto: Optional[int] = None, *, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, **budget: Any
+    ) -> PeriodReport:
+        """One pile's values until a theorem proves their period (octal and subtraction games);
+        ``checkpoint`` keeps the values in a file, to stop and resume a long run."""
+        args = {"upto": upto, "checkpoint": os.fspath(checkpoint) if checkpoint is not None else None}
+        return PeriodReport(*self._ask("period", args, budget))
 
-    def compare(self, other: "Game", upto: int = 100, *, shift: int = 0, **budget: Any) -> Comparison:
+    def compare(
+        self, other: "Game", upto: Optional[int] = None, *, shift: Optional[int] = None, **budget: Any
+    ) -> Comparison:
         """The first pile where this game and ``other`` (read ``shift`` piles further on) differ."""
         if not isinstance(other, Game):
             raise TypeError("compare takes another takeaway.Game")
         return Comparison(*self._ask("compare", {"upto": upto, "shift": shift}, budget, other))
+
+    def play(
+        self,
+        *piles: Union[int, str],
+        to: Optional[Union[str, Sequence[int]]] = None,
+        computer: Optional[bool] = None,
+        hint: Optional[bool] = None,
+        last: Optional[int] = None,
+        strength: Optional[int] = None,
+        seed: Optional[int] = None,
+        **budget: Any,
+    ) -> "PlayStep":
+        """One step of a game against the computer from a position: the player's move (``to``,
+        the position it leads to), the computer's move (``computer=True``) or a ``hint``; with
+        none of them, where the game stands and the moves to choose from."""
+        if to is not None and not isinstance(to, str):
+            to = _position(tuple(to))
+        args = {
+            "position": _position(piles),
+            "to": to,
+            "computer": computer,
+            "hint": hint,
+            "last": last,
+            "strength": strength,
+            "seed": seed,
+        }
+        return PlayStep(*self._ask("play", args, budget))
+
+
+def _game_again(source: str, name: str, directory: str, settings: Dict[str, Any]) -> Game:
+    """A pickled game, loaded again from its text."""
+    return Game.from_source(source, name=name, directory=directory or ".", **settings)
+
+
+class PlayStep(_Answer):
+    """The answer of :meth:`Game.play`: what was played, and where the game stands."""
+
+    __slots__ = ("position", "over", "winner", "to_move", "outcome", "moves", "you", "computer", "hint")
+
+    def __init__(self, native: Any, data: Dict[str, Any]):
+        super().__init__(native, data)
+        #: The position after the step.
+        self.position: Tuple[int, ...] = tuple(data["position"])
+        self.over: bool = data["over"]
+        #: ``"you"`` or ``"computer"``, once the game is over.
+        self.winner: Optional[str] = data.get("winner")
+        #: ``"you"`` or ``"computer"``, while it goes on.
+        self.to_move: Optional[str] = data.get("to_move")
+        #: ``"P"``, ``"N"`` or ``"D"``, while it goes on.
+        self.outcome: Optional[str] = data.get("outcome")
+        #: The moves from the position.
+        self.moves: List[Move] = [Move._of(m) for m in data["moves"]]
+        #: The player's move, with ``slip`` where it let a win go (as the JSON gives it).
+        self.you: Optional[Dict[str, Any]] = data.get("you")
+        #: The computer's move (as the JSON gives it).
+        self.computer: Optional[Dict[str, Any]] = data.get("computer")
+        #: The hint asked for (as the JSON gives it).
+        self.hint: Optional[Dict[str, Any]] = data.get("hint")

@@ -7,14 +7,13 @@
 
 use std::io::Write;
 
-use takeaway_core::api::Loaded;
-use takeaway_core::rules::{Move, Position, Side};
+use takeaway_core::{Budget, Failure, Loaded, Move, PlayArgs, Position, Side};
 
 mod partizan;
-use takeaway_core::solve::{Limits, SolveError};
+use takeaway_core::errors::SolveError;
 
-use takeaway_core::play::{Hint, Kept, Play, Status};
-pub use takeaway_core::play::{Player, Random, Strength, Turn};
+use takeaway_core::{Hint, Kept, Play, Status};
+pub use takeaway_core::{Player, Random, Strength, Turn};
 
 /// `undo`: back to the player's previous turn, the computer's moves since and the player's own
 /// taken back, said to the player. The position and the count of the player's moves follow;
@@ -99,7 +98,8 @@ pub(crate) fn your_turn(
     }
 }
 
-/// What the REPL asks its front end to run: a game from a position of a session's game.
+/// A whole game in the terminal: the game, where it starts, who moves first, the player's side
+/// (in a partizan game), the computer's strength and the budget of its questions.
 #[derive(Clone, Debug)]
 pub struct PlayRequest {
     pub loaded: Loaded,
@@ -107,7 +107,22 @@ pub struct PlayRequest {
     pub first: Player,
     pub side: Side,
     pub strength: Strength,
-    pub limits: Limits,
+    pub budget: Budget,
+}
+
+impl PlayRequest {
+    /// The game `args` (the request schema's `play`) asks for, from its position.
+    pub fn new(loaded: Loaded, args: &PlayArgs, budget: &Budget) -> Result<PlayRequest, Failure> {
+        let start = takeaway_core::position_of(&loaded, &args.position.0, args.last)?;
+        Ok(PlayRequest {
+            loaded,
+            start,
+            first: if args.computer { Player::Computer } else { Player::You },
+            side: args.side,
+            strength: Strength { percent: args.strength, seed: args.seed },
+            budget: budget.clone(),
+        })
+    }
 }
 
 /// Plays one game from `start`, reading the player's lines from `next_line` (`None` ends the
@@ -121,7 +136,7 @@ pub fn play(
     if game.is_partizan() {
         return partizan::play(request, next_line, out);
     }
-    let mut play = Play::new(game, request.start.clone(), request.first, request.strength, request.limits.clone());
+    let mut play = Play::new(game, request.start.clone(), request.first, request.strength, &request.budget);
     // The position last announced to the player, so that commands do not repeat it.
     let mut announced: Option<Position> = None;
     // Positions met in this game, so that a drawn game that comes round is pointed out once.
@@ -192,7 +207,7 @@ pub fn play(
                         announced = None;
                         say(out, if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into());
                     }
-                    Typed::Move(line) => match takeaway_core::play::pick(game, &moves, &line) {
+                    Typed::Move(line) => match takeaway_core::pick(game, &moves, &line) {
                         Ok(m) => {
                             play.play(m)?;
                             say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
@@ -230,21 +245,21 @@ fn hint_text(hint: Hint) -> String {
 }
 
 // How a game against the computer is played, on the command line and in the REPL alike (a plain
-// comment: see `verbs::Verb`).
+// comment: see `verbs::Verb`). Left out, each takes the engine's default.
 #[derive(clap::Args, Debug)]
 pub struct PlayOptions {
-    /// who moves first
-    #[arg(long, value_enum, default_value_t = First::You)]
-    first: First,
-    /// the percentage of the computer's moves that are perfect (the rest are random)
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
-    strength: u8,
-    /// seed for the computer's random moves at a strength below 100
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// in a partizan game, the player you are (the computer is the other)
-    #[arg(long, value_enum, default_value_t = SideArg::Left)]
-    side: SideArg,
+    /// who moves first [default: you]
+    #[arg(long, value_enum)]
+    first: Option<First>,
+    /// the percentage of the computer's moves that are perfect (the rest are random) [default: 100]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+    strength: Option<u8>,
+    /// seed for the computer's random moves at a strength below 100 [default: 1]
+    #[arg(long)]
+    seed: Option<u64>,
+    /// in a partizan game, the player you are (the computer is the other) [default: left]
+    #[arg(long, value_enum)]
+    side: Option<SideArg>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -254,19 +269,22 @@ enum SideArg {
 }
 
 impl PlayOptions {
-    pub fn first(&self) -> Player {
-        self.first.player()
-    }
-
-    pub fn side(&self) -> Side {
-        match self.side {
-            SideArg::Left => Side::Left,
-            SideArg::Right => Side::Right,
+    /// The options given, as the request schema's arguments of `play`.
+    pub fn arguments(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut out = serde_json::Map::new();
+        if self.first == Some(First::Computer) {
+            out.insert("computer".into(), true.into());
         }
-    }
-
-    pub fn strength(&self) -> Strength {
-        Strength { percent: self.strength, seed: self.seed }
+        if let Some(s) = self.strength {
+            out.insert("strength".into(), s.into());
+        }
+        if let Some(s) = self.seed {
+            out.insert("seed".into(), s.into());
+        }
+        if let Some(side) = self.side {
+            out.insert("side".into(), if side == SideArg::Left { "left" } else { "right" }.into());
+        }
+        out
     }
 }
 

@@ -5,19 +5,19 @@
 use std::io::Write;
 
 use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
-use takeaway_core::play::pick;
-use takeaway_core::rules::{Convention, Position};
-use takeaway_core::solve::partizan::PartizanSolver;
-use takeaway_core::solve::SolveError;
+use takeaway_core::pick;
+use takeaway_core::{Convention, Position};
+use takeaway_core::PartizanSolver;
+use takeaway_core::errors::SolveError;
 
 pub fn play(
     request: &PlayRequest,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
-    let PlayRequest { loaded, start, first, side: you, strength, limits } = request.clone();
+    let PlayRequest { loaded, start, first, side: you, strength, budget } = request.clone();
     let game = &loaded.game;
-    let mut solver = PartizanSolver::new(game, limits);
+    let mut solver = PartizanSolver::new(game, &budget);
     let mut random = Random(strength.seed.max(1));
     let them = you.other();
     let mut position = start;

@@ -2,21 +2,14 @@
 //! one, `:replace N RULE` puts another in its place. The text is changed and checked whole, so
 //! a change that breaks the game is refused with its diagnostic and the game stays as it was.
 
-use takeaway_core::api;
-use takeaway_core::ast::Statement;
-use takeaway_core::diagnostics::Source;
+use takeaway_core::{load_game, Budget, Source};
 
 use super::{Entry, ReplError, Reply, Session};
 
 /// The byte ranges of the rule lines of a game's text (`move:`, `first move:`, `left move:`,
 /// `right move:`), in order: rule N of `:rules` is the N-th.
 fn rule_spans(text: &str) -> Vec<(usize, usize)> {
-    let Ok(file) = takeaway_core::syntax::parse(text) else { return Vec::new() };
-    file.statements
-        .iter()
-        .filter(|s| matches!(s.node, Statement::Move(_)))
-        .map(|s| (s.span.start, s.span.end))
-        .collect()
+    takeaway_core::text::outline(text).map(|o| o.rules).unwrap_or_default()
 }
 
 impl Session {
@@ -87,10 +80,10 @@ impl Session {
         let name = entry.name().to_string();
         let settings = entry.settings.clone();
         let library = self.library(Some(i));
-        let loaded = api::load(Source::new(format!("<{name}>"), text.clone()), &name, &settings, &library);
+        let loaded = load_game(Source::new(format!("<{name}>"), text.clone()), &name, &settings, &library, &Budget::new());
         match loaded {
             Ok(loaded) => {
-                let header = api::without_moves(&text);
+                let header = takeaway_core::text::without_moves(&text);
                 let origin = self.games[i].origin.clone();
                 self.games[i] = Entry { text, header, settings, loaded, origin };
                 Reply::ok(format!("changed {}\n", self.games[i].describe()))

@@ -25,14 +25,17 @@ use clap::Parser;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use takeaway_core::api::{self, parse_setting, Answer, Failure, Loaded};
-use takeaway_core::ast::Statement;
-use takeaway_core::diagnostics::{render, Source};
-use takeaway_core::rules::Board;
-use takeaway_core::solve::progress::{CancelToken, Progress};
+use takeaway_core::text::{outline, Outline};
+use takeaway_core::{
+    ask, load_game, parse_setting, read_game, Answer, Budget, Failure, Games, Library, Loaded, Lookup, Request,
+};
+use takeaway_core::{render::diagnostic as render, Source};
+use takeaway_core::render;
+use takeaway_core::Board;
+use takeaway_core::{CancelToken, Progress};
 
 use crate::play::PlayRequest;
-use crate::verbs::{printed, write_atomically, CurrentGame, Verb};
+use crate::verbs::{printed, write_atomically, CurrentGame, Format, Verb};
 
 /// What evaluating one input gave: text for stdout, a rendered diagnostic for stderr.
 #[derive(Debug, Default, Clone)]
@@ -111,9 +114,9 @@ enum ReplError {
 struct Entry {
     text: String,
     /// The text with its `move:` lines blanked, for adding moves without checking every rule
-    /// again (`api::extend`); `None` where it does not apply.
+    /// again (`text::extend`); `None` where it does not apply.
     header: Option<String>,
-    settings: Vec<(String, takeaway_core::check::SettingValue)>,
+    settings: Vec<(String, takeaway_core::SettingValue)>,
     loaded: Loaded,
     /// where it came from: "defined here" or a file name
     origin: String,
@@ -134,7 +137,7 @@ pub struct Vocabulary {
 
 /// The words that start a query: the verbs shared with the command line, and `set`.
 pub fn verbs() -> Vec<&'static str> {
-    takeaway_core::api::VERBS.iter().copied().chain(["set"]).collect()
+    takeaway_core::VERBS.iter().copied().chain(["set"]).collect()
 }
 
 pub const COMMANDS: &[&str] =
@@ -142,10 +145,7 @@ pub const COMMANDS: &[&str] =
 
 /// The words of game text, from the grammar itself, with the names a rule may read or call.
 pub fn keywords() -> Vec<&'static str> {
-    let mut words = takeaway_core::syntax::keywords();
-    words.extend(["n", "t", "last"]);
-    words.extend(takeaway_core::rules::expr::Func::names());
-    words
+    takeaway_core::text::words()
 }
 
 pub struct Session {
@@ -224,7 +224,7 @@ pub fn join_continued_lines(buffer: &str) -> String {
     let mut statement = 0;
     for (i, line) in buffer.split('\n').enumerate() {
         if i > 0 {
-            let continues = matches!(takeaway_core::syntax::parse(&joined[statement..]), Err(e) if e.is_incomplete());
+            let continues = matches!(outline(&joined[statement..]), Err(e) if e.is_incomplete());
             if continues {
                 joined.push(' ');
             } else {
@@ -244,18 +244,14 @@ pub fn needs_more(buffer: &str, has_current_game: bool) -> bool {
     if !matches!(classify(buffer), Input::GameText) || command_line_at(buffer).is_some() {
         return false;
     }
-    match takeaway_core::syntax::parse(&join_continued_lines(buffer)) {
+    match outline(&join_continued_lines(buffer)) {
         Err(e) => e.is_incomplete(),
-        Ok(file) => {
-            let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
-            if !starts && has_current_game {
+        Ok(o) => {
+            if !o.starts_a_game && has_current_game {
                 return false;
             }
-            let has_board = file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
-            let has_move = file.statements.iter().any(|s| matches!(s.node, Statement::Move(_)));
             // A product takes its board and moves from the games it names.
-            let is_product = file.statements.iter().any(|s| matches!(s.node, Statement::Product { .. }));
-            !(has_board && has_move || is_product)
+            !(o.has_board && o.has_move || o.is_product)
         }
     }
 }
@@ -371,22 +367,11 @@ impl Session {
     /// A line of an open definition that says again what the definition has said: what the
     /// game is played on, or a parameter of the same name. The diagnostic points at the line.
     fn said_already(&self, line: &str) -> Option<String> {
-        let new = takeaway_core::syntax::parse(line).ok()?;
-        let open = takeaway_core::syntax::parse(&join_continued_lines(&self.pending)).ok()?;
-        let param_names = |file: &takeaway_core::ast::GameFile| -> Vec<String> {
-            file.statements
-                .iter()
-                .filter_map(|s| match &s.node {
-                    Statement::Param { name, .. } => Some(name.node.clone()),
-                    _ => None,
-                })
-                .collect()
-        };
-        let has_board =
-            |file: &takeaway_core::ast::GameFile| file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
-        let message = if has_board(&new) && has_board(&open) {
+        let new = outline(line).ok()?;
+        let open = outline(&join_continued_lines(&self.pending)).ok()?;
+        let message = if new.has_board && open.has_board {
             "what the game is played on is given already in this definition".to_string()
-        } else if let Some(name) = param_names(&new).into_iter().find(|n| param_names(&open).contains(n)) {
+        } else if let Some(name) = new.params.iter().find(|n| open.params.contains(n)) {
             format!("the parameter `{name}` is given already in this definition")
         } else {
             return None;
@@ -488,42 +473,27 @@ impl Session {
                 return Reply::err(self.render(&e, input));
             }
         };
+        let question = match line.verb.question() {
+            Ok(q) => q,
+            Err(e) => return Reply::err(render(&e, None, self.color)),
+        };
         let entry = match self.current() {
             Ok(e) => e,
             Err(e) => return Reply::err(e),
         };
-        let verb = line.verb;
-        if let Verb::Play { position, options, limits, .. } = &verb {
-            let text = position.text();
-            return match takeaway_core::rules::parse_position(&entry.loaded.game, &text) {
-                Ok(mut start) => {
-                    start.last = position.last;
-                    Reply {
-                        play: Some(PlayRequest {
-                            loaded: entry.loaded.clone(),
-                            start,
-                            first: options.first(),
-                            side: options.side(),
-                            strength: options.strength(),
-                            limits: limits.limits(),
-                        }),
-                        ..Default::default()
-                    }
-                }
-                Err(e) => Reply::err(render(&e, Some(&Source::new("position", text)), self.color)),
+        let budget = match Budget::from_args(&question.budget) {
+            Ok(b) => b.cancel(self.cancel.clone()).progress(self.progress.clone()),
+            Err(e) => return Reply::err(render(&e, None, self.color)),
+        };
+        if question.conversation {
+            let Request::Play(args) = &question.request else { return Reply::default() };
+            return match PlayRequest::new(entry.loaded.clone(), args, &budget) {
+                Ok(request) => Reply { play: Some(request), ..Default::default() },
+                Err(f) => Reply::err(f.render(self.color)),
             };
         }
-        let other = match &verb {
-            Verb::Compare { other, .. } => match self.find_or_load(other, input) {
-                Ok(loaded) => Some(loaded),
-                Err(e) => return Reply::err(e),
-            },
-            _ => None,
-        };
-        let Some(mut question) = verb.question(other) else { return Reply::default() };
-        question.limits.cancel = self.cancel.clone();
-        question.limits.progress = self.progress.clone();
-        match api::ask(&entry.loaded, &question.request, &question.limits) {
+        let library = SessionLibrary { session: self };
+        match ask(&entry.loaded, &question.request, &library, &budget) {
             Ok(answer) => match printed(&answer, question.format) {
                 Ok(text) => match &question.output_file {
                     None => Reply::ok(text),
@@ -536,11 +506,12 @@ impl Session {
             },
             Err(f) => {
                 let error = f.render(self.color);
-                let output = match f.partial.as_deref() {
+                let output = match (question.format, f.partial.as_deref()) {
+                    (Format::Json, _) => render::pretty(&render::failure_json(&f)),
                     // After Ctrl-C a few lines say what there is, not every row computed.
-                    Some(Answer::Table(partial)) if self.cancel.is_cancelled() => cancelled_summary(partial),
-                    Some(partial) => printed(partial, question.format).unwrap_or_default(),
-                    None => String::new(),
+                    (_, Some(Answer::Table(partial))) if self.cancel.is_cancelled() => cancelled_summary(partial),
+                    (format, Some(partial)) => printed(partial, format).unwrap_or_default(),
+                    (_, None) => String::new(),
                 };
                 Reply { output, error, ..Default::default() }
             }
@@ -568,11 +539,12 @@ impl Session {
         settings.retain(|(n, _)| *n != name);
         settings.push((name.clone(), value.clone()));
         let name_of_game = entry.name().to_string();
-        match api::load(
+        match load_game(
             Source::new(entry.loaded.source.name.clone(), entry.text.clone()),
             &name_of_game,
             &settings,
             &self.library(Some(i)),
+            &Budget::new(),
         )
         .map_err(|f| f.render(self.color))
         {
@@ -589,11 +561,11 @@ impl Session {
     fn game_text(&mut self, input: &str) -> Reply {
         let joined = join_continued_lines(input);
         let input = joined.as_str();
-        let file = match takeaway_core::syntax::parse(input) {
+        let file = match outline(input) {
             Ok(f) => f,
             Err(e) => return Reply::err(self.render(&e, input)),
         };
-        let starts = matches!(file.statements.first().map(|s| &s.node), Some(Statement::Game(_)));
+        let starts = file.starts_a_game;
         if let (Some(i), false) = (self.current, starts) {
             if let Some(reply) = self.add_moves(i, input) {
                 return reply;
@@ -607,15 +579,15 @@ impl Session {
             _ => (input.trim().to_string(), Vec::new(), None),
         };
         let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
-        let source_name = format!("<{}>", game_name(&file).unwrap_or(&default_name));
+        let source_name = format!("<{}>", file.name.as_deref().unwrap_or(&default_name));
         let library = self.library(replacing);
-        let loaded = match api::load(Source::new(source_name, text.clone()), &default_name, &settings, &library)
+        let loaded = match load_game(Source::new(source_name, text.clone()), &default_name, &settings, &library, &Budget::new())
             .map_err(|f| f.render(self.color))
         {
             Ok(l) => l,
             Err(e) => return Reply::err(e),
         };
-        let header = api::without_moves(&text);
+        let header = takeaway_core::text::without_moves(&text);
         let entry = Entry { text, header, settings, loaded, origin: "defined here".into() };
         let (index, replaced) = self.insert(entry, replacing);
         let verb = match (replacing.is_some(), replaced) {
@@ -632,7 +604,7 @@ impl Session {
         let entry = &self.games[i];
         let header = entry.header.as_deref()?;
         let library = self.library(Some(i));
-        let (mut loaded, header) = api::extend(&entry.loaded, header, input, entry.name(), &entry.settings, &library)?;
+        let (mut loaded, header) = takeaway_core::text::extend(&entry.loaded, header, input, entry.name(), &entry.settings, &library)?;
         // Named as a definition typed here, as loading the whole text again would name it.
         loaded.source.name = format!("<{}>", entry.name());
         let entry = &mut self.games[i];
@@ -644,31 +616,10 @@ impl Session {
 
     /// Where a product finds its games: the session's (but the one being redefined), then game
     /// files from the current directory.
-    fn library(&self, except: Option<usize>) -> api::Games<'_> {
+    fn library(&self, except: Option<usize>) -> Games<'_> {
         let session =
             self.games.iter().enumerate().filter(|(i, _)| Some(*i) != except).map(|(_, e)| &e.loaded).collect();
-        api::Games { dir: std::path::PathBuf::new(), session }
-    }
-
-    /// `compare`'s other game: one of the session's by name, else a game file, else a bundled
-    /// game by its name (`Kayles` finds games/kayles.game).
-    fn find_or_load(&self, name: &str, input: &str) -> Result<Loaded, String> {
-        if let Ok(i) = self.find_game(name, input) {
-            return Ok(self.games[i].loaded.clone());
-        }
-        let wanted = name.trim_matches('"');
-        // "Dawson's Kayles" is games/dawsons-kayles.game.
-        let file_name = wanted.to_lowercase().replace(['\'', '’'], "").replace([' ', '_'], "-");
-        let bundled = |dir: &Path| dir.join(format!("{file_name}.game"));
-        let candidates = [
-            PathBuf::from(wanted),
-            bundled(Path::new("games")),
-            bundled(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games")),
-        ];
-        match candidates.iter().find(|p| p.is_file() || p.with_extension("game").is_file()) {
-            Some(path) => api::read_game(path, &[], self.library(None).session).map_err(|f| f.render(self.color)),
-            None => Err(self.find_game(name, input).err().unwrap_or_default()),
-        }
+        Games { dir: std::path::PathBuf::new(), session }
     }
 
     /// The index of the session's game called `name` (quotes allowed), or the diagnostic.
@@ -708,11 +659,11 @@ impl Session {
 
     /// Loads a game file; it becomes the current game.
     pub fn load_file(&mut self, path: &Path) -> Reply {
-        match api::read_game(path, &[], self.library(None).session).map_err(|f: Failure| f.render(self.color)) {
+        match read_game(path, &[], self.library(None).session, &Budget::new()).map_err(|f: Failure| f.render(self.color)) {
             Ok(loaded) => {
                 let entry = Entry {
                     text: loaded.source.text.clone(),
-                    header: api::without_moves(&loaded.source.text),
+                    header: takeaway_core::text::without_moves(&loaded.source.text),
                     settings: Vec::new(),
                     origin: path.display().to_string(),
                     loaded,
@@ -860,19 +811,59 @@ impl Session {
     }
 }
 
+/// Where `compare` finds its other game: one of the session's by name, else a game file, else
+/// a bundled game by its name (`Kayles` finds games/kayles.game).
+struct SessionLibrary<'s> {
+    session: &'s Session,
+}
+
+impl Library for SessionLibrary<'_> {
+    fn find(&self, name: &str) -> Lookup {
+        let session = self.session;
+        let wanted = name.trim_matches('"');
+        if let Some(e) = session.games.iter().find(|e| e.name() == wanted) {
+            let loaded = &e.loaded;
+            return Lookup::Found {
+                game: loaded.game.clone(),
+                source_name: loaded.source.name.clone(),
+                text: loaded.source.text.clone(),
+            };
+        }
+        // "Dawson's Kayles" is games/dawsons-kayles.game.
+        let file_name = wanted.to_lowercase().replace(['\'', '’'], "").replace([' ', '_'], "-");
+        let bundled = |dir: &Path| dir.join(format!("{file_name}.game"));
+        let candidates = [
+            PathBuf::from(wanted),
+            bundled(Path::new("games")),
+            bundled(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games")),
+        ];
+        let Some(path) = candidates.iter().find(|p| p.is_file() || p.with_extension("game").is_file()) else {
+            let names: Vec<&str> = session.games.iter().map(|e| e.name()).collect();
+            return Lookup::Missing { help: suggest(wanted, &names) };
+        };
+        match read_game(path, &[], session.library(None).session, &Budget::new()) {
+            Ok(loaded) => Lookup::Found {
+                game: loaded.game,
+                source_name: loaded.source.name.clone(),
+                text: loaded.source.text,
+            },
+            Err(f) => Lookup::Failed { rendered: f.render(false) },
+        }
+    }
+}
+
 fn path_is_folder(name: &str) -> bool {
     Path::new(name).is_dir()
 }
 
 /// What an open definition lacks, in words: `the definition of "X" has no move yet`.
 fn unfinished(text: &str) -> String {
-    let Ok(file) = takeaway_core::syntax::parse(&join_continued_lines(text)) else {
+    let Ok(file) = outline(&join_continued_lines(text)) else {
         return "the open definition was unfinished".into();
     };
-    let name = game_name(&file).map(|n| format!("the definition of \"{n}\"")).unwrap_or("the open definition".into());
-    let board = file.statements.iter().any(|s| matches!(s.node, Statement::Board(_)));
-    let moves = file.statements.iter().any(|s| matches!(s.node, Statement::Move(_)));
-    let lacks = match (board, moves) {
+    let Outline { name, has_board, has_move, .. } = file;
+    let name = name.map(|n| format!("the definition of \"{n}\"")).unwrap_or("the open definition".into());
+    let lacks = match (has_board, has_move) {
         (false, false) => "no board and no move",
         (false, true) => "no board",
         _ => "no move",
@@ -900,23 +891,16 @@ impl Entry {
         for p in &g.params {
             match &p.set {
                 Some(members) => {
-                    parts.push(format!("{} = {}", p.name, takeaway_core::check::SettingValue::Set(members.clone())))
+                    parts.push(format!("{} = {}", p.name, takeaway_core::SettingValue::Set(members.clone())))
                 }
                 None => parts.push(format!("{} = {}", p.name, p.value)),
             }
         }
-        if g.convention == takeaway_core::ast::Convention::Misere {
+        if g.convention == takeaway_core::Convention::Misere {
             parts.push("misère play".into());
         }
         format!("{} ({})", g.name, parts.join("; "))
     }
-}
-
-fn game_name(file: &takeaway_core::ast::GameFile) -> Option<&str> {
-    file.statements.iter().find_map(|s| match &s.node {
-        Statement::Game(n) => Some(n.node.as_str()),
-        _ => None,
-    })
 }
 
 fn suggest(word: &str, known: &[&str]) -> String {
@@ -932,12 +916,12 @@ fn suggest(word: &str, known: &[&str]) -> String {
 /// how to get them all.
 const SUMMARY_ROWS: usize = 5;
 
-fn cancelled_summary(partial: &takeaway_core::analysis::Table) -> String {
+fn cancelled_summary(partial: &takeaway_core::answers::Table) -> String {
     let text = partial.to_text();
     let lines: Vec<&str> = text.lines().collect();
     let rows = (partial.upto + 1) as usize;
     let mut out = format!("stopped by Ctrl-C: {rows} rows computed, n = 0..{}", partial.upto);
-    if partial.shape == takeaway_core::analysis::TableShape::OnePile && lines.len() >= rows + 2 {
+    if partial.shape == takeaway_core::answers::TableShape::OnePile && lines.len() >= rows + 2 {
         out.push_str("; the last of them:\n");
         out.push_str(lines[1]);
         out.push('\n');

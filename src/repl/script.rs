@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Write};
 
-use takeaway_core::diagnostics::render;
+use takeaway_core::render::diagnostic as render;
 
 use super::{Reply, Session};
 

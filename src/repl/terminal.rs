@@ -13,7 +13,7 @@ use rustyline::hint::{Hinter, HistoryHinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Editor, Helper};
-use takeaway_core::solve::progress::{CancelToken, Progress};
+use takeaway_core::{CancelToken, Progress};
 
 use super::{keywords, verbs, Session, Vocabulary, COMMANDS};
 
@@ -102,7 +102,7 @@ pub fn highlight_game_text(line: &str) -> String {
     const DIM: &str = "\x1b[2m";
     const CYAN: &str = "\x1b[36m";
     const RESET: &str = "\x1b[0m";
-    let (words, verbs) = (takeaway_core::syntax::keywords(), verbs());
+    let (words, verbs) = (takeaway_core::text::keywords(), verbs());
     let mut out = String::with_capacity(line.len() * 2);
     let mut rest = line;
     while !rest.is_empty() {
@@ -196,7 +196,7 @@ pub fn run(mut session: Session) {
                 let bar = crate::progress_bar::ProgressBar::new();
                 session.progress = bar
                     .clone()
-                    .map(|b| Progress::to(b as std::sync::Arc<dyn takeaway_core::solve::progress::Reporter>))
+                    .map(|b| Progress::to(b as std::sync::Arc<dyn takeaway_core::Reporter>))
                     .unwrap_or_default();
                 let mut reply = session.feed(&input);
                 if let Some(bar) = bar {
@@ -208,7 +208,7 @@ pub fn run(mut session: Session) {
                     let mut next_line = || editor.readline("your move> ").ok();
                     let mut stdout = std::io::stdout();
                     if let Err(e) = crate::play::play(&p, &mut next_line, &mut stdout) {
-                        eprint!("{}", takeaway_core::diagnostics::render(&e, Some(&p.loaded.source), session.color));
+                        eprint!("{}", takeaway_core::render::diagnostic(&e, Some(&p.loaded.source), session.color));
                     }
                 }
                 if let Some(h) = editor.helper_mut() {

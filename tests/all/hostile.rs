@@ -12,6 +12,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Far beyond any answer's time: only a hang reaches it.
+#[path = "../../core/tests/engine/common/mutate.rs"]
+mod mutate;
+use mutate::{bundled_games, mutate, Rng};
+
 const HANG: Duration = Duration::from_secs(60);
 
 struct Run {
@@ -75,10 +79,10 @@ fn run(args: &[&str]) -> Run {
 
 /// The diagnostic expected for a text: past the longest text read, that one comes first.
 fn or_too_long(text: &str, code: &'static str) -> &'static str {
-    if text.len() as u64 > takeaway_core::api::MOST_GAME_FILE_BYTES {
+    if text.len() as u64 > takeaway_core::MOST_GAME_FILE_BYTES {
         // Not read at all: larger than any game file needs.
-        "takeaway::cli::too_large"
-    } else if text.len() > takeaway_core::syntax::MAX_TEXT {
+        "takeaway::file::too_large"
+    } else if text.len() > takeaway_core::MOST_GAME_TEXT_BYTES {
         "takeaway::parse::too_long"
     } else {
         code
@@ -202,163 +206,6 @@ fn a_move_turning_a_hundred_thousand_coins_is_bounded() {
 
 // ---- the mutation fuzzer -----------------------------------------------------------------------
 
-/// A small deterministic generator (xorshift), so that a failing case can be replayed by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
-/// Words and phrases of the language, for insertions and replacements.
-const TOKENS: &[&str] = &[
-    "take",
-    "1..3",
-    "1..",
-    "..",
-    "split",
-    "into",
-    "unequal",
-    "then",
-    "not",
-    "-",
-    "(",
-    ")",
-    "where",
-    "t",
-    "n",
-    "last",
-    "any",
-    "except",
-    "coins",
-    "coin",
-    "turn",
-    "rows",
-    "bite",
-    "square",
-    "but",
-    "(1, 1)",
-    "octal",
-    "0.77",
-    "0.007",
-    "code",
-    "4!.0",
-    "play misère",
-    "piles",
-    "pile",
-    "add",
-    "up",
-    "to",
-    "from",
-    "each",
-    "both",
-    "of",
-    "the",
-    "other",
-    "consecutive",
-    "symmetric",
-    "equally spaced",
-    "including the first",
-    "within",
-    "and",
-    "or",
-    "≤",
-    "<",
-    "=",
-    "%",
-    "*",
-    "+",
-    "2·last",
-    "param k = 5",
-    "k",
-    "first move:",
-    "move:",
-    "game \"X\"",
-    "tartan product of \"nim\" and \"nim\"",
-    "acrostic product of \"twins\" and \"twins\"",
-    "\"",
-    "#",
-    ",",
-    "\n",
-];
-
-/// Numbers a mutation puts into the rules or the board.
-const HUGE: &[&str] = &[
-    "0",
-    "1000000",
-    "4294967296",
-    "1000000000000",
-    "1000000000000000000",
-    "18446744073709551615",
-    "18446744073709551616",
-    "99999999999999999999999999",
-    "65535",
-];
-
-fn mutate(text: &str, rng: &mut Rng) -> String {
-    let mut words: Vec<String> = text.split(' ').map(str::to_string).collect();
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(words.len().max(1));
-        match rng.below(10) {
-            0..=2 => {
-                // A number in the text becomes a huge one.
-                let numbered: Vec<usize> =
-                    (0..words.len()).filter(|&i| words[i].chars().any(|c| c.is_ascii_digit())).collect();
-                if let Some(&i) = numbered.get(rng.below(numbered.len().max(1))) {
-                    let huge = rng.pick(HUGE);
-                    let w = &words[i];
-                    let start = w.find(|c: char| c.is_ascii_digit()).unwrap();
-                    let end = w[start..].find(|c: char| !c.is_ascii_digit()).map_or(w.len(), |e| start + e);
-                    words[i] = format!("{}{huge}{}", &w[..start], &w[end..]);
-                }
-            }
-            3..=4 => words.insert(at, rng.pick(TOKENS).to_string()),
-            5 => {
-                if at < words.len() {
-                    words.remove(at);
-                }
-            }
-            6 => {
-                if at < words.len() {
-                    words[at] = rng.pick(TOKENS).to_string();
-                }
-            }
-            7 => words.insert(at, rng.pick(HUGE).to_string()),
-            8 => {
-                // Deep nesting or a long chain.
-                let n = [50, 300, 5_000][rng.below(3)];
-                let piece = ["(", "-", "not ", "1+"][rng.below(4)];
-                words.insert(at, piece.repeat(n));
-            }
-            _ => {
-                // A long line.
-                words.insert(at, " ".repeat([200, 70_000][rng.below(2)]));
-            }
-        }
-    }
-    words.join(" ")
-}
-
-/// The game files of `games/`, in order: what the mutation tests start from.
-fn bundled_games() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "game"))
-        .collect();
-    files.sort();
-    files
-}
 
 #[test]
 fn mutated_game_files_never_crash_or_hang() {
@@ -523,90 +370,6 @@ fn a_nul_byte_is_named_and_old_mac_line_ends_are_counted_as_lines() {
     }
 }
 
-/// Every verb of the typed API, and a game of play, on a few hundred mutated game files, in
-/// this process (a panic fails the test; the work bound keeps each question short). The seed
-/// is fixed, so a failure is replayed by running the test again; TAKEAWAY_FUZZ_VERB_CASES and
-/// TAKEAWAY_FUZZ_SEED widen or move the search.
-#[test]
-fn mutated_game_files_never_crash_any_verb_or_play() {
-    use takeaway_core::analysis::period_search::PeriodQuestion;
-    use takeaway_core::api::{self, Request};
-    use takeaway_core::diagnostics::Source;
-    use takeaway_core::play::{Play, Player, Strength};
-    use takeaway_core::rules::parse_position;
-    use takeaway_core::solve::Limits;
-
-    let cases: usize = std::env::var("TAKEAWAY_FUZZ_VERB_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
-    let seed: u64 = std::env::var("TAKEAWAY_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed);
-    let files = bundled_games();
-    let texts: Vec<String> = files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
-    let nim = api::load(
-        Source::new("nim", texts[files.iter().position(|p| p.ends_with("nim.game")).unwrap()].clone()),
-        "nim",
-        &[],
-        &takeaway_core::check::NoLibrary,
-    )
-    .expect("Nim loads");
-    // A small share of the defaults: each question ends in milliseconds, answered or refused.
-    let limits = Limits { max_work: 50_000, ..Limits::states(20_000) };
-    let positions = ["10", "3 4", "5 5 5", "1000000000000", "2 18446744073709551615", "0", "", "x"];
-    let mut rng = Rng(seed | 1);
-    let (mut loaded_count, mut answered) = (0, 0);
-    for case in 0..cases {
-        let from = rng.below(texts.len());
-        let text = mutate(&texts[from], &mut rng);
-        let Ok(game) = api::load(Source::new("case", text.clone()), "case", &[], &takeaway_core::check::NoLibrary)
-        else {
-            continue;
-        };
-        loaded_count += 1;
-        let position = positions[rng.below(positions.len())].to_string();
-        let requests = [
-            Request::Check,
-            Request::Solve { position: position.clone(), last: None, remoteness: true },
-            Request::Solve { position: position.clone(), last: Some(rng.below(4) as u64 + 1), remoteness: true },
-            Request::Explain { position: position.clone(), last: None, all: rng.below(2) == 0 },
-            Request::Table { upto: [0, 12, 60][rng.below(3)], options: Default::default() },
-            Request::Plot { upto: [1, 20][rng.below(2)] },
-            Request::Quotient { upto: Some([5, 20][rng.below(2)]) },
-            Request::Period(PeriodQuestion { upto: 1_000, checkpoint: None }),
-            Request::Compare { other: Box::new(nim.clone()), upto: 30, shift: [0, 1, u64::MAX][rng.below(3)] },
-        ];
-        for request in &requests {
-            match api::ask(&game, request, &limits) {
-                Ok(_) => answered += 1,
-                Err(failure) => {
-                    let code = failure.code();
-                    assert!(
-                        code.is_some_and(|c| c.starts_with("takeaway::")),
-                        "case {case} (seed {seed}, from {:?}): {} failed without a code\n{}",
-                        files[from].file_name().unwrap(),
-                        request.verb(),
-                        cut(&text)
-                    );
-                    // Every failure renders, with and without colour.
-                    assert!(!failure.render(false).is_empty());
-                }
-            }
-        }
-        // A few moves of play from the position, when the game takes it.
-        if let Ok(start) = parse_position(&game.game, &position) {
-            let mut play = Play::new(&game.game, start, Player::You, Strength { percent: 100, seed }, limits.clone());
-            for _ in 0..3 {
-                let Ok(moves) = play.moves() else { break };
-                let Some(m) = moves.get(rng.below(moves.len().max(1))).cloned() else { break };
-                if play.play(&m).is_err() || play.hint().is_err() || play.computer_move().is_err() {
-                    break;
-                }
-            }
-            play.undo();
-            let _ = play.status();
-        }
-    }
-    // The mutations leave many files loadable, and most questions on them answered.
-    assert!(loaded_count > cases / 4, "only {loaded_count} of {cases} mutated files loaded");
-    assert!(answered > loaded_count, "only {answered} answers for {loaded_count} files");
-}
 
 #[test]
 fn files_of_twenty_thousand_rules_are_checked_and_solved_within_the_limits() {

@@ -6,10 +6,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use proptest::prelude::*;
-use takeaway_core::analysis::period_search::{period_search, PeriodQuestion};
-use takeaway_core::solve::fnv::{fnv1a, FNV_START};
-use takeaway_core::solve::{kernel_values, Limits, SparseMode};
+use takeaway_core::internals::{fnv1a, FNV_START};
 
 use common::{takeaway, takeaway_in, Run};
 
@@ -46,30 +43,6 @@ fn the_published_periods_of_octal_games_are_proven() {
         assert_eq!(report["values_computed"], 2 * preperiod + 2 * period + t, "{code}");
         assert_eq!(report["bytes_per_value"], 1, "{code}: the values fit a byte each");
     }
-}
-
-#[test]
-fn short_periods_are_proven_from_the_values_they_need() {
-    // Dawson's chess (0.137: period 34 from 52) and Kayles (0.77: period 12 from 71, Guy and
-    // Smith): the run looks for a period early, so it computes 2n₀ + 2p + t values, not thousands.
-    for (code, preperiod, period) in [("0.137", 52u64, 34u64), ("0.77", 71, 12)] {
-        let game = common::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
-        let question = PeriodQuestion { upto: 1 << 20, checkpoint: None };
-        let report = period_search(&game, &question, &Limits::default()).expect("a run");
-        assert_eq!(report.proven, Some((preperiod, period)), "{code}");
-        let t = code.len() as u64 - 2;
-        assert_eq!(report.computed, 2 * preperiod + 2 * period + t, "{code}");
-    }
-}
-
-#[test]
-fn a_subtraction_game_is_proven_by_its_window_theorem() {
-    // Take 1, 3 or 4: the values 0 1 0 1 2 3 2 3 … repeat with period 7 from 0.
-    let game = common::game_text("game \"S\"\npiles\nmove: take {1, 3, 4}\n");
-    let question = PeriodQuestion { upto: 1 << 20, checkpoint: None };
-    let report = period_search(&game, &question, &Limits::default()).expect("a run");
-    assert_eq!(report.proven, Some((0, 7)));
-    assert!(report.theorem.starts_with("the subtraction-game theorem"));
 }
 
 #[test]
@@ -195,146 +168,3 @@ fn bad_checkpoints_are_refused_never_used() {
     assert!(said.contains("takeaway::checkpoint::not_a_checkpoint"), "{said}");
 }
 
-/// A random octal code of three digits, at least one of which splits.
-fn octal_code() -> impl Strategy<Value = String> {
-    (0u8..8, 0u8..8, 4u8..8, 0usize..3).prop_map(|(a, b, c, rotate)| {
-        let mut digits = [a, b, c];
-        digits.rotate_left(rotate);
-        format!("0.{}{}{}", digits[0], digits[1], digits[2])
-    })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
-
-    #[test]
-    fn two_threads_give_the_values_of_one(code in octal_code(), mode in 0usize..2) {
-        // Every pile's work is shared (from 1 option on), past the sparse-space switch at 4096.
-        let game = common::game_text(&format!("game \"x\"\npiles\nmove: octal {code}\n"));
-        let sparse = [SparseMode::Auto, SparseMode::Never][mode];
-        let one = kernel_values(&game, 6000, 1, 1, sparse, None).expect("octal codes compile");
-        let two = kernel_values(&game, 6000, 2, 1, sparse, None).expect("octal codes compile");
-        prop_assert_eq!(one.0, two.0);
-        prop_assert_eq!(one.1, two.1);
-        // The memory a report states (the block of tables scanned ahead is the second thread's).
-        prop_assert_eq!(one.2, two.2);
-    }
-}
-
-/// Under the sparse-space method a second thread marks each block's rare options ahead (from
-/// pile 4096 on, 256 piles a block): the values and the options counted (the budget's measure)
-/// are those of one thread, over many blocks, across the mask's re-choice at 8192 and 16384.
-#[test]
-fn the_second_threads_marks_ahead_change_neither_values_nor_work() {
-    for rules in ["move: split unequal", "move: octal 0.165", "move: octal 0.16", "move: octal 0.56"] {
-        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
-        let one = kernel_values(&game, 20000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
-        let two = kernel_values(&game, 20000, 2, usize::MAX, SparseMode::Auto, None).expect("compiles");
-        assert_eq!(one.0, two.0, "{rules}: values");
-        assert_eq!(one.1, two.1, "{rules}: options counted");
-        assert_eq!(one.2, two.2, "{rules}: memory reported");
-    }
-}
-
-/// The same in a window that keeps the piles below 4096 and the latest 4096 (dropping those
-/// between from pile 12288 on), for two codes whose witnesses stay in such a window, and against
-/// the definition: the mex over every move the code's digits allow.
-#[test]
-fn the_second_threads_marks_ahead_in_a_window_are_those_of_one_thread() {
-    for code in [&[0u8, 5, 6][..], &[0, 6, 7, 6]] {
-        let text = code.iter().skip(1).map(|d| d.to_string()).collect::<String>();
-        let game = common::game_text(&format!("game \"x\"\npiles\nmove: octal 0.{text}\n"));
-        let window = Some((4096, 4096));
-        let one = kernel_values(&game, 16000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-        let two = kernel_values(&game, 16000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-        assert_eq!(one, two, "0.{text}");
-        assert_eq!(two.0, by_definition(code, one.0.len(), false), "0.{text}");
-    }
-}
-
-/// The values of piles 0..upto by the definition: the mex over every move the octal code's
-/// digits allow (`unequal`: a split into two equal parts is not one).
-fn by_definition(code: &[u8], upto: usize, unequal: bool) -> Vec<u32> {
-    let mut values: Vec<u32> = Vec::with_capacity(upto);
-    let mut reached = vec![false; 1024];
-    for n in 0..upto {
-        reached.iter_mut().for_each(|r| *r = false);
-        // (code[0] is the digit of taking nothing: only a split may, as in Grundy's game)
-        for (t, &digit) in code.iter().enumerate().filter(|&(t, _)| t <= n) {
-            let rest = n - t;
-            if digit & 1 != 0 && rest == 0 && t > 0 {
-                reached[0] = true;
-            }
-            if digit & 2 != 0 && rest > 0 && t > 0 {
-                reached[values[rest] as usize] = true;
-            }
-            if digit & 4 != 0 {
-                let top = if unequal { (rest.max(1) - 1) / 2 } else { rest / 2 };
-                for a in 1..=top {
-                    reached[(values[a] ^ values[rest - a]) as usize] = true;
-                }
-            }
-        }
-        values.push(reached.iter().position(|&r| !r).expect("values stay small") as u32);
-    }
-    values
-}
-
-/// Past pile 4096 under the sparse-space method, in games whose moves never leave one heap, the
-/// witnesses of each block's rare values are looked for ahead, from the values below the block
-/// before (by the second thread, or by this one for the piles it leaves): the values are those
-/// of the definition, with one thread and with two, and so is the work counted.
-#[test]
-fn witnesses_found_ahead_give_the_values_of_the_definition() {
-    for (rules, code, unequal) in [
-        ("move: split unequal", &[4u8][..], true),
-        ("move: octal 0.054", &[0, 0, 5, 4], false),
-        ("move: octal 0.144", &[0, 1, 4, 4], false),
-    ] {
-        assert_one_and_two_threads_give_the_definition(rules, (code, unequal), 12000, None);
-    }
-}
-
-/// The values of piles 0..upto with one thread and with two (in `window`, if given) are the
-/// same, with the same work counted, and those of the definition.
-fn assert_one_and_two_threads_give_the_definition(
-    rules: &str,
-    (code, unequal): (&[u8], bool),
-    upto: u64,
-    window: Option<(usize, usize)>,
-) {
-    let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
-    let one = kernel_values(&game, upto, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-    let two = kernel_values(&game, upto, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-    assert_eq!(one, two, "{rules}");
-    assert_eq!(one.0, by_definition(code, upto as usize, unequal), "{rules}");
-}
-
-/// The same in windows that keep the piles below 4096 and at least the latest 4096, where
-/// witnesses are looked for ahead once a block's partners stay among those and no pair of parts
-/// both past the prefix is kept (from pile 16,640 on).
-#[test]
-fn witnesses_found_ahead_in_a_window_give_the_values_of_the_definition() {
-    for (rules, code, unequal) in [
-        ("move: octal 0.054", &[0u8, 0, 5, 4][..], false),
-        ("move: octal 0.144", &[0, 1, 4, 4], false),
-        ("move: octal 0.44", &[0, 4, 4], false),
-    ] {
-        assert_one_and_two_threads_give_the_definition(rules, (code, unequal), 30000, Some((4096, 4096)));
-    }
-}
-
-/// Grundy's game in the window the solver would keep (its last rare pile is 82,860, so 88,000
-/// recent piles hold every partner of a rare part): from pile 352,000 on a block's witnesses are
-/// looked for ahead among pairs with a part in the prefix; the values are those of the whole
-/// table, with one thread and with two, and so is the work counted.
-#[test]
-fn witnesses_found_ahead_in_grundys_games_window_give_the_values_of_the_whole_table() {
-    let game = common::game_text("game \"x\"\npiles\nmove: split unequal\n");
-    let whole = kernel_values(&game, 400_000, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
-    let window = Some((8192, 88_000));
-    let one = kernel_values(&game, 400_000, 1, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-    let two = kernel_values(&game, 400_000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
-    assert_eq!(one, two);
-    assert_eq!(one.0, whole.0);
-}

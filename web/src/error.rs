@@ -1,5 +1,5 @@
 //! What can go wrong with a request before the engine sees it, as diagnostics with stable codes;
-//! the engine's own failures keep theirs (`takeaway_core::api::Failure`).
+//! the engine's own failures keep theirs (`takeaway_core::Failure`).
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -24,12 +24,12 @@ pub enum WebError {
     #[diagnostic(code(takeaway::web::unknown_question), help("the questions are {known}"))]
     UnknownQuestion { verb: String, known: String },
 
-    #[error("`{field}` is {given}, more than the page shows ({most} at most)")]
+    #[error("`{argument}` names a file, and the server never reads or writes a file a request names")]
     #[diagnostic(
-        code(takeaway::web::too_many_rows),
-        help("the command line (`takeaway table`) answers larger tables")
+        code(takeaway::web::not_on_the_server),
+        help("leave it out here; the command line (`takeaway period FILE --checkpoint PATH`) keeps checkpoints")
     )]
-    TooManyRows { field: &'static str, given: u64, most: u64 },
+    NotOnTheServer { argument: &'static str },
 
     #[error("the answer would be at least {megabytes} MB, more than a page should load ({most} MB at most)")]
     #[diagnostic(
@@ -37,10 +37,6 @@ pub enum WebError {
         help("ask for a smaller `upto`; the command line (`takeaway table`, `takeaway plot -o FILE`) writes larger answers")
     )]
     AnswerTooLarge { megabytes: u64, most: u64 },
-
-    #[error("`play` needs {what}")]
-    #[diagnostic(code(takeaway::web::play), help("{help}"))]
-    Play { what: String, help: String },
 
     #[error("the engine stopped unexpectedly: {reason}")]
     #[diagnostic(

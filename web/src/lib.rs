@@ -5,7 +5,6 @@
 
 mod error;
 mod library;
-mod play;
 mod questions;
 
 use std::net::SocketAddr;
@@ -39,7 +38,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            timeout: 5.0,
+            timeout: takeaway_core::Budget::DEFAULT_SECONDS,
             max_states: None,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
         }

@@ -1,9 +1,8 @@
 //! The bundled games, compiled into the server: the page's menu, and the games a product
 //! statement names (looked for here only, never on the disk a request could name).
 
-use takeaway_core::api::{self, Loaded};
-use takeaway_core::check::{Library, Lookup, NoLibrary};
-use takeaway_core::diagnostics::Source;
+use takeaway_core::{load_game, Budget, Library, Loaded, Lookup, NoLibrary};
+use takeaway_core::Source;
 
 include!(concat!(env!("OUT_DIR"), "/games.rs"));
 
@@ -23,7 +22,7 @@ impl Library for Bundled {
             return Lookup::Missing { help: format!("the page knows the bundled games: {}", names.join(", ")) };
         };
         let shown = format!("{stem}.game");
-        match api::load(Source::new(shown.clone(), *text), stem, &[], &NoLibrary) {
+        match load_game(Source::new(shown.clone(), *text), stem, &[], &NoLibrary, &Budget::new()) {
             Ok(Loaded { game, .. }) => Lookup::Found { game, source_name: shown, text: text.to_string() },
             Err(failure) => Lookup::Failed { rendered: failure.render(false) },
         }

@@ -40,6 +40,16 @@ pub enum CompareError {
     ShiftTooLarge { upto: u64, shift: u64, largest: u64, fits: u64 },
 }
 
+impl CompareError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        match self {
+            CompareError::Solve(e) => e.kind(),
+            CompareError::NotOnePile { .. } | CompareError::ShiftTooLarge { .. } => crate::api::FailureKind::Question,
+        }
+    }
+}
+
 /// The largest pile a rule can read: its amounts are evaluated in signed 64-bit arithmetic.
 const LARGEST_PILE: u64 = i64::MAX as u64;
 

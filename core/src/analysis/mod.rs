@@ -12,7 +12,7 @@ mod table;
 pub use compare::{compare, CompareError, Comparison};
 pub use explain::{explain, explain_with, Explanation};
 pub use quotient::{quotient, QuotientError, QuotientReport, MOST_QUOTIENT_HEAPS, QUOTIENT_HEAPS};
-pub use table::{table, LastGrid, Table, TableError, TableOptions, TableShape};
+pub use table::{table, LastGrid, MisereColumns, Table, TableError, TableOptions, TableShape};
 
 use serde::Serialize;
 

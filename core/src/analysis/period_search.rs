@@ -100,6 +100,20 @@ pub enum PeriodError {
     Solve(#[from] SolveError),
 }
 
+impl PeriodError {
+    /// What kind of failure this is: a run stopped takes its cause's kind.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        use crate::api::FailureKind;
+        match self {
+            PeriodError::Stopped { cause, .. } | PeriodError::Solve(cause) => cause.kind(),
+            PeriodError::Checkpoint(_) => FailureKind::Question,
+            PeriodError::NoTheorem { .. } | PeriodError::Misere { .. } | PeriodError::NotCompiled { .. } => {
+                FailureKind::Question
+            }
+        }
+    }
+}
+
 /// Runs a period search: from a checkpoint when its file exists, writing one on the way and
 /// when a limit or Ctrl-C stops the run.
 pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) -> Result<PeriodReport, PeriodError> {
@@ -139,8 +153,8 @@ pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) ->
         Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. } | SolveError::PileWorkLimit { .. })) => {
             let further = match &cause {
                 SolveError::PileWorkLimit { .. } => format!(
-                    "; --max-states {} lets one run examine four times as many moves",
-                    limits.states_for_work(4.0)
+                    "; --timeout {} lets one run examine four times as many moves",
+                    limits.seconds_for_work(4.0)
                 ),
                 _ => String::new(),
             };

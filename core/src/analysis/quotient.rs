@@ -31,6 +31,16 @@ pub enum QuotientError {
     NotHeaps { game: String },
 }
 
+impl QuotientError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        match self {
+            QuotientError::Solve(e) => e.kind(),
+            QuotientError::NormalPlay { .. } | QuotientError::NotHeaps { .. } => crate::api::FailureKind::Question,
+        }
+    }
+}
+
 /// The quotient of heaps 0..=computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuotientReport {

@@ -79,26 +79,81 @@ pub enum RequestError {
     #[error("--format csv is for `table`: this answer is not a table")]
     #[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
     CsvIsForTables,
+
+    #[error("no question called `{verb}`")]
+    #[diagnostic(code(takeaway::query::unknown_verb), help("{help}"))]
+    UnknownVerb { verb: String, help: String },
+
+    #[error("the arguments of `{verb}` are not right: {reason}")]
+    #[diagnostic(code(takeaway::query::arguments), help("{help}"))]
+    Arguments { verb: String, reason: String, help: String },
+
+    #[error("`{argument}` of {verb}: {reason}")]
+    #[diagnostic(code(takeaway::query::invalid), help("see the command's help for what it takes"))]
+    Invalid { verb: &'static str, argument: &'static str, reason: String },
+
+    #[error("`{verb}` needs a position")]
+    #[diagnostic(
+        code(takeaway::query::missing_position),
+        help("give the piles, separated by spaces or commas, as in 41 163 13 (a list such as [41, 163, 13] from a program)")
+    )]
+    MissingPosition { verb: &'static str },
+
+    #[error("no game called `{name}` to compare with")]
+    #[diagnostic(code(takeaway::query::unknown_game), help("{help}"))]
+    UnknownGame { name: String, help: String },
+
+    #[error("`play`: no move leads from {from} to {to}")]
+    #[diagnostic(code(takeaway::query::not_a_move), help("choose one of the moves listed for the position"))]
+    NotAMove { from: String, to: String },
+
+    #[error("`play`: this position has {count} moves, more than can be listed ({most} at most)")]
+    #[diagnostic(code(takeaway::query::too_many_moves), help("start from a position with at most {most} moves"))]
+    TooManyMoves { count: usize, most: usize },
+
+    #[error("the game `{name}` to compare with has errors")]
+    #[diagnostic(code(takeaway::query::other_game_has_errors), help("{rendered}"))]
+    OtherGameHasErrors { name: String, rendered: String },
 }
 
-/// Why a game file could not be read (the codes are those the command line always had).
+impl RequestError {
+    /// What kind of failure this is: a question that does not fit the game, or a file that
+    /// cannot be read.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            RequestError::LastUnused { .. }
+            | RequestError::ImpartialOnly { .. }
+            | RequestError::CsvIsForTables
+            | RequestError::UnknownVerb { .. }
+            | RequestError::Arguments { .. }
+            | RequestError::Invalid { .. }
+            | RequestError::MissingPosition { .. }
+            | RequestError::UnknownGame { .. }
+            | RequestError::NotAMove { .. }
+            | RequestError::TooManyMoves { .. } => FailureKind::Question,
+            RequestError::OtherGameHasErrors { .. } => FailureKind::Game,
+        }
+    }
+}
+
+/// Why a game file could not be read.
 #[derive(Debug, Error, Diagnostic)]
 pub enum FileError {
     #[error("cannot read {path}: {reason}")]
-    #[diagnostic(code(takeaway::cli::read), help("{help}"))]
+    #[diagnostic(code(takeaway::file::read), help("{help}"))]
     Read { path: String, reason: String, help: String },
 
     #[error("{path} is not UTF-8 text")]
-    #[diagnostic(code(takeaway::cli::not_utf8), help("save the game file as UTF-8 text"))]
+    #[diagnostic(code(takeaway::file::not_utf8), help("save the game file as UTF-8 text"))]
     NotUtf8 { path: String },
 
     #[error("{path} is not a regular file: {what}")]
-    #[diagnostic(code(takeaway::cli::not_a_file), help("name a game file, such as games/nim.game"))]
+    #[diagnostic(code(takeaway::file::not_a_file), help("name a game file, such as games/nim.game"))]
     NotAFile { path: String, what: String },
 
     #[error("{path} has {bytes} bytes, more than any game file needs (at most {most})")]
     #[diagnostic(
-        code(takeaway::cli::too_large),
+        code(takeaway::file::too_large),
         help("a game file is a few lines of text; check that this is the file you meant")
     )]
     TooLarge { path: String, bytes: u64, most: u64 },
@@ -123,18 +178,29 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    /// The kind of a diagnostic code (`takeaway::stage::name`).
-    pub fn of_code(code: &str) -> FailureKind {
-        let mut parts = code.split("::").skip(1);
-        let (stage, name) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-        match (stage, name) {
-            ("solve", "cancelled") => FailureKind::Cancelled,
-            ("solve", "timeout") => FailureKind::Timeout,
-            ("parse" | "check" | "position" | "cli" | "eval", _) => FailureKind::Game,
-            ("rules", "takes_nothing" | "in_product_game") => FailureKind::Game,
-            ("solve", _) | ("rules", "too_many_moves") | ("period", "stopped") => FailureKind::Refused,
-            ("table", "incomplete" | "too_large" | "too_many_rows") => FailureKind::Refused,
-            _ => FailureKind::Question,
+    /// The kind's name, as the web API and Python's exceptions give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Game => "game",
+            FailureKind::Question => "question",
+            FailureKind::Refused => "refused",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl Error {
+    /// What kind of failure this diagnostic is, from its type.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            Error::File(_) | Error::Parse(_) | Error::Check(_) | Error::Position(_) => FailureKind::Game,
+            Error::Solve(e) => e.kind(),
+            Error::Table(e) => e.kind(),
+            Error::Quotient(e) => e.kind(),
+            Error::Period(e) => e.kind(),
+            Error::Compare(e) => e.kind(),
+            Error::Request(e) => e.kind(),
         }
     }
 }
@@ -184,10 +250,9 @@ impl Failure {
     }
 
     /// What kind of failure this is, for front ends that answer each kind differently (an
-    /// exception class in Python, an HTTP status on the web page): decided by the first
-    /// diagnostic's stable code.
+    /// exception class in Python, an HTTP status on the web page): the first diagnostic's.
     pub fn kind(&self) -> FailureKind {
-        FailureKind::of_code(self.code().as_deref().unwrap_or(""))
+        self.errors.first().map_or(FailureKind::Question, Error::kind)
     }
 
     /// Where the first diagnostic points: line and column (from 1) in the failure's text.
@@ -222,17 +287,22 @@ pub struct LabelData {
     pub end_column: usize,
 }
 
+/// Diagnostics given as data for one failure: a page or a program needs the first ones, not
+/// thousands (a text of 2,500 wrong rules).
+pub const MOST_DIAGNOSTICS: usize = 100;
+
 impl Failure {
-    /// Every diagnostic as data, in the order of the text.
+    /// The diagnostics as data (at most `MOST_DIAGNOSTICS` of them), in the order of the text.
     pub fn data(&self) -> Vec<DiagnosticData> {
+        let index = self.source.as_ref().map(|s| crate::diagnostics::LineIndex::new(&s.text));
         self.diagnostics()
+            .take(MOST_DIAGNOSTICS)
             .map(|d| {
-                let labels = match (&self.source, d.labels()) {
-                    (Some(source), Some(labels)) => labels
+                let labels = match (&index, d.labels()) {
+                    (Some(index), Some(labels)) => labels
                         .map(|l| {
-                            let (line, column) = crate::diagnostics::line_column(&source.text, l.offset());
-                            let (end_line, end_column) =
-                                crate::diagnostics::line_column(&source.text, l.offset() + l.len());
+                            let (line, column) = index.line_column(l.offset());
+                            let (end_line, end_column) = index.line_column(l.offset() + l.len());
                             LabelData { text: l.label().map(str::to_string), line, column, end_line, end_column }
                         })
                         .collect(),
@@ -263,6 +333,7 @@ impl From<crate::LoadError> for Failure {
         let errors = match e {
             crate::LoadError::Parse(p) => vec![Error::Parse(p)],
             crate::LoadError::Check(errors) => errors.into_iter().map(Error::Check).collect(),
+            crate::LoadError::Stopped(e) => vec![Error::Solve(e)],
         };
         Failure { errors, source: None, partial: None }
     }

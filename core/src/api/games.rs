@@ -4,27 +4,29 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Failure, FileError, Loaded, Setting, MOST_GAME_FILE_BYTES};
+use super::{Budget, Failure, FileError, Loaded, Setting, MOST_GAME_FILE_BYTES};
 use crate::check::{Library, Lookup, SettingValue};
 use crate::diagnostics::{render, Source};
 
-/// Parses and checks game text, whose product statement (if any) names games of `library`.
-pub fn load(
+/// Parses and checks game text, whose product statement (if any) names games of `library`,
+/// within the question's budget.
+pub fn load_game(
     source: Source,
     default_name: &str,
     settings: &[Setting],
     library: &dyn Library,
+    budget: &Budget,
 ) -> Result<Loaded, Failure> {
     let source = Source { text: normalised(source.text), ..source };
-    match crate::load_with(&source.text, default_name, settings, library) {
+    match crate::load_with(&source.text, default_name, settings, library, budget.limits()) {
         Ok(game) => Ok(Loaded { game, source }),
         Err(e) => Err(Failure { source: Some(source), ..Failure::from(e) }),
     }
 }
 
-/// Reads, parses and checks a game file; a product's games are found beside it, or among
-/// `session`'s games by name.
-pub fn read_game(path: &Path, settings: &[Setting], session: Vec<&Loaded>) -> Result<Loaded, Failure> {
+/// Reads, parses and checks a game file within the question's budget; a product's games are
+/// found beside it, or among `session`'s games by name.
+pub fn read_game(path: &Path, settings: &[Setting], session: Vec<&Loaded>, budget: &Budget) -> Result<Loaded, Failure> {
     // `games/nim` finds `games/nim.game`, as a product's names do.
     let with_extension = path.with_extension("game");
     let path = if !path.exists() && path.extension().is_none() && with_extension.is_file() {
@@ -36,7 +38,7 @@ pub fn read_game(path: &Path, settings: &[Setting], session: Vec<&Loaded>) -> Re
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "game".into());
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let library = Games { dir, session };
-    load(Source::new(path.display().to_string(), text), &stem, settings, &library)
+    load_game(Source::new(path.display().to_string(), text), &stem, settings, &library, budget)
 }
 
 /// A game file's text: refused before reading when it is not a regular file (a device, a
@@ -135,7 +137,7 @@ pub fn extend(
     let whole = format!("{}\n{}", loaded.source.text.trim_end(), addition.trim());
     let blank_header = format!("{}\n", header.get(..loaded.source.text.trim_end().len())?);
     let text = format!("{blank_header}{}", addition.trim());
-    let new = crate::load_with(&text, default_name, settings, library).ok()?;
+    let new = crate::load_with(&text, default_name, settings, library, &crate::solve::Limits::default()).ok()?;
     let mut game = loaded.game.clone();
     game.moves.extend(new.moves);
     game.uses_last |= new.uses_last;
@@ -233,7 +235,7 @@ impl Library for Games<'_> {
         };
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| name.to_string());
         // A product's games are loaded on their own: a product of products is refused.
-        match load(Source::new(shown.clone(), text.clone()), &stem, &[], &crate::check::NoLibrary) {
+        match load_game(Source::new(shown.clone(), text.clone()), &stem, &[], &crate::check::NoLibrary, &Budget::new()) {
             Ok(loaded) => Lookup::Found { game: loaded.game, source_name: shown, text },
             Err(failure) => Lookup::Failed { rendered: failure.render(false) },
         }

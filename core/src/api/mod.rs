@@ -4,21 +4,30 @@
 //! failure). The question's budget (limits, deadline, cancel token, progress sink) travels in
 //! its `Limits`. Nothing here renders: `render` turns answers into text, JSON, CSV or SVG.
 
+mod budget;
 mod failure;
 mod games;
+mod request;
+mod step;
 
 use serde::Serialize;
 
+pub use budget::Budget;
 pub use failure::{
     DiagnosticData, Error, Failure, FailureKind, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES,
     MOST_RENDERED,
 };
-pub use games::{extend, load, parse_setting, read_game, read_text, without_moves, Games};
+pub use games::{extend, load_game, parse_setting, read_game, read_text, without_moves, Games};
+pub use request::{
+    defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
+    QuotientArgs, Request, Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
+};
+pub use step::{PlayStep, PlayerMove, StepHint, StepMove, StepSlip, MOST_LISTED_MOVES};
 
 use crate::analysis::partizan::{PartizanExplanation, PartizanReport, PartizanTable};
 use crate::analysis::period_search::{PeriodQuestion, PeriodReport};
 use crate::analysis::{BigSolveReport, Comparison, Explanation, QuotientReport, SolveReport, Table, TableOptions};
-use crate::check::SettingValue;
+use crate::check::{Library, Lookup, SettingValue};
 use crate::diagnostics::Source;
 use crate::rules::{parse_position, Game, Position, PositionError, Side};
 use crate::solve::partizan::PartizanSolver;
@@ -33,50 +42,6 @@ pub struct Loaded {
 
 /// A parameter's value given from outside the game text (`--set k=5`, `set k = 5`).
 pub type Setting = (String, SettingValue);
-
-/// One question about a loaded game.
-#[derive(Clone, Debug)]
-pub enum Request {
-    /// Is the game right? (Its errors come as a `Failure` from loading.)
-    Check,
-    /// Outcome, value and winning moves of a position, written as its piles: `"41 163 13"`;
-    /// with `remoteness`, also how long best play lasts (a search of whole positions, much
-    /// slower than the value of a sum of piles).
-    Solve { position: String, last: Option<u64>, remoteness: bool },
-    /// How the answer for a position follows, in the terms of the theory.
-    Explain { position: String, last: Option<u64>, all: bool },
-    /// Every one-pile position up to `upto` (pairs for two-pile games).
-    Table { upto: u64, options: TableOptions },
-    /// The values to draw: a table, or every two-row board of a game on rows.
-    Plot { upto: u64 },
-    /// The misère quotient of heaps 0..=upto; with no bound, until its period is proven (from
-    /// `analysis::QUOTIENT_HEAPS` heaps on, doubling up to `analysis::MOST_QUOTIENT_HEAPS`, within
-    /// the question's budget).
-    Quotient { upto: Option<u64> },
-    /// One pile's values until a theorem proves their period.
-    Period(PeriodQuestion),
-    /// Where this game and `other` first differ on one pile, `other` read `shift` further on.
-    Compare { other: Box<Loaded>, upto: u64, shift: u64 },
-}
-
-impl Request {
-    /// The verb that asks this, as the command line and the REPL spell it.
-    pub fn verb(&self) -> &'static str {
-        match self {
-            Request::Check => "check",
-            Request::Solve { .. } => "solve",
-            Request::Explain { .. } => "explain",
-            Request::Table { .. } => "table",
-            Request::Plot { .. } => "plot",
-            Request::Quotient { .. } => "quotient",
-            Request::Period(_) => "period",
-            Request::Compare { .. } => "compare",
-        }
-    }
-}
-
-/// Every verb a front end offers, in one place (the CLI's commands and the REPL's words).
-pub const VERBS: &[&str] = &["check", "solve", "explain", "table", "plot", "quotient", "period", "compare", "play"];
 
 /// The answer to one `Request`.
 // One answer is made per question, never held in bulk: boxing the large ones would buy nothing.
@@ -96,6 +61,7 @@ pub enum Answer {
     Quotient(QuotientReport),
     Period(PeriodReport),
     Compare(Comparison),
+    Play(PlayStep),
 }
 
 /// What `check` says of a right game: for a partizan game, which rules are whose.
@@ -136,40 +102,49 @@ pub struct TwoRowBoards {
     pub outcomes: Vec<Vec<Outcome>>,
 }
 
-/// Answers one question about a loaded game, within `limits` (which carry its deadline, its
-/// cancel token and its progress sink).
-pub fn ask(loaded: &Loaded, request: &Request, limits: &Limits) -> Result<Answer, Failure> {
+/// Answers one question about a loaded game within its budget; `library` finds the game a
+/// `compare` names (a game file, a session's game, a bundled game).
+pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &Budget) -> Result<Answer, Failure> {
+    let limits = budget.limits();
+    budget.check().map_err(|e| Failure::one(e, None))?;
     let on_game = |e: Error| Failure { errors: vec![e], source: Some(loaded.source.clone()), partial: None };
     match request {
         Request::Check => Ok(Answer::Check(check_report(loaded))),
-        Request::Solve { position, last, remoteness } => solve(loaded, position, *last, *remoteness, limits),
-        Request::Explain { position, last, all } => {
+        Request::Solve(a) => solve(loaded, &a.position.0, a.last, a.remoteness, limits),
+        Request::Explain(a) => {
             if loaded.game.is_partizan() {
-                let e = analyse_partizan(loaded, position, *last, limits, crate::analysis::partizan::explain)?;
+                let e = analyse_partizan(loaded, &a.position.0, a.last, limits, crate::analysis::partizan::explain)?;
                 return Ok(Answer::PartizanExplain(e));
             }
-            let e = analyse(loaded, position, *last, limits, |s, p| crate::analysis::explain_with(s, p, *all))?;
+            let all = a.all;
+            let e = analyse(loaded, &a.position.0, a.last, limits, |s, p| crate::analysis::explain_with(s, p, all))?;
             Ok(Answer::Explain(e))
         }
-        Request::Table { upto, options } => table(loaded, *upto, *options, limits),
-        Request::Plot { upto } => plot(loaded, *upto, limits).map(Answer::Plot).map_err(|e| on_game(e.into())),
-        Request::Quotient { upto } => {
-            refuse_partizan(loaded, "quotient", "misère quotients are for impartial heap games; `table` gives the outcomes of a partizan game under misère play")?;
-            let mut solver = Solver::new(&loaded.game, limits.clone());
-            crate::analysis::quotient(&mut solver, *upto).map(Answer::Quotient).map_err(|e| on_game(e.into()))
+        Request::Table(a) => {
+            let options =
+                TableOptions { remoteness: a.remoteness, by_last: a.by_last, period_values: a.period_values, piles: a.piles };
+            table(loaded, a.upto, options, limits)
         }
-        Request::Period(question) => {
+        Request::Plot(a) => plot(loaded, a.upto, limits).map(Answer::Plot).map_err(|e| on_game(e.into())),
+        Request::Quotient(a) => {
+            refuse_partizan(loaded, "quotient", "misère quotients are for impartial heap games; `table` gives the outcomes of a partizan game under misère play")?;
+            let mut solver = Solver::within(&loaded.game, limits.clone());
+            crate::analysis::quotient(&mut solver, a.upto).map(Answer::Quotient).map_err(|e| on_game(e.into()))
+        }
+        Request::Period(a) => {
             refuse_partizan(
                 loaded,
                 "period",
                 "`table FILE --upto N` gives a partizan game's outcomes and values, with their period",
             )?;
-            crate::analysis::period_search::period_search(&loaded.game, question, limits)
+            let question = PeriodQuestion { upto: a.upto, checkpoint: a.checkpoint.clone() };
+            crate::analysis::period_search::period_search(&loaded.game, &question, limits)
                 .map(Answer::Period)
                 .map_err(|e| on_game(e.into()))
         }
-        Request::Compare { other, upto, shift } => {
-            for g in [loaded, &**other] {
+        Request::Compare(a) => {
+            let other = other_game(&a.other, library, budget)?;
+            for g in [loaded, &other] {
                 refuse_partizan(
                     g,
                     "compare",
@@ -177,14 +152,36 @@ pub fn ask(loaded: &Loaded, request: &Request, limits: &Limits) -> Result<Answer
                 )?;
             }
             let (mut sa, mut sb) =
-                (Solver::new(&loaded.game, limits.clone()), Solver::new(&other.game, limits.clone()));
-            crate::analysis::compare(&mut sa, &mut sb, *upto, *shift)
+                (Solver::within(&loaded.game, limits.clone()), Solver::within(&other.game, limits.clone()));
+            crate::analysis::compare(&mut sa, &mut sb, a.upto, a.shift)
                 .map(Answer::Compare)
                 .map_err(|e| Failure::one(e, None))
         }
+        Request::Play(a) => step::step(loaded, a, limits).map(Answer::Play),
     }
 }
 
+/// `compare`'s other game, found by `library` or loaded from its text.
+fn other_game(other: &OtherGame, library: &dyn Library, budget: &Budget) -> Result<Loaded, Failure> {
+    match other {
+        OtherGame::Named(name) => match library.find(name) {
+            Lookup::Found { game, source_name, text } => Ok(Loaded { game, source: Source::new(source_name, text) }),
+            Lookup::Missing { help } => Err(Failure::one(RequestError::UnknownGame { name: name.clone(), help }, None)),
+            Lookup::Failed { rendered } => {
+                Err(Failure::one(RequestError::OtherGameHasErrors { name: name.clone(), rendered }, None))
+            }
+        },
+        OtherGame::Text(text) => load_text(text, library, budget),
+    }
+}
+
+/// A game given as text, with its settings, loaded within the question's budget.
+pub fn load_text(text: &GameText, library: &dyn Library, budget: &Budget) -> Result<Loaded, Failure> {
+    let name = text.name.as_deref().unwrap_or("game");
+    let settings: Vec<Setting> = text.settings.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+    let stem = std::path::Path::new(name).file_stem().map_or("game".to_string(), |s| s.to_string_lossy().to_string());
+    load_game(Source::new(name, text.source.as_str()), &stem, &settings, library, budget)
+}
 /// What `check` says of a right game: for a partizan game, which lines are whose.
 fn check_report(loaded: &Loaded) -> CheckReport {
     let game = &loaded.game;
@@ -237,7 +234,7 @@ fn analyse<T>(
     analyse: impl FnOnce(&mut Solver, &Position) -> Result<T, SolveError>,
 ) -> Result<T, Failure> {
     let pos = position_of(loaded, position, last)?;
-    let mut solver = Solver::new(&loaded.game, limits.clone());
+    let mut solver = Solver::within(&loaded.game, limits.clone());
     analyse(&mut solver, &pos).map_err(|e| Failure::one(e, Some(&loaded.source)))
 }
 
@@ -250,7 +247,7 @@ fn analyse_partizan<T>(
     analyse: impl FnOnce(&mut PartizanSolver, &Position) -> Result<T, SolveError>,
 ) -> Result<T, Failure> {
     let pos = position_of(loaded, position, last)?;
-    let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+    let mut solver = PartizanSolver::within(&loaded.game, limits.clone());
     analyse(&mut solver, &pos).map_err(|e| Failure::one(e, Some(&loaded.source)))
 }
 
@@ -322,12 +319,12 @@ fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> 
             let e = crate::analysis::TableError::PilesFixed { game: loaded.game.name.clone(), given, board };
             return Err(Failure::one(e, Some(&loaded.source)));
         }
-        let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+        let mut solver = PartizanSolver::within(&loaded.game, limits.clone());
         return crate::analysis::partizan::table(&mut solver, upto)
             .map(Answer::PartizanTable)
             .map_err(|e| Failure::one(e, Some(&loaded.source)));
     }
-    let mut solver = Solver::new(&loaded.game, limits.clone());
+    let mut solver = Solver::within(&loaded.game, limits.clone());
     crate::analysis::table(&mut solver, upto, options).map(Answer::Table).map_err(|e| {
         // What was computed before a limit stopped it still goes to the output.
         let partial = match &e {
@@ -340,15 +337,49 @@ fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> 
     })
 }
 
+/// The largest picture a plot draws: past it no viewer shows the squares, and the file alone
+/// takes longer to write than the values to compute.
+pub const MOST_PLOT_BYTES: u64 = 16 << 20;
+
+/// About what one value of a plot costs its SVG, in bytes: a bar of one pile (with its title), a
+/// square of two piles, a square of a Chomp board (half of the grid is drawn).
+fn plot_bytes(game: &Game, upto: u64) -> u128 {
+    let n = upto as u128 + 1;
+    match game.board {
+        crate::rules::Board::FixedPiles(2) if !game.is_partizan() => n * n * 120,
+        crate::rules::Board::Rows if !game.is_partizan() => n * n * 60,
+        _ => n * 110,
+    }
+}
+
+/// Refuses before anything is computed a plot whose picture would pass `MOST_PLOT_BYTES`.
+fn refuse_a_plot_too_large(game: &Game, upto: u64) -> Result<(), crate::analysis::TableError> {
+    if plot_bytes(game, upto) <= MOST_PLOT_BYTES as u128 {
+        return Ok(());
+    }
+    let (mut fits, mut over) = (0u64, upto);
+    while over - fits > 1 {
+        let mid = fits + (over - fits) / 2;
+        if plot_bytes(game, mid) <= MOST_PLOT_BYTES as u128 {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    let megabytes = crate::solve::approximately((plot_bytes(game, upto) >> 20) as f64);
+    Err(crate::analysis::TableError::PictureTooLarge { upto, megabytes, most: MOST_PLOT_BYTES >> 20, largest: fits })
+}
+
 fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::analysis::TableError> {
+    refuse_a_plot_too_large(&loaded.game, upto)?;
     if loaded.game.is_partizan() {
-        let mut solver = PartizanSolver::new(&loaded.game, limits.clone());
+        let mut solver = PartizanSolver::within(&loaded.game, limits.clone());
         return Ok(Plot::Partizan(crate::analysis::partizan::table(&mut solver, upto)?));
     }
     if let crate::rules::Board::FixedPiles(piles @ 3..) = loaded.game.board {
         return Err(crate::analysis::TableError::TooManyPiles { game: loaded.game.name.clone(), piles });
     }
-    let mut solver = Solver::new(&loaded.game, limits.clone());
+    let mut solver = Solver::within(&loaded.game, limits.clone());
     if loaded.game.board == crate::rules::Board::Rows && loaded.game.convention == crate::vocab::Convention::Normal {
         return Ok(Plot::TwoRows(two_row_boards(loaded, &mut solver, upto)?));
     }

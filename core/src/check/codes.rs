@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Checker {
+impl Checker<'_> {
     pub(super) fn octal(&mut self, code: &Spanned<String>) -> Vec<u8> {
         let text = &code.node;
         let (before, after) = match text.split_once('.') {

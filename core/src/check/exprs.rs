@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Checker {
+impl Checker<'_> {
     pub(super) fn amount(&mut self, amount: &Spanned<ast::AmountSpec>, scope: Scope) -> Amount {
         match &amount.node {
             ast::AmountSpec::Any => Amount::Any,

@@ -54,18 +54,31 @@ impl Library for NoLibrary {
 
 /// Checks a parsed game. `default_name` names it when it has no `game` line;
 /// `settings` are `--set NAME=VALUE` overrides of its parameters.
+/// The check reads `limits`' deadline and cancel token between rules: a text of thousands of
+/// rules stops when its question does.
 pub fn check(
     file: &ast::GameFile,
     default_name: &str,
     settings: &[(String, SettingValue)],
     library: &dyn Library,
-) -> Result<Game, Vec<CheckError>> {
+    limits: &crate::solve::Limits,
+) -> Result<Game, crate::LoadError> {
     if file.statements.is_empty() {
-        return Err(vec![CheckError::Empty]);
+        return Err(crate::LoadError::Check(vec![CheckError::Empty]));
     }
-    let mut c =
-        Checker { errors: Vec::new(), params: Vec::new(), pair_names: None, set_params: Vec::new(), sets: Vec::new() };
+    let mut c = Checker {
+        errors: Vec::new(),
+        params: Vec::new(),
+        pair_names: None,
+        set_params: Vec::new(),
+        sets: Vec::new(),
+        limits,
+        stopped: None,
+    };
     let mut game = c.game(file, default_name, settings);
+    if let Some(e) = c.stopped {
+        return Err(crate::LoadError::Stopped(e));
+    }
     if let Some((kind, parts, span)) = product_statement(file) {
         if let Some(product) = c.product(file, kind, parts, span, library) {
             let coins = product.parts.iter().all(|p| p.game.board == Board::Coins);
@@ -76,7 +89,7 @@ pub fn check(
     if c.errors.is_empty() {
         Ok(game)
     } else {
-        Err(c.errors)
+        Err(crate::LoadError::Check(c.errors))
     }
 }
 
@@ -108,8 +121,12 @@ impl Scope {
     const CONSTANT: Scope = Scope { n: FIXED, t: FIXED, last: FIXED };
 }
 
-struct Checker {
+struct Checker<'l> {
     errors: Vec<CheckError>,
+    /// The question's deadline and cancel token, read between rules.
+    limits: &'l crate::solve::Limits,
+    /// Why the check stopped before the end, when it did.
+    stopped: Option<crate::solve::SolveError>,
     /// Parameters in order; `None` for one whose value failed (already reported), so that its
     /// uses fail quietly instead of causing more errors.
     params: Vec<(String, Option<i64>)>,
@@ -158,7 +175,7 @@ fn not_a_heap_game(game: &Game) -> Option<(String, &'static str)> {
     Some((reason, HEAPS))
 }
 
-impl Checker {
+impl Checker<'_> {
     /// The product a file's product statement describes, with both games found and fit for it.
     fn product(
         &mut self,
@@ -295,7 +312,13 @@ impl Checker {
         let mut first_moves = Vec::new();
         let mut moves = Vec::new();
         let mut uses_last = false;
-        for st in &file.statements {
+        for (i, st) in file.statements.iter().enumerate() {
+            if i % 64 == 63 {
+                if let Err(e) = crate::solve::check_cancel(self.limits) {
+                    self.stopped = Some(e);
+                    break;
+                }
+            }
             if let Statement::Move(decl) = &st.node {
                 let last = if decl.first {
                     Access::No(

@@ -42,7 +42,7 @@ impl From<i64> for SettingValue {
     }
 }
 
-impl Checker {
+impl Checker<'_> {
     /// A `param` statement, with the `--set` value that overrides it, if any.
     pub(super) fn param(
         &mut self,

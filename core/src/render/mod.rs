@@ -2,11 +2,17 @@
 //! spreadsheet, SVG for a picture. Every front end renders through here, so the same answer
 //! reads the same in the command line, the REPL, Python and the web page.
 
-pub mod plot;
+mod plot;
 
 use serde_json::{json, Value as Json};
 
-use crate::api::{Answer, CheckReport, Plot, RequestError};
+use crate::api::{Answer, CheckReport, Failure, Plot, RequestError};
+
+/// One diagnostic as a terminal shows it: its code, message, the lines of `source` it points
+/// at with their labels, and its help; in colour when asked.
+pub fn diagnostic(diagnostic: &dyn miette::Diagnostic, source: Option<&crate::Source>, color: bool) -> String {
+    crate::diagnostics::render(diagnostic, source, color)
+}
 
 /// The answer as text, as the command line prints it.
 pub fn text(answer: &Answer) -> String {
@@ -23,6 +29,7 @@ pub fn text(answer: &Answer) -> String {
         Answer::Quotient(q) => q.to_text(),
         Answer::Period(p) => p.to_text(),
         Answer::Compare(c) => c.to_text(),
+        Answer::Play(p) => p.to_text(),
     }
 }
 
@@ -45,12 +52,31 @@ pub fn json(answer: &Answer) -> Json {
         Answer::Quotient(q) => q.to_json(),
         Answer::Period(p) => p.to_json(),
         Answer::Compare(c) => value(c),
+        Answer::Play(p) => value(p),
     }
 }
 
 /// The answer as pretty JSON text with a final newline, as `--format json` prints it.
 pub fn json_text(answer: &Answer) -> String {
-    format!("{}\n", serde_json::to_string_pretty(&json(answer)).expect("JSON values always serialise"))
+    pretty(&json(answer))
+}
+
+/// A failure as one JSON value, as every front end gives it to a program: its kind, the first
+/// code, every diagnostic as data, the diagnostics rendered as a terminal shows them, and what
+/// was computed before it (a table's rows up to a limit).
+pub fn failure_json(failure: &Failure) -> Json {
+    json!({
+        "kind": failure.kind().name(),
+        "code": failure.code(),
+        "diagnostics": failure.data(),
+        "rendered": failure.render(false),
+        "partial": failure.partial.as_deref().map(json),
+    })
+}
+
+/// A JSON value as pretty text with a final newline.
+pub fn pretty(value: &Json) -> String {
+    format!("{}\n", serde_json::to_string_pretty(value).expect("JSON values always serialise"))
 }
 
 /// The answer as CSV: tables only.

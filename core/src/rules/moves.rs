@@ -97,6 +97,18 @@ pub enum MoveError {
     InPart(Box<PartError>),
 }
 
+impl MoveError {
+    /// What kind of failure this is: the rules' arithmetic or a move that changes nothing is
+    /// the game's fault; too many moves to list is a limit.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        use crate::api::FailureKind;
+        match self {
+            MoveError::Eval(_) | MoveError::TakesNothing { .. } | MoveError::InPart(_) => FailureKind::Game,
+            MoveError::TooManyMoves { .. } => FailureKind::Refused,
+        }
+    }
+}
+
 /// An error in the rules of one of a product's games, shown against that game's text.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 #[error("in {game}, one of the product's games: {message}")]
@@ -274,6 +286,16 @@ impl Sink<'_> {
         Ok(())
     }
 
+    /// More ways to split than the limit: the first ones are kept where the listing may stop
+    /// short (`truncate`, for a lower bound), else the limit is the error.
+    fn cut(&self, rule: &Rule) -> Result<(), MoveError> {
+        if self.truncate {
+            Ok(())
+        } else {
+            Err(self.too_many(rule))
+        }
+    }
+
     fn too_many(&self, rule: &Rule) -> MoveError {
         MoveError::TooManyMoves { span: rule.span, position: self.pos.short_text(), limit: self.limit }
     }
@@ -299,11 +321,17 @@ impl Game {
     /// The first moves from `pos`, at most `limit` of them (all, when fewer): for a lower bound
     /// that needs some moves, where listing every one would hold too much. Past the limit the
     /// listing stops instead of failing.
+    /// In a partizan game, the moves of both players, Left's first.
     pub fn some_moves(&self, pos: &Position, limit: usize) -> Result<Vec<Move>, MoveError> {
-        match self.list_moves(pos, limit, None, true) {
-            (Ok(()) | Err(MoveError::TooManyMoves { .. }), moves, _) => Ok(moves),
-            (Err(e), _, _) => Err(e),
+        let sides: &[Option<Side>] = if self.is_partizan() { &[Some(Side::Left), Some(Side::Right)] } else { &[None] };
+        let mut all = Vec::new();
+        for &side in sides {
+            match self.list_moves(pos, limit.saturating_sub(all.len()), side, true) {
+                (Ok(()) | Err(MoveError::TooManyMoves { .. }), moves, _) => all.extend(moves),
+                (Err(e), _, _) => return Err(e),
+            }
         }
+        Ok(all)
     }
 
     fn moves_by(&self, pos: &Position, limit: usize, side: Option<Side>) -> Result<(Vec<Move>, u64), MoveError> {
@@ -394,7 +422,7 @@ impl Game {
                     let mut lefts: Vec<Vec<u64>> = Vec::new();
                     lefts.push(if rest == 0 { vec![] } else { vec![rest] });
                     if let Some(spec) = then_split {
-                        partitions(rest, spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                        partitions(rest, spec, &mut lefts, sink.limit).or_else(|()| sink.cut(rule))?;
                     }
                     for left in lefts {
                         let piles = replace(&left);
@@ -418,7 +446,7 @@ impl Game {
                     }
                 }
                 let mut all = Vec::new();
-                partitions(n, spec, &mut all, sink.limit).map_err(|_| sink.too_many(rule))?;
+                partitions(n, spec, &mut all, sink.limit).or_else(|()| sink.cut(rule))?;
                 for parts in all {
                     let piles = replace(&parts);
                     sink.push(rule, MoveKind::Split { pile: index, from: n, parts }, piles, 0)?;
@@ -490,7 +518,7 @@ impl Game {
                             };
                             let spec = SplitSpec { parts: k as usize, shape, optional: false };
                             let from = lefts.len();
-                            partitions(rest, &spec, &mut lefts, sink.limit).map_err(|_| sink.too_many(rule))?;
+                            partitions(rest, &spec, &mut lefts, sink.limit).or_else(|()| sink.cut(rule))?;
                             if count.shape == Some(CodeShape::NotAllEqual) {
                                 let kept: Vec<Vec<u64>> =
                                     lefts.drain(from..).filter(|p| p.windows(2).any(|w| w[0] != w[1])).collect();

@@ -221,4 +221,34 @@ mod tests {
         assert_eq!(nim_product(8, 8), 13);
         assert_eq!(nim_product(1 << 32, 1 << 32), (1 << 32) | (1 << 31));
     }
+
+    /// Nim-products of 0..size by their definition: a ⊗ b = mex{a′⊗b ⊕ a⊗b′ ⊕ a′⊗b′}.
+    fn nim_table(size: usize) -> Vec<Vec<u64>> {
+        let mut m = vec![vec![0u64; size]; size];
+        for a in 0..size {
+            for b in 0..size {
+                let mut seen = std::collections::HashSet::new();
+                for a2 in 0..a {
+                    for b2 in 0..b {
+                        seen.insert(m[a2][b] ^ m[a][b2] ^ m[a2][b2]);
+                    }
+                }
+                m[a][b] = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn the_nim_product_is_the_field_multiplication_of_its_definition() {
+        let table = nim_table(32);
+        for a in 0..32u64 {
+            for b in 0..32u64 {
+                assert_eq!(nim_product(a, b), table[a as usize][b as usize], "{a} ⊗ {b}");
+            }
+        }
+        // For Fermat 2-powers F, F ⊗ F = F ⊕ F/2.
+        assert_eq!(nim_product(1 << 32, 1 << 32), (1 << 32) ^ (1 << 31));
+        assert_eq!(nim_product(1 << 8, 1 << 8), (1 << 8) ^ (1 << 7));
+    }
 }

@@ -159,3 +159,7 @@ impl BigSchwenk {
         Ok(BigAnswer { outcome: if wins { Outcome::N } else { Outcome::P }, terms, winning, more: wins })
     }
 }
+
+#[cfg(test)]
+#[path = "big_tests.rs"]
+mod tests;

@@ -35,8 +35,8 @@ impl<'g> CellValues<'g> {
         let [first, second] = &product.parts;
         CellValues {
             product,
-            first: Box::new(Solver::new(&first.game, limits.clone())),
-            second: Box::new(Solver::new(&second.game, limits)),
+            first: Box::new(Solver::within(&first.game, limits.clone())),
+            second: Box::new(Solver::within(&second.game, limits)),
             memo: HashMap::new(),
             first_options: HashMap::new(),
             second_options: HashMap::new(),

@@ -52,6 +52,8 @@ pub struct Limits {
     /// stops at the same place on every machine (the values of single piles may examine
     /// `PILE_SHARE` times as many, as a kernel's move is cheaper).
     pub max_work: u64,
+    /// The seconds the question may take, which its estimates are held to.
+    pub seconds: f64,
     /// Which sparse-space variants the take-and-break kernel may choose from (the benchmark
     /// compares its choice with each one forced; answers never depend on it).
     pub sparse: SparseMode,
@@ -60,6 +62,9 @@ pub struct Limits {
     pub threads: usize,
     /// Cancels this question (and only this one).
     pub cancel: progress::CancelToken,
+    /// Moves listed so far by the parts of this question that keep no count of their own (the
+    /// options of misère heaps): every clone of the question's limits shares it.
+    pub listed: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Hears how far this question has got.
     pub progress: progress::Progress,
 }
@@ -110,6 +115,19 @@ pub use piles::MOST_WINNING_MOVES;
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
 
+/// Seconds a question may take on defaults: estimates past it are refused at once.
+pub const DEFAULT_SECONDS: f64 = 30.0;
+
+/// Moves examined in a second, as the budget counts them: what a 2-core machine of 2026 does
+/// in the engines' own measure (a move listed by a search; `PILE_SHARE` kernel moves), so
+/// that an estimate of work reads as the seconds a user waits, and the same question stops at
+/// the same place on every machine.
+pub const WORK_PER_SECOND: f64 = 5_000_000.0;
+
+/// With a deadline given, the clock stops a question: the count of work only stops one that
+/// passes the deadline's worth this many times over (a faster machine than the count's).
+const DEADLINE_WORK_MARGIN: f64 = 4.0;
+
 /// From this pile size on, take ≤ f(last) games find winning moves through Schwenk's
 /// representation instead of listing every move.
 const LISTED_PILE: u64 = 1 << 17;
@@ -117,17 +135,39 @@ const LISTED_PILE: u64 = 1 << 17;
 /// Positions a remoteness search may visit for games solved by a faster method.
 const REMOTENESS_STATES: usize = 50_000;
 
-/// Moves one question may examine per position allowed, where that is more than
-/// `DEFAULT_MAX_WORK`: raising --max-states raises the bound on time with the one on memory.
-const MOVES_PER_STATE: u64 = 2;
-
-/// Moves a question may examine at least: about a second or two of any engine's work on a
-/// 2-core machine of 2026, so that a question past the defaults is refused, never left to run
-/// for minutes (a smaller --max-states or --memory lowers memory, not this).
-pub const DEFAULT_MAX_WORK: u64 = 10_000_000;
-
 /// How many moves of single-pile values count as one move of the budget.
 const PILE_SHARE: u64 = 2;
+
+/// The seconds `moves` of work take, as the budget counts them, in words: "about 40 s".
+pub fn seconds_in_words(moves: f64) -> String {
+    duration_in_words(moves / WORK_PER_SECOND)
+}
+
+/// A duration in words, rounded as an estimate: "about 40 s", "about 3 minutes".
+pub fn duration_in_words(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds > 1e12 {
+        return "far longer than anyone waits".into();
+    }
+    if seconds < 1.0 {
+        return "under a second".into();
+    }
+    if seconds < 120.0 {
+        return format!("about {} s", seconds.round() as u64);
+    }
+    let minutes = seconds / 60.0;
+    if minutes < 120.0 {
+        return format!("about {} minutes", minutes.round() as u64);
+    }
+    let hours = minutes / 60.0;
+    if hours < 48.0 {
+        return format!("about {} hours", hours.round() as u64);
+    }
+    let days = hours / 24.0;
+    if days < 730.0 {
+        return format!("about {} days", days.round() as u64);
+    }
+    format!("about {} years", approximately(days / 365.0))
+}
 
 impl Limits {
     /// At most `max_states` positions, on the default threads.
@@ -142,25 +182,65 @@ impl Limits {
             max_states,
             deadline: None,
             table: Table::DEFAULT,
-            max_work: DEFAULT_MAX_WORK.max((max_states as u64).saturating_mul(MOVES_PER_STATE)),
+            max_work: work_for(DEFAULT_SECONDS),
+            seconds: DEFAULT_SECONDS,
             sparse: SparseMode::Auto,
             threads,
             cancel: progress::CancelToken::default(),
+            listed: Default::default(),
             progress: progress::Progress::default(),
         }
     }
 
-    /// The same limits, and a deadline `seconds` from now.
+    /// The same limits, and a deadline `seconds` from now: the question may take that long
+    /// (its estimates are held to it, and the clock stops it there). `None` changes nothing.
     pub fn with_timeout(self, seconds: Option<f64>) -> Self {
-        let deadline = seconds
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(|s| Duration::from_secs_f64(s.min(1e9)))
-            .map(|d| (Instant::now() + d, d));
-        Limits { deadline, ..self }
+        let Some(s) = seconds.filter(|s| s.is_finite() && *s >= 0.0) else { return self };
+        let s = s.min(1e9);
+        let d = Duration::from_secs_f64(s);
+        Limits {
+            deadline: Some((Instant::now() + d, d)),
+            seconds: s,
+            max_work: work_for(s * DEADLINE_WORK_MARGIN),
+            ..self
+        }
+    }
+
+    /// The same limits, allowing `seconds` of work, counted (no deadline: the same question
+    /// stops at the same place on every machine).
+    pub fn within(self, seconds: f64) -> Self {
+        let s = if seconds.is_finite() && seconds >= 0.0 { seconds.min(1e9) } else { DEFAULT_SECONDS };
+        Limits { seconds: s, max_work: work_for(s), ..self }
+    }
+
+    /// The same limits with at most `max_states` positions.
+    pub fn with_max_states(self, max_states: usize) -> Self {
+        Limits { max_states, ..self }
+    }
+
+    /// Counts `moves` listed against the question's work (shared by every clone of these
+    /// limits), and stops the question when they pass it.
+    pub(crate) fn charge(&self, moves: usize) -> Result<(), SolveError> {
+        check_cancel(self)?;
+        let before = self.listed.fetch_add(moves as u64, std::sync::atomic::Ordering::Relaxed);
+        if before + moves as u64 > self.max_work {
+            return Err(SolveError::work_limit(self));
+        }
+        Ok(())
+    }
+
+    /// The seconds the question may take: its timeout, or `DEFAULT_SECONDS`.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
     }
 
     pub fn max_moves(&self) -> u64 {
         self.max_work
+    }
+
+    /// Moves an estimate may come to and still run: the seconds allowed, counted as work.
+    pub fn estimate_moves(&self) -> u64 {
+        work_for(self.seconds)
     }
 
     /// Moves the values of single piles may cost.
@@ -168,17 +248,30 @@ impl Limits {
         self.max_work.saturating_mul(PILE_SHARE)
     }
 
-    /// The --max-states that gives `factor` times the work allowed now (and at least as many
-    /// positions), for advice in diagnostics.
-    pub fn states_for_work(&self, factor: f64) -> u64 {
-        let work = self.max_work as f64 * factor / MOVES_PER_STATE as f64;
-        (self.max_states as f64).max(work).min(u64::MAX as f64) as u64
+    /// The seconds `moves` of a search would take, in words.
+    pub fn time_of_moves(&self, moves: f64) -> String {
+        seconds_in_words(moves)
+    }
+
+    /// The seconds `moves` of single-pile values would take, in words.
+    pub fn time_of_pile_moves(&self, moves: f64) -> String {
+        seconds_in_words(moves / PILE_SHARE as f64)
+    }
+
+    /// The --timeout that gives `factor` times the work allowed now, for advice in diagnostics.
+    pub fn seconds_for_work(&self, factor: f64) -> u64 {
+        (self.seconds * factor).ceil().clamp(1.0, 1e9) as u64
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
     pub fn max_piles(&self) -> usize {
         self.max_states.saturating_mul(PILES_PER_STATE)
     }
+}
+
+/// The moves examined in `seconds`, as the budget counts them.
+fn work_for(seconds: f64) -> u64 {
+    (seconds * WORK_PER_SECOND).min(u64::MAX as f64 / 4.0) as u64
 }
 
 /// Single-pile values kept per position allowed.
@@ -325,9 +418,16 @@ pub enum SolveError {
     )]
     StateLimit { limit: u64, what: &'static str, suggested: usize, memory: String },
 
-    #[error("a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined, past the limit of {limit}")]
+    #[error("this would examine more than the {limit} moves that {seconds} allow")]
+    #[diagnostic(
+        code(takeaway::solve::work_limit),
+        help("give it longer with --timeout {suggested} (the moves a question may examine grow with its time), or ask about a smaller position")
+    )]
+    WorkLimit { limit: String, seconds: String, suggested: u64 },
+
+    #[error("a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined ({time}), past the budget of {budget}")]
     #[diagnostic(code(takeaway::solve::too_much_work), help("{advice}"))]
-    TooMuchWork { needed: u64, computed: u64, estimate: String, limit: String, advice: String },
+    TooMuchWork { needed: u64, computed: u64, estimate: String, time: String, budget: String, advice: String },
 
     #[error("a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles")]
     #[diagnostic(
@@ -343,11 +443,11 @@ pub enum SolveError {
     #[error("the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}")]
     #[diagnostic(
         code(takeaway::solve::forms_too_large),
-        help("outcomes and winning moves need no values and come from a search; for the values, raise the limit with --max-states {suggested}")
+        help("outcomes and winning moves need no values and come from a search; for the values, give it longer with --timeout {suggested}")
     )]
-    FormsTooLarge { limit: usize, pile: u64, suggested: usize },
+    FormsTooLarge { limit: usize, pile: u64, suggested: u64 },
 
-    #[error("searching this position needs at least {at_least}: the search must value every position it reaches")]
+    #[error("searching this position needs {at_least}: the search must value every position it reaches")]
     #[diagnostic(code(takeaway::solve::too_many_positions), help("{advice}"))]
     TooManyPositions { at_least: String, advice: String },
 
@@ -393,6 +493,29 @@ pub enum SolveError {
     },
 }
 
+impl SolveError {
+    /// What kind of failure this is: the game's rules go wrong, a limit refused the work, the
+    /// deadline passed, or the question was cancelled.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        use crate::api::FailureKind;
+        match self {
+            SolveError::Move(e) => e.kind(),
+            SolveError::Timeout { .. } => FailureKind::Timeout,
+            SolveError::Cancelled => FailureKind::Cancelled,
+            SolveError::Loop { .. } => FailureKind::Game,
+            SolveError::Misere(_)
+            | SolveError::StateLimit { .. }
+            | SolveError::WorkLimit { .. }
+            | SolveError::TooMuchWork { .. }
+            | SolveError::TooManyValues { .. }
+            | SolveError::PileWorkLimit { .. }
+            | SolveError::FormsTooLarge { .. }
+            | SolveError::TooManyPositions { .. }
+            | SolveError::LoopyTooLarge { .. } => FailureKind::Refused,
+        }
+    }
+}
+
 /// The memory a whole-position search holds at a limit of `positions`, in words.
 pub fn search_memory(positions: usize) -> String {
     let mb = positions as f64 * reach::BYTES_PER_SEARCHED_POSITION as f64 / (1u64 << 20) as f64;
@@ -416,12 +539,10 @@ impl SolveError {
     }
 
     fn work_limit(limits: &Limits) -> Self {
-        let suggested = limits.states_for_work(4.0).min(usize::MAX as u64) as usize;
-        SolveError::StateLimit {
-            limit: limits.max_moves(),
-            what: "moves examined",
-            suggested,
-            memory: search_memory(suggested),
+        SolveError::WorkLimit {
+            limit: approximately(limits.max_moves() as f64),
+            seconds: duration_in_words(limits.seconds()),
+            suggested: limits.seconds_for_work(4.0),
         }
     }
 }
@@ -457,6 +578,7 @@ pub fn approximately(x: f64) -> String {
 
 /// Stops a computation that was cancelled or is past its deadline.
 pub fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
+    limits.progress.poll();
     if limits.cancel.is_cancelled() {
         return Err(SolveError::Cancelled);
     }
@@ -486,9 +608,9 @@ impl Work {
                 needed,
                 limit: approximately(limits.max_pile_moves() as f64),
                 advice: format!(
-                    "ask about a pile below {computed}, or raise the limit with --max-states {} (the moves a question \
-                     may examine grow with it, and so does the time)",
-                    limits.states_for_work(4.0)
+                    "ask about a pile below {computed}, or give it longer with --timeout {} (the moves a question \
+                     may examine grow with its time)",
+                    limits.seconds_for_work(4.0)
                 ),
             });
         }
@@ -510,9 +632,16 @@ impl Work {
     }
 }
 
-/// Whether a misère heap position is small enough for a search over whole positions, when the
-/// quotient does not reach it: its positions are partitions of at most its total.
-/// Moore's Nim: the positions below `pos` whose search gives a Grundy value.
+/// Moore's Nim: whether the search for a Grundy value of `pos` fits the question's budget. It
+/// values every position below `pos` (each pile from 0 to its size), each with at most as many
+/// moves as `pos` has.
+fn moore_search_fits(moore: &moore::Moore, pos: &Position, limits: &Limits) -> bool {
+    let Some(positions) = positions_below(pos) else { return false };
+    let moves = positions.saturating_mul(moore.move_count(&pos.piles));
+    positions <= limits.max_states as u128 && moves <= limits.estimate_moves() as u128
+}
+
+/// Moore's Nim: whether the remoteness search from `pos` is small enough to try.
 fn moore_search_is_small(pos: &Position) -> bool {
     positions_below(pos).is_some_and(|n| n <= 20_000)
 }
@@ -522,10 +651,6 @@ fn moore_search_is_small(pos: &Position) -> bool {
 fn positions_below(pos: &Position) -> Option<u128> {
     pos.piles.iter().try_fold(1u128, |acc, &p| acc.checked_mul(p as u128 + 1))
 }
-
-/// Moore's Nim positions with more moves than this get no Grundy value: a search from them
-/// would examine about this many moves for each of its positions.
-const MOORE_SEARCH_MOVES: u128 = 500;
 
 /// Moore's Nim positions with more moves than this get the one winning move of the theorem's
 /// construction, rather than every winning move.
@@ -592,7 +717,14 @@ pub struct Solver<'g> {
 }
 
 impl<'g> Solver<'g> {
-    pub fn new(game: &'g Game, limits: Limits) -> Self {
+    /// A solver of `game` for the questions of one budget: what it computes (the values of
+    /// single piles, the positions searched) stays known for every later question.
+    pub fn new(game: &'g Game, budget: &crate::api::Budget) -> Self {
+        Solver::within(game, budget.limits().clone())
+    }
+
+    /// A solver within the engine's limits.
+    pub(crate) fn within(game: &'g Game, limits: Limits) -> Self {
         let method = match choose_engine(game) {
             EngineChoice::Cells => match game.product.as_deref() {
                 Some(product) => Method::Cells(Box::new(cells::CellValues::new(product, limits.clone()))),
@@ -610,7 +742,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The general engine alone, whatever the rules: the reference the fast methods are tested against.
-    pub fn generic(game: &'g Game, limits: Limits) -> Self {
+    pub(crate) fn generic(game: &'g Game, limits: Limits) -> Self {
         Solver {
             game,
             limits,
@@ -745,7 +877,7 @@ impl<'g> Solver<'g> {
             Method::Moore(moore) => {
                 let outcome = if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N };
                 // The theorem gives outcomes only; Grundy values come from a search where that is small.
-                let grundy = if moore_search_is_small(pos) && moore.move_count(&pos.piles) <= MOORE_SEARCH_MOVES {
+                let grundy = if moore_search_fits(moore, pos, &self.limits) {
                     self.search.value(self.game, pos, &self.limits).ok().and_then(|v| v.grundy)
                 } else {
                     None

@@ -189,3 +189,7 @@ pub fn proof(
     }
     None
 }
+
+#[cfg(test)]
+#[path = "period_tests.rs"]
+mod tests;

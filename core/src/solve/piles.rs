@@ -6,7 +6,7 @@
 //! computation stops and every larger pile is answered from the period.
 
 use super::heap::{HeapKernel, HeapRules, Values};
-use super::{check_cancel, period, Limits, SolveError, Table, Work};
+use super::{check_cancel, period, Limits, SolveError, Table, Work, PILE_SHARE};
 use crate::rules::{Amount, Game, Move, MoveKind, Position};
 use crate::vocab::Span;
 
@@ -15,7 +15,7 @@ const FIRST_PERIOD_CHECK: usize = 64;
 
 /// Options the kernel examines per move of the work budget: each costs a load and a bit set,
 /// where a listed move allocates a position.
-pub(crate) const KERNEL_OPTIONS_PER_MOVE: u64 = 64;
+pub(crate) const KERNEL_OPTIONS_PER_MOVE: u64 = 256;
 
 /// What one move listed for a pile's value costs of the single-pile budget.
 const LISTED_MOVE_COST: usize = 2;
@@ -47,10 +47,15 @@ const ESTIMATE_AFTER_SHARE: u64 = 1024;
 /// large the budget.
 const ESTIMATE_AFTER_WORK: u64 = 1 << 20;
 
-/// A question is refused at once when its estimate passes the budget this many times over: the
-/// growth measured early overstates it for some kernels (Grundy's game's cost per pile falls as
-/// its rare values are found), so only hopeless questions are refused before trying.
-const ESTIMATE_MARGIN: f64 = 16.0;
+/// A question is refused at once when its estimate passes the budget this many times over, while
+/// the estimate rests on little work: the growth measured early may overstate (under the
+/// sparse-space method the growth is taken as linear instead, which it becomes once the rare
+/// values are found).
+const ESTIMATE_MARGIN: f64 = 2.0;
+
+/// Once a sixty-fourth of the budget is spent, the growth is measured well enough to refuse
+/// what passes the budget by this much.
+const MEASURED_MARGIN: f64 = 1.25;
 
 enum Engine {
     /// Nim's heaps: every move takes any number of counters from one pile, so the options of a
@@ -404,7 +409,8 @@ impl PileValues {
         }
         let now = (self.computed() as u64, self.work.moves);
         let before = self.last_check.replace(now);
-        let budget = limits.max_pile_moves();
+        // The seconds allowed, counted as single-pile work.
+        let budget = limits.estimate_moves().saturating_mul(PILE_SHARE);
         let (Some((c0, w0)), (c1, w1)) = (before, now) else { return Ok(false) };
         // A large budget is no reason to wait: the growth is measured well enough once a
         // fraction of a second's work is done, whatever the budget.
@@ -412,12 +418,17 @@ impl PileValues {
         if upto <= c1 || w1 < measured || w0 == 0 || c0 == 0 {
             return Ok(false);
         }
-        // Each pile costs at least about as much as the one before: the growth is at least linear.
-        let growth = ((w1 as f64 / w0 as f64).ln() / (c1 as f64 / c0 as f64).ln()).max(1.0);
+        // Each pile costs at least about as much as the one before: the growth is at least
+        // linear. Under the sparse-space method a pile costs what its rare partners do, which
+        // grow far slower than the piles: the rare values found early make the cost of a
+        // doubling look steeper than the rest will be, so linear growth is what it predicts.
+        let sparse = matches!(&self.engine, Engine::Kernel(k) if k.uses_sparse_space());
+        let measured_growth = ((w1 as f64 / w0 as f64).ln() / (c1 as f64 / c0 as f64).ln()).max(1.0);
+        let growth = if sparse { 1.0 } else { measured_growth };
         let estimate = w1 as f64 * (upto as f64 / c1 as f64).powf(growth);
         // Early on the growth may overstate; once a sixty-fourth of the budget is spent it is
         // measured well enough to stop a run that will not finish before it shows a progress bar.
-        let margin = if w1 < budget / 64 { ESTIMATE_MARGIN } else { 2.0 };
+        let margin = if w1 < budget / 64 { ESTIMATE_MARGIN } else { MEASURED_MARGIN };
         let largest = (c1 as f64 * (budget as f64 / w1 as f64).powf(1.0 / growth)) as u64;
         if estimate <= budget as f64 * margin {
             // Allowed to try, but the estimate passes the budget: the progress bar counts to
@@ -432,21 +443,24 @@ impl PileValues {
         }
         let factor = estimate / budget as f64;
         let raise = if factor < 1e4 {
-            format!(
-                "; this one would need --max-states {} or so (time grows with it)",
-                super::approximately(limits.states_for_work(factor) as f64)
-            )
+            format!("; this one would need --timeout {} or so", limits.seconds_for_work(factor * 1.25))
         } else {
             String::new()
+        };
+        let how = if sparse {
+            "each pile costs about as much as the last under the sparse-space method".to_string()
+        } else {
+            format!("each pile costs more than the last (the cost grows like n^{growth:.1})")
         };
         Err(SolveError::TooMuchWork {
             needed: upto,
             computed: c1,
             estimate: super::approximately(estimate),
-            limit: super::approximately(budget as f64),
+            time: limits.time_of_pile_moves(estimate),
+            budget: super::duration_in_words(limits.seconds()),
             advice: format!(
-                "no period is proven in the values up to {c1} (none may exist), and each pile costs more than the \
-                 last (the cost grows like n^{growth:.1}): piles up to about {largest} are within the limits{raise}"
+                "no period is proven in the values up to {c1} (none may exist), and {how}: piles up to about \
+                 {largest} are within the limits{raise}"
             ),
         })
     }

@@ -24,6 +24,11 @@ pub trait Reporter: Send + Sync {
     /// The estimate says the limits will stop this stage near `reachable`, before `total`: a
     /// bar should count to there, not promise the end.
     fn limited(&self, _stage: Stage, _reachable: u64, _total: u64) {}
+
+    /// Called each time the question looks at its cancel token (often: between steps of every
+    /// long loop), so that a front end can cancel it from the same thread (Python looks for a
+    /// Ctrl-C here). Keep it cheap.
+    fn poll(&self) {}
 }
 
 /// Where one question's progress goes: nowhere unless a front end asked.
@@ -39,6 +44,13 @@ impl Progress {
     pub fn report(&self, stage: Stage, done: u64, total: u64) {
         if let Some(r) = &self.0 {
             r.report(stage, done, total);
+        }
+    }
+
+    /// Lets the reporter look for a reason to cancel (see `Reporter::poll`).
+    pub fn poll(&self) {
+        if let Some(r) = &self.0 {
+            r.poll();
         }
     }
 

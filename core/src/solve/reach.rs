@@ -44,7 +44,35 @@ pub fn positions_in_memory(mb: u64) -> usize {
 struct PileReach {
     sizes: f64,
     moves: f64,
+    /// The counting stopped at its budget before every size was expanded.
+    cut: bool,
+    /// The smallest size reached, and how many sizes were expanded.
+    lowest: u64,
+    expanded: usize,
+    /// Results of several non-empty piles among the moves listed (a split's two parts).
+    parts: f64,
 }
+
+impl PileReach {
+    /// Where the counting was cut short on a long chain of sizes (a pile of 10⁶ that takes a
+    /// few at a time, splitting as it goes): the sizes the chain would go on to, down to 0 at
+    /// the step seen so far, and as many split results for each as the sizes expanded had, an
+    /// estimate rather than a bound. `None` where nothing is cut, or no chain was seen.
+    fn extrapolated(&self, p: u64) -> Option<f64> {
+        if !self.cut || self.expanded < 8 || self.lowest >= p {
+            return None;
+        }
+        let step = (p - self.lowest) as f64 / (self.expanded - 1).max(1) as f64;
+        let sizes = p as f64 / step.max(1.0);
+        // Each split result of a size is reached from few other sizes (one per amount taken).
+        let per_size = self.parts / self.expanded as f64;
+        Some(sizes * (1.0 + per_size / SPLIT_SHARING))
+    }
+}
+
+/// How many sizes' moves may lead to the same split result (one per amount a rule takes): the
+/// extrapolation counts each result once per this many sizes.
+const SPLIT_SHARING: f64 = 4.0;
 
 /// Refuses a search that will certainly pass the limit on positions or on moves examined.
 pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(), SolveError> {
@@ -70,6 +98,29 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(
         reach.push(r);
     }
     let (positions, moves) = combined(&piles, &known);
+    // A single pile cut short on a long chain of sizes: the estimate of where the chain goes.
+    let extrapolated = match piles.as_slice() {
+        [p] => known[p].extrapolated(*p),
+        _ => None,
+    };
+    if let Some(estimate) = extrapolated.filter(|e| *e > positions && *e > limits.max_states as f64) {
+        let p = piles[0];
+        let r = known[&p];
+        return Err(SolveError::TooManyPositions {
+            at_least: format!(
+                "about {} positions, past the limit of {}",
+                approximately(estimate),
+                approximately(limits.max_states as f64)
+            ),
+            advice: format!(
+                "an estimate: the pile of {p} reaches smaller piles a few counters at a time (down to {} in {} steps), \
+                 and each splits in many ways ({} on average among the moves listed); ask about a smaller pile",
+                r.lowest,
+                r.expanded,
+                approximately(r.parts / r.expanded as f64)
+            ),
+        });
+    }
     let mut sizes: Vec<String> = Vec::new();
     let mut distinct: Vec<u64> = piles.clone();
     distinct.sort_unstable();
@@ -93,7 +144,7 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(
         return Ok(());
     };
     Err(SolveError::TooManyPositions {
-        at_least: format!("{} {what}, past the limit of {}", approximately(at_least), approximately(limit)),
+        at_least: format!("at least {} {what}, past the limit of {}", approximately(at_least), approximately(limit)),
         advice: format!(
             "each pile's own moves reach {}, and moves on different piles combine; ask about smaller piles, or raise --max-states to {} (a search keeps about {} at that limit)",
             sizes.join(", "),
@@ -139,12 +190,15 @@ fn pile_reach(game: &Game, p: u64, enough: usize, budget: &mut usize) -> PileRea
     seen.insert(p);
     let mut frontier = vec![p];
     let mut moves_listed = 0usize;
+    let (mut cut, mut expanded, mut parts) = (false, 0usize, 0usize);
     while let Some(n) = frontier.pop() {
         // Every size is expanded once, so that its moves count too, until the sizes alone
         // are enough to refuse or the counting budget is spent.
         if seen.len() >= enough || *budget == 0 {
+            cut = *budget == 0;
             break;
         }
+        expanded += 1;
         // The first moves of a size only: listing all of a pile of 10^6 held 720 MB for a
         // bound that refuses the question anyway. Fewer moves listed only weaken the bound.
         let most = (*budget).min(enough).min(MOVES_PER_LISTING);
@@ -157,9 +211,12 @@ fn pile_reach(game: &Game, p: u64, enough: usize, budget: &mut usize) -> PileRea
                 if seen.insert(*left) {
                     frontier.push(*left);
                 }
+            } else if m.to.piles.iter().filter(|&&q| q > 0).count() > 1 {
+                parts += 1;
             }
         }
         moves_listed += own;
     }
-    PileReach { sizes: seen.len() as f64, moves: moves_listed as f64 }
+    let lowest = seen.iter().copied().min().unwrap_or(p);
+    PileReach { sizes: seen.len() as f64, moves: moves_listed as f64, cut, lowest, expanded, parts: parts as f64 }
 }

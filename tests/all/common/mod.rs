@@ -1,54 +1,11 @@
-//! Helpers shared by the integration tests: loading games and asking the solver.
+//! Helpers shared by the front ends' tests: running the built binary, from the project folder or
+//! another, with a script on stdin, and a scratch folder for the files they write.
 #![allow(dead_code)]
-
-pub mod octal;
 
 use std::path::PathBuf;
 
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, Outcome, Solver, Value};
-use takeaway_core::Game;
-
 pub fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
-}
-
-/// Loads `games/<name>`, with `--set` style overrides.
-pub fn game_with(name: &str, settings: &[(&str, i64)]) -> Game {
-    let path = games_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let settings: Vec<(String, takeaway_core::check::SettingValue)> =
-        settings.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect();
-    takeaway_core::load(&text, name, &settings).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
-}
-
-pub fn game(name: &str) -> Game {
-    game_with(name, &[])
-}
-
-/// Loads game text written in a test.
-pub fn game_text(text: &str) -> Game {
-    takeaway_core::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
-}
-
-pub fn solver(game: &Game) -> Solver<'_> {
-    Solver::new(game, Limits::default())
-}
-
-pub fn value(solver: &mut Solver, piles: &[u64]) -> Value {
-    solver.value(&Position::new(piles.to_vec())).unwrap_or_else(|e| panic!("{piles:?}: {e:?}"))
-}
-
-pub fn is_p(solver: &mut Solver, piles: &[u64]) -> bool {
-    value(solver, piles).outcome == Outcome::P
-}
-
-/// The minimum excludant: the least natural number not among `values`.
-pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
-    let mut seen: Vec<u32> = values.into_iter().collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.iter().enumerate().find(|(i, v)| **v != *i as u32).map(|(i, _)| i as u32).unwrap_or(seen.len() as u32)
 }
 
 /// The built binary started in the repository with `args`, its output piped, not waited for.

@@ -10,9 +10,12 @@ use crate::solve::{progress::Stage, Outcome, Solver};
 /// Positions of `piles` piles, each of 0..=upto, counted once whatever their order: the
 /// multisets C(upto + piles, piles), saturating.
 pub(super) fn positions(piles: usize, upto: u64) -> u128 {
+    // C(upto + piles, piles) = C(upto + piles, upto): the loop runs over the smaller of the two,
+    // so that a billion piles of at most 0 cost nothing to count.
+    let (n, k) = (upto as u128 + piles as u128, (piles as u128).min(upto as u128));
     let mut total: u128 = 1;
-    for i in 1..=piles as u128 {
-        total = match total.checked_mul(upto as u128 + i) {
+    for i in 1..=k {
+        total = match total.checked_mul(n - k + i) {
             Some(t) => t / i,
             None => return u128::MAX,
         };
@@ -90,5 +93,7 @@ mod tests {
         assert_eq!(positions(3, 2), 10);
         assert_eq!(positions(2, 30), 31 * 32 / 2);
         assert_eq!(positions(4, u64::MAX), u128::MAX);
+        assert_eq!(positions(1_000_000_000, 0), 1);
+        assert_eq!(positions(1_000_000_000, 1), 1_000_000_001);
     }
 }

@@ -193,6 +193,20 @@ pub enum TableError {
     )]
     PilesFixed { game: String, given: usize, board: String },
 
+    #[error("--piles {given} was given: a table lists positions of at most {most} piles")]
+    #[diagnostic(
+        code(takeaway::table::piles_too_many),
+        help("ask about one position of many piles with `solve`; a table of K piles lists every multiset of K sizes")
+    )]
+    PilesTooMany { given: usize, most: usize },
+
+    #[error("a plot up to {upto} would be a picture of about {megabytes} MB, more than a plot draws ({most} MB)")]
+    #[diagnostic(
+        code(takeaway::table::picture_too_large),
+        help("plot up to {largest} at most; `table` lists the values without drawing them")
+    )]
+    PictureTooLarge { upto: u64, megabytes: String, most: u64, largest: u64 },
+
     #[error("--piles 0 was given: a table needs at least one pile")]
     #[diagnostic(code(takeaway::table::no_piles), help("--piles 3 lists every position of three piles up to --upto"))]
     NoPiles,
@@ -210,6 +224,26 @@ pub enum TableError {
         help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`")
     )]
     TooManyRows { upto: u64, positions: String, limit: usize, largest: u64 },
+}
+
+impl TableError {
+    /// What kind of failure this is: a table stopped or refused by a limit takes its cause's
+    /// kind; the rest are questions that do not fit the game.
+    pub fn kind(&self) -> crate::api::FailureKind {
+        use crate::api::FailureKind;
+        match self {
+            TableError::Solve(e) | TableError::Incomplete { cause: e, .. } => e.kind(),
+            TableError::TooLarge { .. } | TableError::TooManyRows { .. } | TableError::PictureTooLarge { .. } => {
+                FailureKind::Refused
+            }
+            TableError::LastUnused { .. }
+            | TableError::ByLastNeedsOnePile { .. }
+            | TableError::TooManyPiles { .. }
+            | TableError::PilesFixed { .. }
+            | TableError::PilesTooMany { .. }
+            | TableError::NoPiles => FailureKind::Question,
+        }
+    }
 }
 
 impl TableError {
@@ -391,6 +425,9 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
 
 /// Which positions a table of this game covers: its board decides, and for games on any
 /// number of piles, `--piles`.
+/// The most piles a table's positions have: as many as a game's board may declare.
+pub const MOST_TABLE_PILES: usize = 64;
+
 fn table_shape(game: &Game, piles: Option<usize>) -> Result<TableShape, TableError> {
     // Boards whose piles are fixed take --piles only when it says what they have.
     let natural = |count: usize, board: String| match piles {
@@ -400,6 +437,7 @@ fn table_shape(game: &Game, piles: Option<usize>) -> Result<TableShape, TableErr
     Ok(match game.board {
         Board::AnyPiles => match piles {
             Some(0) => return Err(TableError::NoPiles),
+            Some(k) if k > MOST_TABLE_PILES => return Err(TableError::PilesTooMany { given: k, most: MOST_TABLE_PILES }),
             None | Some(1) => TableShape::OnePile,
             Some(2) => TableShape::TwoPiles,
             Some(k) => TableShape::ManyPiles { piles: k },
@@ -439,7 +477,8 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     // work at once, and a hopeless table is refused within a second with the rows it
     // has, instead of growing row by row into the limit.
     let mut refused = None;
-    if solver.method() == crate::solve::MethodKind::PileSum && upto > 0 {
+    let estimates = matches!(solver.method(), crate::solve::MethodKind::PileSum | crate::solve::MethodKind::MisereQuotient);
+    if estimates && upto > 0 {
         if let Err(e @ (SolveError::TooMuchWork { .. } | SolveError::TooManyValues { .. })) =
             solver.value(&Position::new(vec![upto]))
         {
@@ -491,8 +530,8 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
                     SolveError::StateLimit { suggested, .. } => {
                         format!("raise the limit with --max-states {suggested}")
                     }
-                    SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } => {
-                        format!("raise the limit with --max-states {}", solver.limits().states_for_work(4.0))
+                    SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } | SolveError::WorkLimit { .. } => {
+                        format!("give it longer with --timeout {}", solver.limits().seconds_for_work(4.0))
                     }
                     _ => "see the cause below".to_string(),
                 };

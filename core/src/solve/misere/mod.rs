@@ -18,9 +18,20 @@ use super::{check_cancel, period, Limits, Outcome, SolveError};
 use crate::rules::{Game, Position};
 pub use quotient::{Bounds, Meter, NotAdded, Quotient, Stop, Word};
 
-/// Steps of the quotient's check and learner a question may spend per position its limits
-/// allow (`Limits::max_states`): the quotient's work is bounded like a search's.
-const WORK_PER_STATE: u64 = 100;
+/// Steps of the quotient's check and learner a question may spend per move of its work (about
+/// what they take in the same time, measured on Dawson's Kayles and 0.56).
+const STEPS_PER_MOVE: u64 = 100;
+
+/// What listing one move of a heap costs the question's work (the move made, then its parts
+/// sorted into a word and the words deduplicated): measured on a game of 20,000 rules.
+const LISTED_MOVE_COST: usize = 2;
+
+/// Heaps past this are answered only through a proven period of the quotient.
+const PERIOD_HUNT_FROM: u64 = 1 << 16;
+
+/// The share of a question's budget that the look for a period may spend on behalf of a heap
+/// past `PERIOD_HUNT_FROM`.
+const PERIOD_HUNT_SHARE: f64 = 100.0;
 
 /// Heaps are added to the quotient until a period is looked for at each doubling from here.
 const FIRST_PERIOD_CHECK: u64 = 64;
@@ -40,7 +51,10 @@ pub enum MisereError {
 
 /// Why the quotient stopped at `heap` when a question's work ran out there.
 pub fn out_of_work(heap: u64, limits: &Limits) -> String {
-    format!("at heap {heap} the work allowed ran out (it grows with --max-states, now {})", limits.max_states)
+    format!(
+        "at heap {heap} the work allowed ran out (it grows with --timeout, now {})",
+        super::duration_in_words(limits.seconds())
+    )
 }
 
 /// The misère quotient of a heap game, grown heap by heap as questions need it.
@@ -49,6 +63,9 @@ pub struct MisereHeaps {
     /// (preperiod, period) of Φ, once the periodicity theorem proves it.
     period: Option<Proven>,
     next_period_check: u64,
+    /// Steps of the check and the learner spent so far, over every question this solver asked:
+    /// the allowance is the question's, not each call's.
+    spent: u64,
 }
 
 /// A proven period of Φ and the bound the theorem needed.
@@ -70,7 +87,12 @@ impl Default for MisereHeaps {
 
 impl MisereHeaps {
     pub fn new() -> Self {
-        MisereHeaps { quotient: Quotient::new(Bounds::default()), period: None, next_period_check: FIRST_PERIOD_CHECK }
+        MisereHeaps {
+            quotient: Quotient::new(Bounds::default()),
+            period: None,
+            next_period_check: FIRST_PERIOD_CHECK,
+            spent: 0,
+        }
     }
 
     pub fn quotient(&self) -> &Quotient {
@@ -83,7 +105,14 @@ impl MisereHeaps {
 
     /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
     pub fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<(), SolveError> {
-        let meter = Meter::new((limits.max_states as u64).saturating_mul(WORK_PER_STATE));
+        let allowed = limits.max_work.saturating_mul(STEPS_PER_MOVE);
+        let meter = Meter::new(allowed.saturating_sub(self.spent));
+        let result = self.extend_within(game, upto, limits, &meter);
+        self.spent = self.spent.saturating_add(meter.used());
+        result
+    }
+
+    fn extend_within(&mut self, game: &Game, upto: u64, limits: &Limits, meter: &Meter) -> Result<(), SolveError> {
         while self.quotient.heaps() <= upto && self.period.is_none() && self.quotient.stopped().is_none() {
             let n = self.quotient.heaps();
             if n as usize >= limits.max_states {
@@ -93,8 +122,14 @@ impl MisereHeaps {
             if n.is_multiple_of(64) {
                 limits.progress.report(super::progress::Stage::PileValues, n, upto + 1);
             }
+            let before = limits.listed.load(std::sync::atomic::Ordering::Relaxed);
             let options = heap_options(game, n, limits)?;
-            match self.quotient.push(options, &meter) {
+            let listed = limits.listed.load(std::sync::atomic::Ordering::Relaxed).saturating_sub(before);
+            // Where a theorem may prove a period, the heaps may stop long before `upto`.
+            if !self.period_provable(game) {
+                refuse_long_listing(n, upto, listed, limits)?;
+            }
+            match self.quotient.push(options, meter) {
                 Ok(()) => {}
                 Err(NotAdded::Stopped) => break,
                 Err(NotAdded::OutOfWork) => return Err(SolveError::state_limit(limits)),
@@ -112,6 +147,11 @@ impl MisereHeaps {
         if self.period.is_none() {
             self.look_for_period(game);
         }
+    }
+
+    /// Whether the periodicity theorem applies to the game (octal and subtraction games).
+    fn period_provable(&self, game: &Game) -> bool {
+        period::octal_shape_bound(game).or_else(|| period::subtraction_bound(game)).is_some()
     }
 
     /// Proves a period of Φ where the periodicity theorem applies (octal and subtraction games).
@@ -133,9 +173,43 @@ impl MisereHeaps {
     /// Adds heaps up to `needed` for a question about that heap: when the work allowed runs out
     /// first, the error says how far the quotient got and why it stopped there.
     fn extend_for(&mut self, game: &Game, needed: u64, limits: &Limits) -> Result<(), SolveError> {
+        // A heap far past any the quotient could list is answered only through a proven period:
+        // the look for one gets a share of the budget, so that a hopeless one ends within a
+        // second, saying how far the quotient got.
+        if needed > PERIOD_HUNT_FROM && self.period.is_none() && !self.period_provable(game) {
+            let computed = self.quotient.heaps().saturating_sub(1);
+            let reason = format!(
+                "no theorem proves a period of this game's quotient (it is not an octal or subtraction game), and \
+                 only a period answers a heap past {PERIOD_HUNT_FROM}"
+            );
+            return Err(SolveError::Misere(MisereError::Stopped {
+                computed,
+                order: self.quotient.monoid().order(),
+                needed,
+                reason,
+            }));
+        }
+        let hunt;
+        let limits = if needed > PERIOD_HUNT_FROM && self.period.is_none() {
+            hunt = limits.clone().within(limits.seconds() / PERIOD_HUNT_SHARE);
+            &hunt
+        } else {
+            limits
+        };
         match self.extend(game, needed, limits) {
-            Err(SolveError::StateLimit { .. }) if self.quotient.heaps() > 1 && self.reduce(needed).is_none() => {
-                let reason = out_of_work(self.quotient.heaps(), limits);
+            Err(SolveError::StateLimit { .. } | SolveError::WorkLimit { .. })
+                if self.quotient.heaps() > 1 && self.reduce(needed).is_none() =>
+            {
+                let reason = if needed > PERIOD_HUNT_FROM {
+                    format!(
+                        "no period of the quotient is proven by heap {}, and only a period answers heap {needed} (the \
+                         look for one had {}, a share of the budget)",
+                        self.quotient.heaps() - 1,
+                        super::duration_in_words(limits.seconds())
+                    )
+                } else {
+                    out_of_work(self.quotient.heaps(), limits)
+                };
                 let computed = self.quotient.heaps() - 1;
                 let order = self.quotient.monoid().order();
                 Err(SolveError::Misere(MisereError::Stopped { computed, order, needed, reason }))
@@ -277,6 +351,7 @@ pub fn heap_options(game: &Game, n: u64, limits: &Limits) -> Result<Vec<Word>, S
         return Ok(Vec::new());
     }
     let moves = game.moves(&Position::new(vec![n]), limits.max_states)?;
+    limits.charge(moves.len() * LISTED_MOVE_COST)?;
     let mut words: Vec<Word> = Vec::with_capacity(moves.len());
     for m in moves {
         let mut w: Word = m.to.piles.into_iter().filter(|&p| p > 0).collect();
@@ -290,6 +365,35 @@ pub fn heap_options(game: &Game, n: u64, limits: &Limits) -> Result<Vec<Word>, S
     words.sort();
     words.dedup();
     Ok(words)
+}
+
+/// Refuses at once heaps up to `upto` whose options would take far past the budget to list:
+/// heap n's cost `listed` grows about linearly with the heap (its moves do), so the heaps still
+/// to come cost about listed·(upto² − n²)/(2n) more.
+fn refuse_long_listing(n: u64, upto: u64, listed: u64, limits: &Limits) -> Result<(), SolveError> {
+    if n < 16 || upto <= n || !n.is_power_of_two() {
+        return Ok(());
+    }
+    let (n, u, w) = (n as f64, upto as f64, listed as f64);
+    let estimate = limits.listed.load(std::sync::atomic::Ordering::Relaxed) as f64 + w * (u * u - n * n) / (2.0 * n);
+    let budget = limits.estimate_moves() as f64;
+    if estimate <= budget * 1.25 {
+        return Ok(());
+    }
+    let largest = ((budget * 2.0 * n / w.max(1.0)) + n * n).sqrt() as u64;
+    Err(SolveError::TooMuchWork {
+        needed: upto,
+        computed: n as u64,
+        estimate: super::approximately(estimate),
+        time: limits.time_of_moves(estimate),
+        budget: super::duration_in_words(limits.seconds()),
+        advice: format!(
+            "each heap's options are listed move by move ({} for heap {}), and a heap has more moves the larger it \
+             is: heaps up to about {largest} are within the limits",
+            super::approximately(w / LISTED_MOVE_COST as f64),
+            n as u64
+        ),
+    })
 }
 
 /// The smallest period of Φ that the periodicity theorem (after Guy and Smith's for octal games,
@@ -314,3 +418,6 @@ pub fn proven_period(q: &Quotient, most_taken: u64) -> Option<Proven> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests;

@@ -396,7 +396,7 @@ fn walk(cand: &Rel, options: &[Vec<Word>], h: usize, side: &Side, budget: &Budge
     let mut i = 0;
     while i < states.len() {
         for (phi, images) in &kinds {
-            if !budget.meter.spend(1 + (m / 8) as u64 + (images.len() * words) as u64) {
+            if !budget.meter.spend(1 + m as u64 + (images.len() * words) as u64) {
                 return false;
             }
             let (x, w) = &states[i];

@@ -100,7 +100,13 @@ pub struct PartizanSolver<'g> {
 }
 
 impl<'g> PartizanSolver<'g> {
-    pub fn new(game: &'g Game, limits: Limits) -> Self {
+    /// A solver of the partizan `game` for the questions of one budget.
+    pub fn new(game: &'g Game, budget: &crate::api::Budget) -> Self {
+        PartizanSolver::within(game, budget.limits().clone())
+    }
+
+    /// A solver within the engine's limits.
+    pub(crate) fn within(game: &'g Game, limits: Limits) -> Self {
         PartizanSolver {
             game,
             forms: Forms::new(limits.max_states),
@@ -144,7 +150,7 @@ impl<'g> PartizanSolver<'g> {
 
     fn forms_too_large(&self, pile: u64) -> SolveError {
         let limit = self.forms_budget();
-        let suggested = self.limits.states_for_work(4.0).min(usize::MAX as u64) as usize;
+        let suggested = self.limits.seconds_for_work(4.0);
         SolveError::FormsTooLarge { limit, pile, suggested }
     }
 
@@ -197,10 +203,24 @@ impl<'g> PartizanSolver<'g> {
         if n as usize >= self.limits.max_states {
             return Err(self.too_many());
         }
+        let mut last_check: Option<(u64, usize)> = None;
         while self.piles.len() as u64 <= n {
             let m = self.piles.len() as u64;
             if m.is_multiple_of(16) {
                 check_cancel(&self.limits)?;
+            }
+            // At each doubling of the piles valued, the growth of the forms' work so far
+            // estimates the rest: a pile whose values cannot be had is refused at once.
+            if m >= 64 && m.is_power_of_two() {
+                let now = (m, self.forms.work());
+                if let Some((m0, w0)) = last_check.replace(now) {
+                    let (m1, w1) = (now.0 as f64, now.1.max(1) as f64);
+                    let growth = (w1 / (w0.max(1) as f64)).ln() / (m1 / m0 as f64).ln();
+                    let estimate = w1 * (n as f64 / m1).powf(growth.max(1.0));
+                    if estimate > 2.0 * self.forms_budget() as f64 {
+                        return Err(self.forms_too_large(n));
+                    }
+                }
             }
             if self.over_budget() {
                 return Err(self.forms_too_large(m));
@@ -395,3 +415,6 @@ impl<'g> PartizanSolver<'g> {
             .unwrap_or_else(|| format!("{{…}} (born on day {})", self.forms.birthday(v)))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,8 +4,9 @@
 use crate::common;
 
 use proptest::prelude::*;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, MethodKind, Solver, SparseMode, Table};
+use takeaway_core::Position;
+use takeaway_core::internals::{generic_solver as generic, with_sparse_mode, with_window, SparseMode};
+use takeaway_core::{Budget, MethodKind, Solver};
 
 /// Grundy values of one pile, by the plain O(n²) mex loop over every split into two unequal
 /// piles: the definition, written independently of the kernel.
@@ -24,7 +25,7 @@ fn grundys_game_by_sparse_space_matches_the_definition() {
     let upto = 6000;
     let expected = grundys_game_by_definition(upto);
     let game = common::game("grundys-game.game");
-    let mut solver = Solver::new(&game, Limits::states(100_000));
+    let mut solver = Solver::new(&game, &Budget::new().max_states(100_000));
     for n in (0..=upto as u64).rev().step_by(7).chain([upto as u64]) {
         assert_eq!(solver.value(&Position::new(vec![n])).unwrap().grundy, Some(expected[n as usize]), "n = {n}");
     }
@@ -52,7 +53,7 @@ fn octal_game_with_splits_by_sparse_space_matches_the_definition() {
         }
         g[n] = common::mex(options) as u64;
     }
-    let mut solver = Solver::new(&game, Limits::states(100_000));
+    let mut solver = Solver::new(&game, &Budget::new().max_states(100_000));
     for n in (0..=upto as u64).step_by(13) {
         assert_eq!(solver.value(&Position::new(vec![n])).unwrap().grundy, Some(g[n as usize]), "n = {n}");
     }
@@ -104,16 +105,16 @@ fn the_targeted_witness_search_agrees_with_the_definition_far_past_the_switch() 
         let expected = take_and_break_by_definition(upto, takes, splits, unequal);
         // The method is forced, without domains: the second game's is dear enough that the
         // kernel's own choice gives it up after its first block, and the search is under test.
-        let limits = Limits { sparse: SparseMode::OneDomain, ..Limits::states(1_000_000) };
+        let limits = with_sparse_mode(Budget::new().max_states(1_000_000), SparseMode::OneDomain);
         assert_sparse_space_as_defined(rules, limits, &expected);
     }
 }
 
 /// Every pile of the game whose moves are `rules`, up to the last of `expected`, as the
 /// kernel answers under `limits` with the sparse-space method in use, against `expected`.
-fn assert_sparse_space_as_defined(rules: &str, limits: Limits, expected: &[u64]) {
+fn assert_sparse_space_as_defined(rules: &str, limits: Budget, expected: &[u64]) {
     let game = common::game_text(&format!("game \"g\"\npiles\n{rules}\n"));
-    let mut solver = Solver::new(&game, limits);
+    let mut solver = Solver::new(&game, &limits);
     solver.value(&Position::new(vec![expected.len() as u64 - 1])).unwrap();
     assert!(solver.uses_sparse_space(), "{rules}: the sparse-space method is in use");
     for (n, &want) in expected.iter().enumerate() {
@@ -151,14 +152,14 @@ fn splits_after_several_amounts_agree_with_the_definition() {
     ];
     for (rules, upto, takes, splits) in cases {
         let expected = take_and_break_each_by_definition(upto, takes, splits);
-        assert_sparse_space_as_defined(rules, Limits::states(1_000_000), &expected);
+        assert_sparse_space_as_defined(rules, Budget::new().max_states(1_000_000), &expected);
     }
 }
 
 #[test]
 fn kayles_answers_a_pile_of_ten_to_the_eighteen_from_its_proven_period() {
     let game = common::game("kayles.game");
-    let mut solver = Solver::new(&game, Limits::states(10_000));
+    let mut solver = Solver::new(&game, &Budget::new().max_states(10_000));
     let huge = 1_000_000_000_000_000_000u64;
     let v = solver.value(&Position::new(vec![huge])).unwrap();
     assert_eq!(solver.proven_period(), Some((71, 12)));
@@ -181,7 +182,7 @@ fn kayles_answers_a_pile_of_ten_to_the_eighteen_from_its_proven_period() {
 #[test]
 fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term() {
     let game = common::game("fibonacci-nim.game");
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, &Budget::new());
     let n = 1_000_000_000_000_000_000u64;
     // The Zeckendorf representation, by the greedy rule over Fibonacci numbers 1, 2, 3, 5, …
     let mut fib = vec![1u64, 2];
@@ -199,12 +200,18 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
     let moves = solver.winning_moves(&Position::new(vec![n])).unwrap();
     assert_eq!(moves[0].to.piles, vec![n - smallest]);
     assert!(
-        solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway_core::solve::Outcome::P
+        solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway_core::Outcome::P
     );
 }
 
-fn with_table(table: Table) -> Limits {
-    Limits { table, ..Limits::states(10_000_000) }
+/// Room for every pile, keeping every value.
+fn whole_table() -> Budget {
+    Budget::new().max_states(10_000_000).keep_table(true)
+}
+
+/// Room for every pile, keeping the first `prefix` values and the latest `recent`.
+fn with_table(prefix: usize, recent: usize) -> Budget {
+    with_window(Budget::new().max_states(10_000_000), 0, prefix, recent)
 }
 
 #[test]
@@ -213,15 +220,14 @@ fn a_window_of_values_gives_the_answers_of_the_whole_table() {
     // partner the rare loop reads. The window first slides at 8192 + 2 · 88000, so piles
     // 8192..96192 are gone by 190000.
     let game = common::game("grundys-game.game");
-    let window = Table::Window { from: 0, prefix: 8192, recent: 88_000 };
     let (big, middle) = (190_000u64, 50_000u64);
-    let mut whole = Solver::new(&game, with_table(Table::Whole));
+    let mut whole = Solver::new(&game, &whole_table());
     let pile = |n: u64| Position::new(vec![n]);
     let expected = whole.value(&pile(big)).unwrap();
     let expected_moves = whole.winning_moves_listed(&pile(big)).unwrap();
     assert!(!whole.table_windowed());
 
-    let mut windowed = Solver::new(&game, with_table(window));
+    let mut windowed = Solver::new(&game, &with_table(8192, 88_000));
     assert_eq!(windowed.value(&pile(big)).unwrap(), expected);
     assert!(windowed.table_windowed(), "the window was big enough, so nothing was computed twice");
     assert_eq!(windowed.winning_moves_listed(&pile(big)).unwrap(), expected_moves);
@@ -232,7 +238,7 @@ fn a_window_of_values_gives_the_answers_of_the_whole_table() {
 
     // Piles asked about together are kept as they pass, whatever the window.
     let several = Position::new(vec![big, middle, 3]);
-    let mut windowed = Solver::new(&game, with_table(window));
+    let mut windowed = Solver::new(&game, &with_table(8192, 88_000));
     assert_eq!(windowed.value(&several).unwrap(), whole.value(&several).unwrap());
     assert!(windowed.table_windowed());
     // Winning moves on the pile of 50000 read parts the window dropped: computed again.
@@ -242,8 +248,8 @@ fn a_window_of_values_gives_the_answers_of_the_whole_table() {
 #[test]
 fn a_window_too_small_for_the_rare_piles_starts_again_with_the_whole_table() {
     let game = common::game("grundys-game.game");
-    let mut whole = Solver::new(&game, with_table(Table::Whole));
-    let mut small = Solver::new(&game, with_table(Table::Window { from: 0, prefix: 4096, recent: 1024 }));
+    let mut whole = Solver::new(&game, &whole_table());
+    let mut small = Solver::new(&game, &with_table(4096, 1024));
     for n in [30_000u64, 20_000, 30_001] {
         let pos = Position::new(vec![n]);
         assert_eq!(small.value(&pos).unwrap(), whole.value(&pos).unwrap(), "n = {n}");
@@ -295,7 +301,7 @@ fn the_kernels_later_choices_agree_with_the_definition() {
     let upto = 40_000usize;
     for (code, digits) in [("0.264", [2, 6, 4]), ("0.564", [5, 6, 4])] {
         let game = common::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
-        let mut solver = Solver::new(&game, Limits::default());
+        let mut solver = Solver::new(&game, &Budget::new());
         solver.value(&Position::new(vec![upto as u64])).unwrap();
         assert!(solver.uses_sparse_space(), "{code}: the method tried again is in use");
         assert_every_pile_as_defined(&mut solver, code, digits, upto);
@@ -308,9 +314,9 @@ proptest! {
     #[test]
     fn the_compiled_kernel_agrees_with_the_general_engine(text in compiled_game(), n in 0u64..20) {
         let game = common::game_text(&text);
-        let mut fast = Solver::new(&game, Limits::states(200_000));
+        let mut fast = Solver::new(&game, &Budget::new().max_states(200_000));
         prop_assert!(fast.uses_compiled_kernel(), "{text}");
-        let mut generic = Solver::generic(&game, Limits::states(200_000));
+        let mut generic = generic(&game, &Budget::new().max_states(200_000));
         let pos = Position::new(vec![n]);
         match (fast.value(&pos), generic.value(&pos)) {
             (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{}", text),
@@ -325,9 +331,9 @@ proptest! {
         let mut rows = rows;
         rows.sort_unstable_by(|a, b| b.cmp(a));
         let game = common::game("chomp.game");
-        let mut fast = Solver::new(&game, Limits::states(200_000));
+        let mut fast = Solver::new(&game, &Budget::new().max_states(200_000));
         prop_assert_eq!(fast.method(), MethodKind::Chomp);
-        let mut generic = Solver::generic(&game, Limits::states(200_000));
+        let mut generic = generic(&game, &Budget::new().max_states(200_000));
         let pos = Position::new(rows.clone());
         prop_assert_eq!(fast.value(&pos).unwrap(), generic.value(&pos).unwrap(), "{:?}", rows);
     }
@@ -347,7 +353,7 @@ fn sweep_against_the_definition(first: u8) -> usize {
         }
         let code = format!("0.{}{}{}", digits[0], digits[1], digits[2]);
         let game = common::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
-        let mut solver = Solver::new(&game, Limits::default());
+        let mut solver = Solver::new(&game, &Budget::new());
         solver.value(&Position::new(vec![upto as u64])).unwrap();
         if solver.proven_period().is_some() {
             continue;
@@ -385,7 +391,7 @@ fn domains_by_parity_make_0_106_sparse_and_agree_with_the_definition() {
     // and one of an odd pile parts of like parity; its values are sparse under a parity per
     // domain, which the kernel chooses.
     let game = common::game_text("game \"0.106\"\npiles\nmove: octal 0.106\n");
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, &Budget::new());
     solver.value(&Position::new(vec![30_000])).unwrap();
     assert!(solver.uses_sparse_space());
     let expected = common::octal::octal_by_definition([1, 0, 6], 30_000);
@@ -399,7 +405,7 @@ fn a_code_whose_rare_values_all_come_early_turns_sparse_early_and_agrees_with_th
     // 0.676: its 31 rare values all lie below 512, so the kernel takes the sparse-space method
     // at 1024 rather than 4096; its values are still the definition's, on to its period's proof.
     let game = common::game_text("game \"0.676\"\npiles\nmove: octal 0.676\n");
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, &Budget::new());
     solver.value(&Position::new(vec![2_000])).unwrap();
     assert!(solver.uses_sparse_space(), "0.676 is sparse by 2000");
     assert_every_pile_as_defined(&mut solver, "0.676", [6, 7, 6], 7_400);
@@ -417,7 +423,7 @@ proptest! {
         let upto = 6_000usize;
         let expected = common::octal::octal_by_definition(d, upto);
         for sparse in [SparseMode::Auto, SparseMode::OneDomain, SparseMode::Never] {
-            let mut solver = Solver::new(&game, Limits { sparse, ..Limits::default() });
+            let mut solver = Solver::new(&game, &with_sparse_mode(Budget::new(), sparse));
             for n in (0..=upto as u64).step_by(11) {
                 prop_assert_eq!(
                     solver.value(&Position::new(vec![n])).unwrap().grundy,
@@ -440,9 +446,9 @@ fn one_pass_outcomes_of_schwenk_games_are_those_of_one_question_a_pile() {
     let files = ["fibonacci-nim.game", "take-at-most-last.game", "take-less-than-twice.game"];
     let games = files.iter().map(|f| common::game(f)).chain(texts.iter().map(|t| common::game_text(t)));
     for (game, file) in games.zip(files.iter().chain(&["square", "half"])) {
-        let mut whole = Solver::new(&game, Limits::default());
+        let mut whole = Solver::new(&game, &Budget::new());
         assert_eq!(whole.method(), MethodKind::LastBound, "{file}");
-        let mut single = Solver::new(&game, Limits::default());
+        let mut single = Solver::new(&game, &Budget::new());
         let outcomes = whole.one_pile_outcomes(3000).expect("outcomes");
         assert_eq!(outcomes.len(), 3001, "{file}");
         for (n, o) in outcomes.iter().enumerate() {
@@ -451,8 +457,8 @@ fn one_pass_outcomes_of_schwenk_games_are_those_of_one_question_a_pile() {
     }
     // Fibonacci Nim's P-positions (0 aside) are the Fibonacci numbers (Whinihan).
     let game = common::game("fibonacci-nim.game");
-    let outcomes = Solver::new(&game, Limits::default()).one_pile_outcomes(100_000).expect("outcomes");
-    let p: Vec<u64> = (1..=100_000u64).filter(|&n| outcomes[n as usize] == takeaway_core::solve::Outcome::P).collect();
+    let outcomes = Solver::new(&game, &Budget::new()).one_pile_outcomes(100_000).expect("outcomes");
+    let p: Vec<u64> = (1..=100_000u64).filter(|&n| outcomes[n as usize] == takeaway_core::Outcome::P).collect();
     let mut fib = vec![1u64, 2];
     while fib[fib.len() - 1] + fib[fib.len() - 2] <= 100_000 {
         fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);

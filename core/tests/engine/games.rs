@@ -28,9 +28,9 @@
 
 use crate::common;
 
-use takeaway_core::analysis;
-use takeaway_core::rules::parse_position;
-use takeaway_core::solve::{Limits, Outcome, Solver};
+use serde_json::json;
+use takeaway_core::answers::{PartizanReport, PartizanTable, QuotientReport, SolveReport, Table};
+use takeaway_core::{Answer, Budget, Failure, Games, Loaded, Outcome, Request};
 
 fn outcome(word: &str) -> Outcome {
     match word {
@@ -48,33 +48,72 @@ fn numbers(text: &str) -> Vec<u64> {
         .collect()
 }
 
-fn check_partizan_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
-    use takeaway_core::analysis::partizan;
-    use takeaway_core::solve::partizan::PartizanSolver;
-    let mut solver = PartizanSolver::new(game, Limits::default());
+/// One question, as every front end asks it: the verb and its arguments in JSON.
+fn ask(game: &Loaded, verb: &str, args: serde_json::Value) -> Result<Answer, Failure> {
+    let serde_json::Value::Object(args) = args else { panic!("arguments are an object") };
+    let request = Request::parse(verb, args).unwrap_or_else(|e| panic!("{verb}: {e}"));
+    let library = Games { dir: common::games_dir(), session: Vec::new() };
+    takeaway_core::ask(game, &request, &library, &Budget::new())
+}
+
+fn table(file: &str, game: &Loaded, args: serde_json::Value) -> Table {
+    match ask(game, "table", args) {
+        Ok(Answer::Table(t)) => t,
+        other => panic!("{file}: a table: {other:?}"),
+    }
+}
+
+fn partizan_table(file: &str, game: &Loaded, upto: u64) -> PartizanTable {
+    match ask(game, "table", json!({ "upto": upto })) {
+        Ok(Answer::PartizanTable(t)) => t,
+        other => panic!("{file}: a partizan table: {other:?}"),
+    }
+}
+
+fn solved(file: &str, game: &Loaded, args: serde_json::Value) -> SolveReport {
+    match ask(game, "solve", args) {
+        Ok(Answer::Solve(r)) => r,
+        other => panic!("{file}: a solve: {other:?}"),
+    }
+}
+
+fn partizan_solved(file: &str, game: &Loaded, position: &str) -> PartizanReport {
+    match ask(game, "solve", json!({ "position": position })) {
+        Ok(Answer::PartizanSolve(r)) => r,
+        other => panic!("{file}: a partizan solve: {other:?}"),
+    }
+}
+
+fn quotient(file: &str, game: &Loaded, upto: u64) -> QuotientReport {
+    match ask(game, "quotient", json!({ "upto": upto })) {
+        Ok(Answer::Quotient(q)) => q,
+        other => panic!("{file}: a quotient: {other:?}"),
+    }
+}
+
+fn check_partizan_claim(file: &str, game: &Loaded, claim: &str) {
     let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
     let head: Vec<&str> = head.split_whitespace().collect();
     let expected: Vec<&str> = body.split_whitespace().collect();
     match head.as_slice() {
         ["outcomes"] => {
-            let table = partizan::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let table = partizan_table(file, game, expected.len() as u64 - 1);
             let got: Vec<&str> = table.rows.iter().map(|r| r.outcome.letter()).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["values"] => {
-            let table = partizan::table(&mut solver, expected.len() as u64 - 1).expect("table");
+            let table = partizan_table(file, game, expected.len() as u64 - 1);
             let got: Vec<String> = table.rows.iter().map(|r| r.value.clone().expect("a value")).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["period"] => {
-            let table = partizan::table(&mut solver, 0).expect("table");
+            let table = partizan_table(file, game, 0);
             let p = table.period.expect("a period");
             let got = format!("{} from {}, {}", p.period, p.preperiod, p.behaviour);
             assert!(got.starts_with(body.trim()), "{file}: {claim}: got {got}");
         }
         ["solve", position @ ..] => {
-            let pos = parse_position(game, &position.join(" ")).expect("position");
-            let report = partizan::solve(&mut solver, &pos).expect("solve");
+            let report = partizan_solved(file, game, &position.join(" "));
             let mut words = expected.into_iter().peekable();
             assert_eq!(Some(report.outcome.letter()), words.next(), "{file}: {claim}");
             while let Some(w) = words.next() {
@@ -102,17 +141,16 @@ fn check_partizan_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
     }
 }
 
-fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
-    if game.is_partizan() {
+fn check_claim(file: &str, game: &Loaded, claim: &str) {
+    if game.game.is_partizan() {
         return check_partizan_claim(file, game, claim);
     }
-    let mut solver = Solver::new(game, Limits::default());
     let (head, body) = claim.split_once(':').unwrap_or_else(|| panic!("{file}: claim without ':': {claim}"));
     let head: Vec<&str> = head.split_whitespace().collect();
     match head.as_slice() {
         ["grundy"] => {
             let expected = numbers(body);
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
+            let table = table(file, game, json!({ "upto": expected.len() - 1 }));
             let got: Vec<u64> = table.grundy[0].iter().map(|g| g.expect("Grundy value")).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
@@ -120,8 +158,7 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
             let k: u64 = k.parse().expect("a number after `last`");
             let expected = numbers(body);
             let upto = (expected.len() as u64 - 1).max(k);
-            let options = analysis::TableOptions { by_last: true, ..Default::default() };
-            let table = analysis::table(&mut solver, upto, options).expect("table");
+            let table = table(file, game, json!({ "upto": upto, "by_last": true }));
             let grid = table.by_last.expect("a grid by last move");
             let got: Vec<u64> =
                 grid.grundy.iter().take(expected.len()).map(|row| row[k as usize - 1].expect("Grundy value")).collect();
@@ -129,22 +166,18 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
         }
         ["outcomes"] => {
             let expected: Vec<Outcome> = body.split_whitespace().map(outcome).collect();
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
+            let table = table(file, game, json!({ "upto": expected.len() - 1 }));
             assert_eq!(table.outcomes[0], expected, "{file}: {claim}");
         }
         ["values"] => {
             let expected: Vec<&str> = body.split_whitespace().collect();
-            let got: Vec<String> = (0..expected.len() as u64)
-                .map(|n| {
-                    let pos = takeaway_core::rules::Position::new(vec![n]);
-                    solver.loopy_value(&pos).expect("solves").expect("a loopy game under normal play").to_string()
-                })
-                .collect();
+            let table = table(file, game, json!({ "upto": expected.len() - 1 }));
+            let got = table.loopy_values.expect("a loopy game under normal play");
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["cells", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let table = analysis::table(&mut solver, upto, Default::default()).expect("table");
+            let table = table(file, game, json!({ "upto": upto }));
             let expected: Vec<Vec<u64>> = body.split('|').map(numbers).collect();
             let got: Vec<Vec<u64>> =
                 table.grundy.iter().map(|row| row.iter().map(|g| g.expect("Grundy value")).collect()).collect();
@@ -152,14 +185,14 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
         }
         ["misere-grundy"] => {
             let expected = numbers(body);
-            let table = analysis::table(&mut solver, expected.len() as u64 - 1, Default::default()).expect("table");
+            let table = table(file, game, json!({ "upto": expected.len() - 1 }));
             let got: Vec<u64> =
                 table.misere.expect("misère columns").grundy.iter().map(|g| g.expect("G⁻ computed")).collect();
             assert_eq!(got, expected, "{file}: {claim}");
         }
         ["quotient", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let report = analysis::quotient(&mut solver, Some(upto)).expect("quotient");
+            let report = quotient(file, game, upto);
             let words: Vec<&str> = body.split_whitespace().collect();
             let mut expected = format!("order {} p-portion {}", report.order, report.p_portion.len());
             if let Some(p) = report.proven {
@@ -172,7 +205,7 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
         }
         ["p-positions", "to", n] => {
             let upto: u64 = n.parse().expect("a number after `to`");
-            let table = analysis::table(&mut solver, upto, Default::default()).expect("table");
+            let table = table(file, game, json!({ "upto": upto }));
             let expected: Vec<Vec<u64>> = body
                 .split_whitespace()
                 .map(|item| item.split(',').map(|x| x.parse().expect("number")).collect())
@@ -184,9 +217,7 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
                 [piles @ .., "--last", k] => (piles, Some(k.parse::<u64>().expect("a number after --last"))),
                 piles => (piles, None),
             };
-            let mut pos = parse_position(game, &position.join(" ")).expect("position");
-            pos.last = last.or(pos.last);
-            let report = analysis::solve(&mut solver, &pos).expect("solve");
+            let report = solved(file, game, json!({ "position": position.join(" "), "last": last }));
             let mut words = body.split_whitespace().peekable();
             assert_eq!(report.outcome, outcome(words.next().expect("an outcome")), "{file}: {claim}");
             while let Some(w) = words.next() {
@@ -217,16 +248,17 @@ fn check_claim(file: &str, game: &takeaway_core::Game, claim: &str) {
         }
         ["period"] => {
             // `period 149459 from 105351`: the period proven by `takeaway period`.
-            let question = analysis::period_search::PeriodQuestion { upto: 1 << 24, checkpoint: None };
-            let report = analysis::period_search::period_search(game, &question, &Limits::default()).expect("a run");
+            let Ok(Answer::Period(report)) = ask(game, "period", json!({ "upto": 1 << 24 })) else {
+                panic!("{file}: {claim}: a period run")
+            };
             let (pre, p) = report.proven.unwrap_or_else(|| panic!("{file}: {claim}: no period proven"));
             assert_eq!(format!("{p} from {pre}"), body.trim(), "{file}: {claim}");
         }
         ["refused", position @ ..] => {
-            let pos = parse_position(game, &position.join(" ")).expect("position");
-            let Err(error) = analysis::solve(&mut solver, &pos) else { panic!("{file}: {claim}: answered") };
-            let code = miette::Diagnostic::code(&error).map(|c| c.to_string());
-            assert_eq!(code.as_deref(), Some(body.trim()), "{file}: {claim}");
+            let Err(failure) = ask(game, "solve", json!({ "position": position.join(" ") })) else {
+                panic!("{file}: {claim}: answered")
+            };
+            assert_eq!(failure.code().as_deref(), Some(body.trim()), "{file}: {claim}");
         }
         _ => panic!("{file}: unknown claim {claim}"),
     }
@@ -245,14 +277,14 @@ fn every_game_file_loads_and_keeps_its_header_claims() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         // A product names other files of games/.
-        let library = takeaway_core::api::Games { dir: common::games_dir(), session: Vec::new() };
-        let source = takeaway_core::diagnostics::Source::new(name.clone(), text.clone());
-        let loaded = takeaway_core::api::load(source, &name, &[], &library).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let game = loaded.game;
+        let library = takeaway_core::Games { dir: common::games_dir(), session: Vec::new() };
+        let source = takeaway_core::Source::new(name.clone(), text.clone());
+        let loaded = takeaway_core::load_game(source, &name, &[], &library, &Budget::new())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let claims: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix("# expect ")).collect();
         assert!(!claims.is_empty(), "{name} states no `# expect` claim in its header");
         for claim in claims {
-            check_claim(&name, &game, claim);
+            check_claim(&name, &loaded, claim);
         }
     }
 }

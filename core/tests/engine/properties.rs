@@ -8,11 +8,12 @@
 use crate::common;
 
 use proptest::prelude::*;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, Outcome, Solver};
+use takeaway_core::internals::generic_solver as generic;
+use takeaway_core::Position;
+use takeaway_core::{Budget, Outcome, Solver};
 
-fn limits() -> Limits {
-    Limits::states(200_000)
+fn limits() -> Budget {
+    Budget::new().max_states(200_000)
 }
 
 /// A random game whose moves act on one pile at a time: a subtraction set, an octal code,
@@ -45,8 +46,8 @@ proptest! {
     fn p_positions_are_grundy_zero_and_sums_are_xor(text in pile_game(), piles in proptest::collection::vec(0u64..14, 1..4)) {
         let game = common::game_text(&text);
         prop_assert!(game.is_pile_sum());
-        let mut fast = Solver::new(&game, limits());
-        let mut generic = Solver::generic(&game, limits());
+        let mut fast = Solver::new(&game, &limits());
+        let mut generic = generic(&game, &limits());
         let pos = Position::new(piles.clone());
         let v = fast.value(&pos).unwrap();
         prop_assert_eq!(v.outcome == Outcome::P, v.grundy == Some(0));
@@ -56,7 +57,7 @@ proptest! {
         // (octal 4.66 on 12 13 11): such a case says nothing either way, and is set aside.
         match generic.value(&pos) {
             Ok(g) => prop_assert_eq!(g, v, "the pile-sum method agrees with a whole-position search"),
-            Err(takeaway_core::solve::SolveError::StateLimit { .. }) => prop_assume!(false, "too large to search"),
+            Err(takeaway_core::errors::SolveError::StateLimit { .. }) => prop_assume!(false, "too large to search"),
             Err(e) => prop_assert!(false, "the search failed: {e:?}"),
         }
     }
@@ -64,7 +65,7 @@ proptest! {
     #[test]
     fn moves_from_p_go_to_n_and_n_has_a_move_to_p(text in pile_game(), piles in proptest::collection::vec(0u64..12, 1..3)) {
         let game = common::game_text(&text);
-        let mut s = Solver::new(&game, limits());
+        let mut s = Solver::new(&game, &limits());
         let pos = Position::new(piles);
         let moves = game.moves(&pos, 100_000).unwrap();
         let outcomes: Vec<Outcome> = moves.iter().map(|m| s.value(&m.to).unwrap().outcome).collect();
@@ -82,9 +83,9 @@ proptest! {
         let op = if strict { "<" } else { "≤" };
         let text = format!("game \"f\"\npile\nfirst move: {first}\nmove: take {op} {a}·last + {b}\n");
         let game = common::game_text(&text);
-        let mut fast = Solver::new(&game, limits());
-        prop_assert_eq!(fast.method(), takeaway_core::solve::MethodKind::LastBound);
-        let mut generic = Solver::generic(&game, limits());
+        let mut fast = Solver::new(&game, &limits());
+        prop_assert_eq!(fast.method(), takeaway_core::MethodKind::LastBound);
+        let mut generic = generic(&game, &limits());
         let pos = Position::new(vec![n]);
         prop_assert_eq!(fast.value(&pos).unwrap().outcome, generic.value(&pos).unwrap().outcome);
         for last in 1..=n.min(6) {
@@ -100,7 +101,7 @@ proptest! {
         let items: Vec<String> = set.iter().map(|s| s.to_string()).collect();
         let text = format!("game \"m\"\npile\nmove: take {}\nplay misère\n", items.join(" or "));
         let game = common::game_text(&text);
-        let mut s = Solver::new(&game, limits());
+        let mut s = Solver::new(&game, &limits());
         let moves = game.moves(&Position::new(vec![n]), 1000).unwrap();
         let outcome = s.value(&Position::new(vec![n])).unwrap().outcome;
         if moves.is_empty() {
@@ -127,10 +128,10 @@ proptest! {
         let resume = boundaries[(cut % boundaries.len() + 3).min(boundaries.len() - 1)];
         let mutated = format!("{}{}{}", &text[..at], insert, &text[resume..]);
         if let Ok(game) = takeaway_core::load(&mutated, "fuzz", &[]) {
-            let mut s = Solver::new(&game, Limits::states(20_000));
+            let mut s = Solver::new(&game, &Budget::new().max_states(20_000));
             for n in 0..6u64 {
                 let piles = match game.board {
-                    takeaway_core::rules::Board::FixedPiles(k) => vec![n; k],
+                    takeaway_core::Board::FixedPiles(k) => vec![n; k],
                     _ => vec![n],
                 };
                 let _ = s.value(&Position::new(piles));
@@ -200,7 +201,7 @@ proptest! {
         let digits: String = rest.iter().map(|d| d.to_string()).collect();
         let text = format!("game \"o\"\npiles\nmove: octal {first}.{digits}\n");
         let game = common::game_text(&text);
-        let mut s = Solver::new(&game, limits());
+        let mut s = Solver::new(&game, &limits());
         let mut all = vec![first];
         all.extend(&rest);
         let brute = brute_octal(&all, 40);
@@ -212,8 +213,8 @@ proptest! {
     #[test]
     fn a_shared_last_is_searched_over_whole_positions(piles in proptest::collection::vec(0u64..7, 1..4)) {
         let game = common::game_text("game \"s\"\npiles\nfirst move: take any\nmove: take ≤ last\n");
-        let mut s = Solver::new(&game, limits());
-        prop_assert_eq!(s.method(), takeaway_core::solve::MethodKind::Search);
+        let mut s = Solver::new(&game, &limits());
+        prop_assert_eq!(s.method(), takeaway_core::MethodKind::Search);
         let mut memo = std::collections::HashMap::new();
         let p = s.value(&Position::new(piles.clone())).unwrap().outcome == Outcome::P;
         prop_assert_eq!(p, brute_shared_last(&piles, None, &mut memo));
@@ -227,13 +228,13 @@ proptest! {
     fn pile_by_pile_winning_moves_are_the_generic_ones(text in pile_game(), piles in proptest::collection::vec(0u64..12, 1..4)) {
         let game = common::game_text(&text);
         let pos = Position::new(piles);
-        let canon = |moves: Vec<takeaway_core::rules::Move>| {
+        let canon = |moves: Vec<takeaway_core::Move>| {
             let mut v: Vec<Position> = moves.iter().map(|m| game.canonical(&m.to)).collect();
             v.sort();
             v
         };
-        let fast = canon(Solver::new(&game, limits()).winning_moves(&pos).unwrap());
-        let generic = canon(Solver::generic(&game, limits()).winning_moves(&pos).unwrap());
+        let fast = canon(Solver::new(&game, &limits()).winning_moves(&pos).unwrap());
+        let generic = canon(generic(&game, &limits()).winning_moves(&pos).unwrap());
         prop_assert_eq!(fast, generic);
     }
 }
@@ -243,12 +244,19 @@ proptest! {
 
     #[test]
     fn every_reply_of_a_strategy_certificate_leads_to_p(text in pile_game(), piles in proptest::collection::vec(0u64..10, 1..4)) {
-        use takeaway_core::analysis::Explanation;
+        use takeaway_core::answers::Explanation;
         let game = common::game_text(&text);
+        let loaded = common::loaded(&text);
         let pos = Position::new(piles);
-        let mut s = Solver::new(&game, limits());
-        let mut generic = Solver::generic(&game, limits());
-        let answers = match takeaway_core::analysis::explain(&mut s, &pos).unwrap() {
+        let mut generic = generic(&game, &limits());
+        let request = takeaway_core::Request::Explain(takeaway_core::ExplainArgs {
+            position: pos.piles.iter().map(u64::to_string).collect::<Vec<_>>().join(" ").as_str().into(),
+            ..Default::default()
+        });
+        let Ok(takeaway_core::Answer::Explain(explanation)) = common::ask(&loaded, &request) else {
+            panic!("an explanation")
+        };
+        let answers = match explanation {
             Explanation::Mex { answers, outcome, .. } => { if outcome == Outcome::N { prop_assert!(answers.is_empty()); } answers }
             Explanation::NimSum { answers, nim_sum, .. } => { prop_assert_eq!(nim_sum == 0, generic.value(&pos).unwrap().outcome == Outcome::P); answers }
             _ => Vec::new(),
@@ -257,66 +265,6 @@ proptest! {
             prop_assert_eq!(generic.value(&Position::new(a.played.to.clone())).unwrap().outcome, Outcome::N);
             let reply = a.reply.expect("an N-position has a winning reply");
             prop_assert_eq!(generic.value(&Position::new(reply.to.clone())).unwrap().outcome, Outcome::P);
-        }
-    }
-}
-
-/// What `detect` promises, checked shift by shift: the smallest p ≤ len/2 whose tail (the
-/// longest stretch at the end where G(j + p) = G(j) + s, s = 0 unless arithmetic, and then
-/// s ≠ 0) is at least three periods and half the sequence; the preperiod is where that tail
-/// starts.
-fn detect_by_definition(values: &[i64], arithmetic: bool) -> Option<(usize, usize, i64)> {
-    let len = values.len();
-    if len < 2 {
-        return None;
-    }
-    (1..=len / 2).find_map(|p| {
-        let saltus = if arithmetic { values[len - 1] - values[len - 1 - p] } else { 0 };
-        if arithmetic && saltus == 0 {
-            return None;
-        }
-        let mut start = len - p;
-        while start > 0 && values[start - 1 + p] - values[start - 1] == saltus {
-            start -= 1;
-        }
-        let tail = len - start;
-        (tail >= 3 * p && tail >= len / 2).then_some((start, p, saltus))
-    })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
-
-    #[test]
-    fn a_period_is_detected_as_defined(
-        seed in proptest::collection::vec(0i64..3, 1..9),
-        prefix in proptest::collection::vec(0i64..4, 0..12),
-        len in 2usize..80,
-        saltus in 0i64..3,
-        noise in proptest::collection::vec((0usize..80, 0i64..3), 0..2),
-    ) {
-        // A sequence that repeats `seed` (adding `saltus` each time round) after `prefix`,
-        // with a value or two changed: periods, near-periods and none at all.
-        let p = seed.len();
-        let mut values: Vec<i64> = (0..len)
-            .map(|i| if i < prefix.len() { prefix[i] } else { let k = i - prefix.len(); seed[k % p] + saltus * (k / p) as i64 })
-            .collect();
-        for (at, v) in noise {
-            if at < len {
-                values[at] = v;
-            }
-        }
-        for arithmetic in [false, true] {
-            prop_assert_eq!(
-                takeaway_core::analysis::periods::detect(&values, arithmetic),
-                detect_by_definition(&values, arithmetic),
-                "{:?}, arithmetic: {}", values, arithmetic
-            );
-        }
-        // Stored narrower, as the kernel stores them, the values give the same answer.
-        if values.iter().all(|&v| (0..=255).contains(&v)) {
-            let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-            prop_assert_eq!(takeaway_core::analysis::periods::detect(&bytes, false), detect_by_definition(&values, false));
         }
     }
 }

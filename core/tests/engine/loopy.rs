@@ -18,11 +18,12 @@ use crate::common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use proptest::prelude::*;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, Outcome, Solver};
+use takeaway_core::internals::generic_solver as generic;
+use takeaway_core::Position;
+use takeaway_core::{Budget, Outcome, Solver};
 
-fn limits() -> Limits {
-    Limits::states(2_000_000)
+fn limits() -> Budget {
+    Budget::new().max_states(2_000_000)
 }
 
 /// A small loopy game: take an amount from `take`, or add one from `add` while the pile stays
@@ -266,7 +267,7 @@ proptest! {
         let start = position(&m, &piles);
         let graph = m.graph(&start);
         let brute = m.outcomes(&graph);
-        let mut solver = Solver::new(&game, limits());
+        let mut solver = Solver::new(&game, &limits());
         let pos = Position::new(start.clone());
         let got = solver.value(&pos).unwrap().outcome;
         prop_assert_eq!(got, brute[&m.normal(start.clone())], "outcome of {:?} in\n{}", start, m.text());
@@ -295,7 +296,7 @@ proptest! {
         let start = m.normal(position(&m, &piles));
         let graph = m.graph(&start);
         let brute = generalised(&graph);
-        let mut solver = Solver::new(&game, limits());
+        let mut solver = Solver::new(&game, &limits());
         let got = solver.loopy_value(&Position::new(start.clone())).unwrap().expect("normal play has values");
         prop_assert_eq!(got.to_string(), brute[&start].clone(), "γ of {:?} in\n{}", start, m.text());
         // The outcome is read from γ: 0 is P, a number is N, ∞(K) is N exactly when 0 is in K.
@@ -323,9 +324,9 @@ proptest! {
         // The add rule is there, so the loopy engine runs, but it never applies.
         let loopy = format!("{plain}move: add 1 where n + t < 0\n");
         let (plain, loopy) = (common::game_text(&plain), common::game_text(&loopy));
-        let mut a = Solver::generic(&plain, limits());
-        let mut b = Solver::new(&loopy, limits());
-        prop_assert_eq!(b.method(), takeaway_core::solve::MethodKind::Loopy);
+        let mut a = generic(&plain, &limits());
+        let mut b = Solver::new(&loopy, &limits());
+        prop_assert_eq!(b.method(), takeaway_core::MethodKind::Loopy);
         let pos = Position::new(piles);
         prop_assert_eq!(a.value(&pos).unwrap(), b.value(&pos).unwrap());
         prop_assert_eq!(a.remoteness(&pos).unwrap(), b.remoteness(&pos).unwrap());
@@ -338,7 +339,7 @@ proptest! {
 #[test]
 fn take_or_put_back_by_hand() {
     let game = common::game_text("game \"g\"\npile\nmove: take 1..2\nmove: add 1 where n + t <= 4\n");
-    let mut solver = Solver::new(&game, limits());
+    let mut solver = Solver::new(&game, &limits());
     let outcomes: Vec<Outcome> = (0..8).map(|n| solver.value(&Position::new(vec![n])).unwrap().outcome).collect();
     use Outcome::*;
     assert_eq!(outcomes, vec![P, N, N, D, D, D, D, D]);
@@ -368,7 +369,7 @@ fn shipped_loopy_games_match_the_brute_force() {
     ];
     for (file, m) in cases {
         let game = common::game(file);
-        let mut solver = Solver::new(&game, limits());
+        let mut solver = Solver::new(&game, &limits());
         for a in 0..=m.cap {
             for b in 0..=a {
                 let start = m.normal(vec![a, b]);

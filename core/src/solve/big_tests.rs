@@ -2,12 +2,12 @@
 //! checked against the Zeckendorf theorem computed here independently, and against the 64-bit
 //! solver where both reach.
 
-use crate::common;
-
 use num_bigint::BigUint;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::big::BigSchwenk;
-use takeaway_core::solve::{Limits, Outcome, Solver};
+
+use super::BigSchwenk;
+use crate::rules::Position;
+use crate::solve::{Limits, Outcome, Solver};
+use crate::test_support as common;
 
 /// Fibonacci numbers 1, 2, 3, 5, … past `limit`, in arbitrary-size integers.
 fn fibonacci_past(limit: &BigUint) -> Vec<BigUint> {
@@ -106,7 +106,7 @@ fn the_big_answer_agrees_with_the_sixty_four_bit_solver() {
             assert!(text.contains("n/2"), "{text}");
             continue;
         };
-        let mut solver = Solver::new(&game, Limits::default());
+        let mut solver = Solver::within(&game, Limits::default());
         for m in (1u64..400).chain([999_999_999_999, 1 << 60, 1_000_000_000_000_000_001]) {
             for last in [None, Some(1), Some(5)] {
                 let pos = Position { piles: vec![m], last, cells: false };

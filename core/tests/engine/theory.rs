@@ -10,9 +10,10 @@ use crate::common;
 use std::collections::HashMap;
 
 use common::{game, game_with, is_p, mex, solver, value};
-use takeaway_core::analysis;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::Outcome;
+use serde_json::json;
+use takeaway_core::answers::SolveReport;
+use takeaway_core::Position;
+use takeaway_core::Outcome;
 
 // ---- independent brute forces -------------------------------------------------------------
 
@@ -295,13 +296,13 @@ fn bouton_winning_move_from_the_theory_example() {
     // (25, 28, 10): the highest odd column is 2^3; the theory's move leaves (25, 28, 5).
     let g = game("nim.game");
     let mut s = solver(&g);
-    let report = analysis::solve(&mut s, &Position::new(vec![25, 28, 10])).unwrap();
+    let report = common::solve_report(&common::loaded_file("nim.game"), json!({ "position": "25 28 10" }));
     let tos: Vec<Vec<u64>> = report.winning_moves.iter().map(|m| m.to.clone()).collect();
     assert!(tos.contains(&vec![25, 28, 5]));
     for to in &tos {
         assert_eq!(to.iter().fold(0, |x, p| x ^ p), 0, "a winning move leaves nim-sum 0");
     }
-    let report = analysis::solve(&mut s, &Position::new(vec![41, 163, 13])).unwrap();
+    let report = common::solve_report(&common::loaded_file("nim.game"), json!({ "position": "41 163 13" }));
     assert_eq!(report.winning_moves.len(), 1);
     assert_eq!(report.winning_moves[0].description, "take 127 from the pile of 163");
     assert_eq!(report.winning_moves[0].to, vec![41, 36, 13]);
@@ -314,23 +315,24 @@ fn bouton_winning_move_from_the_theory_example() {
 #[test]
 fn nim_by_boutons_theorem_agrees_with_the_computed_values() {
     let nim = game("nim.game");
-    let computed = takeaway_core::load("piles\nmove: take 1..n\n", "g", &[]).expect("loads");
-    let (mut by_theorem, mut by_values) = (solver(&nim), solver(&computed));
+    let computed = common::loaded("piles\nmove: take 1..n\n");
+    let nim = common::loaded_file("nim.game");
     for a in 0..=12u64 {
         for b in a..=12 {
             for c in 0..=12 {
                 let pos = Position::new(vec![a, b, c]);
-                let x = analysis::solve_with(&mut by_theorem, &pos, false).unwrap();
-                let y = analysis::solve_with(&mut by_values, &pos, false).unwrap();
+                let position = json!({ "position": pos.piles, "remoteness": false });
+                let x = common::solve_report(&nim, position.clone());
+                let y = common::solve_report(&computed, position);
                 assert_eq!((x.outcome, x.grundy), (y.outcome, y.grundy), "{a} {b} {c}");
-                let moves = |r: &analysis::SolveReport| {
+                let moves = |r: &SolveReport| {
                     r.winning_moves.iter().map(|m| (m.description.clone(), m.to.clone())).collect::<Vec<_>>()
                 };
                 assert_eq!(moves(&x), moves(&y), "{a} {b} {c}");
             }
         }
     }
-    let big = analysis::solve_with(&mut by_theorem, &Position::new(vec![1 << 62, 5, 7]), false).unwrap();
+    let big = common::solve_report(&nim, json!({ "position": [1u64 << 62, 5, 7], "remoteness": false }));
     assert_eq!(big.grundy, Some((1 << 62) ^ 2));
     assert_eq!(big.winning_moves.len(), 1);
     assert_eq!(big.winning_moves[0].to, vec![2, 5, 7]);
@@ -379,9 +381,7 @@ fn restricted_nim_pile_values_are_n_mod_k_plus_one() {
 
 #[test]
 fn grundys_game_values_match_grundy_1939() {
-    let g = game("grundys-game.game");
-    let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let table = common::table(&common::loaded_file("grundys-game.game"), json!({ "upto": 200 }));
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     let known = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2];
     assert_eq!(&got[..18], &known);
@@ -391,9 +391,7 @@ fn grundys_game_values_match_grundy_1939() {
 
 #[test]
 fn kayles_values_match_and_become_periodic_after_71() {
-    let g = game("kayles.game");
-    let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let table = common::table(&common::loaded_file("kayles.game"), json!({ "upto": 200 }));
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]);
     let brute = brute_kayles(200);
@@ -417,9 +415,7 @@ fn kayles_in_words_and_octal_0_77_are_the_same_game() {
 
 #[test]
 fn dawsons_kayles_values_match() {
-    let g = game("dawsons-kayles.game");
-    let mut s = solver(&g);
-    let table = analysis::table(&mut s, 200, Default::default()).unwrap();
+    let table = common::table(&common::loaded_file("dawsons-kayles.game"), json!({ "upto": 200 }));
     let got: Vec<u64> = table.grundy[0].iter().map(|v| v.unwrap()).collect();
     assert_eq!(&got[..16], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]);
     let brute = brute_dawsons_kayles(200);
@@ -459,7 +455,7 @@ fn wythoff_p_positions_are_the_beatty_pairs() {
             assert_eq!(p, brute[a][b], "({a}, {b}): brute force");
         }
     }
-    let table = analysis::table(&mut s, 13, Default::default()).unwrap();
+    let table = common::table(&common::loaded_file("wythoff.game"), json!({ "upto": 13 }));
     assert_eq!(table.p_positions, vec![vec![0, 0], vec![1, 2], vec![3, 5], vec![4, 7], vec![6, 10], vec![8, 13]]);
 }
 
@@ -587,12 +583,12 @@ fn moore_nim_is_p_when_every_column_counts_a_multiple_of_three() {
 
 #[test]
 fn moore_nim_by_the_theorem_agrees_with_the_search_for_every_k() {
-    use takeaway_core::solve::{Limits, MethodKind, Solver};
+    use takeaway_core::{Budget, MethodKind, Solver};
     for k in 2..=3u64 {
         let g = common::game_text(&format!("game \"Nim_{k}\"\npiles\nmove: take any from each of up to {k} piles\n"));
         let mut theorem = solver(&g);
         assert_eq!(theorem.method(), MethodKind::Moore);
-        let mut search = Solver::generic(&g, Limits::default());
+        let mut search = takeaway_core::internals::generic_solver(&g, &Budget::new());
         for a in 0..=6u64 {
             for b in a..=6 {
                 for c in b..=6 {
@@ -641,7 +637,7 @@ fn moore_nim_answers_large_positions_with_a_move_the_theorem_checks() {
 
 #[test]
 fn tables_of_three_and_four_piles_list_the_p_positions_bouton_and_moore_predict() {
-    use takeaway_core::analysis::{TableOptions, TableShape};
+    use takeaway_core::answers::TableShape;
     let columns_multiple =
         |p: &[u64], m: usize| (0..64).all(|bit| p.iter().filter(|&&x| (x >> bit) & 1 == 1).count() % m == 0);
     for (file, piles, upto, modulus, rule) in [
@@ -650,10 +646,7 @@ fn tables_of_three_and_four_piles_list_the_p_positions_bouton_and_moore_predict(
         ("moore-nim.game", 3, 9, 3, "Moore's theorem for k = 2"),
         ("moore-nim.game", 4, 5, 3, "Moore's theorem for k = 2"),
     ] {
-        let g = game(file);
-        let mut s = solver(&g);
-        let options = TableOptions { piles: Some(piles), ..Default::default() };
-        let table = analysis::table(&mut s, upto, options).unwrap();
+        let table = common::table(&common::loaded_file(file), json!({ "upto": upto, "piles": piles }));
         assert_eq!(table.shape, TableShape::ManyPiles { piles });
         // Every multiset of piles once, in ascending order: C(upto + piles, piles) of them.
         let mut expected_positions = Vec::new();
@@ -684,9 +677,7 @@ fn tables_of_three_and_four_piles_list_the_p_positions_bouton_and_moore_predict(
     }
     // A game on exactly three piles gets this table without --piles; its P-positions follow no
     // column rule, and the table says none.
-    let g = game("three-pile-wythoff.game");
-    let mut s = solver(&g);
-    let table = analysis::table(&mut s, 5, Default::default()).unwrap();
+    let table = common::table(&common::loaded_file("three-pile-wythoff.game"), json!({ "upto": 5 }));
     assert_eq!(table.shape, TableShape::ManyPiles { piles: 3 });
     assert_eq!(table.positions.len(), 56);
     assert_eq!(table.pattern, None);
@@ -694,10 +685,9 @@ fn tables_of_three_and_four_piles_list_the_p_positions_bouton_and_moore_predict(
 
 // ---- periods and patterns ------------------------------------------------------------------------
 
-fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway_core::analysis::periods::Periodicity> {
-    let g = game_with(file, settings);
-    let mut s = solver(&g);
-    analysis::table(&mut s, upto, Default::default()).unwrap().period
+fn period_of(file: &str, settings: &[(&str, i64)], upto: u64) -> Option<takeaway_core::answers::Periodicity> {
+    let text = std::fs::read_to_string(common::games_dir().join(file)).expect("the game file");
+    common::table(&common::loaded_with(&text, settings), json!({ "upto": upto })).period
 }
 
 #[test]
@@ -753,11 +743,7 @@ fn games_without_a_known_period_show_none() {
 
 #[test]
 fn famous_patterns_of_p_positions_are_recognised() {
-    let pattern = |file: &str, upto: u64| {
-        let g = game(file);
-        let mut s = solver(&g);
-        analysis::table(&mut s, upto, Default::default()).unwrap().pattern
-    };
+    let pattern = |file: &str, upto: u64| common::table(&common::loaded_file(file), json!({ "upto": upto })).pattern;
     assert_eq!(pattern("tag.game", 40).as_deref(), Some("the multiples of 4"));
     assert_eq!(pattern("tag-misere.game", 40).as_deref(), Some("the numbers n with n mod 4 = 1"));
     assert_eq!(pattern("take-at-most-last.game", 100).as_deref(), Some("the powers of 2"));
@@ -765,10 +751,9 @@ fn famous_patterns_of_p_positions_are_recognised() {
     assert_eq!(pattern("fibonacci-nim.game", 100).as_deref(), Some("the Fibonacci numbers"));
     assert!(pattern("wythoff.game", 30).unwrap().starts_with("Wythoff's pairs"));
     assert_eq!(pattern("kayles.game", 40), None);
-    let two_pile_nim = common::game_text("piles 2\nmove: take any from one pile\n");
-    let mut s = solver(&two_pile_nim);
+    let two_pile_nim = common::loaded("piles 2\nmove: take any from one pile\n");
     assert_eq!(
-        analysis::table(&mut s, 20, Default::default()).unwrap().pattern.as_deref(),
+        common::table(&two_pile_nim, json!({ "upto": 20 })).pattern.as_deref(),
         Some("the equal pairs (a, a)")
     );
 }

@@ -3,14 +3,14 @@
 
 use crate::common;
 
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, Solver};
+use takeaway_core::Position;
+use takeaway_core::{Budget, Solver};
 
 const UPTO: u64 = 40;
 
 fn values(text: &str, upto: u64) -> Vec<u64> {
     let game = common::game_text(text);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, &Budget::new());
     (0..=upto).map(|n| solver.value(&Position::new(vec![n])).unwrap().grundy.expect("a Grundy value")).collect()
 }
 

@@ -105,9 +105,8 @@ fn r_wythoff_p_positions(r: usize, upto: usize) -> Vec<Vec<u64>> {
 fn r_wythoff_matches_a_brute_force_and_fraenkels_pairs() {
     let text = std::fs::read_to_string(common::games_dir().join("r-wythoff.game")).unwrap();
     for r in 1..=4u64 {
-        let game = takeaway_core::load(&text, "r-wythoff.game", &[("r".to_string(), (r as i64).into())]).unwrap();
-        let mut solver = takeaway_core::solve::Solver::new(&game, Default::default());
-        let table = takeaway_core::analysis::table(&mut solver, 30, Default::default()).unwrap();
+        let game = common::loaded_with(&text, &[("r", r as i64)]);
+        let table = common::table(&game, serde_json::json!({ "upto": 30 }));
         let brute = r_wythoff_p_positions(r as usize, 30);
         assert_eq!(table.p_positions, brute, "r = {r}");
         // Fraenkel: the k-th pair is (a_k, a_k + r·k), a_k the least number not yet used.
@@ -149,11 +148,11 @@ fn coin_game_values(size: u32, allowed: &dyn Fn(&[u64]) -> bool) -> Vec<u64> {
 /// coin-turning theorem) is the brute force's; and one heads coin at n has the claimed value.
 fn check_coin_game(text: &str, name: &str, size: u32, allowed: &dyn Fn(&[u64]) -> bool) {
     let game = takeaway_core::load(text, name, &[]).unwrap();
-    let mut solver = takeaway_core::solve::Solver::new(&game, Default::default());
+    let mut solver = takeaway_core::Solver::new(&game, &takeaway_core::Budget::new());
     let brute = coin_game_values(size, allowed);
     for (heads, &expected) in brute.iter().enumerate() {
         let coins: Vec<u64> = (0..size).filter(|i| heads & (1 << i) != 0).map(|i| i as u64 + 1).collect();
-        let got = solver.value(&takeaway_core::rules::Position::new(coins.clone())).unwrap().grundy;
+        let got = solver.value(&takeaway_core::Position::new(coins.clone())).unwrap().grundy;
         assert_eq!(got, Some(expected), "{name}: heads at {coins:?}");
     }
 }
@@ -198,9 +197,9 @@ fn grunt_matches_the_coins_and_grundys_game() {
         assert_eq!(single[1 << (n - 1)], value, "coin {n}");
     }
     let grundy = takeaway_core::load(&game_text("grundys-game.game"), "grundys-game.game", &[]).unwrap();
-    let mut solver = takeaway_core::solve::Solver::new(&grundy, Default::default());
+    let mut solver = takeaway_core::Solver::new(&grundy, &takeaway_core::Budget::new());
     for (n, &value) in claim.iter().enumerate().skip(1) {
-        let g = solver.value(&takeaway_core::rules::Position::new(vec![n as u64 - 1])).unwrap().grundy;
+        let g = solver.value(&takeaway_core::Position::new(vec![n as u64 - 1])).unwrap().grundy;
         assert_eq!(g, Some(value), "coin {n} is worth G({})", n - 1);
     }
     check_coin_game(&game_text("grunt.game"), "grunt.game", 10, &grunt);

@@ -2,18 +2,18 @@
 //! the laws of the canonical-form engine, the simplicity rule, and agreement with the
 //! impartial theory where Left and Right have the same moves.
 
-use crate::common;
+use crate::test_support as common;
 
 use proptest::prelude::*;
-use takeaway_core::rules::{Position, Side};
-use takeaway_core::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
-use takeaway_core::solve::Limits;
+use crate::rules::{Position, Side};
+use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
+use crate::solve::Limits;
 
 fn set_text(set: &[u64]) -> String {
     set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" or ")
 }
 
-fn subtraction(left: &[u64], right: &[u64], misere: bool) -> takeaway_core::Game {
+fn subtraction(left: &[u64], right: &[u64], misere: bool) -> crate::rules::Game {
     let mut text =
         format!("game \"g\"\npiles\nleft move: take {}\nright move: take {}\n", set_text(left), set_text(right));
     if misere {
@@ -23,8 +23,8 @@ fn subtraction(left: &[u64], right: &[u64], misere: bool) -> takeaway_core::Game
 }
 
 /// The outcome by a search that knows nothing of values.
-fn searched(game: &takeaway_core::Game, piles: &[u64]) -> PartizanOutcome {
-    let mut s = PartizanSolver::new(game, Limits::default());
+fn searched(game: &crate::rules::Game, piles: &[u64]) -> PartizanOutcome {
+    let mut s = PartizanSolver::within(game, Limits::default());
     s.give_up_values();
     let (l, r) = s.searched_wins(&Position::new(piles.to_vec())).expect("search");
     PartizanOutcome::from_wins(l, r)
@@ -44,7 +44,7 @@ proptest! {
         left in a_set(), right in a_set(), a in 0u64..14, b in 0u64..10, c in 0u64..6,
     ) {
         let game = subtraction(&left, &right, false);
-        let mut s = PartizanSolver::new(&game, Limits::default());
+        let mut s = PartizanSolver::within(&game, Limits::default());
         for piles in [vec![a], vec![a, b], vec![a, b, c]] {
             let from_value = s.outcome(&Position::new(piles.clone())).expect("value");
             prop_assert_eq!(from_value, searched(&game, &piles), "{:?} L{:?} R{:?}", piles, left, right);
@@ -55,7 +55,7 @@ proptest! {
     #[test]
     fn winning_moves_agree_with_the_game_tree(left in a_set(), right in a_set(), a in 0u64..12, b in 0u64..8) {
         let game = subtraction(&left, &right, false);
-        let mut s = PartizanSolver::new(&game, Limits::default());
+        let mut s = PartizanSolver::within(&game, Limits::default());
         let pos = Position::new(vec![a, b]);
         for side in [Side::Left, Side::Right] {
             let winning: Vec<Vec<u64>> = s.winning_moves(&pos, side).expect("moves").into_iter().map(|m| m.to.piles).collect();
@@ -77,7 +77,7 @@ proptest! {
         left in a_set(), right in a_set(), a in 0u64..12, b in 0u64..12, c in 0u64..12,
     ) {
         let game = subtraction(&left, &right, false);
-        let mut s = PartizanSolver::new(&game, Limits::default());
+        let mut s = PartizanSolver::within(&game, Limits::default());
         let g = s.pile_value(a).unwrap();
         let h = s.pile_value(b).unwrap();
         let k = s.pile_value(c).unwrap();
@@ -101,7 +101,7 @@ proptest! {
         let (x, y) = (Dyadic::new(a, ka), Dyadic::new(b, kb));
         prop_assume!(x < y);
         let game = subtraction(&[1], &[1], false);
-        let mut s = PartizanSolver::new(&game, Limits::default());
+        let mut s = PartizanSolver::within(&game, Limits::default());
         let f = &mut s.forms;
         let (fx, fy) = (f.of_number(x).unwrap(), f.of_number(y).unwrap());
         let g = f.canonical(vec![fx], vec![fy]).unwrap();
@@ -114,7 +114,7 @@ proptest! {
         let partizan = subtraction(&set, &set, false);
         let impartial = common::game_text(&format!("game \"g\"\npiles\nmove: take {}\n", set_text(&set)));
         let grundy = common::value(&mut common::solver(&impartial), &[n]).grundy.expect("Grundy value");
-        let mut s = PartizanSolver::new(&partizan, Limits::default());
+        let mut s = PartizanSolver::within(&partizan, Limits::default());
         let v = s.pile_value(n).unwrap();
         prop_assert_eq!(s.forms.number_nimber(v), Some((Dyadic::ZERO, grundy as u32)));
     }
@@ -123,7 +123,7 @@ proptest! {
     #[test]
     fn misere_outcomes_come_from_the_game_tree(left in a_set(), right in a_set(), a in 0u64..10, b in 0u64..8) {
         let game = subtraction(&left, &right, true);
-        let mut s = PartizanSolver::new(&game, Limits::default());
+        let mut s = PartizanSolver::within(&game, Limits::default());
         let o = s.outcome(&Position::new(vec![a, b])).unwrap();
         prop_assert_eq!(o, searched(&game, &[a, b]));
         prop_assert_eq!(s.outcome(&Position::new(vec![0])).unwrap(), PartizanOutcome::N);
@@ -156,7 +156,7 @@ fn kayles_with_the_same_moves_for_both_is_kayles() {
     let partizan =
         common::game_text("game \"k\"\npiles\nleft move: take 1..2, then split\nright move: take 1..2, then split\n");
     let kayles = common::game("kayles.game");
-    let mut s = PartizanSolver::new(&partizan, Limits::default());
+    let mut s = PartizanSolver::within(&partizan, Limits::default());
     let mut impartial = common::solver(&kayles);
     for n in 0..40 {
         let g = common::value(&mut impartial, &[n]).grundy.unwrap();
@@ -168,7 +168,7 @@ fn kayles_with_the_same_moves_for_both_is_kayles() {
 #[test]
 fn the_issues_example_is_an_l_position_with_its_published_form() {
     let game = subtraction(&[1, 3], &[2, 3], false);
-    let mut s = PartizanSolver::new(&game, Limits::default());
+    let mut s = PartizanSolver::within(&game, Limits::default());
     let v = s.value(&Position::new(vec![6])).unwrap();
     assert_eq!(s.show(v), "{1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}");
     assert_eq!(s.outcome_of(v), PartizanOutcome::L);
@@ -180,8 +180,8 @@ fn a_game_too_large_for_values_is_answered_by_search() {
     // The forms of this game grow with the pile; with a small limit the value is refused and
     // the outcome still comes (from the search), matching the search.
     let game = subtraction(&[1, 3], &[2, 3], false);
-    let mut s = PartizanSolver::new(&game, Limits::states(20_000));
-    let report = takeaway_core::analysis::partizan::solve(&mut s, &Position::new(vec![200])).unwrap();
+    let mut s = PartizanSolver::within(&game, Limits::states(20_000));
+    let report = crate::analysis::partizan::solve(&mut s, &Position::new(vec![200])).unwrap();
     assert!(report.value.is_none());
     assert!(report.value_note.as_deref().unwrap().contains("grow past the limit"), "{report:?}");
     assert_eq!(report.outcome, searched(&game, &[200]));

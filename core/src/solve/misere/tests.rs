@@ -4,13 +4,13 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use takeaway_core::rules::Position;
-use takeaway_core::solve::misere::genus::Genera;
-use takeaway_core::solve::misere::{heap_options, MisereHeaps, Word};
-use takeaway_core::solve::{Limits, MethodKind, Outcome, Solver};
+use crate::rules::Position;
+use crate::solve::misere::genus::Genera;
+use crate::solve::misere::{heap_options, MisereHeaps, Word};
+use crate::solve::{Limits, MethodKind, Outcome, Solver};
 
-fn game(rules: &str) -> takeaway_core::Game {
-    takeaway_core::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
+fn game(rules: &str) -> crate::rules::Game {
+    crate::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
 }
 
 /// Options of a heap of an octal game, written from the code's definition.
@@ -71,9 +71,9 @@ fn octal_rules(code: &[u8]) -> String {
 #[test]
 fn misere_kayles_has_the_published_misere_grundy_values_and_answers_big_sums_by_its_quotient() {
     let g = game("move: take 1..2, then split");
-    let mut solver = Solver::new(&g, Limits::default());
+    let mut solver = Solver::within(&g, Limits::default());
     assert_eq!(solver.method(), MethodKind::MisereQuotient);
-    let table = takeaway_core::analysis::table(&mut solver, 20, Default::default()).expect("table");
+    let table = crate::analysis::table(&mut solver, 20, Default::default()).expect("table");
     let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
     assert_eq!(got, [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]);
     // Four piles of 20..35 against the search, and piles of 10^18 from the proven period.
@@ -90,8 +90,8 @@ fn misere_kayles_has_the_published_misere_grundy_values_and_answers_big_sums_by_
 #[test]
 fn grundys_game_has_the_published_misere_grundy_values() {
     let g = game("move: split unequal");
-    let mut solver = Solver::new(&g, Limits::default());
-    let table = takeaway_core::analysis::table(&mut solver, 20, Default::default()).expect("table");
+    let mut solver = Solver::within(&g, Limits::default());
+    let table = crate::analysis::table(&mut solver, 20, Default::default()).expect("table");
     let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
     assert_eq!(got, [1, 1, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
 }
@@ -163,7 +163,7 @@ fn check_laws(code: &[u8], upto: u64) {
 /// A quotient's monoid laws: element 0 is the identity, the product is commutative, and
 /// associative (its third factor among the first `associative_up_to` elements), and the monoid is
 /// reduced: every two elements are told apart by some z.
-fn assert_monoid_laws(name: &str, m: &takeaway_core::solve::misere::quotient::Monoid, associative_up_to: u32) {
+fn assert_monoid_laws(name: &str, m: &crate::solve::misere::quotient::Monoid, associative_up_to: u32) {
     let order = m.order() as u32;
     for x in 0..order {
         assert_eq!(m.mul(0, x), x, "{name}: Φ(0) is the identity");
@@ -221,7 +221,7 @@ fn dawsons_kayles_quotient_grows_past_its_blow_up_to_the_published_orders() {
 #[test]
 fn misere_nim_follows_bouton_through_the_quotient() {
     let g = game("move: take any");
-    let mut solver = Solver::new(&g, Limits::default());
+    let mut solver = Solver::within(&g, Limits::default());
     assert_eq!(solver.method(), MethodKind::MisereQuotient);
     for a in 0..8u64 {
         for b in a..8 {
@@ -241,8 +241,8 @@ fn misere_nim_follows_bouton_through_the_quotient() {
 
 #[test]
 fn misere_tag_keeps_the_seeds_theorem_through_the_quotient() {
-    let g = takeaway_core::load("pile\nmove: take 1..3\nplay misère\n", "t", &[]).unwrap();
-    let mut solver = Solver::new(&g, Limits::default());
+    let g = crate::load("pile\nmove: take 1..3\nplay misère\n", "t", &[]).unwrap();
+    let mut solver = Solver::within(&g, Limits::default());
     assert_eq!(solver.method(), MethodKind::MisereQuotient);
     for n in 0..200u64 {
         let want = if n % 4 == 1 { Outcome::P } else { Outcome::N };
@@ -308,7 +308,7 @@ proptest! {
         let mut heaps = MisereHeaps::new();
         heaps.extend(&g, 8, &Limits::default()).expect("quotient");
         let q = heaps.quotient();
-        let mut solver = Solver::new(&g, Limits::default());
+        let mut solver = Solver::within(&g, Limits::default());
         let options = |n: u64| octal_options(&code, n);
         let mut memo = HashMap::new();
         for piles in sums {
@@ -349,7 +349,7 @@ proptest! {
 #[test]
 fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
     let g = game("move: take 1..2, then split");
-    let mut solver = Solver::new(&g, Limits::default());
+    let mut solver = Solver::within(&g, Limits::default());
     let pos = Position::new(vec![1_000_000_000_000_000_000, 7]);
     assert_eq!(solver.value(&pos).unwrap().outcome, Outcome::N);
     let (moves, more) = solver.winning_moves_listed(&pos).unwrap();
@@ -384,19 +384,19 @@ fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
 #[test]
 fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
     let g = game("move: take 1..3");
-    let mut solver = Solver::new(&g, Limits::default());
+    let mut solver = Solver::within(&g, Limits::default());
     for a in 0..10u64 {
         for b in a..10 {
-            let e = takeaway_core::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
-            let takeaway_core::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+            let e = crate::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
+            let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
             let values: Vec<u64> = [a, b, 5].iter().filter(|&&p| p > 0).map(|p| p % 4).collect();
             assert_eq!(tame_values, Some(values), "{a} {b} 5");
         }
     }
     let kayles = game("move: take 1..2, then split");
-    let mut solver = Solver::new(&kayles, Limits::default());
-    let e = takeaway_core::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
-    let takeaway_core::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
+    let mut solver = Solver::within(&kayles, Limits::default());
+    let e = crate::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
+    let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
     assert_eq!(tame_values, None, "heap 5 of Kayles is wild");
 }
 
@@ -412,7 +412,7 @@ const KAYLES_GENERA: [&str; 21] = [
 
 #[test]
 fn kayles_genera_are_the_published_ones_and_agree_with_a_search_with_real_nim_heaps() {
-    use takeaway_core::solve::misere::genus::Genus;
+    use crate::solve::misere::genus::Genus;
     let options = |n: u64| octal_options(&[0, 7, 7], n);
     let mut genera = Genera::new(1_000_000);
     let mut memo = HashMap::new();
@@ -459,8 +459,8 @@ fn genus_of_dawsons_kayles_and_grundys_game_to_heap_20_agrees_with_the_search() 
 fn quotients_of_0_44_and_0_46_are_proven_on_defaults_and_agree_with_the_search() {
     for code in [[0u8, 4, 4], [0, 4, 6]] {
         let g = game(&octal_rules(&code));
-        let mut solver = Solver::new(&g, Limits::default());
-        let report = takeaway_core::analysis::quotient(&mut solver, None).expect("a quotient");
+        let mut solver = Solver::within(&g, Limits::default());
+        let report = crate::analysis::quotient(&mut solver, None).expect("a quotient");
         let proven = report.proven.unwrap_or_else(|| panic!("{code:?}: no period proven: {:?}", report.stopped));
         assert!(proven.needed <= report.computed, "{code:?}");
         assert_eq!((proven.preperiod, proven.period), (143, 24), "{code:?}");
@@ -495,8 +495,8 @@ fn agrees_with_the_search(name: &str, options: &dyn Fn(u64) -> Vec<Word>, solver
 fn quotient_of_0_56_reaches_heap_300_on_defaults_and_agrees_with_the_search() {
     let code = [0u8, 5, 6];
     let g = game(&octal_rules(&code));
-    let mut solver = Solver::new(&g, Limits::default());
-    let report = takeaway_core::analysis::quotient(&mut solver, Some(300)).expect("a quotient");
+    let mut solver = Solver::within(&g, Limits::default());
+    let report = crate::analysis::quotient(&mut solver, Some(300)).expect("a quotient");
     assert_eq!((report.computed, report.order, report.stopped), (300, 66, None));
     agrees_with_the_search("0.56", &|n| octal_options(&code, n), &mut solver, 14);
 }
@@ -506,8 +506,8 @@ fn quotient_of_0_56_reaches_heap_300_on_defaults_and_agrees_with_the_search() {
 #[test]
 fn grundys_game_quotient_to_heap_24_has_order_48_and_agrees_with_the_search() {
     let g = game("move: split unequal");
-    let mut solver = Solver::new(&g, Limits::default());
-    let report = takeaway_core::analysis::quotient(&mut solver, Some(24)).expect("a quotient");
+    let mut solver = Solver::within(&g, Limits::default());
+    let report = crate::analysis::quotient(&mut solver, Some(24)).expect("a quotient");
     assert_eq!((report.computed, report.order, report.p_portion.len(), report.stopped), (24, 48, 7, None));
     // Split a heap of n into two non-empty heaps of different sizes.
     let options = |n: u64| (1..n.div_ceil(2)).map(|a| vec![a, n - a]).collect::<Vec<Word>>();
@@ -519,8 +519,8 @@ fn grundys_game_quotient_to_heap_24_has_order_48_and_agrees_with_the_search() {
 #[test]
 fn a_quotient_out_of_work_answers_with_the_heaps_it_has() {
     let g = game("move: octal 0.56");
-    let mut solver = Solver::new(&g, Limits::states(200_000));
-    let report = takeaway_core::analysis::quotient(&mut solver, None).expect("the heaps computed");
+    let mut solver = Solver::within(&g, Limits::states(200_000));
+    let report = crate::analysis::quotient(&mut solver, None).expect("the heaps computed");
     let stopped = report.stopped.expect("a reason");
     assert!(stopped.starts_with(&format!("at heap {} the work allowed ran out", report.computed + 1)), "{stopped}");
     assert!(stopped.contains("--max-states, now 200000"), "{stopped}");
@@ -531,12 +531,12 @@ fn a_quotient_out_of_work_answers_with_the_heaps_it_has() {
 #[test]
 fn misere_kayles_outcome_period_is_proven_by_its_quotient() {
     let g = game("move: take 1..2, then split");
-    let mut solver = Solver::new(&g, Limits::default());
-    let table = takeaway_core::analysis::table(&mut solver, 1000, Default::default()).expect("table");
+    let mut solver = Solver::within(&g, Limits::default());
+    let table = crate::analysis::table(&mut solver, 1000, Default::default()).expect("table");
     let period = table.period.expect("a period");
     assert_eq!((period.of, period.preperiod, period.period), ("outcome", 21, 1));
     assert!(period.proven);
-    assert_eq!(period.theorem, Some(takeaway_core::analysis::periods::MISERE_QUOTIENT_PROOF));
+    assert_eq!(period.theorem, Some(crate::analysis::periods::MISERE_QUOTIENT_PROOF));
     // Against the search: no single row of 21 to 36 pins is a P-position.
     let mut search = Solver::generic(&g, Limits::states(20_000_000));
     for n in 21..=36 {

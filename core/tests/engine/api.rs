@@ -5,14 +5,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use takeaway_core::api::{self, Answer, Request};
-use takeaway_core::check::NoLibrary;
-use takeaway_core::diagnostics::Source;
-use takeaway_core::solve::progress::{CancelToken, Progress, Reporter, Stage};
-use takeaway_core::solve::Limits;
+use takeaway_core::{
+    load_game, read_game, Answer, Budget, CancelToken, Failure, Loaded, NoLibrary, Position, Progress, Reporter,
+    Request, SolveArgs, Source, Stage, TableArgs,
+};
 
-fn game(text: &str) -> api::Loaded {
-    api::load(Source::new("test.game", text), "test", &[], &NoLibrary).unwrap_or_else(|f| panic!("{f}"))
+fn game(text: &str) -> Loaded {
+    load_game(Source::new("test.game", text), "test", &[], &NoLibrary, &Budget::new()).unwrap_or_else(|f| panic!("{f}"))
+}
+
+fn ask(game: &Loaded, request: &Request, budget: &Budget) -> Result<Answer, Failure> {
+    takeaway_core::ask(game, request, &NoLibrary, budget)
+}
+
+fn solve(position: &str) -> Request {
+    Request::Solve(SolveArgs { position: position.into(), ..Default::default() })
 }
 
 const GRUNDYS_GAME: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n";
@@ -20,9 +27,9 @@ const GRUNDYS_GAME: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n
 #[test]
 fn answers_are_data_bouton_and_a_subtraction_period() {
     let nim = game("game \"Nim\"\npiles\nmove: take any\n");
-    let limits = Limits::default();
+    let limits = Budget::new();
     // Bouton: 41 ⊕ 163 ⊕ 13 = 135, so the position is N, and 25 ⊕ 28 ⊕ 5 = 0 is P.
-    match api::ask(&nim, &Request::Solve { position: "41 163 13".into(), last: None, remoteness: true }, &limits) {
+    match ask(&nim, &solve("41 163 13"), &limits) {
         Ok(Answer::Solve(r)) => {
             assert_eq!((r.outcome.letter(), r.grundy), ("N", Some(41 ^ 163 ^ 13)));
             for m in &r.winning_moves {
@@ -31,12 +38,12 @@ fn answers_are_data_bouton_and_a_subtraction_period() {
         }
         other => panic!("{other:?}"),
     }
-    match api::ask(&nim, &Request::Solve { position: "25 28 5".into(), last: None, remoteness: true }, &limits) {
+    match ask(&nim, &solve("25 28 5"), &limits) {
         Ok(Answer::Solve(r)) => assert_eq!((r.outcome.letter(), r.grundy, r.winning_moves.len()), ("P", Some(0), 0)),
         other => panic!("{other:?}"),
     }
     let tag = game("piles\nmove: take 1..3\n");
-    match api::ask(&tag, &Request::Table { upto: 20, options: Default::default() }, &limits) {
+    match ask(&tag, &Request::Table(TableArgs { upto: 20, ..Default::default() }), &limits) {
         Ok(Answer::Table(t)) => {
             let p: Vec<u64> = t.p_positions.iter().map(|pos| pos[0]).collect();
             assert_eq!(p, vec![0, 4, 8, 12, 16, 20]);
@@ -49,14 +56,13 @@ fn answers_are_data_bouton_and_a_subtraction_period() {
 
 #[test]
 fn a_failure_has_its_code_its_place_and_its_rendering() {
-    let failure = api::load(Source::new("bad.game", "piles\nmove: tkae 1..3\n"), "bad", &[], &NoLibrary).unwrap_err();
+    let failure = load_game(Source::new("bad.game", "piles\nmove: tkae 1..3\n"), "bad", &[], &NoLibrary, &Budget::new())
+        .unwrap_err();
     assert_eq!(failure.code().as_deref(), Some("takeaway::parse::unexpected"));
     assert_eq!(failure.line_column(), Some((2, 7)));
     assert!(failure.render(false).contains("bad.game:2:7"), "{}", failure.render(false));
     let nim = game("piles\nmove: take any\n");
-    let f =
-        api::ask(&nim, &Request::Solve { position: "3 x".into(), last: None, remoteness: true }, &Limits::default())
-            .unwrap_err();
+    let f = ask(&nim, &solve("3 x"), &Budget::new()).unwrap_err();
     assert!(f.code().unwrap().starts_with("takeaway::position::"), "{:?}", f.code());
 }
 
@@ -73,19 +79,15 @@ impl Reporter for Count {
 fn two_questions_in_two_threads_are_cancelled_and_reported_independently() {
     let grundy = game(GRUNDYS_GAME);
     // Far past what finishes in the test's time: only a cancel ends it.
-    let long = Request::Solve { position: "1000000000".into(), last: None, remoteness: true };
+    let long = solve("1000000000");
     let (first, second) = (CancelToken::new(), CancelToken::new());
     let (heard_first, heard_second) = (Arc::new(Count(AtomicU64::new(0))), Arc::new(Count(AtomicU64::new(0))));
     let ask = |token: &CancelToken, heard: &Arc<Count>| {
-        let limits = Limits {
-            max_states: usize::MAX / 64,
-            max_work: u64::MAX / 64,
-            cancel: token.clone(),
-            progress: Progress::to(heard.clone()),
-            ..Limits::default()
-        };
+        // A million seconds' work, counted: nothing but the cancel stops it in a test's time.
+        let budget = Budget::new().within(1e6).max_states(usize::MAX / 64);
+        let budget = budget.cancel(token.clone()).progress(Progress::to(heard.clone()));
         let (game, request) = (grundy.clone(), long.clone());
-        std::thread::spawn(move || api::ask(&game, &request, &limits).map(|_| ()).map_err(|f| f.code()))
+        std::thread::spawn(move || ask(&game, &request, &budget).map(|_| ()).map_err(|f| f.code()))
     };
     let a = ask(&first, &heard_first);
     let b = ask(&second, &heard_second);
@@ -121,12 +123,11 @@ fn the_example_program_runs_on_the_typed_api() {
 
 #[test]
 fn a_game_against_the_computer_is_a_state_machine() {
-    use takeaway_core::play::{Hint, Kept, Play, Player, Status, Strength};
-    use takeaway_core::rules::Position;
+    use takeaway_core::{Hint, Kept, Play, Player, Status, Strength};
     // Subtraction {1, 2, 3}: the P-positions are the multiples of 4.
     let tag = game("game \"TAG\"\npile\nmove: take 1..3\n");
     let perfect = Strength { percent: 100, seed: 1 };
-    let mut play = Play::new(&tag.game, Position::new(vec![10]), Player::You, perfect, Limits::default());
+    let mut play = Play::new(&tag.game, Position::new(vec![10]), Player::You, perfect, &Budget::new());
     assert_eq!(play.status().unwrap(), Status::ToMove(Player::You));
     match play.hint().unwrap() {
         Hint::Win(m) => assert_eq!(m.to.piles, vec![8]),
@@ -167,24 +168,25 @@ fn a_game_against_the_computer_is_a_state_machine() {
     assert!(play.slip().is_none());
 }
 
-/// The ten lines of the README's "Using takeaway as a library", as written there.
+/// The lines of the README's "Using takeaway as a library", as written there.
 #[test]
-fn the_readme_library_example_says_what_it_prints() -> Result<(), api::Failure> {
-    let game = api::read_game("games/tag.game".as_ref(), &[], Vec::new())?;
-    let limits = Limits::default();
-    if let Answer::Solve(s) =
-        api::ask(&game, &Request::Solve { position: "10".into(), last: None, remoteness: false }, &limits)?
-    {
+fn the_readme_library_example_says_what_it_prints() -> Result<(), Failure> {
+    let budget = Budget::new();
+    let tag = crate::common::games_dir().join("tag.game");
+    let game = read_game(&tag, &[], Vec::new(), &budget)?;
+    let request = Request::Solve(SolveArgs { position: "10".into(), ..Default::default() });
+    if let Answer::Solve(s) = takeaway_core::ask(&game, &request, &NoLibrary, &budget)? {
         assert_eq!((s.outcome.letter(), s.grundy, s.winning_moves[0].to.clone()), ("N", Some(2), vec![8]));
     } else {
         panic!("a solve answers with Answer::Solve");
     }
-    let table = api::ask(&game, &Request::Table { upto: 12, options: Default::default() }, &limits)?;
+    let request = Request::Table(TableArgs { upto: 12, ..Default::default() });
+    let table = takeaway_core::ask(&game, &request, &NoLibrary, &budget)?;
     assert!(takeaway_core::render::text(&table).contains("P-positions: 0, 4, 8, 12"));
-    let readme = std::fs::read_to_string("README.md").expect("the README");
+    let readme = std::fs::read_to_string(crate::common::repository_file("README.md")).expect("the README");
     for line in [
-        "let game = api::read_game(\"games/tag.game\".as_ref(), &[], Vec::new())?;",
-        "if let Answer::Solve(s) = api::ask(&game, &Request::Solve { position: \"10\".into(), last: None, remoteness: false }, &limits)? {",
+        "let game = read_game(\"games/tag.game\".as_ref(), &[], Vec::new(), &budget)?;",
+        "let request = Request::Solve(SolveArgs { position: \"10\".into(), ..Default::default() });",
         "// N Some(2) [8]",
         "// P-positions: 0, 4, 8, 12",
     ] {

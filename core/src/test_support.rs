@@ -1,0 +1,37 @@
+//! Helpers for the engine's unit tests (the tests of its inner parts: misère monoids,
+//! partizan forms, Schwenk's sequences); the tests through the public face are in `tests/`.
+
+use std::path::PathBuf;
+
+use crate::rules::{Game, Position};
+use crate::solve::{Limits, Outcome, Solver, Value};
+
+/// The repository's `games/` folder.
+pub fn games_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("games")
+}
+
+/// Loads `games/<name>`.
+pub fn game(name: &str) -> Game {
+    let path = games_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    crate::load(&text, name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
+}
+
+/// Loads game text written in a test.
+pub fn game_text(text: &str) -> Game {
+    crate::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
+}
+
+/// A solver within the default limits.
+pub fn solver(game: &Game) -> Solver<'_> {
+    Solver::within(game, Limits::default())
+}
+
+pub fn value(solver: &mut Solver, piles: &[u64]) -> Value {
+    solver.value(&Position::new(piles.to_vec())).unwrap_or_else(|e| panic!("{piles:?}: {e:?}"))
+}
+
+pub fn is_p(solver: &mut Solver, piles: &[u64]) -> bool {
+    value(solver, piles).outcome == Outcome::P
+}

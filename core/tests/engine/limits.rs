@@ -1,0 +1,150 @@
+//! Limits known before the work starts: hopeless questions are refused from an estimate, having
+//! computed only a small part of what they need (counted in piles, never in seconds), and the
+//! refusals say what would help. Speed itself is measured in the benchmark.
+
+use crate::common;
+
+use takeaway_core::Position;
+use takeaway_core::errors::SolveError;
+use takeaway_core::{Budget, Solver};
+
+/// The refusal of a question past the limits: the piles computed before it, and its text.
+fn refusal(game_text: &str, piles: &[u64]) -> (u64, u64, String) {
+    let game = common::game_text(game_text);
+    let mut solver = Solver::new(&game, &Budget::new());
+    match solver.value(&Position::new(piles.to_vec())) {
+        Err(e @ SolveError::TooMuchWork { computed, needed, .. }) => (computed, needed, format!("{e} / {}", help(&e))),
+        other => panic!("{piles:?}: expected a refusal from the estimate, got {other:?}"),
+    }
+}
+
+fn help(e: &SolveError) -> String {
+    miette::Diagnostic::help(e).map(|h| h.to_string()).unwrap_or_default()
+}
+
+#[test]
+fn take_a_prime_at_ten_to_the_fifteen_is_refused_from_the_estimate() {
+    let (computed, needed, text) = refusal("piles\nmove: take t where prime(t)\n", &[1_000_000_000_000_000]);
+    assert_eq!(needed, 1_000_000_000_000_000);
+    // The estimate is made once a thousandth of the budget is spent: a few ten thousand piles.
+    assert!(computed <= 1 << 17, "computed {computed} piles before refusing");
+    assert!(text.contains("piles up to about"), "{text}");
+}
+
+#[test]
+fn laskers_nim_at_ten_to_the_twelve_is_refused_from_the_estimate() {
+    let game = std::fs::read_to_string(common::games_dir().join("lasker-nim.game")).unwrap();
+    let (computed, _, text) = refusal(&game, &[1_000_000_000_000, 5]);
+    assert!(computed <= 1 << 16, "computed {computed} piles before refusing");
+    // Lasker's Nim is arithmetic-periodic (G(4k+3) = 4k+4, …), which no theorem here proves.
+    assert!(text.contains("no period is proven"), "{text}");
+}
+
+#[test]
+fn a_budget_of_work_that_never_binds_still_refuses_what_cannot_finish() {
+    // A library caller may lift the bound on work (the benchmark does): the estimate is still
+    // made within a few milliseconds' work, and a pile whose values cannot all be kept is
+    // refused before the first one is computed.
+    // A trillion seconds' work, counted: the bound on work never binds.
+    let unbounded = || Budget::new().within(1e12);
+    let prime = common::game_text("piles\nmove: take t where prime(t)\n");
+    let mut solver = Solver::new(&prime, &unbounded());
+    match solver.value(&Position::new(vec![1_000_000_000_000_000])) {
+        Err(SolveError::TooMuchWork { computed, .. }) => assert!(computed <= 1 << 17, "computed {computed}"),
+        other => panic!("expected a refusal from the estimate, got {other:?}"),
+    }
+    // Taking a square costs about n^1.5 to 10^12: the budget holds the work, but not 10^12
+    // piles (no theorem proves a period, so none may be skipped).
+    let square = common::game_text("piles\nmove: take t where square(t)\n");
+    let mut solver = Solver::new(&square, &unbounded());
+    match solver.value(&Position::new(vec![1_000_000_000_000])) {
+        Err(e @ SolveError::TooManyValues { limit, .. }) => {
+            assert_eq!(limit, takeaway_core::internals::piles_allowed(&Budget::new()) as u64);
+            assert!(help(&e).contains("no theorem can prove a period"), "{}", help(&e));
+        }
+        other => panic!("expected a refusal from memory, got {other:?}"),
+    }
+    assert!(solver.already_known_piles(1 << 20).is_none(), "a million piles were computed before the refusal");
+    // Lasker's Nim at 10^12 keeps a window of its values, so memory allows it; the estimate
+    // made after about 2^20 moves refuses it (a day's work) even with that budget.
+    let game = std::fs::read_to_string(common::games_dir().join("lasker-nim.game")).unwrap();
+    let lasker = common::game_text(&game);
+    let mut solver = Solver::new(&lasker, &Budget::new().within(1e8));
+    match solver.value(&Position::new(vec![1_000_000_000_000, 5])) {
+        Err(SolveError::TooMuchWork { computed, .. }) => assert!(computed <= 1 << 16, "computed {computed}"),
+        other => panic!("expected a refusal from the estimate, got {other:?}"),
+    }
+}
+
+#[test]
+fn coin_games_whose_moves_grow_with_the_coin_are_refused_early() {
+    for file in ["ruler.game", "mock-turtles.game", "twins.game"] {
+        let game = std::fs::read_to_string(common::games_dir().join(file)).unwrap();
+        let (computed, _, _) = refusal(&game, &[1_000_000_000_000]);
+        assert!(computed <= 1 << 12, "{file}: computed {computed} coins before refusing");
+    }
+}
+
+#[test]
+fn a_period_proven_early_answers_any_pile_whatever_the_estimate() {
+    // Subtraction and octal games prove their period long before any estimate is made.
+    let game = common::game_text("piles\nmove: take 1..3\n");
+    let mut solver = Solver::new(&game, &Budget::new());
+    assert_eq!(solver.value(&Position::new(vec![1_000_000_000_000_000_001])).unwrap().grundy, Some(1));
+    let game = common::game("kayles.game");
+    let mut solver = Solver::new(&game, &Budget::new());
+    // Kayles' values have period 12 from n = 71; 10¹⁸ ≡ 4 (mod 12), and G(76) = 1.
+    assert_eq!(solver.value(&Position::new(vec![1_000_000_000_000_000_000])).unwrap().grundy, Some(1));
+}
+
+#[test]
+fn the_estimate_lets_grundys_game_run_where_its_cost_falls_to_linear() {
+    // Grundy's game costs about n² per pile early and about n later (its rare values found): the
+    // estimate made early must not refuse a run the budget holds. With a budget a hundredth of
+    // the default's, the pile that fits is about a hundredth too: 20,000 runs to the end.
+    let game = common::game("grundys-game.game");
+    let mut solver = Solver::new(&game, &Budget::new().max_states(50_000));
+    assert!(solver.value(&Position::new(vec![20_000])).is_ok());
+    // … and a pile a hundred times past what fits is refused from the estimate.
+    let mut solver = Solver::new(&game, &Budget::new().max_states(50_000));
+    assert!(matches!(solver.value(&Position::new(vec![200_000_000])), Err(SolveError::TooMuchWork { .. })));
+}
+
+/// A whole-position search refused from its lower bound: no position searched, and the text.
+fn search_refusal(game: &takeaway_core::Game, piles: &[u64]) -> String {
+    let mut solver = Solver::new(game, &Budget::new());
+    match solver.value(&Position::new(piles.to_vec())) {
+        Err(e @ SolveError::TooManyPositions { .. }) => {
+            assert_eq!(solver.positions_searched(), 0, "{piles:?}: the search started before the refusal");
+            format!("{e} / {}", help(&e))
+        }
+        other => panic!("{piles:?}: expected a refusal before the search, got {other:?}"),
+    }
+}
+
+#[test]
+fn searches_that_cannot_finish_are_refused_before_they_start() {
+    // Wythoff at 10⁶ 10⁶: every position below it is reachable (take any from one pile).
+    let wythoff = common::game("wythoff.game");
+    let text = search_refusal(&wythoff, &[1_000_000, 1_000_000]);
+    assert!(text.contains("at least 5.0·10¹¹ positions"), "{text}");
+    // At 2.4·10⁶ the root alone has 7.2 million moves: the estimate comes before they are
+    // listed (listing them first held a gigabyte and ended in a different refusal).
+    let text = search_refusal(&wythoff, &[2_400_000, 2_400_000]);
+    assert!(text.contains("positions"), "{text}");
+    // The estimate lists only the first moves of each size it reaches: some_moves stops at
+    // its limit where moves refuses.
+    let pile = Position::new(vec![2_400_000]);
+    assert!(wythoff.moves(&pile, 1 << 15).is_err());
+    let first = wythoff.some_moves(&pile, 1 << 15).expect("stops at the limit");
+    assert!((1 << 15) - 1 <= first.len() && first.len() <= 1 << 15, "{}", first.len());
+    assert!(first.iter().all(|m| m.to.piles.len() == 1 && m.to.piles[0] < 2_400_000));
+    // At 500 600 the positions fit, but their moves do not: about 1,000 moves each.
+    let text = search_refusal(&wythoff, &[500, 600]);
+    assert!(text.contains("moves examined"), "{text}");
+    // A search the bound allows still answers: Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋).
+    let mut solver = Solver::new(&wythoff, &Budget::new());
+    assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway_core::Outcome::P);
+    let r_wythoff = common::game("r-wythoff.game");
+    search_refusal(&r_wythoff, &[3000, 3000]);
+}

@@ -1,0 +1,16 @@
+//! The engine's tests, through its public face, in one binary (the crate is linked once).
+
+mod common;
+
+mod api;
+mod codes;
+mod games;
+mod heap_library;
+mod hostile;
+mod kernels;
+mod limits;
+mod loopy;
+mod products;
+mod properties;
+mod records;
+mod theory;
