@@ -101,9 +101,9 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         /// compute at most the values of piles 0..N-1 (also --upto N)
-        #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34))]
+        #[arg(value_name = "N")]
         upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 34), conflicts_with = "upto", hide = true)]
+        #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true)]
         upto_flag: Option<u64>,
         /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
         /// --timeout); given a FILE that exists, the run goes on from it
@@ -242,7 +242,7 @@ pub struct LimitArgs {
     pub keep_table: bool,
     /// threads the take-and-break kernel shares a pile's work with (the answers never depend on
     /// it) [default: the machine's cores, at most 2]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, value_name = "N")]
     pub threads: Option<u16>,
 }
 

@@ -39,7 +39,7 @@ def test_a_bad_position_and_a_missing_file_are_game_errors(game):
     assert (caught.value.line, caught.value.column) == (1, 3)
     with pytest.raises(takeaway.GameError) as missing:
         takeaway.Game.from_file("no-such-file.game")
-    assert missing.value.code == "takeaway::cli::read"
+    assert missing.value.code == "takeaway::file::read"
     with pytest.raises(TypeError):
         game("nim").solve(3, 2.5)
 

@@ -252,7 +252,7 @@ pub struct PlayOptions {
     #[arg(long, value_enum)]
     first: Option<First>,
     /// the percentage of the computer's moves that are perfect (the rest are random) [default: 100]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+    #[arg(long)]
     strength: Option<u8>,
     /// seed for the computer's random moves at a strength below 100 [default: 1]
     #[arg(long)]

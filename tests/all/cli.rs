@@ -474,8 +474,10 @@ fn a_table_larger_than_the_limit_is_refused_at_once() {
     let stderr = fails(1, &["table", "games/wythoff.game", "--upto", "100", "--max-states", "1000"]);
     assert!(stderr.contains("holds 5151 positions, past the limit of 1000"), "{stderr}");
     assert!(stderr.contains("--upto 43 or less"), "{stderr}");
+    // A plot is refused from the size of its picture first: a bar a pile, about 110 bytes each.
     let stderr = fails(1, &["plot", "games/partizan-kayles.game", "--upto", "1000000000000000000"]);
-    assert!(stderr.contains("takeaway::table::too_many_rows"), "{stderr}");
+    assert!(stderr.contains("takeaway::table::picture_too_large"), "{stderr}");
+    assert!(stderr.contains("plot up to 152519 at most"), "{stderr}");
 }
 
 // ---- explain -----------------------------------------------------------------------------------
@@ -631,21 +633,16 @@ fn plot_of_a_misere_heap_game_draws_its_misere_grundy_values() {
 
 #[test]
 fn a_timeout_is_a_diagnostic() {
-    // Past the defaults' work (about a second or two), so that only the clock stops it.
-    let stderr = fails(
-        1,
-        &[
-            "solve",
-            "games/three-pile-wythoff.game",
-            "200",
-            "200",
-            "200",
-            "--max-states",
-            "1000000000",
-            "--timeout",
-            "0.5",
-        ],
-    );
+    // A period run looks for its period as far as its time allows (Splittles' values have none
+    // it can prove): the clock stops it, and a program reading JSON is told it was the time.
+    let run = takeaway(&["period", "games/splittles.game", "--timeout", "0.3", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let failure: serde_json::Value = serde_json::from_str(&run.stdout).expect("the failure as JSON");
+    assert_eq!(failure["kind"], "timeout", "{failure}");
+    assert_eq!(failure["code"], "takeaway::period::stopped");
+    assert!(run.stderr.contains("ran out of time after 0.3 s"), "{}", run.stderr);
+    // The deadline covers reading the game too: one already past stops before the rules are read.
+    let stderr = fails(1, &["solve", "games/nim.game", "3", "--timeout", "0"]);
     assert!(stderr.contains("takeaway::solve::timeout"), "{stderr}");
 }
 
@@ -745,22 +742,26 @@ fn hopeless_questions_are_refused_from_an_estimate_with_what_would_help() {
 
 #[test]
 fn a_table_stopped_by_a_limit_shows_what_it_computed() {
-    // The defaults allow 2·10⁷ moves examined for single piles, a listed move counting two:
-    // Twins lists the n − 1 moves of coin n, so coins up to about 4470 fit them (n²/2 in all),
-    // and a table to 100,000 does not.
-    // The table asks for its last row first, so the estimate refuses it early (at the doubling
-    // to 256), and the rows computed by then are shown.
+    // The defaults allow half a minute: 3·10⁸ moves examined for single piles, a listed move
+    // counting two. Twins lists the n − 1 moves of coin n, so coins up to about 17,300 fit them
+    // (n² in all), and a table to 100,000 does not (about 17 minutes). The table asks for its
+    // last row first, so the estimate refuses it early (at the doubling to 1024), and the rows
+    // computed by then are shown.
     let run = takeaway(&["table", "games/twins.game", "--upto", "100000"]);
     assert_eq!(run.code, 1);
     assert!(run.stdout.starts_with("Twins: one coin showing heads"), "{}", run.stdout);
     // Coin n is worth n − 1 (a move turns it and one coin to its left): P only at 0 and 1.
     assert!(run.stdout.contains(" 256        N     255\n"), "{}", run.stdout);
-    assert!(run.stderr.contains("piles up to about 4390"), "{}", run.stderr);
+    assert!(run.stderr.contains("piles up to about 17242"), "{}", run.stderr);
+    assert!(run.stderr.contains("(about 17 minutes), past the budget of about 30 s"), "{}", run.stderr);
     assert!(run.stdout.contains("P-positions: 0, 1\n"), "{}", run.stdout);
     insta::assert_snapshot!(run.stderr);
+    // As JSON, the failure comes whole, with the rows computed as its `partial` table.
     let run = takeaway(&["table", "games/twins.game", "--upto", "100000", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("the partial table is JSON");
-    assert!(v["upto"].as_u64().unwrap() < 3000);
+    let failure: serde_json::Value = serde_json::from_str(&run.stdout).expect("the failure is JSON");
+    assert_eq!((failure["kind"].as_str(), failure["code"].as_str()), (Some("refused"), Some("takeaway::table::incomplete")));
+    let v = &failure["partial"];
+    assert_eq!(v["upto"], 1024);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);
 }
 
@@ -862,9 +863,11 @@ fn quotient_of_a_normal_play_game_is_a_diagnostic() {
 
 #[test]
 fn a_quotient_that_stops_says_where_and_a_position_past_it_is_refused() {
-    let text = ok(&["quotient", "games/misere-dawsons-kayles.game", "--upto", "40"]);
+    // Dawson's Kayles' quotient reaches order 638 at heap 33 in a few seconds; past it, growing
+    // it takes longer than a position's share of the budget (a tenth), so a position that needs
+    // heap 42 is refused there, saying how far the quotient got.
+    let text = ok(&["quotient", "games/misere-dawsons-kayles.game", "--upto", "33"]);
     assert!(text.contains("order 638"), "{text}");
-    assert!(text.contains("stopped: at heap 34 the work allowed ran out"), "{text}");
     insta::assert_snapshot!(fails(1, &["solve", "games/misere-dawsons-kayles.game", "40", "41", "42"]));
 }
 
@@ -937,10 +940,6 @@ fn memory_in_megabytes_sets_the_search_limit() {
 
 #[test]
 fn every_limit_diagnostic_is_rendered_with_what_would_help() {
-    // A run the estimate lets start (it may fit) that reaches the budget on the way.
-    let run = takeaway(&["table", "games/twins.game", "--upto", "4500"]);
-    assert_eq!(run.code, 1);
-    insta::assert_snapshot!(run.stderr);
     // The only limit that reads the clock: a deadline already past stops at the first check.
     insta::assert_snapshot!(fails(1, &["solve", "games/grundys-game.game", "1000000", "--timeout", "0.000001"]));
     // A partizan game's canonical forms past the work limit: the values stop, with the reason,

@@ -255,7 +255,7 @@ fn a_shift_past_the_largest_pile_is_refused_not_wrapped() {
 
 #[test]
 fn what_is_not_a_regular_file_is_refused_before_it_is_read() {
-    let stderr = refused(&["check", "/dev/zero"], "takeaway::cli::not_a_file");
+    let stderr = refused(&["check", "/dev/zero"], "takeaway::file::not_a_file");
     assert!(stderr.contains("it is a device"), "{}", cut(&stderr));
     let stderr =
         refused(&["period", "games/octal-0.16.game", "--checkpoint", "/dev/zero"], "takeaway::checkpoint::unreadable");
@@ -265,7 +265,7 @@ fn what_is_not_a_regular_file_is_refused_before_it_is_read() {
     let fifo = std::env::temp_dir().join(format!("takeaway-fifo-{}", std::process::id()));
     let made = Command::new("mkfifo").arg(&fifo).status().map(|s| s.success()).unwrap_or(false);
     if made {
-        let stderr = refused(&["check", fifo.to_str().unwrap()], "takeaway::cli::not_a_file");
+        let stderr = refused(&["check", fifo.to_str().unwrap()], "takeaway::file::not_a_file");
         assert!(stderr.contains("named pipe"), "{}", cut(&stderr));
         std::fs::remove_file(&fifo).ok();
     }
@@ -274,7 +274,7 @@ fn what_is_not_a_regular_file_is_refused_before_it_is_read() {
 #[test]
 fn a_file_larger_than_any_game_is_refused_unread() {
     let path = scratch("large.game", &"# a comment line of padding\n".repeat(200_000));
-    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::cli::too_large");
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::file::too_large");
     assert!(stderr.contains("4194304"), "{}", cut(&stderr));
 }
 
@@ -335,7 +335,7 @@ fn save_refuses_an_empty_name_and_a_folder_at_once() {
 #[test]
 fn plot_of_a_huge_board_is_refused_before_allocating() {
     for upto in ["1000000", "100000000000000"] {
-        refused(&["plot", "games/chomp.game", "--upto", upto], "takeaway::table::too_large");
+        refused(&["plot", "games/chomp.game", "--upto", upto], "takeaway::table::picture_too_large");
     }
 }
 
@@ -386,12 +386,13 @@ fn files_of_twenty_thousand_rules_are_checked_and_solved_within_the_limits() {
     let r = run(&["check", path.to_str().unwrap()]);
     assert_eq!(r.code, Some(0), "{}", cut(&r.stderr));
     // Fibonacci Nim with 20,000 more rules, each allowing one amount: every rule is work at
-    // every position, so a large pile is refused at the bound on work, and a plot of piles 0
+    // every position, so a large pile is refused at the bound on work (counted, the same on
+    // every machine: here a few seconds), and a plot of piles 0
     // and 1 is drawn.
     let base = std::fs::read_to_string("games/fibonacci-nim.game").unwrap();
     let extra: String = (1..=20_000).map(|k| format!("move: take {k} where {k} ≤ 2·last\n")).collect();
     let path = scratch("fibonacci-20k.game", &format!("{base}{extra}"));
-    refused(&["solve", path.to_str().unwrap(), "710"], "takeaway::solve::state_limit");
+    refused(&["solve", path.to_str().unwrap(), "710"], "takeaway::solve::work_limit");
     let r = run(&["plot", path.to_str().unwrap(), "--upto", "1"]);
     assert_eq!(r.code, Some(0), "{}", cut(&r.stderr));
     assert!(r.stdout_len > 0, "the plot was drawn");

@@ -67,17 +67,30 @@ fn a_run_stopped_by_its_time_limit_resumes_from_its_checkpoint_to_the_same_answe
     let dir = scratch("resume");
     let whole = dir.join("whole.ckpt");
     let stopped = dir.join("stopped.ckpt");
-    let file = "games/octal-0.165.game";
-    let uninterrupted = json(&takeaway(&["period", file, "--format", "json", "--checkpoint", path_str(&whole)]));
+    // 0.376 to a million values: a few seconds, far past the time limit below.
+    let (file, upto) = ("games/octal-0.376.game", "1000000");
+    let uninterrupted =
+        json(&takeaway(&["period", file, "--upto", upto, "--format", "json", "--checkpoint", path_str(&whole)]));
 
-    // A time limit of 0 stops the run at its first look at the clock, after 1024 values. (Run in
-    // the scratch folder, so that the diagnostic names a path of the same length everywhere.)
-    let run = takeaway_in(&dir, &["period", &game_path(file), "--timeout", "0", "--checkpoint", "stopped.ckpt"]);
-    assert_eq!(run.code, 1);
-    insta::assert_snapshot!("stopped", run.stderr);
-    let resumed = json(&takeaway(&["period", file, "--format", "json", "--checkpoint", path_str(&stopped)]));
-    assert_eq!(resumed["resumed_at"], 1024);
-    for key in ["preperiod", "period", "values_computed", "largest_value"] {
+    // A time limit stops the run where the clock says, with the values so far in the
+    // checkpoint. (Run in the scratch folder, so that the diagnostic names a short path.)
+    let run = takeaway_in(
+        &dir,
+        &["period", &game_path(file), "--upto", upto, "--timeout", "0.2", "--checkpoint", "stopped.ckpt"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let at: u64 = run
+        .stderr
+        .split("stopped at pile ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("where the run stopped: {}", run.stderr));
+    insta::assert_snapshot!("stopped", run.stderr.replace(&at.to_string(), "N"));
+    let resumed =
+        json(&takeaway(&["period", file, "--upto", upto, "--format", "json", "--checkpoint", path_str(&stopped)]));
+    assert_eq!(resumed["resumed_at"], at);
+    for key in ["values_computed", "largest_value"] {
         assert_eq!(resumed[key], uninterrupted[key], "{key}");
     }
     // Both end with the same values and the same state of the method, byte for byte.

@@ -183,9 +183,12 @@ fn rendered(answer: &Answer, text: bool) -> Value {
     }
 }
 
-/// An engine's failure: 422 with the engine's JSON of it (its kind, code and diagnostics).
+/// An engine's failure, with the engine's JSON of it (its kind, code and diagnostics): 400 for a
+/// malformed request (an argument unknown, of the wrong type or out of range), 422 otherwise.
 pub fn engine_failure(failure: &Failure) -> Response {
-    (StatusCode::UNPROCESSABLE_ENTITY, Json(render::failure_json(failure))).into_response()
+    let malformed = matches!(failure.errors.first(), Some(takeaway_core::Error::Request(e)) if e.is_malformed());
+    let status = if malformed { StatusCode::BAD_REQUEST } else { StatusCode::UNPROCESSABLE_ENTITY };
+    (status, Json(render::failure_json(failure))).into_response()
 }
 
 fn web_failure(status: StatusCode, error: WebError) -> Response {

@@ -128,7 +128,7 @@ fn play_is_one_step_per_request_and_notes_where_the_win_slipped() {
     // A move that is not legal is refused, not played.
     let (status, wrong) = post("play", json!({ "source": tag, "position": "10", "to": "2" }));
     assert_eq!(status, 422);
-    assert_eq!(wrong["code"], "takeaway::web::play");
+    assert_eq!(wrong["code"], "takeaway::query::not_a_move");
 }
 
 #[test]
@@ -166,13 +166,20 @@ fn malformed_oversized_and_unknown_requests_have_their_own_status() {
     let big = "x".repeat(takeaway_web::MOST_BODY_BYTES + 1);
     let (status, body) = post("check", json!({ "source": big }));
     assert_eq!((status, body["code"].as_str()), (413, Some("takeaway::web::too_large")));
-    let (status, body) = post("compare", json!({ "source": "pile\nmove: take 1" }));
+    let (status, body) = post("solev", json!({ "source": "pile\nmove: take 1" }));
     assert_eq!((status, body["code"].as_str()), (404, Some("takeaway::web::unknown_question")));
+    // `compare` needs the other game: a bundled game's name, or its text.
+    let (status, body) = post("compare", json!({ "source": "pile\nmove: take 1" }));
+    assert_eq!((status, body["code"].as_str()), (400, Some("takeaway::query::invalid")));
     let (status, body) = post("table", json!({ "source": game("tag.game"), "upto": 1_000_000_000u64 }));
-    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::too_many_rows")));
-    // A picture of every Chomp board to 1000 × 1000 is some 60 MB: refused, not sent.
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::table::too_many_rows")));
+    // A picture of every Chomp board to 1000 × 1000 is some 60 MB: refused from its size, before
+    // anything is computed.
     let (status, body) = post("plot", json!({ "source": game("chomp.game"), "upto": 1000 }));
-    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::answer_too_large")));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::table::picture_too_large")));
+    // The server never writes a file a request names.
+    let (status, body) = post("period", json!({ "source": game("tag.game"), "checkpoint": "/tmp/x" }));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::web::not_on_the_server")));
 }
 
 #[test]
@@ -181,9 +188,13 @@ fn hopeless_and_slow_questions_are_refused_not_left_running() {
     let (status, body) = post("solve", json!({ "source": game("grundys-game.game"), "position": "1000000000000" }));
     assert_eq!((status, body["kind"].as_str()), (422, Some("refused")));
     assert_eq!(body["code"], "takeaway::solve::too_much_work");
-    // Stopped by the request's timeout (at most the server's).
+    // Refused from the estimate of the request's own time (at most the server's): the search
+    // cannot finish in a fifth of a second.
     let wythoff = game("three-pile-wythoff.game");
     let (status, body) = post("solve", json!({ "source": wythoff, "position": "60 70 80", "timeout": 0.2 }));
+    assert_eq!((status, body["kind"].as_str()), (422, Some("refused")), "{body}");
+    // Stopped by it: a period run looks as far as its time allows.
+    let (status, body) = post("period", json!({ "source": game("splittles.game"), "timeout": 0.2 }));
     assert_eq!((status, body["kind"].as_str()), (422, Some("timeout")), "{body}");
 }
 
@@ -194,8 +205,7 @@ fn a_slow_question_does_not_hold_up_quick_ones() {
         let tx = tx.clone();
         std::thread::spawn(move || {
             // Runs to the server's timeout of 3 s.
-            let (status, body) =
-                post("solve", json!({ "source": game("three-pile-wythoff.game"), "position": "60 70 80" }));
+            let (status, body) = post("period", json!({ "source": game("splittles.game") }));
             tx.send(("slow", status, body["kind"].clone())).unwrap();
         })
     };
@@ -279,9 +289,18 @@ fn mutated_requests_never_crash_the_server() {
         }
         let source: String = text.into_iter().collect();
         let position = ["3 4 5", "", "x", "1000000000000000000", "-1", "5,6", "(1, 2)", "2 2"][next(8)];
-        let body = json!({ "source": source, "position": position, "upto": next(40), "timeout": 0.5, "to": "1" });
-        let (status, answer) = post(verbs[next(verbs.len())], body);
-        assert!([200, 422].contains(&status), "status {status}: {answer}");
+        // Each verb gets the arguments it takes (an argument it does not take is a 400).
+        let verb = verbs[next(verbs.len())];
+        let mut body = json!({ "source": source, "timeout": 0.5 });
+        for (key, value) in [("position", json!(position)), ("upto", json!(next(40))), ("to", json!("1"))] {
+            if takeaway_core::Request::arguments(verb).iter().any(|a| a == key) {
+                body[key] = value;
+            }
+        }
+        let (status, answer) = post(verb, body);
+        // 400 for an argument out of its range (a period to 0), 422 for a game or question that
+        // does not answer.
+        assert!([200, 400, 422].contains(&status), "{verb} status {status}: {answer}");
     }
     let (status, _) = post("solve", json!({ "source": game("nim.game"), "position": "1 2 3" }));
     assert_eq!(status, 200);

@@ -89,8 +89,7 @@ pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport
             Ok(()) => {}
             // Out of work after some heaps: the quotient of those is an answer, said as such.
             Err(SolveError::StateLimit { .. }) if misere.quotient().heaps() > 1 => {
-                let heap = misere.quotient().heaps();
-                out_of_work = Some(crate::solve::misere::out_of_work(heap, limits));
+                out_of_work = Some(misere.work_stop(limits));
                 misere.finish_period(game);
                 break;
             }

@@ -117,6 +117,25 @@ pub enum RequestError {
 }
 
 impl RequestError {
+    /// Whether the request itself is malformed (an argument unknown, of the wrong type or out of
+    /// its range, a verb unknown), rather than a question that does not fit the game: a web
+    /// server answers it 400.
+    pub fn is_malformed(&self) -> bool {
+        match self {
+            RequestError::UnknownVerb { .. }
+            | RequestError::Arguments { .. }
+            | RequestError::Invalid { .. }
+            | RequestError::MissingPosition { .. } => true,
+            RequestError::LastUnused { .. }
+            | RequestError::ImpartialOnly { .. }
+            | RequestError::CsvIsForTables
+            | RequestError::UnknownGame { .. }
+            | RequestError::NotAMove { .. }
+            | RequestError::TooManyMoves { .. }
+            | RequestError::OtherGameHasErrors { .. } => false,
+        }
+    }
+
     /// What kind of failure this is: a question that does not fit the game, or a file that
     /// cannot be read.
     pub fn kind(&self) -> FailureKind {

@@ -318,6 +318,9 @@ impl Request {
     /// The request `verb` makes with `args`, the arguments given (a JSON object; `null` is the
     /// same as left out, and what is left out takes its default).
     pub fn parse(verb: &str, args: Map<String, Value>) -> Result<Request, RequestError> {
+        // A position may be wrong (the game's reading says how), but it must be given.
+        let positioned = matches!(verb, "solve" | "explain" | "play");
+        let position_given = args.get("position").is_some_and(|v| !v.is_null());
         let request = match verb {
             "check" => {
                 parse_args::<Empty>(verb, args)?;
@@ -340,6 +343,9 @@ impl Request {
                 })
             }
         };
+        if positioned && !position_given {
+            return Err(RequestError::MissingPosition { verb: request.verb() });
+        }
         request.validate()?;
         Ok(request)
     }
@@ -390,19 +396,6 @@ impl Request {
             reason,
         };
         match self {
-            Request::Solve(SolveArgs { position, .. })
-            | Request::Explain(ExplainArgs { position, .. })
-            | Request::Play(PlayArgs { position, .. })
-                if position.0.trim().is_empty() =>
-            {
-                Err(RequestError::MissingPosition { verb: self.verb() })
-            }
-            Request::Table(TableArgs { piles: Some(0), .. }) => {
-                Err(invalid("piles", "a table of 0 piles has one position and nothing to show: give 1 or more".into()))
-            }
-            Request::Table(TableArgs { period_values: Some(0), .. }) => {
-                Err(invalid("period_values", "looking at 0 values finds no period: give 1 or more".into()))
-            }
             Request::Period(PeriodArgs { upto, .. }) if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO => Err(
                 invalid("upto", format!("{upto} is not between 1 and 2^34 = {}", defaults::MOST_PERIOD_UPTO)),
             ),

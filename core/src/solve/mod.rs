@@ -213,6 +213,13 @@ impl Limits {
         Limits { seconds: s, max_work: work_for(s), ..self }
     }
 
+    /// A share of these limits, for one part of a question: `1/parts` of its time and of its
+    /// work (and the same deadline).
+    pub(crate) fn share(&self, parts: f64) -> Self {
+        let parts = parts.max(1.0);
+        Limits { seconds: self.seconds / parts, max_work: (self.max_work as f64 / parts) as u64, ..self.clone() }
+    }
+
     /// The same limits with at most `max_states` positions.
     pub fn with_max_states(self, max_states: usize) -> Self {
         Limits { max_states, ..self }

@@ -74,8 +74,10 @@ impl PileReach {
 /// extrapolation counts each result once per this many sizes.
 const SPLIT_SHARING: f64 = 4.0;
 
-/// Refuses a search that will certainly pass the limit on positions or on moves examined.
-pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(), SolveError> {
+/// Refuses a search that will certainly pass the limit on positions or on moves examined, or
+/// on memory where it keeps `kept` bytes for every move it examines (a search that holds each
+/// position's options until its value is known).
+pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) -> Result<(), SolveError> {
     if game.tracks_history() || game.can_grow() || !matches!(game.board, Board::AnyPiles | Board::FixedPiles(_)) {
         return Ok(());
     }
@@ -134,24 +136,57 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits) -> Result<(
             format!("{reached} sizes from each of the {count} piles of {p}")
         });
     }
-    let (what, at_least, limit, setting) = if positions > limits.max_states as f64 {
-        ("positions", positions, limits.max_states as f64, positions)
-    } else if moves > limits.max_moves() as f64 {
-        // The limit on moves examined is a fixed multiple of the one on positions.
-        let per_state = limits.max_moves() as f64 / limits.max_states.max(1) as f64;
-        ("moves examined", moves, limits.max_moves() as f64, moves / per_state)
+    let held = moves * kept as f64;
+    let (at_least, remedy) = if held > held_memory(limits) as f64 {
+        let remedy = format!(
+            "raise --max-states to {} (the memory grows with it)",
+            approximately((limits.max_states as f64 * held / held_memory(limits) as f64).ceil())
+        );
+        let at_least = format!(
+            "at least {} moves examined, each kept until its position is valued: {} or more, past the {} allowed",
+            approximately(moves),
+            megabytes(held),
+            megabytes(held_memory(limits) as f64)
+        );
+        (at_least, remedy)
+    } else if positions > limits.max_states as f64 {
+        let limit = approximately(limits.max_states as f64);
+        let remedy = format!(
+            "raise --max-states to {} (a search keeps about {} at that limit)",
+            approximately(positions.ceil()),
+            super::search_memory(positions.min(usize::MAX as f64) as usize)
+        );
+        (format!("at least {} positions, past the limit of {limit}", approximately(positions)), remedy)
+    } else if moves > limits.estimate_moves() as f64 {
+        // The moves a search examines take time: the estimate is held to the question's.
+        let at_least = format!(
+            "at least {} moves examined ({}), past the budget of {}",
+            approximately(moves),
+            limits.time_of_moves(moves),
+            super::duration_in_words(limits.seconds())
+        );
+        let remedy = format!("give it longer with --timeout {}", limits.seconds_for_work(moves / limits.estimate_moves() as f64 * 1.25));
+        (at_least, remedy)
     } else {
         return Ok(());
     };
     Err(SolveError::TooManyPositions {
-        at_least: format!("at least {} {what}, past the limit of {}", approximately(at_least), approximately(limit)),
+        at_least,
         advice: format!(
-            "each pile's own moves reach {}, and moves on different piles combine; ask about smaller piles, or raise --max-states to {} (a search keeps about {} at that limit)",
+            "each pile's own moves reach {}, and moves on different piles combine; ask about smaller piles, or {remedy}",
             sizes.join(", "),
-            approximately(setting.ceil()),
-            super::search_memory(setting.max(positions).min(usize::MAX as f64) as usize)
         ),
     })
+}
+
+/// Bytes in words, for a diagnostic: "670 MB", "12 GB".
+fn megabytes(bytes: f64) -> String {
+    let mb = bytes / (1u64 << 20) as f64;
+    if mb >= 1024.0 {
+        format!("{} GB", approximately((mb / 1024.0).ceil()))
+    } else {
+        format!("{} MB", mb.ceil() as u64)
+    }
 }
 
 /// Lower bounds on the positions and the moves of a search over every combination of the

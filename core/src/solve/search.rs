@@ -53,7 +53,7 @@ impl Search {
         // moves are listed (3 million of them, 576 MB, for Wythoff at 10^6 10^6).
         let fresh = self.memo.is_empty();
         if fresh {
-            super::reach::refuse_hopeless(game, &root, limits)?;
+            super::reach::refuse_hopeless(game, &root, limits, 0)?;
         }
         let first = frame(game, root.clone(), limits, &mut self.work)?;
         // Every option valued already (the rows of a table, one after another): nothing to
@@ -64,7 +64,7 @@ impl Search {
             return Ok(node);
         }
         if !fresh {
-            super::reach::refuse_hopeless(game, &root, limits)?;
+            super::reach::refuse_hopeless(game, &root, limits, 0)?;
         }
         let mut on_stack: HashSet<Position> = HashSet::default();
         on_stack.insert(root.clone());

@@ -338,7 +338,7 @@ impl Table {
             out.push_str(&format!("period: none found in the values of 0..{to}\n"));
         } else if let Some(to) = self.period_not_looked {
             out.push_str(&format!(
-                "period: not looked for: looking through the values of 0..{to} passed the limits (set how far with --period-values N, or raise --max-states)\n"
+                "period: not looked for: looking through the values of 0..{to} passed the limits (set how far with --period-values N)\n"
             ));
         }
         if let Some(note) = self.grundy_note {

@@ -76,6 +76,9 @@ pub(super) fn certify(monoid: &Monoid, kinds: &[(u32, Vec<u32>)], meter: &Meter)
         }
     }
     // (b): the greatest family of bounds.
+    if !meter.spend((m * m) as u64) {
+        return None;
+    }
     let d = monoid.d_sets();
     // For each element, the ways it is reached: (y, kind), y = None for a single heap.
     let mut ways: Vec<Vec<(Option<u32>, usize)>> = vec![Vec::new(); m];
@@ -90,7 +93,8 @@ pub(super) fn certify(monoid: &Monoid, kinds: &[(u32, Vec<u32>)], meter: &Meter)
     // The part of each bound that does not depend on L, computed once per way.
     let mut fixed: Vec<Vec<Vec<u64>>> = Vec::with_capacity(m);
     for ways_x in &ways {
-        if !meter.spend((ways_x.len() * (1 + words)) as u64 + 1) {
+        let images: usize = ways_x.iter().map(|&(_, k)| kinds[k].1.len()).sum();
+        if !meter.spend((ways_x.len() + images * words) as u64 + 1) {
             return None;
         }
         fixed.push(ways_x.iter().map(|&(y, k)| monoid.moves_in(&d, y.unwrap_or(0), &kinds[k].1)).collect());

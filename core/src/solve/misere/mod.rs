@@ -26,6 +26,12 @@ const STEPS_PER_MOVE: u64 = 100;
 /// sorted into a word and the words deduplicated): measured on a game of 20,000 rules.
 const LISTED_MOVE_COST: usize = 2;
 
+/// The share of a question's budget that growing the quotient may take on behalf of one
+/// position (a table's rows, a solve, a game of play): the quotient is a means to the answer,
+/// and a heap past its blow-up can take far longer than the answer is worth waiting for.
+/// `quotient` itself takes the whole budget.
+const POSITION_SHARE: f64 = 10.0;
+
 /// Heaps past this are answered only through a proven period of the quotient.
 const PERIOD_HUNT_FROM: u64 = 1 << 16;
 
@@ -66,6 +72,8 @@ pub struct MisereHeaps {
     /// Steps of the check and the learner spent so far, over every question this solver asked:
     /// the allowance is the question's, not each call's.
     spent: u64,
+    /// Why the last extension stopped for want of work, in words, when it did.
+    work_note: Option<String>,
 }
 
 /// A proven period of Φ and the bound the theorem needed.
@@ -92,6 +100,7 @@ impl MisereHeaps {
             period: None,
             next_period_check: FIRST_PERIOD_CHECK,
             spent: 0,
+            work_note: None,
         }
     }
 
@@ -132,8 +141,12 @@ impl MisereHeaps {
             match self.quotient.push(options, meter) {
                 Ok(()) => {}
                 Err(NotAdded::Stopped) => break,
-                Err(NotAdded::OutOfWork) => return Err(SolveError::state_limit(limits)),
+                Err(NotAdded::OutOfWork) => {
+                    self.work_note = Some(out_of_work(n, limits));
+                    return Err(SolveError::state_limit(limits));
+                }
             }
+
             if self.quotient.heaps() >= self.next_period_check {
                 self.next_period_check *= 2;
                 self.look_for_period(game);
@@ -147,6 +160,11 @@ impl MisereHeaps {
         if self.period.is_none() {
             self.look_for_period(game);
         }
+    }
+
+    /// Why the heaps stopped where they did for want of work, in words.
+    pub fn work_stop(&self, limits: &Limits) -> String {
+        self.work_note.clone().unwrap_or_else(|| out_of_work(self.quotient.heaps(), limits))
     }
 
     /// Whether the periodicity theorem applies to the game (octal and subtraction games).
@@ -189,10 +207,13 @@ impl MisereHeaps {
                 reason,
             }));
         }
-        let hunt;
+        let share;
         let limits = if needed > PERIOD_HUNT_FROM && self.period.is_none() {
-            hunt = limits.clone().within(limits.seconds() / PERIOD_HUNT_SHARE);
-            &hunt
+            share = limits.share(PERIOD_HUNT_SHARE);
+            &share
+        } else if needed >= self.quotient.heaps() && self.period.is_none() {
+            share = limits.share(POSITION_SHARE);
+            &share
         } else {
             limits
         };
@@ -208,7 +229,7 @@ impl MisereHeaps {
                         super::duration_in_words(limits.seconds())
                     )
                 } else {
-                    out_of_work(self.quotient.heaps(), limits)
+                    self.work_stop(limits)
                 };
                 let computed = self.quotient.heaps() - 1;
                 let order = self.quotient.monoid().order();

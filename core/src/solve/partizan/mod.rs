@@ -290,7 +290,9 @@ impl<'g> PartizanSolver<'g> {
             let mut options = self.moves(start, Side::Left)?;
             options.extend(self.moves(start, Side::Right)?);
             if !options.iter().all(|m| done(&self.game.canonical(&m.to))) {
-                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits)?;
+                // Each option is kept (a position) until its own position is valued.
+                let kept = start.piles.len() as u64 * 8 + POSITION_OVERHEAD;
+                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits, kept)?;
             }
         }
         let mut out = Vec::new();
