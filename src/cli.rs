@@ -144,8 +144,8 @@ fn fail(rendered: String, bar: &Option<Arc<ProgressBar>>) -> Failed {
 fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<ProgressBar>>) -> Result<(), Failed> {
     // The question is read, and its budget set, before the game: reading and checking the game
     // is part of the question, under its deadline and its Ctrl-C.
+    let format = verb.format();
     let asked = verb.question().map_err(|e| Failure::one(e, None));
-    let format = asked.as_ref().map_or(Format::Text, |q| q.format);
     let failed = |f: Failure| {
         if let Some(bar) = &bar {
             bar.clear();

@@ -84,7 +84,7 @@ pub enum Verb<G: Args> {
         #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
         output_file: Option<PathBuf>,
         #[command(flatten)]
-        limits: LimitArgs,
+        output: OutputArgs,
     },
     /// The misère quotient of a heap game: generators, relations, P-portion and Φ(n)
     Quotient {
@@ -307,6 +307,21 @@ impl<G: Args> Verb<G> {
         }
     }
 
+    /// The format its answer (or its failure) is printed in.
+    pub fn format(&self) -> Format {
+        match self {
+            Verb::Check { output, .. }
+            | Verb::Solve { output, .. }
+            | Verb::Explain { output, .. }
+            | Verb::Table { output, .. }
+            | Verb::Plot { output, .. }
+            | Verb::Quotient { output, .. }
+            | Verb::Period { output, .. }
+            | Verb::Compare { output, .. } => output.format,
+            Verb::Play { format, .. } => format.unwrap_or(Format::Text),
+        }
+    }
+
     /// The typed question this verb asks, through the engine's request schema.
     pub fn question(&self) -> Result<Question, RequestError> {
         let (verb, args, output, format, output_file, conversation) = match self {
@@ -333,9 +348,9 @@ impl<G: Args> Verb<G> {
                 ]);
                 ("table", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Plot { upto, output_file, limits, .. } => {
+            Verb::Plot { upto, output_file, output, .. } => {
                 let args = given(vec![("upto", upto.given().map(Into::into))]);
-                ("plot", args, limits.budget(), Format::Text, output_file.clone(), false)
+                ("plot", args, output.limits.budget(), output.format, output_file.clone(), false)
             }
             Verb::Quotient { upto, output, .. } => {
                 let args = given(vec![("upto", upto.given().map(Into::into))]);

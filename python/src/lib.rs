@@ -362,8 +362,9 @@ fn verbs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     PyList::new(py, VERBS)
 }
 
+/// The module `takeaway._native` (public for a program that embeds Python and registers it).
 #[pymodule]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeGame>()?;
     m.add_class::<NativeAnswer>()?;
     m.add_class::<CancelToken>()?;

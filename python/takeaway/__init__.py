@@ -186,7 +186,7 @@ class Table(_Answer):
         if rows is not None:  # a partizan table: one row per pile
             self.outcomes: List[Any] = [r["outcome"] for r in rows]
             self.grundy: List[Any] = [None for _ in rows]
-            self.values = [r["value"] for r in rows]
+            self.values = [r.get("value") for r in rows]
             self.p_positions: List[Any] = [r["n"] for r in rows if r["outcome"] == "P"]
         else:
             self.outcomes = data["outcomes"]

@@ -4,40 +4,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 __version__: str
 
-class TakeawayError(Exception):
-    """A question about a game failed: the base of takeaway's errors."""
-
-    #: The diagnostic's stable code, such as ``"takeaway::check::unknown_name"``.
-    code: Optional[str]
-    #: Where in the text it points (1-based), when it points into a text.
-    line: Optional[int]
-    column: Optional[int]
-    help: Optional[str]
-    #: The first diagnostic's one-line message.
-    message: str
-    #: Every diagnostic, rendered (also ``str(error)``).
-    rendered: str
-    #: Every diagnostic as data: ``{"code", "message", "help", "source", "labels"}``, each label
-    #: ``{"text", "line", "column", "end_line", "end_column"}``.
-    diagnostics: List[Dict[str, Optional[str]]]
-    #: What a stopped question had found before it stopped, where it keeps that (its JSON).
-    partial: Optional[Any]
-
-class GameError(TakeawayError):
-    """The game text, its file or a position is wrong."""
-
-class QuestionError(TakeawayError):
-    """The question does not fit the game."""
-
-class Refused(TakeawayError):
-    """The question's estimated or counted work passed its budget."""
-
-class Timeout(Refused):
-    """The question's timeout passed."""
-
-class Cancelled(TakeawayError):
-    """The question was cancelled through its CancelToken."""
-
 class CancelToken:
     """A token that cancels the questions it is given to, from any thread."""
 
@@ -70,12 +36,16 @@ class NativeGame:
     def partizan(self) -> bool: ...
     @property
     def misere(self) -> bool: ...
+    @property
+    def source_name(self) -> str: ...
+    @property
+    def directory(self) -> str: ...
+    @property
+    def settings(self) -> Dict[str, Union[int, List[int]]]: ...
     def ask(
         self,
         verb: str,
         args: Dict[str, Any],
-        max_states: Optional[int] = None,
-        timeout: Optional[float] = None,
         cancel: Optional[CancelToken] = None,
         other: Optional["NativeGame"] = None,
     ) -> NativeAnswer: ...

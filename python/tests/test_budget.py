@@ -18,13 +18,28 @@ ROOM = 100_000_000
 
 
 def test_a_timeout_stops_a_long_question(game):
-    wythoff = game("three-pile-wythoff")
+    # A period run looks for its period as far as its time allows: the clock stops it.
+    splittles = game("splittles")
     started = time.monotonic()
     with pytest.raises(takeaway.Timeout) as caught:
-        wythoff.solve(*LONG, max_states=ROOM, timeout=0.3)
+        splittles.period(timeout=0.3)
     assert time.monotonic() - started < 10
-    assert caught.value.code == "takeaway::solve::timeout"
+    assert caught.value.code == "takeaway::period::stopped"
+    assert caught.value.kind == "timeout"
     assert isinstance(caught.value, takeaway.Refused)
+
+
+def test_a_question_that_cannot_finish_in_its_timeout_is_refused_at_once(game):
+    # The estimate is held to the question's own time: a search of about 15 s asked to end in
+    # half a second is refused before it starts, saying how long it would take.
+    wythoff = game("three-pile-wythoff")
+    started = time.monotonic()
+    with pytest.raises(takeaway.Refused) as caught:
+        wythoff.solve(*LONG, max_states=ROOM, timeout=0.5)
+    assert time.monotonic() - started < 2
+    assert not isinstance(caught.value, takeaway.Timeout)
+    assert caught.value.code == "takeaway::solve::too_many_positions"
+    assert "past the budget of under a second" in caught.value.message
 
 
 def test_a_cancel_token_stops_a_question_from_another_thread(game):
@@ -57,7 +72,7 @@ def test_other_threads_run_while_the_engine_works(game):
     counter.start()
     try:
         with pytest.raises(takeaway.Timeout):
-            wythoff.solve(*LONG, max_states=ROOM, timeout=0.5)
+            game("splittles").period(timeout=0.5)
     finally:
         stop.set()
         counter.join()

@@ -62,7 +62,7 @@ def test_a_hopeless_question_is_refused_at_once_with_the_estimate(game):
         game("grundys-game").solve(10**12)
     e = caught.value
     assert e.code == "takeaway::solve::too_much_work"
-    assert "moves examined, past the limit" in e.message
+    assert "moves examined (about 13 days), past the budget of about 30 s" in e.message
     assert "within the limits" in e.help
     # A smaller budget refuses what the default allows.
     assert game("three-pile-wythoff").solve(10, 10, 10).outcome == "P"
@@ -87,7 +87,7 @@ def test_numbers_out_of_range_are_said_as_such(game):
     with pytest.raises(takeaway.GameError) as caught:
         nim.solve(10**30)
     assert caught.value.code == "takeaway::position::too_large"
-    with pytest.raises(OverflowError):
+    with pytest.raises(takeaway.ArgumentError, match="expected u64"):
         nim.table(-1)
     with pytest.raises(ValueError, match="too large"):
         takeaway.Game.from_source('game "a"\npiles\nmove: take 1..k\n', k=10**40)

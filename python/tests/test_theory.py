@@ -99,12 +99,13 @@ def test_schwenk_fibonacci_nim(game):
         assert (fib.solve(n).outcome == "P") == (n in fibs), n
 
 
-def test_remoteness_is_searched_when_read(game):
+def test_remoteness_is_searched_as_on_the_command_line(game):
     nim = game("nim")
     s = nim.solve(3, 5, 6)
-    assert "remoteness" not in s.text
+    assert "remoteness: 14" in s.text
     assert s.remoteness == 14  # 3 + 5 + 6 counters, one at a time: the loser delays
-    assert nim.solve(1, 1, remoteness=True).remoteness == 2
+    assert nim.solve(1, 1).remoteness == 2
+    assert nim.solve(1, 1, remoteness=False).remoteness is None
     assert nim.solve(200, 300, 400).remoteness is None  # too many positions to search
 
 

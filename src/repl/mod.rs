@@ -475,7 +475,7 @@ impl Session {
         };
         let question = match line.verb.question() {
             Ok(q) => q,
-            Err(e) => return Reply::err(render(&e, None, self.color)),
+            Err(e) => return self.failed(&Failure::one(e, None), line.verb.format(), false),
         };
         let entry = match self.current() {
             Ok(e) => e,
@@ -483,7 +483,7 @@ impl Session {
         };
         let budget = match Budget::from_args(&question.budget) {
             Ok(b) => b.cancel(self.cancel.clone()).progress(self.progress.clone()),
-            Err(e) => return Reply::err(render(&e, None, self.color)),
+            Err(e) => return self.failed(&Failure::one(e, None), question.format, false),
         };
         if question.conversation {
             let Request::Play(args) = &question.request else { return Reply::default() };
@@ -504,18 +504,22 @@ impl Session {
                 },
                 Err(e) => Reply::err(render(&e, None, self.color)),
             },
-            Err(f) => {
-                let error = f.render(self.color);
-                let output = match (question.format, f.partial.as_deref()) {
-                    (Format::Json, _) => render::pretty(&render::failure_json(&f)),
-                    // After Ctrl-C a few lines say what there is, not every row computed.
-                    (_, Some(Answer::Table(partial))) if self.cancel.is_cancelled() => cancelled_summary(partial),
-                    (format, Some(partial)) => printed(partial, format).unwrap_or_default(),
-                    (_, None) => String::new(),
-                };
-                Reply { output, error, ..Default::default() }
-            }
+            Err(f) => self.failed(&f, question.format, self.cancel.is_cancelled()),
         }
+    }
+
+    /// A failed question: the diagnostics on stderr, and on stdout what was computed before it
+    /// (after Ctrl-C, a short summary of a table's rows), or under `--format json` the failure
+    /// as JSON, as every front end gives it to a program.
+    fn failed(&self, f: &Failure, format: Format, cancelled: bool) -> Reply {
+        let error = f.render(self.color);
+        let output = match (format, f.partial.as_deref()) {
+            (Format::Json, _) => render::pretty(&render::failure_json(f)),
+            (_, Some(Answer::Table(partial))) if cancelled => cancelled_summary(partial),
+            (format, Some(partial)) => printed(partial, format).unwrap_or_default(),
+            (_, None) => String::new(),
+        };
+        Reply { output, error, ..Default::default() }
     }
 
     fn set(&mut self, rest: &str, input: &str) -> Reply {

@@ -4,6 +4,7 @@
 mod common;
 
 mod cli;
+mod conformance;
 mod diagnostics;
 mod hostile;
 mod limits;

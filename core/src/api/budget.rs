@@ -81,11 +81,11 @@ impl Budget {
         self
     }
 
-    /// At most `seconds` however it was asked: a server's own limit on every question.
+    /// At most `seconds` however it was asked: a server's own limit on every question. A
+    /// question asked within it keeps its own budget (the default's counted work, the same as
+    /// on the command line); the server's deadline stops it at the latest.
     pub fn at_most(mut self, seconds: f64) -> Budget {
-        let asked = self.limits.deadline.map(|(_, given)| given.as_secs_f64());
-        let seconds = asked.map_or(seconds, |a| a.min(seconds));
-        self.limits = self.limits.with_timeout(Some(seconds));
+        self.limits = self.limits.at_most(seconds);
         self
     }
 

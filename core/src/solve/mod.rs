@@ -213,6 +213,22 @@ impl Limits {
         Limits { seconds: s, max_work: work_for(s), ..self }
     }
 
+    /// These limits held to `seconds` at most: the earlier deadline, the shorter time for the
+    /// estimates, and no more work than the deadline's worth.
+    pub(crate) fn at_most(self, seconds: f64) -> Self {
+        let asked = self.deadline.map(|(_, given)| given.as_secs_f64());
+        if asked.is_some_and(|a| a <= seconds) {
+            return self;
+        }
+        let capped = self.clone().with_timeout(Some(seconds));
+        Limits {
+            deadline: capped.deadline,
+            seconds: self.seconds.min(capped.seconds),
+            max_work: self.max_work.min(capped.max_work),
+            ..self
+        }
+    }
+
     /// A share of these limits, for one part of a question: `1/parts` of its time and of its
     /// work (and the same deadline).
     pub(crate) fn share(&self, parts: f64) -> Self {

@@ -1,0 +1,107 @@
+"""The engine's one request schema, as Python asks it: the defaults are the engine's (the same
+as the command line's), a step of play is a question like any other, games and errors cross a
+process pool whole."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+import takeaway
+from conftest import GAMES, ROOT
+
+
+def cli_json(*args: str):
+    """The command line's --format json of the same question (the binary the tests built)."""
+    binary = ROOT / "target" / "debug" / "takeaway"
+    if not binary.exists():
+        pytest.fail(f"{binary} is missing: the command line is built by `cargo test` first")
+    out = subprocess.run([str(binary), *args, "--format", "json"], capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def test_compare_reads_what_both_games_have(game):
+    # Kayles against misère Kayles: misère play has no Grundy values, so outcomes are compared.
+    # At 0 the player to move has no move: P under normal play, N under misère play.
+    c = game("kayles").compare(game("misere-kayles"), 20)
+    assert not c.identical
+    assert c.json["compared"] == "outcome"
+    assert c.first_difference == (0, "P", "N")
+    # Two normal-play games compare Grundy values: take 1..3 against take 1..4 part at 4.
+    tag = game("tag")
+    four = takeaway.Game.from_source('game "1..4"\npiles\nmove: take 1..4\n')
+    assert tag.compare(four, 50).first_difference == (4, 0, 4)
+
+
+def test_a_step_of_play_is_a_question(game):
+    tag = game("tag")
+    start = tag.play(10)
+    assert (start.position, start.outcome, start.over, start.to_move) == ((10,), "N", False, "you")
+    assert [m.to for m in start.moves] == [(9,), (8,), (7,)]
+    assert tag.play(10, hint=True).hint == {"kind": "win", "move": "take 2 from the pile of 10", "to": [8]}
+    # 10 → 9 lets the win go; the computer answers 9 → 8.
+    step = tag.play(10, to=(9,))
+    assert step.you["slip"]["better"] == "take 2 from the pile of 10"
+    assert step.computer["to"] == [8]
+    assert step.position == (8,)
+    with pytest.raises(takeaway.QuestionError) as caught:
+        tag.play(10, to=(2,))
+    assert caught.value.code == "takeaway::query::not_a_move"
+
+
+def test_the_defaults_are_the_engines_whatever_the_front_end(game):
+    # The same questions, left to their defaults, as the command line asks them.
+    path = str(GAMES / "kayles.game")
+    kayles = game("kayles")
+    assert kayles.table().json == cli_json("table", path)
+    assert kayles.solve(10).json == cli_json("solve", path, "10")
+    assert kayles.period().json == cli_json("period", path)
+    assert kayles.plot().json == cli_json("plot", path)
+
+
+def test_arguments_are_checked_by_the_engine(game):
+    nim = game("nim")
+    with pytest.raises(takeaway.ArgumentError) as caught:
+        nim.table(uptoo=3)
+    assert caught.value.code == "takeaway::query::arguments"
+    assert "did you mean `upto`?" in caught.value.help
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, takeaway.QuestionError)
+    with pytest.raises(takeaway.InvalidArgument) as caught:
+        nim.solve(1, threads=0)
+    assert isinstance(caught.value, ValueError)
+
+
+def raise_a_game_error(text: str) -> None:
+    takeaway.Game.from_source(text)
+
+
+def question_in_another_process(g: takeaway.Game) -> int:
+    return g.solve(3, 5, 6).grundy
+
+
+def test_errors_and_games_cross_a_process_pool_whole(game):
+    # An error pickles with its code, place and diagnostics.
+    with pytest.raises(takeaway.GameError) as caught:
+        raise_a_game_error('game "x"\npiles\nmove: take 1..k\n')
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is takeaway.GameError
+    assert (again.code, again.line, again.column) == ("takeaway::check::unknown_name", 3, 15)
+    assert again.diagnostics == caught.value.diagnostics
+    # A game pickles as its text and settings.
+    s = game("subtraction-set", S=[1, 2, 5])
+    back = pickle.loads(pickle.dumps(s))
+    assert back.table(9).grundy == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+    # Through a real process pool, both ways.
+    context = "fork" if sys.platform.startswith("linux") else None
+    import multiprocessing
+
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context(context)) as pool:
+        assert pool.submit(question_in_another_process, game("nim")).result() == 3 ^ 5 ^ 6
+        with pytest.raises(takeaway.GameError) as far:
+            pool.submit(raise_a_game_error, "pile\nmove: tkae 1\n").result()
+    assert far.value.code == "takeaway::parse::unexpected"
