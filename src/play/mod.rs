@@ -191,7 +191,7 @@ pub fn play(
                     format!(
                         "position {}: the computer plays {}, to {}\n",
                         position.piles_text(),
-                        chosen.kind.describe(),
+                        chosen.describe(),
                         chosen.to.piles_text()
                     ),
                 );
@@ -210,7 +210,7 @@ pub fn play(
                     Typed::Move(line) => match takeaway_core::pick(game, &moves, &line) {
                         Ok(m) => {
                             play.play(m)?;
-                            say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
+                            say(out, format!("you play {}, to {}\n", m.describe(), m.to.piles_text()));
                         }
                         Err(why) => say(out, why),
                     },
@@ -224,7 +224,7 @@ pub(crate) fn moves_list(moves: &[Move]) -> String {
     moves
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("  {}) {}, to {}\n", i + 1, m.kind.describe(), m.to.piles_text()))
+        .map(|(i, m)| format!("  {}) {}, to {}\n", i + 1, m.describe(), m.to.piles_text()))
         .collect()
 }
 
@@ -232,12 +232,12 @@ fn hint_text(hint: Hint) -> String {
     match hint {
         Hint::Win(m) => format!(
             "hint: {}, to {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
-            m.kind.describe(),
+            m.describe(),
             m.to.piles_text()
         ),
         Hint::Draw(m) => format!(
             "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
-            m.kind.describe(),
+            m.describe(),
             m.to.piles_text()
         ),
         Hint::Lost => "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: play a move that keeps it going longest.\n".into(),

@@ -68,7 +68,7 @@ pub fn play(
                         "position {}: the computer ({}) plays {}, to {}\n",
                         position.piles_text(),
                         them.name(),
-                        chosen.kind.describe(),
+                        chosen.describe(),
                         chosen.to.piles_text()
                     ),
                 );
@@ -88,7 +88,7 @@ pub fn play(
                             match winning.first() {
                                 Some(m) => format!(
                                     "hint: {}, to {}: from there {}, moving first, loses.\n",
-                                    m.kind.describe(),
+                                    m.describe(),
                                     m.to.piles_text(),
                                     them.name()
                                 ),
@@ -114,10 +114,10 @@ pub fn play(
                             let they_win_now = solver.outcome(&m.to)?.first_wins(them);
                             if slip.is_none() && could_win && they_win_now {
                                 if let Some(b) = solver.winning_moves(&position, you)?.first() {
-                                    slip = Some((your_moves, position.clone(), m.kind.describe(), b.kind.describe()));
+                                    slip = Some((your_moves, position.clone(), m.describe(), b.describe()));
                                 }
                             }
-                            say(out, format!("you play {}, to {}\n", m.kind.describe(), m.to.piles_text()));
+                            say(out, format!("you play {}, to {}\n", m.describe(), m.to.piles_text()));
                             history.push(Turn { before: position.clone(), mover: Player::You });
                             position = m.to.clone();
                             to_move = Player::Computer;

@@ -394,7 +394,7 @@ impl Session {
             games: self.games.iter().map(|e| e.name().to_string()).collect(),
             params: self
                 .current
-                .map(|i| self.games[i].loaded.game.params.iter().map(|p| p.name.clone()).collect())
+                .map(|i| self.games[i].loaded.game.parameters().into_iter().map(|(name, _)| name).collect())
                 .unwrap_or_default(),
         }
     }
@@ -885,20 +885,13 @@ impl Entry {
             Board::FixedPiles(k) => format!("{k} piles"),
             Board::Rows => "rows".to_string(),
             Board::Coins => "a row of coins".to_string(),
-            Board::Cells { .. } => match &g.product {
-                Some(p) => {
-                    format!("the {} product of {} and {}", p.kind.word(), p.parts[0].game.name, p.parts[1].game.name)
-                }
+            Board::Cells { .. } => match g.product_of() {
+                Some((kind, first, second)) => format!("the {kind} product of {first} and {second}"),
                 None => "cells".to_string(),
             },
         }];
-        for p in &g.params {
-            match &p.set {
-                Some(members) => {
-                    parts.push(format!("{} = {}", p.name, takeaway_core::SettingValue::Set(members.clone())))
-                }
-                None => parts.push(format!("{} = {}", p.name, p.value)),
-            }
+        for (name, value) in g.parameters() {
+            parts.push(format!("{name} = {value}"));
         }
         if g.convention == takeaway_core::Convention::Misere {
             parts.push("misère play".into());

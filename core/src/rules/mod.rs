@@ -46,20 +46,24 @@ pub struct Param {
     pub set: Option<Vec<i64>>,
 }
 
+/// A checked game: its name, what it is played on, its rules and its convention.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// The name of its `game` line (or of its file, without one).
     pub name: String,
-    pub params: Vec<Param>,
+    pub(crate) params: Vec<Param>,
+    /// What it is played on.
     pub board: Board,
     /// Rules for the first move of the game; when empty, `moves` apply to it too.
-    pub first_moves: Vec<Rule>,
-    pub moves: Vec<Rule>,
+    pub(crate) first_moves: Vec<Rule>,
+    pub(crate) moves: Vec<Rule>,
+    /// Normal play (whoever cannot move loses) or misère play (whoever cannot move wins).
     pub convention: Convention,
     /// Some rule reads `last`, so positions carry the previous move's size.
-    pub uses_last: bool,
+    pub(crate) uses_last: bool,
     /// For a product of two games (board `Cells`): the games and how they combine; the moves
     /// come from them, and `moves` is empty.
-    pub product: Option<Box<Product>>,
+    pub(crate) product: Option<Box<Product>>,
 }
 
 #[derive(Clone, Debug)]
@@ -299,6 +303,31 @@ impl Position {
 }
 
 impl Game {
+    /// Its parameters and their values (a set parameter's members), in the order of the text.
+    pub fn parameters(&self) -> Vec<(String, crate::check::SettingValue)> {
+        self.params
+            .iter()
+            .map(|p| {
+                let value = match &p.set {
+                    Some(members) => crate::check::SettingValue::Set(members.clone()),
+                    None => crate::check::SettingValue::Number(p.value),
+                };
+                (p.name.clone(), value)
+            })
+            .collect()
+    }
+
+    /// For a product of two games: how they combine (`tartan`, `acrostic`, …) and their names.
+    pub fn product_of(&self) -> Option<(&'static str, &str, &str)> {
+        let p = self.product.as_deref()?;
+        Some((p.kind.word(), &p.parts[0].game.name, &p.parts[1].game.name))
+    }
+
+    /// Whether some rule reads `last`, the previous move's size.
+    pub fn reads_last(&self) -> bool {
+        self.uses_last
+    }
+
     /// True when the rules need to know whether a move is the first, or how big the last one was.
     pub fn tracks_history(&self) -> bool {
         self.uses_last || !self.first_moves.is_empty()

@@ -13,9 +13,18 @@ use crate::vocab::{CmpOp, Span, SplitShape};
 /// One move: which rule allowed it, what it does, and where it leads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
-    pub rule: Span,
-    pub kind: MoveKind,
+    /// The rule that allows it.
+    pub(crate) rule: Span,
+    pub(crate) kind: MoveKind,
+    /// The position it leads to.
     pub to: Position,
+}
+
+impl Move {
+    /// The move in words, as a player reads it: `take 3 from the pile of 7`.
+    pub fn describe(&self) -> String {
+        self.kind.describe()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
