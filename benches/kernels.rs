@@ -8,11 +8,23 @@
 use std::process::Command;
 use std::time::Instant;
 
-use takeaway_core::rules::Position;
-use takeaway_core::solve::{Limits, Outcome, Solver, SparseMode};
+use takeaway_core::internals::{generic_solver, with_sparse_mode, SparseMode};
+use takeaway_core::{
+    ask, load_text, Answer, Budget, GameText, NoLibrary, Outcome, PeriodArgs, Position, QuotientArgs, Request, Solver,
+    TableArgs,
+};
 
-fn load(text: &str) -> takeaway_core::rules::Game {
+fn load(text: &str) -> takeaway_core::Game {
     takeaway_core::load(text, "bench", &[]).expect("the benchmark's games load")
+}
+
+/// A question asked as every front end asks it: the answer, or the first diagnostic's code.
+fn answer(text: &str, request: Request, budget: &Budget) -> Result<Answer, String> {
+    let game = GameText { source: text.to_string(), name: Some("bench".into()), ..Default::default() };
+    let loaded = load_text(&game, &NoLibrary, budget).map_err(|f| format!("{f:?}"))?;
+    ask(&loaded, &request, &NoLibrary, budget).map_err(|f| {
+        f.errors.first().and_then(|e| miette::Diagnostic::code(e).map(|c| c.to_string())).unwrap_or_default()
+    })
 }
 
 const GRUNDY: &str = "game \"Grundy's game\"\npiles\nmove: split unequal\n";
@@ -24,19 +36,19 @@ const SQUARE_SPLIT: &str = "game \"take a square, then split\"\npiles\nmove: tak
 
 /// The default limits on memory, without the defaults' bound on work: a benchmark measures how
 /// long the engine takes, however long that is.
-fn unbounded() -> Limits {
-    Limits { max_work: u64::MAX / 1024, ..Limits::default() }
+fn unbounded() -> Budget {
+    Budget::new().within(1e9)
 }
 
-fn big() -> Limits {
-    Limits::states(usize::MAX / 1024)
+fn big() -> Budget {
+    Budget::new().max_states(usize::MAX / 1024)
 }
 
 /// Our solver: the value of every pile up to `upto` (the largest pile's value needs them all),
 /// with the default limits: every workload shown here must run with them.
 fn ours_piles(text: &str, upto: u64) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, unbounded());
+    let mut solver = Solver::new(&game, &unbounded());
     let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
     let how = if solver.uses_sparse_space() {
         "sparse space"
@@ -50,14 +62,13 @@ fn ours_piles(text: &str, upto: u64) -> String {
 
 /// `ours_piles` with the kernel's threads set.
 fn ours_piles_threads(text: &str, upto: u64, threads: usize) -> String {
-    ours_piles_with(text, upto, Limits { threads, ..unbounded() })
+    ours_piles_with(text, upto, unbounded().threads(threads), threads)
 }
 
 /// `ours_piles` under these limits, saying how many threads and whether sparse space was used.
-fn ours_piles_with(text: &str, upto: u64, limits: Limits) -> String {
+fn ours_piles_with(text: &str, upto: u64, budget: Budget, threads: usize) -> String {
     let game = load(text);
-    let threads = limits.threads;
-    let mut solver = Solver::new(&game, limits);
+    let mut solver = Solver::new(&game, &budget);
     let g = solver.value(&Position::new(vec![upto])).expect("solves").grundy.unwrap_or(0);
     let how = if solver.uses_sparse_space() { ", sparse space" } else { "" };
     format!("g({upto}) = {g}, {threads} thread(s){how}")
@@ -65,11 +76,10 @@ fn ours_piles_with(text: &str, upto: u64, limits: Limits) -> String {
 
 /// A record run: the octal game's values until Guy and Smith's theorem proves their period.
 fn record(code: &str, threads: usize) -> String {
-    let game = load(&octal_text(code));
-    let question = takeaway_core::analysis::period_search::PeriodQuestion { upto: 1 << 26, checkpoint: None };
-    let report =
-        takeaway_core::analysis::period_search::period_search(&game, &question, &Limits { threads, ..unbounded() })
-            .expect("the run ends");
+    let request = Request::Period(PeriodArgs { upto: 1 << 26, checkpoint: None });
+    let Ok(Answer::Period(report)) = answer(&octal_text(code), request, &unbounded().threads(threads)) else {
+        return "the run failed".into();
+    };
     match report.proven {
         Some((pre, p)) => format!("period {p} from {pre}, {} values", report.computed),
         None => "no period".into(),
@@ -82,7 +92,7 @@ fn record(code: &str, threads: usize) -> String {
 /// values, no table to build.
 fn sparse_floor_grundy(upto: usize) -> (String, f64) {
     let game = load(GRUNDY);
-    let mut solver = Solver::new(&game, big());
+    let mut solver = Solver::new(&game, &big());
     let mut value = |n: usize| solver.value(&Position::new(vec![n as u64])).expect("solves").grundy.unwrap_or(0);
     value(upto);
     let g: Vec<u32> = (0..=upto).map(|n| value(n) as u32).collect();
@@ -203,7 +213,7 @@ fn naive_square_split(upto: usize) -> String {
 
 fn ours_chomp(side: usize) -> String {
     let game = load(CHOMP);
-    let mut solver = Solver::new(&game, big());
+    let mut solver = Solver::new(&game, &big());
     let board = Position::new(vec![side as u64; side]);
     let v = solver.value(&board).expect("solves");
     let first = solver.winning_moves(&board).expect("moves");
@@ -212,14 +222,14 @@ fn ours_chomp(side: usize) -> String {
 
 fn generic_chomp(side: usize) -> String {
     let game = load(CHOMP);
-    let mut solver = Solver::generic(&game, big());
+    let mut solver = generic_solver(&game, &big());
     let v = solver.value(&Position::new(vec![side as u64; side])).expect("solves");
     format!("{:?}, Grundy {}", v.outcome, v.grundy.unwrap_or(0))
 }
 
 fn ours_fibonacci(upto: u64) -> String {
     let game = load(FIBONACCI);
-    let mut solver = Solver::new(&game, big());
+    let mut solver = Solver::new(&game, &big());
     let p = solver.one_pile_outcomes(upto).expect("solves").into_iter().filter(|&o| o == Outcome::P).count();
     format!("{p} P-positions")
 }
@@ -240,7 +250,7 @@ fn naive_fibonacci(upto: usize) -> String {
 
 fn ours_fibonacci_huge() -> String {
     let game = load(FIBONACCI);
-    let mut solver = Solver::new(&game, unbounded());
+    let mut solver = Solver::new(&game, &unbounded());
     let pos = Position::new(vec![1_000_000_000_000_000_000]);
     let o = solver.outcome(&pos).expect("solves");
     let m = solver.winning_moves(&pos).expect("moves");
@@ -249,7 +259,7 @@ fn ours_fibonacci_huge() -> String {
 
 fn ours_kayles_huge() -> String {
     let game = load(KAYLES);
-    let mut solver = Solver::new(&game, unbounded());
+    let mut solver = Solver::new(&game, &unbounded());
     let v = solver.value(&Position::new(vec![1_000_000_000_000_000_000])).expect("solves");
     format!("g(10^18) = {}, period {:?}", v.grundy.unwrap_or(0), solver.proven_period())
 }
@@ -260,7 +270,7 @@ const MISERE_NIM: &str = "game \"misère Nim\"\npiles\nmove: take any\nplay mis�
 /// A misère position's outcome through the quotient (or, with `generic`, the whole-position search).
 fn misere(text: &str, piles: Vec<u64>, generic: bool) -> String {
     let game = load(text);
-    let mut solver = if generic { Solver::generic(&game, big()) } else { Solver::new(&game, unbounded()) };
+    let mut solver = if generic { generic_solver(&game, &big()) } else { Solver::new(&game, &unbounded()) };
     let v = solver.value(&Position::new(piles)).expect("solves");
     v.outcome.letter().to_string()
 }
@@ -272,10 +282,11 @@ fn misere_kayles_hundred() -> Vec<u64> {
 
 /// `table` of misère Kayles to 1000, with G⁻, genus, tameness and Φ.
 fn misere_table(upto: u64) -> String {
-    let game = load(MISERE_KAYLES);
-    let mut solver = Solver::new(&game, unbounded());
-    let table = takeaway_core::analysis::table(&mut solver, upto, Default::default()).expect("table");
-    let m = table.misere.expect("misère columns");
+    let request = Request::Table(TableArgs { upto, ..Default::default() });
+    let Ok(Answer::Table(table)) = answer(MISERE_KAYLES, request, &unbounded()) else {
+        return "the table failed".into();
+    };
+    let Some(m) = table.misere else { return "no misère columns".into() };
     let genera = m.genus.iter().filter(|g| g.is_some()).count();
     format!("{} P-positions, genus of {genera} piles", table.p_positions.len())
 }
@@ -285,14 +296,14 @@ fn misere_table(upto: u64) -> String {
 fn misere_quotient(code: &str, upto: u64) -> String {
     // Grundy's game is not an octal game (its splits are unequal).
     let rule = if code == "grundy" { "split unequal".to_string() } else { format!("octal {code}") };
-    let game = load(&format!("game \"{code}\"\npiles\nmove: {rule}\nplay misère\n"));
-    let mut solver = Solver::new(&game, Limits::default());
-    match takeaway_core::analysis::quotient(&mut solver, Some(upto)) {
-        Ok(q) => {
+    let text = format!("game \"{code}\"\npiles\nmove: {rule}\nplay misère\n");
+    match answer(&text, Request::Quotient(QuotientArgs { upto: Some(upto) }), &Budget::new()) {
+        Ok(Answer::Quotient(q)) => {
             let stop = if q.stopped.is_some() { ", stopped there" } else { "" };
             format!("heaps to {}, order {}{stop}", q.computed, q.order)
         }
-        Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
+        Ok(_) => "another answer".into(),
+        Err(code) => code,
     }
 }
 
@@ -303,7 +314,7 @@ const LASKER: &str = "game \"Lasker's Nim\"\npiles\nmove: take any\nmove: split 
 /// default limits, as a user meets it: without a bound on work these run until memory ends.
 fn refused(text: &str, piles: Vec<u64>) -> String {
     let game = load(text);
-    let mut solver = Solver::new(&game, Limits::default());
+    let mut solver = Solver::new(&game, &Budget::new());
     match solver.value(&Position::new(piles)) {
         Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
         Ok(v) => format!("answered: {v:?}"),
@@ -312,10 +323,8 @@ fn refused(text: &str, piles: Vec<u64>) -> String {
 
 /// A Chomp table past what its box can hold, refused before it starts.
 fn chomp_table_refused(upto: u64) -> String {
-    let game = load(CHOMP);
-    let mut solver = Solver::new(&game, Limits::default());
-    match takeaway_core::analysis::table(&mut solver, upto, Default::default()) {
-        Err(e) => miette::Diagnostic::code(&e).map(|c| c.to_string()).unwrap_or_default(),
+    match answer(CHOMP, Request::Table(TableArgs { upto, ..Default::default() }), &Budget::new()) {
+        Err(code) => code,
         Ok(_) => "answered".into(),
     }
 }
@@ -327,9 +336,9 @@ const PARTIZAN_KAYLES: &str =
 /// Outcome classes of positions, through canonical values or by a plain game-tree search: the
 /// counts of L, R, N and P as the answer, so the two can be compared.
 fn partizan(text: &str, positions: Vec<Vec<u64>>, search: bool) -> String {
-    use takeaway_core::solve::partizan::{PartizanOutcome, PartizanSolver};
+    use takeaway_core::{PartizanOutcome, PartizanSolver};
     let game = load(text);
-    let mut solver = PartizanSolver::new(&game, unbounded());
+    let mut solver = PartizanSolver::new(&game, &unbounded());
     if search {
         solver.give_up_values();
     }
@@ -361,8 +370,8 @@ fn octal_text(code: &str) -> String {
 /// (`None` when it passed `cap` seconds).
 fn kernel_run(code: &str, upto: u64, sparse: SparseMode, cap: Option<f64>) -> (f64, Option<u32>) {
     let game = load(&octal_text(code));
-    let limits = Limits { sparse, ..unbounded() }.with_timeout(cap);
-    let mut solver = Solver::new(&game, limits);
+    let budget = with_sparse_mode(unbounded().timeout(cap), sparse);
+    let mut solver = Solver::new(&game, &budget);
     let start = Instant::now();
     let v = solver.value(&Position::new(vec![upto])).ok().and_then(|v| v.grundy).map(|g| g as u32);
     (start.elapsed().as_secs_f64(), v)
@@ -382,7 +391,7 @@ fn octal_sweep() -> String {
         }
         let text = format!("0.{}{}{}", digits[0], digits[1], digits[2]);
         let game = load(&octal_text(&text));
-        let mut solver = Solver::new(&game, unbounded());
+        let mut solver = Solver::new(&game, &unbounded());
         solver.value(&Position::new(vec![10_000])).expect("solves");
         if solver.proven_period().is_some() {
             continue;
@@ -423,7 +432,12 @@ fn run(name: &str) {
         w if w.starts_with("plain-0.564-t") => {
             // The plain scan forced: the kernel's own choice turns to sparse space at 32,769.
             let threads = w["plain-0.564-t".len()..].parse().expect("threads");
-            ours_piles_with(&octal_text("0.564"), 100_000, Limits { threads, sparse: SparseMode::Never, ..unbounded() })
+            ours_piles_with(
+                &octal_text("0.564"),
+                100_000,
+                with_sparse_mode(unbounded().threads(threads), SparseMode::Never),
+                threads,
+            )
         }
         w if w.starts_with("auto-0.564-t") => {
             ours_piles_threads(&octal_text("0.564"), 100_000, w["auto-0.564-t".len()..].parse().expect("threads"))

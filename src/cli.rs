@@ -12,12 +12,13 @@ use clap::{Parser, Subcommand};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use takeaway_core::{ask, read_game, Budget, Failure, Games, Request};
 use takeaway_core::render::diagnostic as render;
 use takeaway_core::CancelToken;
+use takeaway_core::{ask, read_game, Budget, Failure, Games, Request};
 
 use crate::play::PlayRequest;
 use crate::progress_bar::ProgressBar;
+use crate::terminal::{stderr_wants_color, Failed};
 use crate::verbs::{printed, write_atomically, Format, GameFile, Verb};
 
 #[derive(Parser, Debug)]
@@ -59,11 +60,6 @@ enum CliError {
     #[error("cannot write {path}: {reason}")]
     #[diagnostic(code(takeaway::cli::write), help("check that the folder exists and can be written"))]
     Write { path: String, reason: String },
-}
-
-/// True when stderr is a terminal and the user has not asked for no colour (NO_COLOR).
-pub fn stderr_wants_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
 /// Runs the command line and returns the process's exit code.
@@ -120,9 +116,6 @@ fn split_set(args: &[OsString]) -> Option<CliError> {
     let split = values.iter().map(|v| format!("{name}={v}")).collect::<Vec<_>>().join(" ");
     Some(CliError::SplitSet { name: name.to_string(), values: values.join(","), split })
 }
-
-/// The failure has been reported on stderr already.
-pub(crate) struct Failed;
 
 fn print(text: &str, bar: &Option<Arc<ProgressBar>>) {
     if let Some(bar) = bar {

@@ -8,4 +8,5 @@ pub mod play;
 pub mod progress_bar;
 pub mod repl;
 pub mod serve;
+pub mod terminal;
 pub mod verbs;

@@ -7,7 +7,7 @@ use clap::Args;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::cli::Failed;
+use crate::terminal::Failed;
 use takeaway_core::render::diagnostic as render;
 
 #[derive(Args, Debug)]

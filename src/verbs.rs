@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 use takeaway_core::errors::RequestError;
-use takeaway_core::{parse_setting, Answer, BudgetArgs, Request, Setting};
 use takeaway_core::render;
+use takeaway_core::{parse_setting, Answer, BudgetArgs, Request, Setting};
 
 use crate::play::PlayOptions;
 
@@ -327,7 +327,8 @@ impl<G: Args> Verb<G> {
         let (verb, args, output, format, output_file, conversation) = match self {
             Verb::Check { output, .. } => ("check", Map::new(), output.limits.budget(), output.format, None, false),
             Verb::Solve { position, output, .. } => {
-                let args = given(vec![("position", Some(json!(position.text()))), ("last", position.last.map(Into::into))]);
+                let args =
+                    given(vec![("position", Some(json!(position.text()))), ("last", position.last.map(Into::into))]);
                 ("solve", args, output.limits.budget(), output.format, None, false)
             }
             Verb::Explain { position, all, output, .. } => {

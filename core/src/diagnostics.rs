@@ -5,11 +5,14 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, Na
 /// Where a piece of text came from, for diagnostics that point into it.
 #[derive(Clone, Debug)]
 pub struct Source {
+    /// The name to show for the text, such as a file name.
     pub name: String,
+    /// The text.
     pub text: String,
 }
 
 impl Source {
+    /// A text and the name to show for it.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         Source { name: name.into(), text: text.into() }
     }

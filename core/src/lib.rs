@@ -25,6 +25,10 @@
 //! shape chooses) → `analysis` (reports) → `api` (requests and answers under a budget) →
 //! `render`. Only what the front ends and a library user need is public.
 #![warn(missing_docs)]
+// A table's or a period run's error carries what was computed before it stopped and the
+// diagnostic's text; it is built once per question, never on a hot path, so its size costs
+// nothing worth a box at every site that builds or matches it.
+#![allow(clippy::result_large_err)]
 
 mod analysis;
 mod api;
@@ -36,28 +40,28 @@ pub mod render;
 mod rules;
 mod solve;
 mod syntax;
-mod vocab;
 #[cfg(test)]
 mod test_support;
+mod vocab;
 
 use miette::Diagnostic;
 use thiserror::Error;
 
+pub use api::MOST_GAME_FILE_BYTES;
 pub use api::{
     ask, defaults, load_game, load_text, parse_setting, position_of, read_game, Answer, Budget, BudgetArgs,
     CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData, Loaded,
     OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings, SolveArgs,
     TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
-pub use api::MOST_GAME_FILE_BYTES;
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
-pub use syntax::MAX_TEXT as MOST_GAME_TEXT_BYTES;
 pub use diagnostics::Source;
 pub use play::{pick, Hint, Kept, Play, Player, Random, Slip, Status, Strength, Turn};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};
 pub use solve::progress::{CancelToken, Progress, Reporter, Stage};
 pub use solve::{MethodKind, Outcome, Solver, Value};
+pub use syntax::MAX_TEXT as MOST_GAME_TEXT_BYTES;
 pub use vocab::{Convention, Side};
 
 /// The data of each answer: what `solve`, `table`, `explain`, … found, field by field (the
@@ -75,7 +79,9 @@ pub mod answers {
         BigSolveReport, BigWinningMove, Comparison, DrawLineReport, Explanation, LastGrid, MisereColumns,
         QuotientReport, SolveReport, Table, TableShape, WinningMove,
     };
-    pub use crate::api::{CheckReport, Plot, PlayStep, PlayerMove, RuleSide, StepHint, StepMove, StepSlip, TwoRowBoards};
+    pub use crate::api::{
+        CheckReport, PlayStep, PlayerMove, Plot, RuleSide, StepHint, StepMove, StepSlip, TwoRowBoards,
+    };
 }
 
 /// Every stage's diagnostics: one error type per stage, each a `miette::Diagnostic` with a

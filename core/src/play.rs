@@ -11,13 +11,17 @@ use serde::Serialize;
 use crate::rules::{Convention, Game, Move, Position};
 use crate::solve::{Limits, Outcome, SolveError, Solver};
 
+/// Who is to move in a game against the computer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Player {
+    /// The person playing.
     You,
+    /// The computer.
     Computer,
 }
 
 impl Player {
+    /// The other player.
     pub fn other(self) -> Player {
         match self {
             Player::You => Player::Computer,
@@ -29,7 +33,9 @@ impl Player {
 /// How the computer chooses: the percentage of its moves that are perfect; the rest are random.
 #[derive(Clone, Copy, Debug)]
 pub struct Strength {
+    /// How often the computer picks a best move, out of 100.
     pub percent: u8,
+    /// The seed of its random choices.
     pub seed: u64,
 }
 
@@ -38,6 +44,7 @@ pub struct Strength {
 pub struct Random(pub u64);
 
 impl Random {
+    /// The next pseudo-random number; the same seed gives the same numbers.
     pub fn next_u64(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
@@ -52,23 +59,31 @@ impl Random {
 pub struct Slip {
     /// The player's move number, from 1.
     pub number: usize,
+    /// The position the move was made from.
     pub from: Position,
+    /// The move made.
     pub played: String,
+    /// A move that would have kept the win.
     pub better: String,
     /// What the better move keeps: a win, or a draw.
     pub kept: Kept,
 }
 
+/// What a slip threw away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Kept {
+    /// A win.
     Win,
+    /// A draw.
     Draw,
 }
 
 /// One move made, for undo.
 #[derive(Clone, Debug)]
 pub struct Turn {
+    /// The position before the move.
     pub before: Position,
+    /// Who moved.
     pub mover: Player,
 }
 
@@ -78,7 +93,10 @@ pub enum Status {
     /// `Player` is to move from the position.
     ToMove(Player),
     /// No move is left: the game is over.
-    Over { winner: Player },
+    Over {
+        /// Who won.
+        winner: Player,
+    },
 }
 
 /// What a hint says.
@@ -109,7 +127,13 @@ pub struct Play<'g> {
 impl<'g> Play<'g> {
     /// A game of `game` from `start`, `first` to move, the computer at `strength`, every
     /// question it asks the solver within `budget`.
-    pub fn new(game: &'g Game, start: Position, first: Player, strength: Strength, budget: &crate::api::Budget) -> Self {
+    pub fn new(
+        game: &'g Game,
+        start: Position,
+        first: Player,
+        strength: Strength,
+        budget: &crate::solve::Budget,
+    ) -> Self {
         Play::within(game, start, first, strength, budget.limits().clone())
     }
 
@@ -130,10 +154,12 @@ impl<'g> Play<'g> {
         }
     }
 
+    /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// Who is to move.
     pub fn to_move(&self) -> Player {
         self.to_move
     }
@@ -143,6 +169,7 @@ impl<'g> Play<'g> {
         Ok(self.game.moves(&self.position, self.limit)?)
     }
 
+    /// Whether the game is over, and who won.
     pub fn status(&self) -> Result<Status, SolveError> {
         if self.moves()?.is_empty() {
             // Under misère play whoever cannot move has won.
@@ -224,6 +251,7 @@ impl<'g> Play<'g> {
         undone
     }
 
+    /// A move the person to move could make, and why.
     pub fn hint(&mut self) -> Result<Hint, SolveError> {
         let winning = self.solver.winning_moves(&self.position)?;
         if let Some(m) = winning.into_iter().next() {

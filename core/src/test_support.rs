@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::rules::{Game, Position};
-use crate::solve::{Limits, Outcome, Solver, Value};
+use crate::solve::{Limits, Solver, Value};
 
 /// The repository's `games/` folder.
 pub fn games_dir() -> PathBuf {
@@ -30,8 +30,4 @@ pub fn solver(game: &Game) -> Solver<'_> {
 
 pub fn value(solver: &mut Solver, piles: &[u64]) -> Value {
     solver.value(&Position::new(piles.to_vec())).unwrap_or_else(|e| panic!("{piles:?}: {e:?}"))
-}
-
-pub fn is_p(solver: &mut Solver, piles: &[u64]) -> bool {
-    value(solver, piles).outcome == Outcome::P
 }

@@ -56,9 +56,12 @@ impl ProductKind {
     }
 }
 
+/// Who wins when no move is left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convention {
+    /// Normal play: the last player to move wins.
     Normal,
+    /// Misère play: the last player to move loses.
     Misere,
 }
 
@@ -74,6 +77,7 @@ pub enum Side {
 }
 
 impl Side {
+    /// The side's name, `Left` or `Right`.
     pub fn name(self) -> &'static str {
         match self {
             Side::Left => "Left",
@@ -81,6 +85,7 @@ impl Side {
         }
     }
 
+    /// The other side.
     pub fn other(self) -> Side {
         match self {
             Side::Left => Side::Right,
@@ -166,5 +171,74 @@ impl fmt::Display for BinOp {
             BinOp::And => f.write_str("and"),
             BinOp::Or => f.write_str("or"),
         }
+    }
+}
+
+/// Why a question failed, in the terms a front end answers: the game (or its position) is
+/// wrong, the question does not fit the game, the budget refused it, its time ran out, or it
+/// was cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// the game text, its file, a position, or the arithmetic of its rules
+    Game,
+    /// a question the game cannot answer (a quotient of a partizan game, `--last` unused, …)
+    Question,
+    /// the estimate or the count of work passed the limits
+    Refused,
+    /// the deadline passed
+    Timeout,
+    /// the question's cancel token was used
+    Cancelled,
+}
+
+impl FailureKind {
+    /// The kind's name, as the web API and Python's exceptions give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Game => "game",
+            FailureKind::Question => "question",
+            FailureKind::Refused => "refused",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A value given with `--set NAME=VALUE` (or `set` in the REPL): a number, or a set of amounts
+/// written `{1, 2, 5}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingValue {
+    /// A number, such as `k = 3`.
+    Number(i64),
+    /// A set of amounts, such as `S = {1, 3, 4}`.
+    Set(Vec<i64>),
+}
+
+impl SettingValue {
+    /// A set of amounts, as the rules read it: ascending, each once, however it was written.
+    pub fn set(members: impl IntoIterator<Item = i64>) -> SettingValue {
+        let mut members: Vec<i64> = members.into_iter().collect();
+        members.sort_unstable();
+        members.dedup();
+        SettingValue::Set(members)
+    }
+}
+
+impl std::fmt::Display for SettingValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            SettingValue::Number(v) => write!(f, "{v}"),
+            SettingValue::Set(members) => {
+                let shown: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+                write!(f, "{{{}}}", shown.join(", "))
+            }
+        }
+    }
+}
+
+impl From<i64> for SettingValue {
+    fn from(v: i64) -> Self {
+        SettingValue::Number(v)
     }
 }

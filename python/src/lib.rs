@@ -14,12 +14,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use takeaway_core::errors::RequestError;
+use takeaway_core::render;
+use takeaway_core::SettingValue;
 use takeaway_core::{
     ask as ask_engine, load_text, read_game, Answer, Budget, Error, Failure, FailureKind, GameText, Games, Loaded,
     Request, Setting, Settings, VERBS,
 };
-use takeaway_core::SettingValue;
-use takeaway_core::render;
 use takeaway_core::{CancelToken as NativeToken, Progress, Reporter, Stage};
 
 /// A loaded, checked game, with the values given to its parameters and the folder a product's
@@ -121,9 +121,7 @@ fn settings(given: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
 /// range a `ValueError`, as Python's own calls are.
 fn exception_class(failure: &Failure) -> &'static str {
     match (failure.kind(), failure.errors.first()) {
-        (_, Some(Error::Request(RequestError::Arguments { .. } | RequestError::UnknownVerb { .. }))) => {
-            "ArgumentError"
-        }
+        (_, Some(Error::Request(RequestError::Arguments { .. } | RequestError::UnknownVerb { .. }))) => "ArgumentError",
         (_, Some(Error::Request(RequestError::MissingPosition { .. }))) => "ArgumentError",
         (_, Some(Error::Request(RequestError::Invalid { .. }))) => "InvalidArgument",
         (FailureKind::Game, _) => "GameError",
@@ -214,7 +212,7 @@ impl Reporter for SignalWatch {
 
     fn poll(&self) {
         // Polled between every step of the engine's loops: the clock only every so often.
-        if self.polls.fetch_add(1, Ordering::Relaxed) % 1024 == 0 {
+        if self.polls.fetch_add(1, Ordering::Relaxed).is_multiple_of(1024) {
             self.look();
         }
     }
@@ -343,9 +341,8 @@ impl NativeGame {
             };
             args.insert("other".into(), serde_json::to_value(text).unwrap_or_default());
         }
-        let asked = Request::parse_with_budget(verb, args).and_then(|(request, budget)| {
-            Budget::from_args(&budget).map(|b| (request, b))
-        });
+        let asked = Request::parse_with_budget(verb, args)
+            .and_then(|(request, budget)| Budget::from_args(&budget).map(|b| (request, b)));
         let (request, mut budget) = asked.map_err(|e| exception(py, &Failure::one(e, None)))?;
         if let Some(c) = cancel {
             budget = budget.cancel(c.token.clone());

@@ -5,10 +5,10 @@
 use std::io::Write;
 
 use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
-use takeaway_core::pick;
-use takeaway_core::{Convention, Position};
-use takeaway_core::PartizanSolver;
 use takeaway_core::errors::SolveError;
+use takeaway_core::pick;
+use takeaway_core::PartizanSolver;
+use takeaway_core::{Convention, Position};
 
 pub fn play(
     request: &PlayRequest,

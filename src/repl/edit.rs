@@ -80,7 +80,8 @@ impl Session {
         let name = entry.name().to_string();
         let settings = entry.settings.clone();
         let library = self.library(Some(i));
-        let loaded = load_game(Source::new(format!("<{name}>"), text.clone()), &name, &settings, &library, &Budget::new());
+        let loaded =
+            load_game(Source::new(format!("<{name}>"), text.clone()), &name, &settings, &library, &Budget::new());
         match loaded {
             Ok(loaded) => {
                 let header = takeaway_core::text::without_moves(&text);

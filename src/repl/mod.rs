@@ -25,13 +25,13 @@ use clap::Parser;
 use miette::Diagnostic;
 use thiserror::Error;
 
+use takeaway_core::render;
 use takeaway_core::text::{outline, Outline};
+use takeaway_core::Board;
 use takeaway_core::{
     ask, load_game, parse_setting, read_game, Answer, Budget, Failure, Games, Library, Loaded, Lookup, Request,
 };
 use takeaway_core::{render::diagnostic as render, Source};
-use takeaway_core::render;
-use takeaway_core::Board;
 use takeaway_core::{CancelToken, Progress};
 
 use crate::play::PlayRequest;
@@ -585,12 +585,13 @@ impl Session {
         let default_name = replacing.map(|i| self.games[i].name().to_string()).unwrap_or_else(|| "game".into());
         let source_name = format!("<{}>", file.name.as_deref().unwrap_or(&default_name));
         let library = self.library(replacing);
-        let loaded = match load_game(Source::new(source_name, text.clone()), &default_name, &settings, &library, &Budget::new())
-            .map_err(|f| f.render(self.color))
-        {
-            Ok(l) => l,
-            Err(e) => return Reply::err(e),
-        };
+        let loaded =
+            match load_game(Source::new(source_name, text.clone()), &default_name, &settings, &library, &Budget::new())
+                .map_err(|f| f.render(self.color))
+            {
+                Ok(l) => l,
+                Err(e) => return Reply::err(e),
+            };
         let header = takeaway_core::text::without_moves(&text);
         let entry = Entry { text, header, settings, loaded, origin: "defined here".into() };
         let (index, replaced) = self.insert(entry, replacing);
@@ -608,7 +609,8 @@ impl Session {
         let entry = &self.games[i];
         let header = entry.header.as_deref()?;
         let library = self.library(Some(i));
-        let (mut loaded, header) = takeaway_core::text::extend(&entry.loaded, header, input, entry.name(), &entry.settings, &library)?;
+        let (mut loaded, header) =
+            takeaway_core::text::extend(&entry.loaded, header, input, entry.name(), &entry.settings, &library)?;
         // Named as a definition typed here, as loading the whole text again would name it.
         loaded.source.name = format!("<{}>", entry.name());
         let entry = &mut self.games[i];
@@ -663,7 +665,9 @@ impl Session {
 
     /// Loads a game file; it becomes the current game.
     pub fn load_file(&mut self, path: &Path) -> Reply {
-        match read_game(path, &[], self.library(None).session, &Budget::new()).map_err(|f: Failure| f.render(self.color)) {
+        match read_game(path, &[], self.library(None).session, &Budget::new())
+            .map_err(|f: Failure| f.render(self.color))
+        {
             Ok(loaded) => {
                 let entry = Entry {
                     text: loaded.source.text.clone(),
@@ -846,11 +850,9 @@ impl Library for SessionLibrary<'_> {
             return Lookup::Missing { help: suggest(wanted, &names) };
         };
         match read_game(path, &[], session.library(None).session, &Budget::new()) {
-            Ok(loaded) => Lookup::Found {
-                game: loaded.game,
-                source_name: loaded.source.name.clone(),
-                text: loaded.source.text,
-            },
+            Ok(loaded) => {
+                Lookup::Found { game: loaded.game, source_name: loaded.source.name.clone(), text: loaded.source.text }
+            }
             Err(f) => Lookup::Failed { rendered: f.render(false) },
         }
     }
@@ -960,7 +962,7 @@ fn quoted_words(input: &str) -> Vec<String> {
 /// or a scripted command failed (reported on stderr already).
 pub fn main(files: &[PathBuf]) -> bool {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let color = interactive && crate::cli::stderr_wants_color();
+    let color = interactive && crate::terminal::stderr_wants_color();
     let mut session = Session::new(color);
     let mut all_ok = true;
     for f in files {

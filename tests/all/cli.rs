@@ -759,7 +759,10 @@ fn a_table_stopped_by_a_limit_shows_what_it_computed() {
     // As JSON, the failure comes whole, with the rows computed as its `partial` table.
     let run = takeaway(&["table", "games/twins.game", "--upto", "100000", "--format", "json"]);
     let failure: serde_json::Value = serde_json::from_str(&run.stdout).expect("the failure is JSON");
-    assert_eq!((failure["kind"].as_str(), failure["code"].as_str()), (Some("refused"), Some("takeaway::table::incomplete")));
+    assert_eq!(
+        (failure["kind"].as_str(), failure["code"].as_str()),
+        (Some("refused"), Some("takeaway::table::incomplete"))
+    );
     let v = &failure["partial"];
     assert_eq!(v["upto"], 1024);
     assert_eq!(v["grundy"].as_array().unwrap().len() as u64, v["upto"].as_u64().unwrap() + 1);

@@ -206,7 +206,6 @@ fn a_move_turning_a_hundred_thousand_coins_is_bounded() {
 
 // ---- the mutation fuzzer -----------------------------------------------------------------------
 
-
 #[test]
 fn mutated_game_files_never_crash_or_hang() {
     let cases: usize = std::env::var("TAKEAWAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
@@ -369,7 +368,6 @@ fn a_nul_byte_is_named_and_old_mac_line_ends_are_counted_as_lines() {
         assert!(!stderr.contains('\r'), "{}", cut(&stderr));
     }
 }
-
 
 #[test]
 fn files_of_twenty_thousand_rules_are_checked_and_solved_within_the_limits() {

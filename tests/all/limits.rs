@@ -3,7 +3,6 @@
 
 use crate::common;
 
-
 /// The commands that hung or aborted before every question had one bound on work (the engine
 /// issue's list), each with what it gives now on the defaults: an answer, or a refusal with the
 /// diagnostic that names the limit. Never a signal, never a run past the budget. (Some of the
@@ -30,7 +29,10 @@ fn the_questions_that_once_hung_answer_or_are_refused_on_the_defaults() {
         // Moore's theorem answers every pile at once now; Grundy values where the budget allows.
         ("plot games/moore-nim.game --upto 1000".into(), None),
         ("solve games/moore-nim.game 1000 999 1000".into(), None),
-        ("plot games/partizan-kayles.game --upto 1000000000000000000".into(), Some("takeaway::table::picture_too_large")),
+        (
+            "plot games/partizan-kayles.game --upto 1000000000000000000".into(),
+            Some("takeaway::table::picture_too_large"),
+        ),
         ("plot games/chomp.game --upto 100000000000000".into(), Some("takeaway::table::picture_too_large")),
         (format!("solve games/partizan-misere.game {sevens}"), Some("takeaway::solve::too_many_positions")),
         ("explain games/grunt.game 4 7 17 18143".into(), Some("takeaway::solve::too_much_work")),

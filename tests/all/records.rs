@@ -180,4 +180,3 @@ fn bad_checkpoints_are_refused_never_used() {
     let said = refused(&dir, "text.ckpt", b"# a game file, not a checkpoint\n", "games/octal-0.165.game");
     assert!(said.contains("takeaway::checkpoint::not_a_checkpoint"), "{said}");
 }
-

@@ -1,8 +1,8 @@
 //! The bundled games, compiled into the server: the page's menu, and the games a product
 //! statement names (looked for here only, never on the disk a request could name).
 
-use takeaway_core::{load_game, Budget, Library, Loaded, Lookup, NoLibrary};
 use takeaway_core::Source;
+use takeaway_core::{load_game, Budget, Library, Loaded, Lookup, NoLibrary};
 
 include!(concat!(env!("OUT_DIR"), "/games.rs"));
 

@@ -14,12 +14,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
+use takeaway_core::render;
+use takeaway_core::CancelToken;
+use takeaway_core::Source;
 use takeaway_core::{
     load_game, load_text, Answer, Budget, BudgetArgs, DiagnosticData, Failure, GameText, Request, VERBS,
 };
-use takeaway_core::Source;
-use takeaway_core::render;
-use takeaway_core::CancelToken;
 
 use crate::error::WebError;
 use crate::library::{Bundled, BUNDLED};
@@ -150,7 +150,10 @@ fn read(verb: &str, body: &[u8]) -> Result<Question, Refusal> {
     }
     let game: GameText = serde_json::from_value(Value::Object(medium)).map_err(|e| malformed(e.to_string()))?;
     if object.get("checkpoint").is_some_and(|v| !v.is_null()) {
-        return Err(Refusal::Web(StatusCode::UNPROCESSABLE_ENTITY, WebError::NotOnTheServer { argument: "checkpoint" }));
+        return Err(Refusal::Web(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            WebError::NotOnTheServer { argument: "checkpoint" },
+        ));
     }
     if !VERBS.contains(&verb) {
         let known = VERBS.join(", ");

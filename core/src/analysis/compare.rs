@@ -12,40 +12,62 @@ pub struct Side {
     pub grundy: Option<u64>,
 }
 
+/// Two games compared pile by pile.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
+    /// The first game's name.
     pub a: String,
+    /// The second game's name.
     pub b: String,
+    /// The largest pile compared.
     pub upto: u64,
     /// the second game is read at n + shift
     pub shift: u64,
     /// `grundy` when both games have Grundy values, else `outcome`
     pub compared: &'static str,
+    /// Whether the games agree on every pile compared.
     pub identical: bool,
+    /// The outcomes of the first pile where the games differ, if any.
     pub first_difference: Option<(Side, Side)>,
 }
 
+/// Why two games could not be compared.
 #[derive(Debug, thiserror::Error, miette::Diagnostic, Clone, PartialEq)]
 pub enum CompareError {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Solving failed; the inner error says why.
     Solve(#[from] SolveError),
 
     #[error("`compare` compares one pile of each game, and {game} is not played on one pile")]
     #[diagnostic(code(takeaway::compare::not_one_pile), help("compare games declared with `pile` or `piles`"))]
-    NotOnePile { game: String },
+    /// Reported as “`compare` compares one pile of each game, and {game} is not played on one pile”.
+    NotOnePile {
+        /// The game's name.
+        game: String,
+    },
 
     #[error("--shift {shift} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})")]
     #[diagnostic(code(takeaway::compare::shift_too_large), help("give a shift of at most {fits} for --upto {upto}"))]
-    ShiftTooLarge { upto: u64, shift: u64, largest: u64, fits: u64 },
+    /// Reported as “--shift {shift} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})”.
+    ShiftTooLarge {
+        /// The largest pile asked for.
+        upto: u64,
+        /// The shift asked for.
+        shift: u64,
+        /// The largest pile that fits.
+        largest: u64,
+        /// The largest amount that fits.
+        fits: u64,
+    },
 }
 
 impl CompareError {
     /// What kind of failure this is.
-    pub fn kind(&self) -> crate::api::FailureKind {
+    pub fn kind(&self) -> crate::vocab::FailureKind {
         match self {
             CompareError::Solve(e) => e.kind(),
-            CompareError::NotOnePile { .. } | CompareError::ShiftTooLarge { .. } => crate::api::FailureKind::Question,
+            CompareError::NotOnePile { .. } | CompareError::ShiftTooLarge { .. } => crate::vocab::FailureKind::Question,
         }
     }
 }
@@ -93,6 +115,7 @@ pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<
 }
 
 impl Comparison {
+    /// The comparison as a reader sees it.
     pub fn to_text(&self) -> String {
         let what = if self.compared == "grundy" { "Grundy values" } else { "outcomes" };
         let b_at = if self.shift == 0 { "n".to_string() } else { format!("n + {}", self.shift) };

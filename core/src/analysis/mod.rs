@@ -10,8 +10,8 @@ pub mod quotient;
 mod table;
 
 pub use compare::{compare, CompareError, Comparison};
-pub use explain::{explain, explain_with, Explanation};
-pub use quotient::{quotient, QuotientError, QuotientReport, MOST_QUOTIENT_HEAPS, QUOTIENT_HEAPS};
+pub use explain::{explain_with, Explanation};
+pub use quotient::{quotient, QuotientError, QuotientReport};
 pub use table::{table, LastGrid, MisereColumns, Table, TableError, TableOptions, TableShape};
 
 use serde::Serialize;
@@ -23,7 +23,9 @@ use crate::solve::{Outcome, SolveError, Solver};
 /// Everything `solve` says about one position.
 #[derive(Debug, Clone, Serialize)]
 pub struct SolveReport {
+    /// The game's name.
     pub game: String,
+    /// The position asked about, one number per pile.
     pub position: Vec<u64>,
     /// A product game's position: the numbers of `position` and of each move's `to` are the
     /// cells' coordinates in pairs, x₁, y₁, x₂, y₂, …
@@ -32,11 +34,14 @@ pub struct SolveReport {
     /// The previous move's size, for games whose rules read it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last: Option<u64>,
+    /// Who wins.
     pub outcome: Outcome,
+    /// The Grundy value (nim-value), when there is one.
     pub grundy: Option<u64>,
     /// Moves the game lasts under best play (the winner hurries, the loser delays); null when
     /// the position is too large to search for it, or it was not asked for.
     pub remoteness: Option<u64>,
+    /// The winning moves, as far as they are listed.
     pub winning_moves: Vec<WinningMove>,
     /// True when there are more winning moves than the list shows.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -54,11 +59,14 @@ pub struct SolveReport {
     #[serde(skip)]
     pub grundy_note: Option<String>,
     #[serde(skip)]
+    /// The method that solved it.
     pub method: &'static str,
 }
 
+/// The moves that keep a loopy game drawn.
 #[derive(Debug, Clone, Serialize)]
 pub struct DrawLineReport {
+    /// The moves that keep the game drawn.
     pub moves: Vec<WinningMove>,
     /// The move (counted from 0) after which play is back in the position it left: the circle
     /// is the moves from there on.
@@ -66,18 +74,17 @@ pub struct DrawLineReport {
     pub circle_from: Option<usize>,
 }
 
+/// A winning move and the position it leaves.
 #[derive(Debug, Clone, Serialize)]
 pub struct WinningMove {
     #[serde(rename = "move")]
+    /// The move in words, as the rule that makes it says it.
     pub description: String,
+    /// The position the move leaves.
     pub to: Vec<u64>,
 }
 
-pub fn solve(solver: &mut Solver, pos: &Position) -> Result<SolveReport, SolveError> {
-    solve_with(solver, pos, true)
-}
-
-/// As `solve`, searching for the remoteness only when `remoteness` is set: that search visits
+/// Who wins a position, its value and winning moves, searching for the remoteness only when `remoteness` is set: that search visits
 /// whole positions, which costs far more than a pile-sum game's value (a loop of many small
 /// questions from a library leaves it out).
 pub fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Result<SolveReport, SolveError> {
@@ -146,6 +153,7 @@ pub fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Resu
 }
 
 impl SolveReport {
+    /// The answer as a reader sees it.
     pub fn to_text(&self) -> String {
         let pos = Position { piles: self.position.clone(), last: self.last, cells: self.cells };
         let mut out = report_head(&self.game, &pos.piles_text(), self.last, self.outcome);
@@ -202,23 +210,33 @@ impl SolveReport {
 /// are decimal text, in JSON too, since they do not fit a JSON number.
 #[derive(Debug, Clone, Serialize)]
 pub struct BigSolveReport {
+    /// The game's name.
     pub game: String,
+    /// The position asked about, one decimal number per pile.
     pub position: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The size of the previous move, for games whose moves depend on it.
     pub last: Option<u64>,
+    /// Who wins.
     pub outcome: Outcome,
+    /// The Grundy value (nim-value), when there is one.
     pub grundy: Option<u64>,
     /// The pile written greedily as a sum of terms of Schwenk's sequence H, largest first.
     pub terms: Vec<String>,
+    /// The winning moves, as far as they are listed.
     pub winning_moves: Vec<BigWinningMove>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// Whether there are more winning moves than listed.
     pub more_winning_moves: bool,
 }
 
+/// A winning move in a position too large for 64-bit piles.
 #[derive(Debug, Clone, Serialize)]
 pub struct BigWinningMove {
     #[serde(rename = "move")]
+    /// The move in words, as the rule that makes it says it.
     pub description: String,
+    /// The position the move leaves, one decimal number per pile.
     pub to: Vec<String>,
 }
 
@@ -245,6 +263,7 @@ fn more_moves_line(listed: usize) -> String {
 const TERMS_SHOWN: usize = 12;
 
 impl BigSolveReport {
+    /// The answer for a position given in decimal numbers of any size.
     pub fn new(
         game: &Game,
         pile: &num_bigint::BigUint,
@@ -271,6 +290,7 @@ impl BigSolveReport {
         }
     }
 
+    /// The answer as a reader sees it.
     pub fn to_text(&self) -> String {
         let mut out = report_head(&self.game, &self.position.join(" "), self.last, self.outcome);
         out.push_str("Grundy value: not computed: this position is too large to search for it\n");

@@ -63,9 +63,13 @@ fn convention_note(misere: bool) -> &'static str {
 /// What `solve` says of a partizan position.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartizanReport {
+    /// The game's name.
     pub game: String,
+    /// The position asked about, one number per pile.
     pub position: Vec<u64>,
+    /// Whether the last player to move loses.
     pub misere: bool,
+    /// Who wins.
     pub outcome: PartizanOutcome,
     /// The canonical value (normal play only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,7 +80,9 @@ pub struct PartizanReport {
     /// Each pile's value, when the position is a sum of several piles.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pile_values: Vec<(u64, String)>,
+    /// Left's winning moves.
     pub left_winning_moves: Vec<WinningMove>,
+    /// Right's winning moves.
     pub right_winning_moves: Vec<WinningMove>,
 }
 
@@ -107,6 +113,7 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
 }
 
 impl PartizanReport {
+    /// The answer as a reader sees it.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{}, position {}{}\n",
@@ -144,16 +151,21 @@ impl PartizanReport {
 /// One pile's row of a partizan table.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartizanRow {
+    /// The pile size.
     pub n: u64,
+    /// Who wins.
     pub outcome: PartizanOutcome,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The canonical form, when it was computed.
     pub value: Option<String>,
 }
 
 /// The periodic part of the outcome sequence, proven by a repeated window.
 #[derive(Debug, Clone, Serialize)]
 pub struct OutcomePeriod {
+    /// Where the period starts.
     pub preperiod: u64,
+    /// The period.
     pub period: u64,
     /// The largest take: the length of the window that repeats.
     pub window: u64,
@@ -164,14 +176,19 @@ pub struct OutcomePeriod {
     pub behaviour: String,
 }
 
+/// Outcomes and canonical forms of a partizan game, pile by pile.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartizanTable {
+    /// The game's name.
     pub game: String,
+    /// Whether the last player to move loses.
     pub misere: bool,
     /// The board has a fixed number of piles: a row is one pile with the others empty.
     pub fixed_piles: bool,
+    /// The rows.
     pub rows: Vec<PartizanRow>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The period of the outcomes, when one was found.
     pub period: Option<OutcomePeriod>,
     /// Where the values column stops, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -310,6 +327,7 @@ fn behaviour(period: &[PartizanOutcome]) -> String {
 }
 
 impl PartizanTable {
+    /// The table as a reader sees it.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{}: one pile of n = 0..{}{}{}\n",
@@ -357,6 +375,7 @@ impl PartizanTable {
         out
     }
 
+    /// The table as comma-separated values.
     pub fn to_csv(&self) -> String {
         let mut out = String::from("n,outcome,value\n");
         for r in &self.rows {
@@ -372,29 +391,42 @@ impl PartizanTable {
 #[derive(Debug, Clone, Serialize)]
 pub struct ExplainedOption {
     #[serde(rename = "move")]
+    /// The move in words, as the rule that makes it says it.
     pub description: String,
+    /// The position the move leaves.
     pub to: Vec<u64>,
+    /// The canonical form of the position the move leaves.
     pub value: String,
     /// Why it is struck out of the canonical form, if it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub struck: Option<String>,
 }
 
+/// Why a partizan position has its outcome: each side's options and their values.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartizanExplanation {
+    /// The game's name.
     pub game: String,
+    /// The position asked about, one number per pile.
     pub position: Vec<u64>,
+    /// Whether the last player to move loses.
     pub misere: bool,
     /// Outcomes from a search of the game tree rather than values.
     pub searched: bool,
+    /// Left's options.
     pub left: Vec<ExplainedOption>,
+    /// Right's options.
     pub right: Vec<ExplainedOption>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The canonical form, when it was computed.
     pub value: Option<String>,
     /// How the value follows, sentence by sentence.
     pub reasoning: Vec<String>,
+    /// Who wins.
     pub outcome: PartizanOutcome,
+    /// Left's winning moves.
     pub left_winning_moves: Vec<WinningMove>,
+    /// Right's winning moves.
     pub right_winning_moves: Vec<WinningMove>,
 }
 
@@ -599,6 +631,7 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
 }
 
 impl PartizanExplanation {
+    /// The explanation as a student reads it.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{}, position {}{}\n",

@@ -14,9 +14,6 @@ use crate::solve::period_run::{NoRun, PeriodRun};
 use crate::solve::{Limits, SolveError};
 use crate::vocab::Span;
 
-/// The most values a run computes unless told (`--upto`): 100 MB at a byte each.
-pub const DEFAULT_UPTO: u64 = 100_000_000;
-
 /// Values between two checkpoints written on the way (besides the one written when a run
 /// stops): about 4 MB of values each time.
 pub const CHECKPOINT_EVERY: u64 = 1 << 22;
@@ -32,9 +29,11 @@ pub struct PeriodQuestion {
 /// What a run found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PeriodReport {
+    /// The game's name.
     pub game: String,
     /// (preperiod, period) when proven
     pub proven: Option<(u64, u64)>,
+    /// The theorem that proves the period.
     pub theorem: &'static str,
     /// values the theorem needed for the proof (of the period as first found)
     pub needed: Option<u64>,
@@ -43,15 +42,23 @@ pub struct PeriodReport {
     pub suggested: Option<(u64, u64, u64)>,
     /// values computed: piles 0 up to one less
     pub computed: u64,
+    /// The largest pile computed.
     pub upto: u64,
+    /// The pile size the search resumed at, if it resumed from a checkpoint.
     pub resumed_at: Option<u64>,
+    /// Whether the sparse-space method ran.
     pub sparse_space: bool,
+    /// The bytes per stored value.
     pub value_width: u8,
+    /// The largest value met.
     pub largest_value: u32,
+    /// The most memory the values took.
     pub peak_bytes: u64,
+    /// The checkpoint written, if any.
     pub checkpoint: Option<String>,
 }
 
+/// Why a period could not be searched for.
 #[derive(Debug, Error, Diagnostic)]
 pub enum PeriodError {
     #[error("no theorem proves the values of {game} periodic")]
@@ -59,9 +66,12 @@ pub enum PeriodError {
         code(takeaway::period::no_theorem),
         help("`period` proves periods of octal games (Guy and Smith) and subtraction games; for an apparent period of any game, use `table FILE --upto N --period-values N`")
     )]
+    /// Reported as “no theorem proves the values of {game} periodic”.
     NoTheorem {
+        /// The game's name.
         game: String,
         #[label("these moves are not an octal or subtraction game's")]
+        /// Where in the text the problem is.
         span: Span,
     },
 
@@ -70,9 +80,12 @@ pub enum PeriodError {
         code(takeaway::period::misere),
         help("`quotient FILE` gives the misère quotient; `period` is for normal play")
     )]
+    /// Reported as “{game} is played under the misère convention, where Grundy values do not give the outcomes”.
     Misere {
+        /// The game's name.
         game: String,
         #[label("under misère play these moves' Grundy values are not what wins")]
+        /// Where in the text the problem is.
         span: Span,
     },
 
@@ -81,29 +94,42 @@ pub enum PeriodError {
         code(takeaway::period::not_compiled),
         help("`table FILE --upto N --period-values N` finds and proves a period of these rules at smaller sizes")
     )]
+    /// Reported as “the values of {game} are not computed by the take-and-break kernel”.
     NotCompiled {
+        /// The game's name.
         game: String,
         #[label("these moves")]
+        /// Where in the text the problem is.
         span: Span,
     },
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// The checkpoint failed; the inner error says why.
     Checkpoint(#[from] CheckpointError),
 
     #[error("the run stopped at pile {at}: {cause}")]
     #[diagnostic(code(takeaway::period::stopped), help("{resume}"))]
-    Stopped { at: u64, cause: SolveError, resume: String },
+    /// Reported as “the run stopped at pile {at}: {cause}”.
+    Stopped {
+        /// The pile size where it stopped.
+        at: u64,
+        /// The error that stopped it.
+        cause: SolveError,
+        /// How to go on from here.
+        resume: String,
+    },
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Solving failed; the inner error says why.
     Solve(#[from] SolveError),
 }
 
 impl PeriodError {
     /// What kind of failure this is: a run stopped takes its cause's kind.
-    pub fn kind(&self) -> crate::api::FailureKind {
-        use crate::api::FailureKind;
+    pub fn kind(&self) -> crate::vocab::FailureKind {
+        use crate::vocab::FailureKind;
         match self {
             PeriodError::Stopped { cause, .. } | PeriodError::Solve(cause) => cause.kind(),
             PeriodError::Checkpoint(_) => FailureKind::Question,
@@ -211,6 +237,7 @@ fn megabytes(bytes: u64) -> String {
 }
 
 impl PeriodReport {
+    /// The report as a reader sees it.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         match self.proven {
@@ -270,6 +297,7 @@ impl PeriodReport {
         out
     }
 
+    /// The report as JSON.
     pub fn to_json(&self) -> serde_json::Value {
         json!({
             "game": self.game,

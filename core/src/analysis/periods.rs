@@ -4,19 +4,23 @@
 
 use serde::Serialize;
 
-pub use crate::solve::period::{detect, octal_bound, octal_needs, proof, subtraction_bound};
+pub use crate::solve::period::{detect, octal_bound, octal_needs, proof};
 
 /// At least this many values are examined, so that a period shows itself several times.
 pub const MIN_EXAMINED: u64 = 512;
 
+/// A period found in a sequence of values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Periodicity {
     /// `grundy` or `outcome`: which sequence repeats
     pub of: &'static str,
+    /// Where the period starts.
     pub preperiod: u64,
+    /// The period.
     pub period: u64,
     /// what is added each period: 0 for plain periodicity
     pub saltus: i64,
+    /// Whether the period is proven, rather than observed.
     pub proven: bool,
     /// the theorem that proves it, when one does
     pub theorem: Option<&'static str>,

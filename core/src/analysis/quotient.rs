@@ -10,10 +10,12 @@ use crate::solve::misere::presentation::Presentation;
 use crate::solve::misere::Proven;
 use crate::solve::{SolveError, Solver};
 
+/// Why a misère quotient could not be computed.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum QuotientError {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Solving failed; the inner error says why.
     Solve(#[from] SolveError),
 
     #[error("{game} is played under normal play; a misère quotient describes misère play")]
@@ -21,22 +23,30 @@ pub enum QuotientError {
         code(takeaway::quotient::normal_play),
         help("add `play misère` to the game; under normal play the Grundy values (`table`) are the whole story")
     )]
-    NormalPlay { game: String },
+    /// Reported as “{game} is played under normal play; a misère quotient describes misère play”.
+    NormalPlay {
+        /// The game's name.
+        game: String,
+    },
 
     #[error("{game} is not a sum of independent heaps, so it has no misère quotient of heaps")]
     #[diagnostic(
         code(takeaway::quotient::not_heaps),
         help("the quotient is for games on `piles` whose every move acts on one pile, with no `last` and no first-move rule")
     )]
-    NotHeaps { game: String },
+    /// Reported as “{game} is not a sum of independent heaps, so it has no misère quotient of heaps”.
+    NotHeaps {
+        /// The game's name.
+        game: String,
+    },
 }
 
 impl QuotientError {
     /// What kind of failure this is.
-    pub fn kind(&self) -> crate::api::FailureKind {
+    pub fn kind(&self) -> crate::vocab::FailureKind {
         match self {
             QuotientError::Solve(e) => e.kind(),
-            QuotientError::NormalPlay { .. } | QuotientError::NotHeaps { .. } => crate::api::FailureKind::Question,
+            QuotientError::NormalPlay { .. } | QuotientError::NotHeaps { .. } => crate::vocab::FailureKind::Question,
         }
     }
 }
@@ -44,16 +54,25 @@ impl QuotientError {
 /// The quotient of heaps 0..=computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuotientReport {
+    /// The game's name.
     pub game: String,
+    /// The largest heap computed.
     pub computed: u64,
     /// The bound asked for (`None`: until a period is proven).
     pub asked: Option<u64>,
+    /// The quotient's generators and relations.
     pub presentation: Presentation,
+    /// The number of elements of the quotient.
     pub order: usize,
+    /// The elements that are P-positions.
     pub p_portion: Vec<u32>,
+    /// The quotient element of each heap size.
     pub phi: Vec<u32>,
+    /// The quotient's multiplication table.
     pub table: Vec<Vec<u32>>,
+    /// How the quotient was proven complete, if it was.
     pub proven: Option<Proven>,
+    /// Why the computation stopped, if it stopped early.
     pub stopped: Option<String>,
 }
 
@@ -121,6 +140,7 @@ pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport
 }
 
 impl QuotientReport {
+    /// The quotient as a reader sees it.
     pub fn to_text(&self) -> String {
         let p = &self.presentation;
         let mut out = format!("{}: misère quotient of heaps 0..{}\n", self.game, self.computed);
@@ -155,6 +175,7 @@ impl QuotientReport {
         out
     }
 
+    /// The quotient as JSON.
     pub fn to_json(&self) -> Json {
         let p = &self.presentation;
         json!({

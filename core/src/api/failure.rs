@@ -11,13 +11,17 @@ use crate::check::CheckError;
 use crate::diagnostics::{render, Source};
 use crate::rules::PositionError;
 use crate::solve::SolveError;
+use crate::vocab::FailureKind;
 
 /// Why a question got no answer: each diagnostic, the text they point into, and what was
 /// computed before the failure (a table's rows up to a limit).
 #[derive(Debug)]
 pub struct Failure {
+    /// The errors, in the order found.
     pub errors: Vec<Error>,
+    /// The text the errors point into, when they point into one.
     pub source: Option<Source>,
+    /// What was answered before the failure, if anything.
     pub partial: Option<Box<Answer>>,
 }
 
@@ -26,33 +30,43 @@ pub struct Failure {
 pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Reading the game file failed; the inner error says why.
     File(#[from] FileError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Parsing the game text failed; the inner error says why.
     Parse(#[from] crate::syntax::ParseError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Checking the game failed; the inner error says why.
     Check(#[from] CheckError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Reading the position failed; the inner error says why.
     Position(#[from] PositionError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Solving failed; the inner error says why.
     Solve(#[from] SolveError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Making the table failed; the inner error says why.
     Table(#[from] crate::analysis::TableError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Computing the quotient failed; the inner error says why.
     Quotient(#[from] crate::analysis::QuotientError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// The period search failed; the inner error says why.
     Period(#[from] PeriodError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Comparing failed; the inner error says why.
     Compare(#[from] crate::analysis::CompareError),
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Reading the request failed; the inner error says why.
     Request(#[from] RequestError),
 }
 
@@ -64,56 +78,116 @@ pub enum RequestError {
         code(takeaway::query::last_unused),
         help("leave out the last move (--last, or last= in Python) for this game")
     )]
-    LastUnused { game: String },
+    /// Reported as “a last move was given, but the rules of {game} never read `last`”.
+    LastUnused {
+        /// The game's name.
+        game: String,
+    },
 
     #[error("`{verb}` is for impartial games, and {game} is partizan: Left and Right have different moves")]
     #[diagnostic(code(takeaway::query::impartial_only), help("{help}"))]
+    /// Reported as “`{verb}` is for impartial games, and {game} is partizan: Left and Right have different moves”.
     ImpartialOnly {
+        /// The question asked (`solve`, `table`, ...).
         verb: &'static str,
+        /// The game's name.
         game: String,
+        /// What to do about it.
         help: &'static str,
         #[label(collection, "only one player may make this move")]
+        /// The two rules that disagree.
         sides: Vec<miette::LabeledSpan>,
     },
 
     #[error("--format csv is for `table`: this answer is not a table")]
     #[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
+    /// Reported as “--format csv is for `table`: this answer is not a table”.
     CsvIsForTables,
 
     #[error("no question called `{verb}`")]
     #[diagnostic(code(takeaway::query::unknown_verb), help("{help}"))]
-    UnknownVerb { verb: String, help: String },
+    /// Reported as “no question called `{verb}`”.
+    UnknownVerb {
+        /// The question asked (`solve`, `table`, ...).
+        verb: String,
+        /// What to do about it.
+        help: String,
+    },
 
     #[error("the arguments of `{verb}` are not right: {reason}")]
     #[diagnostic(code(takeaway::query::arguments), help("{help}"))]
-    Arguments { verb: String, reason: String, help: String },
+    /// Reported as “the arguments of `{verb}` are not right: {reason}”.
+    Arguments {
+        /// The question asked (`solve`, `table`, ...).
+        verb: String,
+        /// Why it failed.
+        reason: String,
+        /// What to do about it.
+        help: String,
+    },
 
     #[error("`{argument}` of {verb}: {reason}")]
     #[diagnostic(code(takeaway::query::invalid), help("see the command's help for what it takes"))]
-    Invalid { verb: &'static str, argument: &'static str, reason: String },
+    /// Reported as “`{argument}` of {verb}: {reason}”.
+    Invalid {
+        /// The question asked (`solve`, `table`, ...).
+        verb: &'static str,
+        /// The argument at fault.
+        argument: &'static str,
+        /// Why it failed.
+        reason: String,
+    },
 
     #[error("`{verb}` needs a position")]
     #[diagnostic(
         code(takeaway::query::missing_position),
         help("give the piles, separated by spaces or commas, as in 41 163 13 (a list such as [41, 163, 13] from a program)")
     )]
-    MissingPosition { verb: &'static str },
+    /// Reported as “`{verb}` needs a position”.
+    MissingPosition {
+        /// The question asked (`solve`, `table`, ...).
+        verb: &'static str,
+    },
 
     #[error("no game called `{name}` to compare with")]
     #[diagnostic(code(takeaway::query::unknown_game), help("{help}"))]
-    UnknownGame { name: String, help: String },
+    /// Reported as “no game called `{name}` to compare with”.
+    UnknownGame {
+        /// The name as written.
+        name: String,
+        /// What to do about it.
+        help: String,
+    },
 
     #[error("`play`: no move leads from {from} to {to}")]
     #[diagnostic(code(takeaway::query::not_a_move), help("choose one of the moves listed for the position"))]
-    NotAMove { from: String, to: String },
+    /// Reported as “`play`: no move leads from {from} to {to}”.
+    NotAMove {
+        /// The position moved from.
+        from: String,
+        /// The position moved to.
+        to: String,
+    },
 
     #[error("`play`: this position has {count} moves, more than can be listed ({most} at most)")]
     #[diagnostic(code(takeaway::query::too_many_moves), help("start from a position with at most {most} moves"))]
-    TooManyMoves { count: usize, most: usize },
+    /// Reported as “`play`: this position has {count} moves, more than can be listed ({most} at most)”.
+    TooManyMoves {
+        /// How many there are.
+        count: usize,
+        /// The most allowed.
+        most: usize,
+    },
 
     #[error("the game `{name}` to compare with has errors")]
     #[diagnostic(code(takeaway::query::other_game_has_errors), help("{rendered}"))]
-    OtherGameHasErrors { name: String, rendered: String },
+    /// Reported as “the game `{name}` to compare with has errors”.
+    OtherGameHasErrors {
+        /// The name as written.
+        name: String,
+        /// The other game's diagnostics, rendered.
+        rendered: String,
+    },
 }
 
 impl RequestError {
@@ -160,53 +234,48 @@ impl RequestError {
 pub enum FileError {
     #[error("cannot read {path}: {reason}")]
     #[diagnostic(code(takeaway::file::read), help("{help}"))]
-    Read { path: String, reason: String, help: String },
+    /// Reported as “cannot read {path}: {reason}”.
+    Read {
+        /// The file's path.
+        path: String,
+        /// Why it failed.
+        reason: String,
+        /// What to do about it.
+        help: String,
+    },
 
     #[error("{path} is not UTF-8 text")]
     #[diagnostic(code(takeaway::file::not_utf8), help("save the game file as UTF-8 text"))]
-    NotUtf8 { path: String },
+    /// Reported as “{path} is not UTF-8 text”.
+    NotUtf8 {
+        /// The file's path.
+        path: String,
+    },
 
     #[error("{path} is not a regular file: {what}")]
     #[diagnostic(code(takeaway::file::not_a_file), help("name a game file, such as games/nim.game"))]
-    NotAFile { path: String, what: String },
+    /// Reported as “{path} is not a regular file: {what}”.
+    NotAFile {
+        /// The file's path.
+        path: String,
+        /// What the problem concerns, in words.
+        what: String,
+    },
 
     #[error("{path} has {bytes} bytes, more than any game file needs (at most {most})")]
     #[diagnostic(
         code(takeaway::file::too_large),
         help("a game file is a few lines of text; check that this is the file you meant")
     )]
-    TooLarge { path: String, bytes: u64, most: u64 },
-}
-
-/// Why a question failed, in the terms a front end answers: the game (or its position) is
-/// wrong, the question does not fit the game, the budget refused it, its time ran out, or it
-/// was cancelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureKind {
-    /// the game text, its file, a position, or the arithmetic of its rules
-    Game,
-    /// a question the game cannot answer (a quotient of a partizan game, `--last` unused, …)
-    Question,
-    /// the estimate or the count of work passed the limits
-    Refused,
-    /// the deadline passed
-    Timeout,
-    /// the question's cancel token was used
-    Cancelled,
-}
-
-impl FailureKind {
-    /// The kind's name, as the web API and Python's exceptions give it.
-    pub fn name(self) -> &'static str {
-        match self {
-            FailureKind::Game => "game",
-            FailureKind::Question => "question",
-            FailureKind::Refused => "refused",
-            FailureKind::Timeout => "timeout",
-            FailureKind::Cancelled => "cancelled",
-        }
-    }
+    /// Reported as “{path} has {bytes} bytes, more than any game file needs (at most {most})”.
+    TooLarge {
+        /// The file's path.
+        path: String,
+        /// How many bytes.
+        bytes: u64,
+        /// The most allowed.
+        most: u64,
+    },
 }
 
 impl Error {
@@ -287,11 +356,15 @@ impl Failure {
 /// Python exception): its code, message and help, and where each label points in the text.
 #[derive(Clone, Debug, Serialize)]
 pub struct DiagnosticData {
+    /// The stable code, such as `takeaway::check::unknown_name`.
     pub code: Option<String>,
+    /// What is wrong.
     pub message: String,
+    /// What to do about it.
     pub help: Option<String>,
     /// The name of the text the labels point into (`game`, a file, `position`).
     pub source: Option<String>,
+    /// The places in the text it points at.
     pub labels: Vec<LabelData>,
 }
 
@@ -299,10 +372,15 @@ pub struct DiagnosticData {
 /// characters, the end just past the last character marked.
 #[derive(Clone, Debug, Serialize)]
 pub struct LabelData {
+    /// What the label says.
     pub text: Option<String>,
+    /// The first line, counted from 1.
     pub line: usize,
+    /// The first column, counted from 1 in characters.
     pub column: usize,
+    /// The last line, counted from 1.
     pub end_line: usize,
+    /// The column after the last, counted from 1.
     pub end_column: usize,
 }
 

@@ -208,7 +208,9 @@ fn nearest_file(path: &Path) -> String {
 /// Where a product's games are found: a session's games by name, then game files, by path
 /// from `dir` (`.game` may be left off).
 pub struct Games<'a> {
+    /// The directory that game files are looked up in.
     pub dir: PathBuf,
+    /// Games defined in the session, looked up first.
     pub session: Vec<&'a Loaded>,
 }
 
@@ -235,7 +237,8 @@ impl Library for Games<'_> {
         };
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| name.to_string());
         // A product's games are loaded on their own: a product of products is refused.
-        match load_game(Source::new(shown.clone(), text.clone()), &stem, &[], &crate::check::NoLibrary, &Budget::new()) {
+        match load_game(Source::new(shown.clone(), text.clone()), &stem, &[], &crate::check::NoLibrary, &Budget::new())
+        {
             Ok(loaded) => Lookup::Found { game: loaded.game, source_name: shown, text },
             Err(failure) => Lookup::Failed { rendered: failure.render(false) },
         }

@@ -4,7 +4,6 @@
 //! failure). The question's budget (limits, deadline, cancel token, progress sink) travels in
 //! its `Limits`. Nothing here renders: `render` turns answers into text, JSON, CSV or SVG.
 
-mod budget;
 mod failure;
 mod games;
 mod request;
@@ -12,17 +11,15 @@ mod step;
 
 use serde::Serialize;
 
-pub use budget::Budget;
-pub use failure::{
-    DiagnosticData, Error, Failure, FailureKind, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES,
-    MOST_RENDERED,
-};
-pub use games::{extend, load_game, parse_setting, read_game, read_text, without_moves, Games};
+pub use crate::solve::Budget;
+pub use crate::vocab::FailureKind;
+pub use failure::{DiagnosticData, Error, Failure, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES};
+pub use games::{extend, load_game, parse_setting, read_game, without_moves, Games};
 pub use request::{
     defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
     QuotientArgs, Request, Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
-pub use step::{PlayStep, PlayerMove, StepHint, StepMove, StepSlip, MOST_LISTED_MOVES};
+pub use step::{PlayStep, PlayerMove, StepHint, StepMove, StepSlip};
 
 use crate::analysis::partizan::{PartizanExplanation, PartizanReport, PartizanTable};
 use crate::analysis::period_search::{PeriodQuestion, PeriodReport};
@@ -36,7 +33,9 @@ use crate::solve::{Limits, Outcome, SolveError, Solver};
 /// A checked game together with the text it came from, for diagnostics during solving.
 #[derive(Clone, Debug)]
 pub struct Loaded {
+    /// The checked game.
     pub game: Game,
+    /// The text it was read from.
     pub source: Source,
 }
 
@@ -48,35 +47,53 @@ pub type Setting = (String, SettingValue);
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Answer {
+    /// The game is well formed.
     Check(CheckReport),
+    /// Who wins an impartial position, its value and winning moves.
     Solve(SolveReport),
     /// A pile past 64 bits of a Schwenk game, answered in arbitrary-size integers.
     BigSolve(BigSolveReport),
+    /// Who wins a partizan position and each side's winning moves.
     PartizanSolve(PartizanReport),
+    /// Why an impartial position has its outcome.
     Explain(Explanation),
+    /// Why a partizan position has its outcome.
     PartizanExplain(PartizanExplanation),
+    /// Values of an impartial game, pile by pile.
     Table(Table),
+    /// Outcomes of a partizan game, pile by pile.
     PartizanTable(PartizanTable),
+    /// A picture of the values, in SVG.
     Plot(Plot),
+    /// The misère quotient of a heap game.
     Quotient(QuotientReport),
+    /// The period of a heap game's values.
     Period(PeriodReport),
+    /// Two games compared.
     Compare(Comparison),
+    /// One step of a game against the computer.
     Play(PlayStep),
 }
 
 /// What `check` says of a right game: for a partizan game, which rules are whose.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
+    /// The game's name.
     pub game: String,
+    /// Whether Left and Right have different moves.
     pub partizan: bool,
+    /// Whether the last player to move loses.
     pub misere: bool,
     /// The move statements of a partizan game, in the order of the text.
     pub rules: Vec<RuleSide>,
 }
 
+/// A rule of a game, where it is written.
 #[derive(Clone, Debug, Serialize)]
 pub struct RuleSide {
+    /// The rule's line, counted from 1.
     pub line: usize,
+    /// The rule as written.
     pub statement: String,
     /// Whose move it is: `None` for both players'.
     pub side: Option<Side>,
@@ -93,12 +110,16 @@ pub enum Plot {
     TwoRows(TwoRowBoards),
 }
 
+/// Outcomes of every board of two rows.
 #[derive(Clone, Debug, Serialize)]
 pub struct TwoRowBoards {
+    /// The game's name.
     pub game: String,
+    /// The longest row.
     pub upto: u64,
     /// Indexed [bottom row][top row]; row 0 (no board) stays empty.
     pub grundy: Vec<Vec<Option<u64>>>,
+    /// The outcome of each pair of row lengths.
     pub outcomes: Vec<Vec<Outcome>>,
 }
 
@@ -121,8 +142,12 @@ pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &B
             Ok(Answer::Explain(e))
         }
         Request::Table(a) => {
-            let options =
-                TableOptions { remoteness: a.remoteness, by_last: a.by_last, period_values: a.period_values, piles: a.piles };
+            let options = TableOptions {
+                remoteness: a.remoteness,
+                by_last: a.by_last,
+                period_values: a.period_values,
+                piles: a.piles,
+            };
             table(loaded, a.upto, options, limits)
         }
         Request::Plot(a) => plot(loaded, a.upto, limits).map(Answer::Plot).map_err(|e| on_game(e.into())),

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::RequestError;
 use crate::check::SettingValue;
+use crate::solve::Budget;
 use crate::vocab::Side;
 
 /// The default of every argument a front end may leave out.
@@ -352,10 +353,7 @@ impl Request {
 
     /// A verb's arguments and the budget's, given side by side in one object (as the web API
     /// and Python take them): split, and each parsed.
-    pub fn parse_with_budget(
-        verb: &str,
-        mut args: Map<String, Value>,
-    ) -> Result<(Request, BudgetArgs), RequestError> {
+    pub fn parse_with_budget(verb: &str, mut args: Map<String, Value>) -> Result<(Request, BudgetArgs), RequestError> {
         let mut budget = Map::new();
         for name in BUDGET_ARGUMENTS {
             if let Some(v) = args.remove(*name) {
@@ -390,15 +388,12 @@ impl Request {
 
     /// What no type says: a position is given, and numbers are within their ranges.
     fn validate(&self) -> Result<(), RequestError> {
-        let invalid = |argument: &'static str, reason: String| RequestError::Invalid {
-            verb: self.verb(),
-            argument,
-            reason,
-        };
+        let invalid =
+            |argument: &'static str, reason: String| RequestError::Invalid { verb: self.verb(), argument, reason };
         match self {
-            Request::Period(PeriodArgs { upto, .. }) if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO => Err(
-                invalid("upto", format!("{upto} is not between 1 and 2^34 = {}", defaults::MOST_PERIOD_UPTO)),
-            ),
+            Request::Period(PeriodArgs { upto, .. }) if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO => {
+                Err(invalid("upto", format!("{upto} is not between 1 and 2^34 = {}", defaults::MOST_PERIOD_UPTO)))
+            }
             Request::Play(PlayArgs { strength, .. }) if *strength > 100 => {
                 Err(invalid("strength", format!("{strength} is not a percentage: give 0 to 100")))
             }
@@ -472,5 +467,40 @@ impl Serialize for SettingValue {
             SettingValue::Number(n) => n.serialize(s),
             SettingValue::Set(members) => members.serialize(s),
         }
+    }
+}
+
+impl Budget {
+    /// The budget a request's arguments ask for, checked: a timeout is a number of seconds,
+    /// 0 or more; at least one position and one thread.
+    pub fn from_args(args: &BudgetArgs) -> Result<Budget, RequestError> {
+        let invalid =
+            |argument: &'static str, reason: String| RequestError::Invalid { verb: "the budget", argument, reason };
+        let mut budget = Budget::new();
+        if let Some(t) = args.timeout {
+            if !t.is_finite() || t < 0.0 {
+                return Err(invalid("timeout", format!("{t} is not a number of seconds: give 0 or more, such as 2.5")));
+            }
+        }
+        if args.max_states.is_some() && args.memory.is_some() {
+            return Err(invalid(
+                "memory",
+                "give either max_states (positions) or memory (MB), not both: each sets the other".into(),
+            ));
+        }
+        match (args.max_states, args.memory) {
+            (Some(0), _) => return Err(invalid("max_states", "a search needs room for at least 1 position".into())),
+            (_, Some(0)) => return Err(invalid("memory", "a search needs at least 1 MB".into())),
+            (Some(n), _) => budget = budget.max_states(n),
+            (_, Some(mb)) => budget = budget.memory(mb),
+            _ => {}
+        }
+        match args.threads {
+            Some(0) => return Err(invalid("threads", "at least 1 thread computes anything".into())),
+            Some(n) if n > 64 => return Err(invalid("threads", format!("{n} threads is more than 64"))),
+            Some(n) => budget = budget.threads(usize::from(n)),
+            None => {}
+        }
+        Ok(budget.keep_table(args.keep_table).timeout(args.timeout))
     }
 }

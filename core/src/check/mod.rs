@@ -23,22 +23,29 @@ pub const MAX_SPLIT_PARTS: i64 = 16;
 /// Where the games a product statement names are found: the REPL session's games, or game
 /// files beside the one being checked.
 pub trait Library {
+    /// Looks a game up by name.
     fn find(&self, name: &str) -> Lookup;
 }
 
 /// What a library found under a name.
 pub enum Lookup {
+    /// The game is known.
     Found {
+        /// The game found.
         game: Game,
+        /// The name of the text the game came from.
         source_name: String,
+        /// The game's text.
         text: String,
     },
     /// The game is there, but its text has errors: they come rendered against that text.
     Failed {
+        /// The game's diagnostics, rendered.
         rendered: String,
     },
     /// Nothing of that name; the help says where games are looked for.
     Missing {
+        /// Names that are close.
         help: String,
     },
 }
@@ -205,7 +212,7 @@ impl Checker<'_> {
                             help: help.to_string(),
                         });
                     } else {
-                        found.push(rules::Part { reference: reference.clone(), game, source_name, text });
+                        found.push(rules::Part { game, source_name, text });
                     }
                 }
                 Lookup::Failed { rendered } => self.errors.push(CheckError::GameHasErrors {

@@ -6,41 +6,7 @@ use super::*;
 /// The most members a set parameter may have once its ranges are written out.
 pub const MAX_SET_MEMBERS: usize = 10_000;
 
-/// A value given with `--set NAME=VALUE` (or `set` in the REPL): a number, or a set of amounts
-/// written `{1, 2, 5}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SettingValue {
-    Number(i64),
-    Set(Vec<i64>),
-}
-
-impl SettingValue {
-    /// A set of amounts, as the rules read it: ascending, each once, however it was written.
-    pub fn set(members: impl IntoIterator<Item = i64>) -> SettingValue {
-        let mut members: Vec<i64> = members.into_iter().collect();
-        members.sort_unstable();
-        members.dedup();
-        SettingValue::Set(members)
-    }
-}
-
-impl std::fmt::Display for SettingValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            SettingValue::Number(v) => write!(f, "{v}"),
-            SettingValue::Set(members) => {
-                let shown: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-                write!(f, "{{{}}}", shown.join(", "))
-            }
-        }
-    }
-}
-
-impl From<i64> for SettingValue {
-    fn from(v: i64) -> Self {
-        SettingValue::Number(v)
-    }
-}
+pub use crate::vocab::SettingValue;
 
 impl Checker<'_> {
     /// A `param` statement, with the `--set` value that overrides it, if any.

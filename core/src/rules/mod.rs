@@ -35,7 +35,10 @@ pub enum Board {
     /// the cells (x, y) of a product of two heap games, each cell a game of its own; `coins`
     /// when both games are coin games, so that a cell shows heads or tails and a move turns
     /// cells over, rather than leaving heaps
-    Cells { coins: bool },
+    Cells {
+        /// Whether the cells are coins in a row.
+        coins: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -257,6 +260,7 @@ pub struct Position {
 }
 
 impl Position {
+    /// A position of the given pile sizes.
     pub fn new(piles: Vec<u64>) -> Self {
         Position { piles, last: None, cells: false }
     }
@@ -304,13 +308,13 @@ impl Position {
 
 impl Game {
     /// Its parameters and their values (a set parameter's members), in the order of the text.
-    pub fn parameters(&self) -> Vec<(String, crate::check::SettingValue)> {
+    pub fn parameters(&self) -> Vec<(String, crate::vocab::SettingValue)> {
         self.params
             .iter()
             .map(|p| {
                 let value = match &p.set {
-                    Some(members) => crate::check::SettingValue::Set(members.clone()),
-                    None => crate::check::SettingValue::Number(p.value),
+                    Some(members) => crate::vocab::SettingValue::Set(members.clone()),
+                    None => crate::vocab::SettingValue::Number(p.value),
                 };
                 (p.name.clone(), value)
             })

@@ -72,10 +72,12 @@ pub enum MoveKind {
     },
 }
 
+/// Why a move could not be listed or made.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum MoveError {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Evaluating an expression failed; the inner error says why.
     Eval(#[from] EvalError),
 
     #[error("this move can take nothing, so play could go on forever")]
@@ -83,9 +85,12 @@ pub enum MoveError {
         code(takeaway::rules::takes_nothing),
         help("every move must change the position; make the amount at least 1, for example with `where t > 0`")
     )]
+    /// Reported as “this move can take nothing, so play could go on forever”.
     TakesNothing {
         #[label("in position {position} this rule allows taking 0, which leaves the position as it was")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The position, in words.
         position: String,
     },
 
@@ -94,23 +99,28 @@ pub enum MoveError {
         code(takeaway::rules::too_many_moves),
         help("raise the limit with --max-states, or ask about a smaller position")
     )]
+    /// Reported as “position {position} has more than {limit} moves”.
     TooManyMoves {
         #[label("this rule allows too many moves there")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The position, in words.
         position: String,
+        /// The limit that was reached.
         limit: usize,
     },
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// A move in one part of a product game failed.
     InPart(Box<PartError>),
 }
 
 impl MoveError {
     /// What kind of failure this is: the rules' arithmetic or a move that changes nothing is
     /// the game's fault; too many moves to list is a limit.
-    pub fn kind(&self) -> crate::api::FailureKind {
-        use crate::api::FailureKind;
+    pub fn kind(&self) -> crate::vocab::FailureKind {
+        use crate::vocab::FailureKind;
         match self {
             MoveError::Eval(_) | MoveError::TakesNothing { .. } | MoveError::InPart(_) => FailureKind::Game,
             MoveError::TooManyMoves { .. } => FailureKind::Refused,

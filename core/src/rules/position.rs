@@ -9,6 +9,7 @@ use crate::vocab::Span;
 /// Pile sizes go up to this, so that rule arithmetic on them (in 64-bit signed integers) is exact.
 pub const MAX_PILE: u64 = i64::MAX as u64;
 
+/// Why a position could not be read.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum PositionError {
     #[error("no position given")]
@@ -16,6 +17,7 @@ pub enum PositionError {
         code(takeaway::position::empty),
         help("write the pile sizes as numbers separated by spaces or commas, for example: 41 163 13")
     )]
+    /// Reported as “no position given”.
     Empty,
 
     #[error("`{text}` is not a pile size")]
@@ -23,17 +25,23 @@ pub enum PositionError {
         code(takeaway::position::not_a_number),
         help("a position is whole numbers separated by spaces or commas, for example: 41 163 13")
     )]
+    /// Reported as “`{text}` is not a pile size”.
     NotANumber {
         #[label("expected a whole number")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The text as written.
         text: String,
     },
 
     #[error("a pile cannot hold {text} counters")]
     #[diagnostic(code(takeaway::position::negative), help("pile sizes are 0 or more: a pile of 0 is an empty pile"))]
+    /// Reported as “a pile cannot hold {text} counters”.
     Negative {
         #[label("a negative number")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The text as written.
         text: String,
     },
 
@@ -42,9 +50,12 @@ pub enum PositionError {
         code(takeaway::position::too_large),
         help("pile sizes go up to 9223372036854775807 (2^63 - 1); only one-pile games whose moves take up to a linear f(last), such as Fibonacci Nim, take larger piles (up to 1000 digits), and only in `solve`")
     )]
+    /// Reported as “pile size {text} is too large”.
     TooLarge {
         #[label("larger than the largest pile size")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The text as written.
         text: String,
     },
 
@@ -53,21 +64,31 @@ pub enum PositionError {
         code(takeaway::position::beyond_sequence),
         help("a pile past 2^63 is written as a sum of terms of the sequence, and this one would need more than {terms} terms: ask about a smaller pile")
     )]
+    /// Reported as “Schwenk's sequence for this game grows too slowly to reach pile size {text}”.
     BeyondSequence {
         #[label("needs more terms than are kept")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The text as written.
         text: String,
+        /// How many terms the sequence has.
         terms: usize,
     },
 
     #[error("{game} is played on exactly {expected}, but the position has {found}")]
     #[diagnostic(code(takeaway::position::wrong_count), help("{help}"))]
+    /// Reported as “{game} is played on exactly {expected}, but the position has {found}”.
     WrongCount {
         #[label("{found} given here")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The game's name.
         game: String,
+        /// How many piles the game is played on, in words.
         expected: String,
+        /// How many piles the position has.
         found: usize,
+        /// What to do about it.
         help: String,
     },
 
@@ -76,16 +97,21 @@ pub enum PositionError {
         code(takeaway::position::no_coin_zero),
         help("a position of a coin game lists the coins showing heads, for example: 3 5 9")
     )]
+    /// Reported as “coins are numbered from 1, so there is no coin 0”.
     NoCoinZero {
         #[label("not a coin")]
+        /// Where in the text the problem is.
         span: Span,
     },
 
     #[error("coin {coin} is listed twice")]
     #[diagnostic(code(takeaway::position::coin_twice), help("a coin shows heads or tails: list each heads coin once"))]
+    /// Reported as “coin {coin} is listed twice”.
     CoinTwice {
         #[label("again here")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The coin's number.
         coin: u64,
     },
 
@@ -94,18 +120,25 @@ pub enum PositionError {
         code(takeaway::position::half_cell),
         help("a position of a product game lists cells (x, y), each as two numbers: (3, 5) (2, 7), or 3,5 2,7")
     )]
+    /// Reported as “the cell has no second coordinate”.
     HalfCell {
         #[label("x = {x}, and no y after it")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The column.
         x: u64,
     },
 
     #[error("cell ({x}, {y}) is listed twice")]
     #[diagnostic(code(takeaway::position::cell_twice), help("a coin shows heads or tails: list each heads cell once"))]
+    /// Reported as “cell ({x}, {y}) is listed twice”.
     CellTwice {
         #[label("again here")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The column.
         x: u64,
+        /// The row.
         y: u64,
     },
 
@@ -114,11 +147,16 @@ pub enum PositionError {
         code(takeaway::position::rows_grow),
         help("a board is its row lengths from the bottom row up, each no longer than the one below: 5 5 3")
     )]
+    /// Reported as “row {row} (length {len}) is longer than the row below it (length {below})”.
     RowsGrow {
         #[label("this row overhangs the row below")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The row's number.
         row: usize,
+        /// The row's length.
         len: u64,
+        /// The length of the row below.
         below: u64,
     },
 }

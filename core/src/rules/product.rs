@@ -14,7 +14,7 @@
 use miette::Diagnostic;
 
 use super::{Board, Game, Move, MoveError, MoveKind, Position, ProductKind};
-use crate::vocab::{Span, Spanned};
+use crate::vocab::Span;
 
 /// Two heap games and how they combine.
 #[derive(Clone, Debug)]
@@ -28,8 +28,6 @@ pub struct Product {
 /// One of the two games of a product.
 #[derive(Clone, Debug)]
 pub struct Part {
-    /// The name or file as the product statement gives it.
-    pub reference: Spanned<String>,
     pub game: Game,
     /// Where the game's text came from, and the text: its own rules' diagnostics point there.
     pub source_name: String,

@@ -19,12 +19,11 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// What a checkpoint holds.
 #[derive(Debug)]
 pub struct Checkpoint {
-    pub game: String,
-    pub fingerprint: u64,
     pub values: Values,
     pub method: MethodState,
 }
 
+/// Why a checkpoint could not be read or written.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum CheckpointError {
     #[error("cannot read the checkpoint {path}: {reason}")]
@@ -32,42 +31,80 @@ pub enum CheckpointError {
         code(takeaway::checkpoint::unreadable),
         help("check the path, or leave out --checkpoint to start from pile 0")
     )]
-    Unreadable { path: String, reason: String },
+    /// Reported as “cannot read the checkpoint {path}: {reason}”.
+    Unreadable {
+        /// The file's path.
+        path: String,
+        /// Why it failed.
+        reason: String,
+    },
 
     #[error("cannot write the checkpoint {path}: {reason}")]
     #[diagnostic(
         code(takeaway::checkpoint::write),
         help("check that the folder exists and can be written, and that the disk has room")
     )]
-    Write { path: String, reason: String },
+    /// Reported as “cannot write the checkpoint {path}: {reason}”.
+    Write {
+        /// The file's path.
+        path: String,
+        /// Why it failed.
+        reason: String,
+    },
 
     #[error("{path} is not a takeaway checkpoint")]
     #[diagnostic(
         code(takeaway::checkpoint::not_a_checkpoint),
         help("give --checkpoint a file that a `takeaway period` run wrote, or a new path to start one")
     )]
-    NotACheckpoint { path: String },
+    /// Reported as “{path} is not a takeaway checkpoint”.
+    NotACheckpoint {
+        /// The file's path.
+        path: String,
+    },
 
     #[error("the checkpoint {path} was written by takeaway {found} (checkpoint format {format}); this is takeaway {VERSION} (format {FORMAT})")]
     #[diagnostic(
         code(takeaway::checkpoint::version),
         help("resume it with the version that wrote it, or start again with a new checkpoint file")
     )]
-    Version { path: String, found: String, format: u32 },
+    /// Reported as “the checkpoint {path} was written by takeaway {found} (checkpoint format {format}); this is takeaway {VERSION} (format {FORMAT})”.
+    Version {
+        /// The file's path.
+        path: String,
+        /// What was found.
+        found: String,
+        /// The checkpoint format number it has.
+        format: u32,
+    },
 
     #[error("the checkpoint {path} is of another game: {found} (its rules differ from those of {game})")]
     #[diagnostic(
         code(takeaway::checkpoint::other_game),
         help("resume it with the game file and --set values it was written for, or give this game a checkpoint file of its own")
     )]
-    OtherGame { path: String, found: String, game: String },
+    /// Reported as “the checkpoint {path} is of another game: {found} (its rules differ from those of {game})”.
+    OtherGame {
+        /// The file's path.
+        path: String,
+        /// What was found.
+        found: String,
+        /// The game's name.
+        game: String,
+    },
 
     #[error("the checkpoint {path} is damaged: {what}")]
     #[diagnostic(
         code(takeaway::checkpoint::corrupt),
         help("the file was cut short or changed since it was written: delete it (or give a new path) and start again")
     )]
-    Corrupt { path: String, what: String },
+    /// Reported as “the checkpoint {path} is damaged: {what}”.
+    Corrupt {
+        /// The file's path.
+        path: String,
+        /// What the problem concerns, in words.
+        what: String,
+    },
 }
 
 /// Writes a checkpoint, through a file beside it renamed into place: a run stopped while
@@ -170,7 +207,7 @@ pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, Che
     if r.at != r.bytes.len() || p0 > 1 || p1 > 1 {
         return Err(corrupt("its fields do not fit together"));
     }
-    Ok(Checkpoint { game: found_game, fingerprint, values, method })
+    Ok(Checkpoint { values, method })
 }
 
 fn put_text(out: &mut Vec<u8>, text: &str) {

@@ -76,11 +76,6 @@ impl LastBound {
         })
     }
 
-    /// True when piles of any size are answered through Schwenk's sequence H.
-    pub fn has_sequence(&self) -> bool {
-        self.affine.is_some()
-    }
-
     /// f as linear pieces (a, b), f(x) = the largest a·x + b, when Schwenk's theorem applies.
     pub fn pieces(&self) -> Option<&[(i128, i128)]> {
         self.affine.as_deref()

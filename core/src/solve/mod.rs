@@ -12,6 +12,7 @@
 //! All methods answer through the same calls, and tests compare them with each other.
 
 pub mod big;
+mod budget;
 mod cells;
 pub mod checkpoint;
 mod chomp;
@@ -110,7 +111,8 @@ impl Table {
     pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
-pub use heap::{MethodState, Values};
+pub use budget::Budget;
+pub use heap::Values;
 pub use piles::MOST_WINNING_MOVES;
 
 pub const DEFAULT_MAX_STATES: usize = 5_000_000;
@@ -387,8 +389,11 @@ fn choose_engine(game: &Game) -> EngineChoice {
 /// loopy game, neither (a Draw: best play goes on for ever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Outcome {
+    /// The previous player (who just moved) wins.
     P,
+    /// The next player (who is to move) wins.
     N,
+    /// Neither wins: with best play the game goes on for ever (a draw).
     D,
 }
 
@@ -412,8 +417,10 @@ impl Outcome {
     }
 }
 
+/// What the solver knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Value {
+    /// Who wins.
     pub outcome: Outcome,
     /// The Sprague–Grundy value; `None` where it is not defined (misère play) or not computed.
     pub grundy: Option<u64>,
@@ -426,10 +433,12 @@ impl Value {
     }
 }
 
+/// Why a position could not be solved.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum SolveError {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Listing the moves failed; the inner error says why.
     Move(#[from] MoveError),
 
     #[error("this needs more than {limit} {what}")]
@@ -439,53 +448,122 @@ pub enum SolveError {
             "raise the limit with --max-states {suggested} (a search keeps about {memory} at that limit, and takes longer), or ask about a smaller position"
         )
     )]
-    StateLimit { limit: u64, what: &'static str, suggested: usize, memory: String },
+    /// Reported as “this needs more than {limit} {what}”.
+    StateLimit {
+        /// The limit that was reached.
+        limit: u64,
+        /// What the problem concerns, in words.
+        what: &'static str,
+        /// A limit that would be enough.
+        suggested: usize,
+        /// The memory it would take, in words.
+        memory: String,
+    },
 
     #[error("this would examine more than the {limit} moves that {seconds} allow")]
     #[diagnostic(
         code(takeaway::solve::work_limit),
         help("give it longer with --timeout {suggested} (the moves a question may examine grow with its time), or ask about a smaller position")
     )]
-    WorkLimit { limit: String, seconds: String, suggested: u64 },
+    /// Reported as “this would examine more than the {limit} moves that {seconds} allow”.
+    WorkLimit {
+        /// The limit that was reached.
+        limit: String,
+        /// The time budget, in words.
+        seconds: String,
+        /// A limit that would be enough.
+        suggested: u64,
+    },
 
     #[error("a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined ({time}), past the budget of {budget}")]
     #[diagnostic(code(takeaway::solve::too_much_work), help("{advice}"))]
-    TooMuchWork { needed: u64, computed: u64, estimate: String, time: String, budget: String, advice: String },
+    /// Reported as “a pile of {needed} needs the value of every smaller pile: about {estimate} moves examined ({time}), past the budget of {budget}”.
+    TooMuchWork {
+        /// How many are needed.
+        needed: u64,
+        /// How many were computed before stopping.
+        computed: u64,
+        /// The estimated work, in words.
+        estimate: String,
+        /// The estimated time, in words.
+        time: String,
+        /// The budget, in words.
+        budget: String,
+        /// What to do about it.
+        advice: String,
+    },
 
     #[error("a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles")]
     #[diagnostic(
         code(takeaway::solve::too_many_values),
         help("no theorem can prove a period for this game, so no pile may be skipped: ask about a pile below {limit}, or raise the limit with --max-states {suggested} (memory and time grow with it)")
     )]
-    TooManyValues { needed: u64, limit: u64, suggested: u64 },
+    /// Reported as “a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles”.
+    TooManyValues {
+        /// How many are needed.
+        needed: u64,
+        /// The limit that was reached.
+        limit: u64,
+        /// A limit that would be enough.
+        suggested: u64,
+    },
 
     #[error("computing the values of single piles up to {needed} reached the limit of {limit} moves examined at pile {computed}")]
     #[diagnostic(code(takeaway::solve::pile_work_limit), help("{advice}"))]
-    PileWorkLimit { computed: u64, needed: u64, limit: String, advice: String },
+    /// Reported as “computing the values of single piles up to {needed} reached the limit of {limit} moves examined at pile {computed}”.
+    PileWorkLimit {
+        /// How many were computed before stopping.
+        computed: u64,
+        /// How many are needed.
+        needed: u64,
+        /// The limit that was reached.
+        limit: String,
+        /// What to do about it.
+        advice: String,
+    },
 
     #[error("the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}")]
     #[diagnostic(
         code(takeaway::solve::forms_too_large),
         help("outcomes and winning moves need no values and come from a search; for the values, give it longer with --timeout {suggested}")
     )]
-    FormsTooLarge { limit: usize, pile: u64, suggested: u64 },
+    /// Reported as “the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}”.
+    FormsTooLarge {
+        /// The limit that was reached.
+        limit: usize,
+        /// The pile size.
+        pile: u64,
+        /// A limit that would be enough.
+        suggested: u64,
+    },
 
     #[error("searching this position needs {at_least}: the search must value every position it reaches")]
     #[diagnostic(code(takeaway::solve::too_many_positions), help("{advice}"))]
-    TooManyPositions { at_least: String, advice: String },
+    /// Reported as “searching this position needs {at_least}: the search must value every position it reaches”.
+    TooManyPositions {
+        /// A lower bound on the count, in words.
+        at_least: String,
+        /// What to do about it.
+        advice: String,
+    },
 
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(
         code(takeaway::solve::timeout),
         help("give it longer with --timeout SECONDS, or ask about a smaller position")
     )]
-    Timeout { seconds: f64 },
+    /// Reported as “the computation ran out of time after {seconds} s”.
+    Timeout {
+        /// The time budget, in words.
+        seconds: f64,
+    },
 
     #[error("the computation was cancelled")]
     #[diagnostic(
         code(takeaway::solve::cancelled),
         help("stopped as asked (by Ctrl-C, or by the program that asked): ask again to start over, or about a smaller position to answer sooner")
     )]
+    /// Reported as “the computation was cancelled”.
     Cancelled,
 
     #[error("this loopy game reaches more than {limit} positions from here")]
@@ -493,15 +571,20 @@ pub enum SolveError {
         code(takeaway::solve::loopy_too_large),
         help("a game that adds counters is solved over every position it can reach: bound the rule, as in `where n + t ≤ 20`, or raise the limit with --max-states {suggested}")
     )]
+    /// Reported as “this loopy game reaches more than {limit} positions from here”.
     LoopyTooLarge {
         #[label("this rule adds counters, so piles can grow")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The limit that was reached.
         limit: u64,
+        /// A limit that would be enough.
         suggested: usize,
     },
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// The misère solver failed; the inner error says why.
     Misere(#[from] misere::MisereError),
 
     #[error("play can go round in a circle: position {position} comes back")]
@@ -509,9 +592,12 @@ pub enum SolveError {
         code(takeaway::solve::cycle),
         help("every move must make the position smaller, or the game may never end")
     )]
+    /// Reported as “play can go round in a circle: position {position} comes back”.
     Loop {
         #[label("this rule leads back to {position}")]
+        /// Where in the text the problem is.
         span: Span,
+        /// The position, in words.
         position: String,
     },
 }
@@ -519,8 +605,8 @@ pub enum SolveError {
 impl SolveError {
     /// What kind of failure this is: the game's rules go wrong, a limit refused the work, the
     /// deadline passed, or the question was cancelled.
-    pub fn kind(&self) -> crate::api::FailureKind {
-        use crate::api::FailureKind;
+    pub fn kind(&self) -> crate::vocab::FailureKind {
+        use crate::vocab::FailureKind;
         match self {
             SolveError::Move(e) => e.kind(),
             SolveError::Timeout { .. } => FailureKind::Timeout,
@@ -686,17 +772,26 @@ fn misere_search_is_small(pos: &Position) -> bool {
 /// Which method a solver uses; shown to users so that they know how an answer was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodKind {
+    /// Values pile by pile, combined by nim-sum.
     PileSum,
+    /// Values by pile and size of the previous move.
     LastBound,
+    /// A search over Young diagrams (chomp boards).
     Chomp,
+    /// Retrograde analysis, for games that can go on for ever.
     Loopy,
+    /// Values cell by cell, for coin-turning games.
     Cells,
+    /// The misère quotient of the heap game.
     MisereQuotient,
+    /// Moore's theorem, for Nim played on k piles at once.
     Moore,
+    /// A search of the whole game tree.
     Search,
 }
 
 impl MethodKind {
+    /// The method, in words.
     pub fn describe(self) -> &'static str {
         match self {
             MethodKind::PileSum => "Sprague–Grundy values of single piles, added by XOR",
@@ -730,6 +825,7 @@ enum Method<'g> {
     Search,
 }
 
+/// Solves positions of an impartial game under a budget.
 pub struct Solver<'g> {
     game: &'g Game,
     limits: Limits,
@@ -742,7 +838,7 @@ pub struct Solver<'g> {
 impl<'g> Solver<'g> {
     /// A solver of `game` for the questions of one budget: what it computes (the values of
     /// single piles, the positions searched) stays known for every later question.
-    pub fn new(game: &'g Game, budget: &crate::api::Budget) -> Self {
+    pub fn new(game: &'g Game, budget: &Budget) -> Self {
         Solver::within(game, budget.limits().clone())
     }
 
@@ -775,6 +871,7 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The method it uses.
     pub fn method(&self) -> MethodKind {
         match self.method {
             Method::PileSum(_) => MethodKind::PileSum,
@@ -828,11 +925,12 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The game it solves.
     pub fn game(&self) -> &'g Game {
         self.game
     }
 
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
 

@@ -2,7 +2,6 @@
 
 use proptest::prelude::*;
 
-
 /// What `detect` promises, checked shift by shift: the smallest p ≤ len/2 whose tail (the
 /// longest stretch at the end where G(j + p) = G(j) + s, s = 0 unless arithmetic, and then
 /// s ≠ 0) is at least three periods and half the sequence; the preperiod is where that tail

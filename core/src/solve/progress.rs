@@ -19,6 +19,7 @@ pub enum Stage {
 
 /// Hears about the progress of one question (a front end's progress bar, a notebook's).
 pub trait Reporter: Send + Sync {
+    /// Reports that `done` of `total` of a stage are done.
     fn report(&self, stage: Stage, done: u64, total: u64);
 
     /// The estimate says the limits will stop this stage near `reachable`, before `total`: a
@@ -36,6 +37,7 @@ pub trait Reporter: Send + Sync {
 pub struct Progress(Option<Arc<dyn Reporter>>);
 
 impl Progress {
+    /// Progress reported to the given reporter.
     pub fn to(reporter: Arc<dyn Reporter>) -> Self {
         Progress(Some(reporter))
     }
@@ -74,6 +76,7 @@ impl fmt::Debug for Progress {
 pub struct CancelToken(Arc<AtomicBool>);
 
 impl CancelToken {
+    /// A token nobody has cancelled yet.
     pub fn new() -> Self {
         Self::default()
     }
@@ -83,6 +86,7 @@ impl CancelToken {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// Whether it was cancelled.
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }

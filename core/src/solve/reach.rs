@@ -165,7 +165,10 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
             limits.time_of_moves(moves),
             super::duration_in_words(limits.seconds())
         );
-        let remedy = format!("give it longer with --timeout {}", limits.seconds_for_work(moves / limits.estimate_moves() as f64 * 1.25));
+        let remedy = format!(
+            "give it longer with --timeout {}",
+            limits.seconds_for_work(moves / limits.estimate_moves() as f64 * 1.25)
+        );
         (at_least, remedy)
     } else {
         return Ok(());

@@ -3,17 +3,22 @@
 use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
 
+/// Why a game text could not be parsed.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum ParseError {
     /// The text is wrong at `span`: no continuation of it can be right.
     #[error("unexpected {found}")]
     #[diagnostic(code(takeaway::parse::unexpected))]
     Unexpected {
+        /// What was found.
         found: String,
         #[label("expected {expected}")]
+        /// Where in the text the problem is.
         span: SourceSpan,
+        /// What was expected.
         expected: String,
         #[help]
+        /// What to do about it.
         help: String,
     },
 
@@ -22,9 +27,12 @@ pub enum ParseError {
     #[diagnostic(code(takeaway::parse::incomplete))]
     Incomplete {
         #[label("expected {expected} after this")]
+        /// Where in the text the problem is.
         span: SourceSpan,
+        /// What was expected.
         expected: String,
         #[help]
+        /// What to do about it.
         help: String,
     },
 
@@ -33,8 +41,10 @@ pub enum ParseError {
         code(takeaway::parse::unterminated_string),
         help("a game name is written in double quotes on one line: game \"Kayles\"")
     )]
+    /// Reported as “this string has no closing quote”.
     UnterminatedString {
         #[label("the string starts here")]
+        /// Where in the text the problem is.
         span: SourceSpan,
     },
 
@@ -43,9 +53,12 @@ pub enum ParseError {
         code(takeaway::parse::too_deep),
         help("write the expression with fewer brackets, or give a part of it a name with `param`")
     )]
+    /// Reported as “brackets nested more than {limit} deep”.
     TooDeep {
         #[label("this bracket is too deep")]
+        /// Where in the text the problem is.
         span: SourceSpan,
+        /// The limit that was reached.
         limit: usize,
     },
 
@@ -54,10 +67,14 @@ pub enum ParseError {
         code(takeaway::parse::too_long),
         help("a game is a few lines: `pile`, a `move:` line or two, perhaps `play misère`; is this the right file?")
     )]
+    /// Reported as “the game text has {bytes} bytes, more than the {limit} a game text may have”.
     TooLong {
         #[label("the text goes on past here")]
+        /// Where in the text the problem is.
         span: SourceSpan,
+        /// How many bytes.
         bytes: usize,
+        /// The limit that was reached.
         limit: usize,
     },
 
@@ -66,9 +83,12 @@ pub enum ParseError {
         code(takeaway::parse::too_many_operators),
         help("an expression may apply at most {limit} operators, counting those inside its brackets; write it shorter (`- - x` is `x`, `not not c` is `c`)")
     )]
+    /// Reported as “this expression applies more than {limit} operators in a row”.
     TooManyOperators {
         #[label("one operator too many")]
+        /// Where in the text the problem is.
         span: SourceSpan,
+        /// The limit that was reached.
         limit: usize,
     },
 }

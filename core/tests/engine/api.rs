@@ -56,8 +56,9 @@ fn answers_are_data_bouton_and_a_subtraction_period() {
 
 #[test]
 fn a_failure_has_its_code_its_place_and_its_rendering() {
-    let failure = load_game(Source::new("bad.game", "piles\nmove: tkae 1..3\n"), "bad", &[], &NoLibrary, &Budget::new())
-        .unwrap_err();
+    let failure =
+        load_game(Source::new("bad.game", "piles\nmove: tkae 1..3\n"), "bad", &[], &NoLibrary, &Budget::new())
+            .unwrap_err();
     assert_eq!(failure.code().as_deref(), Some("takeaway::parse::unexpected"));
     assert_eq!(failure.line_column(), Some((2, 7)));
     assert!(failure.render(false).contains("bad.game:2:7"), "{}", failure.render(false));

@@ -4,8 +4,8 @@
 use crate::common;
 
 use proptest::prelude::*;
-use takeaway_core::Position;
 use takeaway_core::internals::{generic_solver as generic, with_sparse_mode, with_window, SparseMode};
+use takeaway_core::Position;
 use takeaway_core::{Budget, MethodKind, Solver};
 
 /// Grundy values of one pile, by the plain O(n²) mex loop over every split into two unequal
@@ -199,9 +199,7 @@ fn fibonacci_nim_at_ten_to_the_eighteen_is_won_by_the_smallest_zeckendorf_term()
     }
     let moves = solver.winning_moves(&Position::new(vec![n])).unwrap();
     assert_eq!(moves[0].to.piles, vec![n - smallest]);
-    assert!(
-        solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway_core::Outcome::P
-    );
+    assert!(solver.value(&Position::new(vec![fib[fib.len() - 2]])).unwrap().outcome == takeaway_core::Outcome::P);
 }
 
 /// Room for every pile, keeping every value.

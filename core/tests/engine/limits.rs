@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use takeaway_core::Position;
 use takeaway_core::errors::SolveError;
+use takeaway_core::Position;
 use takeaway_core::{Budget, Solver};
 
 /// The refusal of a question past the limits: the piles computed before it, and its text.

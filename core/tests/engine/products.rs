@@ -6,10 +6,10 @@ use crate::common;
 
 use std::collections::{HashMap, HashSet};
 
-use takeaway_core::{Library, Lookup};
+use takeaway_core::Game;
 use takeaway_core::Position;
 use takeaway_core::{Budget, Outcome, Solver};
-use takeaway_core::Game;
+use takeaway_core::{Library, Lookup};
 
 /// Games given as text, by name: the library a product finds its two games in.
 struct Texts(Vec<(&'static str, &'static str)>);

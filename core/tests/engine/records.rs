@@ -4,8 +4,8 @@
 use crate::common;
 
 use proptest::prelude::*;
-use takeaway_core::internals::{kernel_values, SparseMode};
 use takeaway_core::answers::PeriodReport;
+use takeaway_core::internals::{kernel_values, SparseMode};
 use takeaway_core::{Answer, PeriodArgs, Request};
 
 /// The period run of game text, to at most 2^20 values.
@@ -36,7 +36,6 @@ fn a_subtraction_game_is_proven_by_its_window_theorem() {
     assert_eq!(report.proven, Some((0, 7)));
     assert!(report.theorem.starts_with("the subtraction-game theorem"));
 }
-
 
 /// A random octal code of three digits, at least one of which splits.
 fn octal_code() -> impl Strategy<Value = String> {

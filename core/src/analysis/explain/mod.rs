@@ -23,10 +23,13 @@ mod text;
 /// More moves than this are counted but not listed, so that an explanation stays readable.
 const LISTED: usize = 60;
 
+/// A move, in words and as the position it leaves.
 #[derive(Debug, Clone, Serialize)]
 pub struct Step {
     #[serde(rename = "move")]
+    /// The move in words, as the rule that makes it says it.
     pub description: String,
+    /// The position the move leaves.
     pub to: Vec<u64>,
     /// `to` holds cells (x, y) in pairs
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -46,8 +49,11 @@ impl Step {
 /// One cell of a product game's position and its Grundy value.
 #[derive(Debug, Clone, Serialize)]
 pub struct CellValue {
+    /// The column.
     pub x: u64,
+    /// The row.
     pub y: u64,
+    /// The cell's value.
     pub grundy: u64,
     /// For a tartan product: the two games' values, whose nim-product the cell's value is.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,8 +64,11 @@ pub struct CellValue {
 #[derive(Debug, Clone, Serialize)]
 pub struct CellOption {
     #[serde(rename = "move")]
+    /// The move.
     pub step: Step,
+    /// The values of the parts the move leaves.
     pub parts: Vec<CellValue>,
+    /// The value of the position the move leaves.
     pub grundy: u64,
 }
 
@@ -67,163 +76,250 @@ pub struct CellOption {
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
     #[serde(rename = "move")]
+    /// The move made.
     pub played: Step,
+    /// The reply that wins against it.
     pub reply: Option<Step>,
 }
 
+/// A move and the value of the position it leaves.
 #[derive(Debug, Clone, Serialize)]
 pub struct OptionValue {
     #[serde(rename = "move")]
+    /// The move.
     pub step: Step,
     /// the Grundy value of each pile the move leaves, then their XOR
     pub parts: Vec<(u64, u64)>,
+    /// The value of the position the move leaves.
     pub grundy: u64,
 }
 
+/// One binary column of a nim-sum.
 #[derive(Debug, Clone, Serialize)]
 pub struct Column {
     /// the power of 2 this column stands for
     pub value: u64,
+    /// The bit of each value in this column.
     pub bits: Vec<u8>,
+    /// The column's bit of the nim-sum.
     pub sum: u64,
 }
 
+/// A winning move in a sum: which pile, and what its value must become.
 #[derive(Debug, Clone, Serialize)]
 pub struct NimSumMove {
+    /// The highest column of the nim-sum, which the move clears.
     pub column: u64,
+    /// The pile moved in.
     pub pile: u64,
+    /// The pile's value now.
     pub value: u64,
+    /// The value the pile must reach.
     pub target: u64,
+    /// The moves that reach the target value.
     pub moves: Vec<Step>,
 }
 
+/// A move and who wins after it.
 #[derive(Debug, Clone, Serialize)]
 pub struct OptionOutcome {
     #[serde(rename = "move")]
+    /// The move.
     pub step: Step,
     /// Other moves that reach the same position (listed with it, not dropped).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
+    /// Who wins after the move.
     pub outcome: Outcome,
+    /// The value of the position the move leaves, when there is one.
     pub grundy: Option<u64>,
 }
 
+/// Why a position has its outcome or value, in the form of the argument that proves it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Explanation {
+    /// The value is the least value none of the options has.
     Mex {
+        /// The game's name.
         game: String,
         /// "pile", or "coin" in a coin-turning game (where a heads coin at n is a heap of n)
         unit: &'static str,
+        /// The pile size.
         pile: u64,
+        /// The moves from here and their values, as far as listed.
         options: Vec<OptionValue>,
+        /// How many options are not listed.
         more_options: usize,
+        /// The values.
         values: Vec<u64>,
+        /// The least value no option has.
         mex: u64,
+        /// Who wins.
         outcome: Outcome,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
         /// With `--all`: the Grundy values of the smaller piles, G(0..pile−1), that the options read.
         #[serde(skip_serializing_if = "Option::is_none")]
         smaller: Option<Vec<u64>>,
     },
+    /// A sum of piles: the value is the nim-sum of the piles' values.
     NimSum {
+        /// The game's name.
         game: String,
+        /// What a pile is counted in.
         unit: &'static str,
+        /// The position asked about, one number per pile.
         position: Vec<u64>,
+        /// The values.
         values: Vec<u64>,
+        /// The binary columns of the nim-sum.
         columns: Vec<Column>,
+        /// The nim-sum (bitwise exclusive or) of the values.
         nim_sum: u64,
+        /// Who wins.
         outcome: Outcome,
+        /// The winning moves.
         winning: Vec<NimSumMove>,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
     },
+    /// A game whose moves depend on the previous move, solved by its sequence (Schwenk's theorem).
     Schwenk {
+        /// The game's name.
         game: String,
+        /// The pile size.
         pile: u64,
         /// f(x) for x = 1, 2, 3, …: the most the next player may take after a take of x
         f: Vec<i64>,
+        /// The values of the pile sizes in the game's sequence.
         h: Vec<u64>,
+        /// The pile written as a sum of terms of the sequence.
         representation: Vec<u64>,
+        /// Who wins.
         outcome: Outcome,
+        /// The winning moves.
         winning: Option<Step>,
+        /// Why the rule applies.
         why: String,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
     },
     /// A product game: each cell's value (for one cell, the mex of its options; for a tartan
     /// product, also the nim-product of the two games' values), then the nim-sum of the cells.
     Cells {
+        /// The game's name.
         game: String,
         /// "the tartan product of Twins and Twins"
         product: String,
         /// the two games' names, for the tartan theorem's factors
         games: [String; 2],
+        /// The cells and their values.
         cells: Vec<CellValue>,
+        /// The moves from here and their values, as far as listed.
         options: Vec<CellOption>,
+        /// How many options are not listed.
         more_options: usize,
         /// for one cell: the values its options reach, and their mex
         reached: Vec<u64>,
+        /// The binary columns of the nim-sum.
         columns: Vec<Column>,
+        /// The nim-sum (bitwise exclusive or) of the values.
         nim_sum: u64,
+        /// Who wins.
         outcome: Outcome,
+        /// The winning moves.
         winning: Vec<Step>,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
     },
     /// A misère heap game: each pile's element of the misère quotient, their product, and
     /// whether it lies in the P-portion; each winning move with the element it leads to.
     Quotient {
+        /// The game's name.
         game: String,
+        /// The position asked about, one number per pile.
         position: Vec<u64>,
         /// (pile, the element it pretends to be, as a word in the generators)
         piles: Vec<(u64, String)>,
         /// the product after each pile in turn
         products: Vec<String>,
+        /// The product the game is.
         product: String,
+        /// The P-portion of the quotient.
         p_portion: Vec<String>,
         /// the quotient is that of sums of heaps up to here (or of every heap, when its period is proven)
         computed: u64,
+        /// Whether the reason covers the whole game rather than this position.
         whole_game: bool,
+        /// The quotient's generators.
         generators: Vec<String>,
+        /// The quotient's relations.
         relations: Vec<String>,
+        /// Who wins.
         outcome: Outcome,
         /// winning moves and the element each leads to
         winning: Vec<(Step, String)>,
         /// Every pile is tame: their normal-play values, to which misère Nim's rule applies.
         tame_values: Option<Vec<u64>>,
+        /// Whether there are more winning moves than listed.
         more_winning: bool,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
     },
     /// Moore's Nim: the piles in binary, and whether every column's count of 1s is a multiple
     /// of k + 1 (Moore's theorem).
     Moore {
+        /// The game's name.
         game: String,
         /// the most piles one move may take from
         k: usize,
+        /// The position asked about, one number per pile.
         position: Vec<u64>,
+        /// The binary columns of the nim-sum.
         columns: Vec<Column>,
+        /// Who wins.
         outcome: Outcome,
         /// every winning move, or where the moves are too many to list, the one the theorem's
         /// construction finds
         winning: Vec<Step>,
         /// only the construction's move is listed: there may be others
         more_winning: bool,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
     },
+    /// Who wins after each move.
     Options {
+        /// The game's name.
         game: String,
+        /// The position asked about, one number per pile.
         position: Vec<u64>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
+        /// The cells and their values.
         cells: bool,
+        /// Who wins.
         outcome: Outcome,
+        /// The Grundy value (nim-value), when there is one.
         grundy: Option<u64>,
+        /// The moves from here and their values, as far as listed.
         options: Vec<OptionOutcome>,
+        /// How many options are not listed.
         more_options: usize,
+        /// Sample replies showing why each move loses, as far as listed.
         answers: Vec<Answer>,
+        /// How many replies are not listed.
         more_answers: usize,
+        /// Whether the last player to move loses.
         misere: bool,
         /// The rules add counters: values are Smith's generalised ones, and draws exist.
         loopy: bool,
@@ -233,11 +329,7 @@ pub enum Explanation {
     },
 }
 
-pub fn explain(solver: &mut Solver, pos: &Position) -> Result<Explanation, SolveError> {
-    explain_with(solver, pos, false)
-}
-
-/// `explain`, and with `all` the Grundy values of every smaller pile that a one-pile
+/// Why a position has its outcome or value; with `all` the Grundy values of every smaller pile that a one-pile
 /// explanation reads (G(0..n−1)), for a student to check the mex against.
 pub fn explain_with(solver: &mut Solver, pos: &Position, all: bool) -> Result<Explanation, SolveError> {
     let mut e = explain_plain(solver, pos)?;

@@ -84,6 +84,7 @@ fn set_text(values: &[u64]) -> String {
 }
 
 impl Explanation {
+    /// The explanation as a student reads it.
     pub fn to_text(&self) -> String {
         match self {
             Explanation::Mex { .. } => self.mex_text(),

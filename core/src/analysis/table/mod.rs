@@ -22,18 +22,28 @@ pub enum TableShape {
     /// one cell (x, y) of a product game, 1 ≤ x, y ≤ upto
     Cells,
     /// three or more piles, each at most upto, listed once in ascending order
-    ManyPiles { piles: usize },
+    ManyPiles {
+        /// How many piles.
+        piles: usize,
+    },
 }
 
+/// Values and P-positions of an impartial game, pile by pile.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
+    /// The game's name.
     pub game: String,
+    /// The largest pile asked for.
     pub upto: u64,
+    /// What the rows are.
     pub shape: TableShape,
-    /// One row for one-pile tables; a grid otherwise (indexed [a][b], or [r-1][c-1]).
+    /// One row for one-pile tables; a grid otherwise (indexed `[a][b]`, or `[r-1][c-1]`).
     pub outcomes: Vec<Vec<Outcome>>,
+    /// The values, one list per pile count.
     pub grundy: Vec<Vec<Option<u64>>>,
+    /// The P-positions, one list per pile count.
     pub p_positions: Vec<Vec<u64>>,
+    /// Why values are missing, if some are.
     pub grundy_note: Option<&'static str>,
     /// A period of the one-pile values, where one was found.
     pub period: Option<Periodicity>,
@@ -64,9 +74,13 @@ pub struct Table {
 /// for the genus, or past the quotient).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MisereColumns {
+    /// The normal-play value of each pile.
     pub grundy: Vec<Option<u64>>,
+    /// The genus of each pile.
     pub genus: Vec<Option<String>>,
+    /// Whether each pile is tame.
     pub tame: Vec<Option<bool>>,
+    /// The quotient element of each pile.
     pub phi: Vec<Option<String>>,
     /// Where a column stops short of the table, and why.
     pub notes: Vec<String>,
@@ -144,22 +158,28 @@ pub struct TableOptions {
 pub struct LastGrid {
     /// indexed [n][last - 1]
     pub outcomes: Vec<Vec<Outcome>>,
+    /// The values by pile and previous move.
     pub grundy: Vec<Vec<Option<u64>>>,
 }
 
+/// Why a table could not be made.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum TableError {
     #[error(transparent)]
     #[diagnostic(transparent)]
+    /// Solving failed; the inner error says why.
     Solve(#[from] SolveError),
 
     /// A limit stopped the table partway: what was computed, and why it stopped.
     #[error("the table stops after n = {}", partial.upto)]
     #[diagnostic(code(takeaway::table::incomplete), help("the rows up to there are shown; {reason}"))]
     Incomplete {
+        /// The rows computed before it stopped.
         partial: Box<Table>,
+        /// Why it failed.
         reason: String,
         #[diagnostic_source]
+        /// The error that stopped it.
         cause: SolveError,
     },
 
@@ -168,14 +188,22 @@ pub enum TableError {
         code(takeaway::table::last_unused),
         help("a table by last move is for memory games, whose rules read `last` (as in `take ≤ 2·last`)")
     )]
-    LastUnused { game: String },
+    /// Reported as “--by-last was given, but the rules of {game} never read `last`”.
+    LastUnused {
+        /// The game's name.
+        game: String,
+    },
 
     #[error("--by-last shows one pile after each previous move, and {game} is not a one-pile game")]
     #[diagnostic(
         code(takeaway::table::by_last_needs_one_pile),
         help("ask about single positions instead: takeaway solve FILE 3 4 --last 2")
     )]
-    ByLastNeedsOnePile { game: String },
+    /// Reported as “--by-last shows one pile after each previous move, and {game} is not a one-pile game”.
+    ByLastNeedsOnePile {
+        /// The game's name.
+        game: String,
+    },
 
     #[error("`plot` draws one pile or two piles, and {game} is played on {piles} piles")]
     #[diagnostic(
@@ -184,31 +212,62 @@ pub enum TableError {
             "`table` lists the positions of more piles and the P-positions among them: takeaway table FILE --upto 10"
         )
     )]
-    TooManyPiles { game: String, piles: usize },
+    /// Reported as “`plot` draws one pile or two piles, and {game} is played on {piles} piles”.
+    TooManyPiles {
+        /// The game's name.
+        game: String,
+        /// How many piles.
+        piles: usize,
+    },
 
     #[error("--piles {given} was given, but {game} is played on {board}")]
     #[diagnostic(
         code(takeaway::table::piles_fixed),
         help("--piles chooses how many piles a table shows for games played on any number of piles (`piles` in the game file); leave it out here")
     )]
-    PilesFixed { game: String, given: usize, board: String },
+    /// Reported as “--piles {given} was given, but {game} is played on {board}”.
+    PilesFixed {
+        /// The game's name.
+        game: String,
+        /// How many were given.
+        given: usize,
+        /// What the game is played on, in words.
+        board: String,
+    },
 
     #[error("--piles {given} was given: a table lists positions of at most {most} piles")]
     #[diagnostic(
         code(takeaway::table::piles_too_many),
         help("ask about one position of many piles with `solve`; a table of K piles lists every multiset of K sizes")
     )]
-    PilesTooMany { given: usize, most: usize },
+    /// Reported as “--piles {given} was given: a table lists positions of at most {most} piles”.
+    PilesTooMany {
+        /// How many were given.
+        given: usize,
+        /// The most allowed.
+        most: usize,
+    },
 
     #[error("a plot up to {upto} would be a picture of about {megabytes} MB, more than a plot draws ({most} MB)")]
     #[diagnostic(
         code(takeaway::table::picture_too_large),
         help("plot up to {largest} at most; `table` lists the values without drawing them")
     )]
-    PictureTooLarge { upto: u64, megabytes: String, most: u64, largest: u64 },
+    /// Reported as “a plot up to {upto} would be a picture of about {megabytes} MB, more than a plot draws ({most} MB)”.
+    PictureTooLarge {
+        /// The largest pile asked for.
+        upto: u64,
+        /// The size of the picture, in words.
+        megabytes: String,
+        /// The most allowed.
+        most: u64,
+        /// The largest pile that fits.
+        largest: u64,
+    },
 
     #[error("--piles 0 was given: a table needs at least one pile")]
     #[diagnostic(code(takeaway::table::no_piles), help("--piles 3 lists every position of three piles up to --upto"))]
+    /// Reported as “--piles 0 was given: a table needs at least one pile”.
     NoPiles,
 
     #[error("a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions")]
@@ -216,21 +275,41 @@ pub enum TableError {
         code(takeaway::table::too_large),
         help("the boards inside an r×c box number C(r + c, r); tables up to --upto {largest} fit the limit (raise it with --max-states, or ask about one board with `solve`)")
     )]
-    TooLarge { upto: u64, boards: String, limit: usize, largest: u64 },
+    /// Reported as “a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions”.
+    TooLarge {
+        /// The largest pile asked for.
+        upto: u64,
+        /// How many boards it would take, in words.
+        boards: String,
+        /// The limit that was reached.
+        limit: usize,
+        /// The largest pile that fits.
+        largest: u64,
+    },
 
     #[error("a table up to {upto} holds {positions} positions, past the limit of {limit}")]
     #[diagnostic(
         code(takeaway::table::too_many_rows),
         help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`")
     )]
-    TooManyRows { upto: u64, positions: String, limit: usize, largest: u64 },
+    /// Reported as “a table up to {upto} holds {positions} positions, past the limit of {limit}”.
+    TooManyRows {
+        /// The largest pile asked for.
+        upto: u64,
+        /// How many positions it would take, in words.
+        positions: String,
+        /// The limit that was reached.
+        limit: usize,
+        /// The largest pile that fits.
+        largest: u64,
+    },
 }
 
 impl TableError {
     /// What kind of failure this is: a table stopped or refused by a limit takes its cause's
     /// kind; the rest are questions that do not fit the game.
-    pub fn kind(&self) -> crate::api::FailureKind {
-        use crate::api::FailureKind;
+    pub fn kind(&self) -> crate::vocab::FailureKind {
+        use crate::vocab::FailureKind;
         match self {
             TableError::Solve(e) | TableError::Incomplete { cause: e, .. } => e.kind(),
             TableError::TooLarge { .. } | TableError::TooManyRows { .. } | TableError::PictureTooLarge { .. } => {
@@ -437,7 +516,9 @@ fn table_shape(game: &Game, piles: Option<usize>) -> Result<TableShape, TableErr
     Ok(match game.board {
         Board::AnyPiles => match piles {
             Some(0) => return Err(TableError::NoPiles),
-            Some(k) if k > MOST_TABLE_PILES => return Err(TableError::PilesTooMany { given: k, most: MOST_TABLE_PILES }),
+            Some(k) if k > MOST_TABLE_PILES => {
+                return Err(TableError::PilesTooMany { given: k, most: MOST_TABLE_PILES })
+            }
             None | Some(1) => TableShape::OnePile,
             Some(2) => TableShape::TwoPiles,
             Some(k) => TableShape::ManyPiles { piles: k },
@@ -477,7 +558,8 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     // work at once, and a hopeless table is refused within a second with the rows it
     // has, instead of growing row by row into the limit.
     let mut refused = None;
-    let estimates = matches!(solver.method(), crate::solve::MethodKind::PileSum | crate::solve::MethodKind::MisereQuotient);
+    let estimates =
+        matches!(solver.method(), crate::solve::MethodKind::PileSum | crate::solve::MethodKind::MisereQuotient);
     if estimates && upto > 0 {
         if let Err(e @ (SolveError::TooMuchWork { .. } | SolveError::TooManyValues { .. })) =
             solver.value(&Position::new(vec![upto]))
@@ -530,7 +612,9 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
                     SolveError::StateLimit { suggested, .. } => {
                         format!("raise the limit with --max-states {suggested}")
                     }
-                    SolveError::PileWorkLimit { .. } | SolveError::TooMuchWork { .. } | SolveError::WorkLimit { .. } => {
+                    SolveError::PileWorkLimit { .. }
+                    | SolveError::TooMuchWork { .. }
+                    | SolveError::WorkLimit { .. } => {
                         format!("give it longer with --timeout {}", solver.limits().seconds_for_work(4.0))
                     }
                     _ => "see the cause below".to_string(),

@@ -15,6 +15,7 @@ fn grundy_text(g: Option<u64>) -> String {
 }
 
 impl Table {
+    /// The table as JSON.
     pub fn to_json(&self) -> Json {
         let outcomes: Vec<Vec<&str>> =
             self.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
@@ -233,6 +234,7 @@ impl Table {
         Ok(())
     }
 
+    /// The table as a reader sees it.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         match self.shape {

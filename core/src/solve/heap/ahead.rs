@@ -15,9 +15,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use super::classes::Classes;
 use super::rare::{mark_rare, middle_of, push_jobs, rare_below, stored_partners};
 use super::search_ahead::{search_ahead, AheadTables, Searched};
-use super::sparse::Classes;
 use super::values::{Reach, Slot, Values};
 use super::{TWO_ANY, TWO_UNEQUAL};
 

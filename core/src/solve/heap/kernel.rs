@@ -2,7 +2,8 @@
 //! shares with the sparse-space method are in `values`.
 
 use super::ahead::{make_here, Ahead, PileAhead, Want, AHEAD_FROM, AHEAD_PILES, AHEAD_RARE_FROM};
-use super::sparse::{choose_classes, sparse_value, Classes, Sparse, WitnessChoice};
+use super::classes::Classes;
+use super::sparse::{choose_classes, sparse_value, Sparse, WitnessChoice};
 use super::values::{each_marked, Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
 use super::*;
 

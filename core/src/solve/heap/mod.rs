@@ -453,7 +453,9 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 }
 
 mod ahead;
+mod classes;
 mod kernel;
+mod pairs;
 mod rare;
 mod search_ahead;
 mod sparse;

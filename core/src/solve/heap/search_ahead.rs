@@ -5,7 +5,8 @@
 //! reads is fixed by the values below `known`, so either thread gives the same answer and
 //! counts the same work.
 
-use super::sparse::{scan_pairs, scan_pairs_up, Classes, SHORT_SCAN};
+use super::classes::Classes;
+use super::pairs::{scan_pairs, scan_pairs_up, SHORT_SCAN};
 use super::values::{Reach, Slot};
 use super::{TWO_ANY, TWO_UNEQUAL};
 

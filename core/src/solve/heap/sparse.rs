@@ -4,6 +4,8 @@
 use std::ops::Range;
 
 use super::ahead::{marked_ahead, PileAhead};
+use super::classes::Classes;
+use super::pairs::{scan_pairs, scan_pairs_up, SHORT_SCAN};
 use super::rare::{mark_rare, middle_of, plan_together, push_jobs, rare_below, stored_partners};
 use super::search_ahead::ahead_range;
 use super::values::{Marks, Parallel, Reach, Slot, Values};
@@ -14,11 +16,6 @@ use super::*;
 const HOLDERS_PER_VALUE: usize = 4096;
 /// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
 const RECOUNT_EVERY: u32 = 4096;
-/// Pairs examined before the search turns to particular values, half up from the smallest
-/// parts and half down from the middle: a plain scan finds the common XORs at once, and the
-/// targeted search the scarce ones.
-pub(super) const SHORT_SCAN: usize = 1024;
-/// How many partner values the targeted search tries for one missing value.
 const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
 const TARGETED_SHARE: usize = 4;
@@ -194,26 +191,7 @@ impl Sparse {
         }
     }
 }
-/// The sparse-space classes: a value v is common for a pile of size n when the parity of the
-/// bits it shares with `mask` is `parity[n & 1]`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) struct Classes {
-    pub(super) mask: u32,
-    pub(super) parity: [u32; 2],
-}
-
 impl Classes {
-    /// Whether v is a common value for a pile of size n.
-    #[inline]
-    pub(super) fn common(self, v: u32, n: u64) -> bool {
-        (v & self.mask).count_ones() & 1 == self.parity[(n & 1) as usize]
-    }
-
-    /// How many of the piles in `piles` have a rare value.
-    pub(super) fn rare_among(self, values: &Values, piles: std::ops::Range<usize>) -> usize {
-        piles.filter(|&n| (values.get(n) & self.mask).count_ones() & 1 != self.parity[n & 1]).count()
-    }
-
     /// The method's tables for these classes, holding piles 0..values.len().
     pub(super) fn sparse(self, values: &Values) -> Sparse {
         let mut sparse = Sparse::new(self.mask, self.parity);
@@ -674,102 +652,6 @@ struct Source {
     right: usize,
     /// the largest smaller part whose partner is stored (a window's recent piles)
     below: usize,
-}
-
-/// Looks at the pairs (a, rest − a) for a from `*a` down to `stop`, crossing off the values
-/// they reach; true once none is missing. Pile a is stored at a and rest − a at `right − a`.
-/// Eight pairs at a time, so that the test is one branch per eight. `*a` is left where the
-/// scan stopped.
-pub(super) fn scan_pairs<T: Slot>(
-    g: &[T],
-    right: usize,
-    a: &mut usize,
-    stop: usize,
-    need: &mut [u8],
-    missing: &mut usize,
-    work: &mut u64,
-) -> bool {
-    let start = *a;
-    while *a >= stop + 8 {
-        // The pairs (a − k, right − a + k), their values kept for the crossing off.
-        let (low, high) = (&g[*a - 7..=*a], &g[right - *a..right - *a + 8]);
-        let reached: [usize; 8] = std::array::from_fn(|k| (low[7 - k].value() ^ high[k].value()) as usize);
-        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 && cross_off_all(&reached, need, missing) {
-            *work += (start - *a + 8) as u64;
-            *a -= 8;
-            return true;
-        }
-        *a -= 8;
-    }
-    while *a >= stop.max(1) {
-        let done = cross_off(g, right, *a, need, missing);
-        *a -= 1;
-        if done {
-            *work += (start - *a) as u64;
-            return true;
-        }
-    }
-    *work += (start - *a) as u64;
-    false
-}
-
-/// Crosses off the value the pair (a, rest − a) reaches, if it is still needed; true once none
-/// is missing.
-#[inline(always)]
-fn cross_off<T: Slot>(g: &[T], right: usize, a: usize, need: &mut [u8], missing: &mut usize) -> bool {
-    let v = (g[a].value() ^ g[right - a].value()) as usize;
-    if need[v] != 0 {
-        need[v] = 0;
-        *missing -= 1;
-    }
-    *missing == 0
-}
-
-/// Crosses off the values a block of pairs reaches, without a branch a value (which of them
-/// are needed is unpredictable: the short scans hit in most blocks); true once none is missing.
-#[inline(always)]
-fn cross_off_all(reached: &[usize; 8], need: &mut [u8], missing: &mut usize) -> bool {
-    for &v in reached {
-        *missing -= usize::from(need[v]);
-        need[v] = 0;
-    }
-    *missing == 0
-}
-
-/// Looks at the pairs (a, rest − a) for a from `*a` up to `stop` (not included), crossing off
-/// the values they reach; true once none is missing, with `*a` past the pair (or the block of
-/// eight) that found the last. Eight pairs at a time, as in `scan_pairs`.
-pub(super) fn scan_pairs_up<T: Slot>(
-    g: &[T],
-    right: usize,
-    a: &mut usize,
-    stop: usize,
-    need: &mut [u8],
-    missing: &mut usize,
-    work: &mut u64,
-) -> bool {
-    let start = *a;
-    while *a + 8 <= stop {
-        // The pairs (a + k, right − a − k), their values kept for the crossing off.
-        let (low, high) = (&g[*a..*a + 8], &g[right - *a - 7..=right - *a]);
-        let reached: [usize; 8] = std::array::from_fn(|k| (low[k].value() ^ high[7 - k].value()) as usize);
-        if reached.iter().fold(0, |hit, &v| hit | need[v]) != 0 && cross_off_all(&reached, need, missing) {
-            *a += 8;
-            *work += (*a - start) as u64;
-            return true;
-        }
-        *a += 8;
-    }
-    while *a < stop {
-        let done = cross_off(g, right, *a, need, missing);
-        *a += 1;
-        if done {
-            *work += (*a - start) as u64;
-            return true;
-        }
-    }
-    *work += (*a - start) as u64;
-    false
 }
 
 /// Looks for one pair of parts reaching the rare value `v`, among the pile sizes that hold the

@@ -16,7 +16,7 @@ use thiserror::Error;
 
 use super::{check_cancel, period, Limits, Outcome, SolveError};
 use crate::rules::{Game, Position};
-pub use quotient::{Bounds, Meter, NotAdded, Quotient, Stop, Word};
+pub use quotient::{Bounds, Meter, NotAdded, Quotient, Word};
 
 /// Steps of the quotient's check and learner a question may spend per move of its work (about
 /// what they take in the same time, measured on Dawson's Kayles and 0.56).
@@ -52,7 +52,17 @@ pub enum MisereError {
         code(takeaway::solve::quotient_stopped),
         help("{reason}. Positions whose piles are all at most {computed} are answered by the quotient, and positions of at most 40 counters in all by a search over whole positions")
     )]
-    Stopped { computed: u64, order: usize, needed: u64, reason: String },
+    /// The quotient stopped before the heap the position needs.
+    Stopped {
+        /// How many were computed before stopping.
+        computed: u64,
+        /// The size of the quotient when it stopped.
+        order: usize,
+        /// How many are needed.
+        needed: u64,
+        /// Why it failed.
+        reason: String,
+    },
 }
 
 /// Why the quotient stopped at `heap` when a question's work ran out there.

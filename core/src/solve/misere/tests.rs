@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use proptest::prelude::*;
 use crate::rules::Position;
 use crate::solve::misere::genus::Genera;
 use crate::solve::misere::{heap_options, MisereHeaps, Word};
 use crate::solve::{Limits, MethodKind, Outcome, Solver};
+use proptest::prelude::*;
 
 fn game(rules: &str) -> crate::rules::Game {
     crate::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
@@ -387,7 +387,7 @@ fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
     let mut solver = Solver::within(&g, Limits::default());
     for a in 0..10u64 {
         for b in a..10 {
-            let e = crate::analysis::explain(&mut solver, &Position::new(vec![a, b, 5])).unwrap();
+            let e = crate::analysis::explain_with(&mut solver, &Position::new(vec![a, b, 5]), false).unwrap();
             let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
             let values: Vec<u64> = [a, b, 5].iter().filter(|&&p| p > 0).map(|p| p % 4).collect();
             assert_eq!(tame_values, Some(values), "{a} {b} 5");
@@ -395,7 +395,7 @@ fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
     }
     let kayles = game("move: take 1..2, then split");
     let mut solver = Solver::within(&kayles, Limits::default());
-    let e = crate::analysis::explain(&mut solver, &Position::new(vec![5, 9])).unwrap();
+    let e = crate::analysis::explain_with(&mut solver, &Position::new(vec![5, 9]), false).unwrap();
     let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
     assert_eq!(tame_values, None, "heap 5 of Kayles is wild");
 }

@@ -55,6 +55,7 @@ impl Dyadic {
         (a, b, k)
     }
 
+    #[cfg(test)]
     pub fn to_f64(self) -> f64 {
         self.numerator as f64 / 2f64.powi(self.exponent as i32)
     }

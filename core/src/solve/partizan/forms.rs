@@ -93,14 +93,6 @@ impl Forms {
         self.nodes.len() + self.less_equal.len() + self.sums.len()
     }
 
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     pub fn left(&self, g: FormId) -> &[FormId] {
         &self.nodes[g.0 as usize].left
     }
@@ -225,13 +217,9 @@ impl Forms {
     }
 
     /// G < H.
+    #[cfg(test)]
     pub fn lt(&mut self, g: FormId, h: FormId) -> bool {
         g != h && self.le(g, h)
-    }
-
-    /// G ⧐ H (G is not at most H): Left, moving first in G − H, wins.
-    pub fn greater_or_fuzzy(&mut self, g: FormId, h: FormId) -> bool {
-        !self.le(g, h)
     }
 
     /// The canonical form of {left | right}, whose options are canonical.

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 pub use dyadic::Dyadic;
-pub use forms::{FormId, Forms, Simplification};
+pub use forms::{FormId, Forms};
 
 use super::{check_cancel, Limits, SolveError};
 use crate::rules::{Board, Game, Move, Position, Side};
@@ -36,6 +36,7 @@ pub enum PartizanOutcome {
 }
 
 impl PartizanOutcome {
+    /// The outcome from whether each side wins moving first.
     pub fn from_wins(left_first_wins: bool, right_first_wins: bool) -> Self {
         match (left_first_wins, right_first_wins) {
             (true, true) => PartizanOutcome::N,
@@ -46,6 +47,7 @@ impl PartizanOutcome {
         }
     }
 
+    /// The outcome's letter (L, R, N or P).
     pub fn letter(self) -> &'static str {
         match self {
             PartizanOutcome::L => "L",
@@ -55,6 +57,7 @@ impl PartizanOutcome {
         }
     }
 
+    /// The outcome, in words.
     pub fn meaning(self) -> &'static str {
         match self {
             PartizanOutcome::L => "Left wins, whoever moves first",
@@ -84,10 +87,12 @@ const POSITION_OVERHEAD: u64 = 112;
 /// comparison of forms or more (L{1,3} R{2,3} to pile 300: about a second for 2.5·10⁶).
 const FORMS_WORK_SHARE: u64 = 4;
 
+/// Solves positions of a partizan game under a budget.
 pub struct PartizanSolver<'g> {
     game: &'g Game,
     limits: Limits,
-    pub forms: Forms,
+    /// Every form met so far: a position's value is an index into it.
+    pub(crate) forms: Forms,
     /// Canonical values of single piles 0, 1, 2, … (games that are sums of piles).
     piles: Vec<FormId>,
     /// Canonical values of whole positions (other games), by canonical position.
@@ -101,7 +106,7 @@ pub struct PartizanSolver<'g> {
 
 impl<'g> PartizanSolver<'g> {
     /// A solver of the partizan `game` for the questions of one budget.
-    pub fn new(game: &'g Game, budget: &crate::api::Budget) -> Self {
+    pub fn new(game: &'g Game, budget: &crate::solve::Budget) -> Self {
         PartizanSolver::within(game, budget.limits().clone())
     }
 
@@ -118,11 +123,12 @@ impl<'g> PartizanSolver<'g> {
         }
     }
 
+    /// The game it solves.
     pub fn game(&self) -> &'g Game {
         self.game
     }
 
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
 
@@ -407,12 +413,12 @@ impl<'g> PartizanSolver<'g> {
         Ok(out)
     }
 
-    pub fn show(&mut self, v: FormId) -> String {
+    pub(crate) fn show(&mut self, v: FormId) -> String {
         notation::show(&mut self.forms, v)
     }
 
     /// The form in at most `budget` characters, or `{…}` with its birthday.
-    pub fn show_short(&mut self, v: FormId, budget: usize) -> String {
+    pub(crate) fn show_short(&mut self, v: FormId, budget: usize) -> String {
         notation::show_within(&mut self.forms, v, budget)
             .unwrap_or_else(|| format!("{{…}} (born on day {})", self.forms.birthday(v)))
     }

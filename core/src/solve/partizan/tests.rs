@@ -4,10 +4,10 @@
 
 use crate::test_support as common;
 
-use proptest::prelude::*;
 use crate::rules::{Position, Side};
 use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
 use crate::solve::Limits;
+use proptest::prelude::*;
 
 fn set_text(set: &[u64]) -> String {
     set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" or ")

@@ -79,7 +79,10 @@ pub fn solve_report(game: &takeaway_core::Loaded, args: serde_json::Value) -> ta
 }
 
 /// Asks one question on the default budget, with no other games to find.
-pub fn ask(game: &takeaway_core::Loaded, request: &takeaway_core::Request) -> Result<takeaway_core::Answer, takeaway_core::Failure> {
+pub fn ask(
+    game: &takeaway_core::Loaded,
+    request: &takeaway_core::Request,
+) -> Result<takeaway_core::Answer, takeaway_core::Failure> {
     takeaway_core::ask(game, request, &takeaway_core::NoLibrary, &Budget::new())
 }
 

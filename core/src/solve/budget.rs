@@ -4,10 +4,8 @@
 //! once per question by a front end and carried through every stage: reading and checking the
 //! game, estimating, solving, rendering.
 
-use super::request::BudgetArgs;
-use super::RequestError;
-use crate::solve::progress::{CancelToken, Progress};
-use crate::solve::{reach, Limits, SolveError, Table};
+use super::progress::{CancelToken, Progress};
+use super::{reach, Limits, SolveError, Table};
 
 /// What one question may spend. Built with `Budget::new()` and its setters (or from the
 /// request's `BudgetArgs`); every stage of the question reads it.
@@ -20,51 +18,15 @@ impl Budget {
     /// Seconds a question may take on defaults: an estimate past this is refused at once, with
     /// how long it would take; one within it runs (counted, not timed, so that the same
     /// question gives the same answer on any machine).
-    pub const DEFAULT_SECONDS: f64 = crate::solve::DEFAULT_SECONDS;
+    pub const DEFAULT_SECONDS: f64 = super::DEFAULT_SECONDS;
 
     /// The positions a search may keep on defaults (about 670 MB).
-    pub const DEFAULT_MAX_STATES: usize = crate::solve::DEFAULT_MAX_STATES;
+    pub const DEFAULT_MAX_STATES: usize = super::DEFAULT_MAX_STATES;
 
     /// The default budget: `DEFAULT_SECONDS`, `DEFAULT_MAX_STATES`, the machine's threads (at
     /// most two), no deadline.
     pub fn new() -> Budget {
         Budget { limits: Limits::default() }
-    }
-
-    /// The budget a request's arguments ask for, checked: a timeout is a number of seconds,
-    /// 0 or more; at least one position and one thread.
-    pub fn from_args(args: &BudgetArgs) -> Result<Budget, RequestError> {
-        let invalid = |argument: &'static str, reason: String| RequestError::Invalid {
-            verb: "the budget",
-            argument,
-            reason,
-        };
-        let mut budget = Budget::new();
-        if let Some(t) = args.timeout {
-            if !t.is_finite() || t < 0.0 {
-                return Err(invalid("timeout", format!("{t} is not a number of seconds: give 0 or more, such as 2.5")));
-            }
-        }
-        if args.max_states.is_some() && args.memory.is_some() {
-            return Err(invalid(
-                "memory",
-                "give either max_states (positions) or memory (MB), not both: each sets the other".into(),
-            ));
-        }
-        match (args.max_states, args.memory) {
-            (Some(0), _) => return Err(invalid("max_states", "a search needs room for at least 1 position".into())),
-            (_, Some(0)) => return Err(invalid("memory", "a search needs at least 1 MB".into())),
-            (Some(n), _) => budget = budget.max_states(n),
-            (_, Some(mb)) => budget = budget.memory(mb),
-            _ => {}
-        }
-        match args.threads {
-            Some(0) => return Err(invalid("threads", "at least 1 thread computes anything".into())),
-            Some(n) if n > 64 => return Err(invalid("threads", format!("{n} threads is more than 64"))),
-            Some(n) => budget = budget.threads(usize::from(n)),
-            None => {}
-        }
-        Ok(budget.keep_table(args.keep_table).timeout(args.timeout))
     }
 
     /// A deadline `seconds` from now (the question stops there with a timeout), and the bound
