@@ -994,12 +994,18 @@ fn a_table_by_last_as_csv_has_a_row_for_every_pile_after_every_move() {
     }
 }
 
-/// `serve` is a feature: a build without it says how to build it, and a bad timeout is refused.
+/// `serve` is a feature (in the default build): a build without it says how to build it.
+#[cfg(not(feature = "serve"))]
 #[test]
 fn serve_without_the_feature_says_how_to_build_it() {
     let err = fails(1, &["serve", "--port", "0"]);
     assert!(err.contains("takeaway::serve::not_built"), "{err}");
     assert!(err.contains("cargo run --release --features serve -- serve"), "{err}");
+}
+
+/// A server whose questions could never answer is refused before it listens.
+#[test]
+fn serve_refuses_a_timeout_of_zero() {
     let err = fails(1, &["serve", "--timeout", "0"]);
     assert!(err.contains("takeaway::serve::timeout"), "{err}");
 }

@@ -85,13 +85,20 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
     if piles.is_empty() {
         return Ok(());
     }
-    let mut budget = COUNTING_MOVES;
+    // Each size of pile counts its reach on an equal share: the first pile must not spend what
+    // the second needs to be counted at all (3000 and 4000 in Wythoff: the second was seen as
+    // one size, and a search of 6·10⁶ positions ran for half a minute before its limit).
+    let mut distinct = piles.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let share = COUNTING_MOVES / distinct.len();
     let mut known: HashMap<u64, PileReach> = HashMap::new();
     let mut reach = Vec::new();
     for &p in &piles {
         let r = match known.get(&p) {
             Some(r) => *r,
             None => {
+                let mut budget = share.max(1);
                 let r = pile_reach(game, p, limits.max_states.saturating_add(1), &mut budget);
                 known.insert(p, r);
                 r
@@ -124,9 +131,6 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
         });
     }
     let mut sizes: Vec<String> = Vec::new();
-    let mut distinct: Vec<u64> = piles.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
     for p in distinct {
         let count = piles.iter().filter(|&&q| q == p).count();
         let reached = approximately(known[&p].sizes);
