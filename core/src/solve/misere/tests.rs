@@ -38,31 +38,7 @@ fn octal_options(code: &[u8], n: u64) -> Vec<Word> {
 }
 
 /// Misère outcome (true: P) of a sum of heaps, by search over whole positions.
-fn brute(options: &dyn Fn(u64) -> Vec<Word>, pos: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
-    let mut key: Vec<u64> = pos.iter().copied().filter(|&h| h > 0).collect();
-    key.sort_unstable();
-    if let Some(&p) = memo.get(&key) {
-        return p;
-    }
-    let (mut any, mut to_p) = (false, false);
-    'all: for i in 0..key.len() {
-        if i > 0 && key[i] == key[i - 1] {
-            continue;
-        }
-        for o in options(key[i]) {
-            any = true;
-            let mut next: Vec<u64> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
-            next.extend(o);
-            if brute(options, &next, memo) {
-                to_p = true;
-                break 'all;
-            }
-        }
-    }
-    let p = any && !to_p;
-    memo.insert(key, p);
-    p
-}
+use super::quotient::tests::brute_with as brute;
 
 fn octal_rules(code: &[u8]) -> String {
     format!("move: octal 0.{}", code[1..].iter().map(|d| d.to_string()).collect::<String>())
