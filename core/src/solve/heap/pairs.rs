@@ -7,7 +7,6 @@ use super::values::Slot;
 /// parts and half down from the middle: a plain scan finds the common XORs at once, and the
 /// targeted search the scarce ones.
 pub(super) const SHORT_SCAN: usize = 1024;
-/// How many partner values the targeted search tries for one missing value.
 
 /// Looks at the pairs (a, rest − a) for a from `*a` down to `stop`, crossing off the values
 /// they reach; true once none is missing. Pile a is stored at a and rest − a at `right − a`.

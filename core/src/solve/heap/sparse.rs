@@ -16,6 +16,7 @@ use super::*;
 const HOLDERS_PER_VALUE: usize = 4096;
 /// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
 const RECOUNT_EVERY: u32 = 4096;
+/// How many partner values the targeted search tries for one missing value.
 const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
 const TARGETED_SHARE: usize = 4;
