@@ -62,6 +62,7 @@ pub(crate) fn main(args: ServeArgs, color: bool) -> Result<(), Failed> {
 
 #[cfg(feature = "serve")]
 fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
+    use std::io::Write;
     let defaults = takeaway_web::Config::default();
     let config = takeaway_web::Config {
         timeout: args.timeout.unwrap_or(defaults.timeout),
@@ -70,15 +71,20 @@ fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
     };
     let shared = args.host.is_unspecified() || !args.host.is_loopback();
     takeaway_web::serve_blocking(address, config, |bound| {
-        println!("takeaway's page: http://{}", shown(bound));
-        if shared {
-            println!(
+        // The address goes to whoever started the server; a closed stdout (`serve | head -1`, a
+        // test that read the first line) must not stop it, so write errors are ignored.
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "takeaway's page: http://{}", shown(bound));
+        let _ = if shared {
+            writeln!(
+                out,
                 "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
                 bound.port()
-            );
+            )
         } else {
-            println!("only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it");
-        }
+            writeln!(out, "only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it")
+        };
+        let _ = out.flush();
     })
     .map_err(|e| ServeError::Bind { address, reason: e.to_string() })
 }

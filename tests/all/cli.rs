@@ -1003,6 +1003,40 @@ fn serve_without_the_feature_says_how_to_build_it() {
     assert!(err.contains("cargo run --release --features serve -- serve"), "{err}");
 }
 
+/// A server whose stdout is closed (`serve | head -1`, or a reader gone) keeps serving: it
+/// died of the broken pipe when it wrote its address.
+#[test]
+fn serve_keeps_serving_when_its_stdout_is_closed() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(["serve", "--port", &port.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    drop(child.stdout.take());
+    let body = r#"{"source": "piles\nmove: take any\n", "position": "41 163 13"}"#;
+    let mut answer = String::new();
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else { continue };
+        let request = format!(
+            "POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("the request is sent");
+        let _ = stream.read_to_string(&mut answer);
+        break;
+    }
+    let still_running = child.try_wait().expect("the server's state").is_none();
+    child.kill().ok();
+    child.wait().ok();
+    assert!(still_running, "the server stopped");
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("\"grundy\":135"), "{answer}");
+}
+
 /// A server whose questions could never answer is refused before it listens.
 #[test]
 fn serve_refuses_a_timeout_of_zero() {

@@ -127,6 +127,12 @@ fn repl(q: &Question) -> Value {
     first_json(&String::from_utf8_lossy(&out.stdout), &format!("the REPL, {script:?}"))
 }
 
+/// Where the server's stderr goes: kept for a failure to be read.
+fn server_log() -> Stdio {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-serve.log");
+    std::fs::File::create(&path).map_or_else(|_| Stdio::null(), Stdio::from)
+}
+
 /// `takeaway serve` on a free port of this machine, started once for the test binary.
 fn server() -> SocketAddr {
     static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
@@ -134,7 +140,7 @@ fn server() -> SocketAddr {
         let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
             .args(["serve", "--port", "0"])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(server_log())
             .spawn()
             .expect("the server starts");
         let mut first = String::new();
@@ -162,7 +168,7 @@ fn post(verb: &str, body: &Value) -> (u16, Value) {
     );
     stream.write_all(request.as_bytes()).expect("the request is sent");
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("the answer is read");
+    stream.read_to_end(&mut response).unwrap_or_else(|e| panic!("{verb} {body}: the answer is not read: {e}"));
     let response = String::from_utf8_lossy(&response);
     let (head, rest) = response.split_once("\r\n\r\n").expect("a head and a body");
     let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
