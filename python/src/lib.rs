@@ -5,9 +5,7 @@
 //! (`takeaway/__init__.py`) wraps these in classes; nothing here renders but through
 //! `takeaway_core::render`, so an answer reads the same in a notebook and in a terminal.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -15,12 +13,12 @@ use pyo3::types::{PyDict, PyList};
 
 use takeaway_core::errors::RequestError;
 use takeaway_core::render;
+use takeaway_core::CancelToken as NativeToken;
 use takeaway_core::SettingValue;
 use takeaway_core::{
     ask as ask_engine, load_text, read_game, Answer, Budget, Error, Failure, FailureKind, GameText, Games, Loaded,
     Request, Setting, Settings, VERBS,
 };
-use takeaway_core::{CancelToken as NativeToken, Progress, Reporter, Stage};
 
 /// A loaded, checked game, with the values given to its parameters and the folder a product's
 /// games are found in.
@@ -164,74 +162,72 @@ fn build_exception(py: Python<'_>, failure: &Failure) -> PyResult<PyErr> {
     Ok(PyErr::from_value(value))
 }
 
-/// Hears the engine's progress reports, and its polls between steps, on the thread that asked,
-/// and at most every 50 ms looks for a signal Python is waiting to handle (Ctrl-C, a
-/// notebook's interrupt): it cancels the question and keeps the exception to raise.
-struct SignalWatch {
-    token: NativeToken,
-    last: Mutex<Instant>,
-    polls: AtomicU64,
-    caught: Mutex<Option<PyErr>>,
-}
+/// How often the asking thread looks for a signal Python is waiting to handle.
+const SIGNAL_LOOK: Duration = Duration::from_millis(50);
 
-impl SignalWatch {
-    fn new(token: NativeToken) -> Arc<SignalWatch> {
-        Arc::new(SignalWatch {
-            token,
-            last: Mutex::new(Instant::now()),
-            polls: AtomicU64::new(0),
-            caught: Mutex::new(None),
-        })
-    }
+/// The stack a question's worker runs on: as deep as a main thread's, which the engine's
+/// recursive searches were measured on.
+const WORKER_STACK: usize = 64 << 20;
 
-    fn look(&self) {
-        let Ok(mut last) = self.last.lock() else { return };
-        if last.elapsed() < Duration::from_millis(50) {
-            return;
-        }
-        *last = Instant::now();
-        drop(last);
-        if let Err(e) = Python::attach(|py| py.check_signals()) {
-            self.token.cancel();
-            if let Ok(mut caught) = self.caught.lock() {
-                caught.get_or_insert(e);
-            }
-        }
-    }
-
-    /// The exception a signal raised during the question, if one did.
-    fn interrupt(&self) -> Option<PyErr> {
-        self.caught.lock().ok().and_then(|mut c| c.take())
-    }
-}
-
-impl Reporter for SignalWatch {
-    fn report(&self, _stage: Stage, _done: u64, _total: u64) {
-        self.look();
-    }
-
-    fn poll(&self) {
-        // Polled between every step of the engine's loops: the clock only every so often.
-        if self.polls.fetch_add(1, Ordering::Relaxed).is_multiple_of(1024) {
-            self.look();
-        }
-    }
-}
-
-/// Runs `work` with the GIL released (other Python threads run meanwhile) and Ctrl-C watched.
+/// Runs `work` on a worker thread with the GIL released (other Python threads run meanwhile),
+/// while the asking thread looks every 50 ms for a signal Python is waiting to handle (Ctrl-C,
+/// a notebook's interrupt): then it cancels the question and raises the signal's exception.
+/// Python runs signal handlers only on its main thread, so the look must happen here, on the
+/// thread that asked, not in the engine's loops, which may poll from threads of their own.
 fn detached<T: Send>(
     py: Python<'_>,
     budget: Budget,
     work: impl FnOnce(&Budget) -> Result<T, Failure> + Send,
 ) -> PyResult<T> {
-    let watch = SignalWatch::new(budget.cancel_token().clone());
-    let budget = budget.progress(Progress::to(watch.clone()));
-    let result = py.detach(|| work(&budget));
-    if let Some(interrupt) = watch.interrupt() {
+    let token = budget.cancel_token().clone();
+    let mut caught: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel();
+            let worker = std::thread::Builder::new()
+                .name("takeaway-question".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    let result = work(&budget);
+                    // The asking thread may have stopped listening only by panicking.
+                    let _ = done.send(());
+                    result
+                });
+            let worker = match worker {
+                Ok(worker) => worker,
+                Err(e) => return Err(Spawn(e)),
+            };
+            loop {
+                match finished.recv_timeout(SIGNAL_LOOK) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) if caught.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            token.cancel();
+                            caught = Some(e);
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => break,
+                }
+            }
+            match worker.join() {
+                Ok(result) => Ok(result),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
+    });
+    if let Some(interrupt) = caught {
         return Err(interrupt);
     }
-    result.map_err(|f| exception(py, &f))
+    match result {
+        Ok(result) => result.map_err(|f| exception(py, &f)),
+        Err(Spawn(e)) => {
+            Err(pyo3::exceptions::PyRuntimeError::new_err(format!("could not start a thread for the question: {e}")))
+        }
+    }
 }
+
+/// A question's worker thread could not be started (the system is out of threads or memory).
+struct Spawn(std::io::Error);
 
 /// A Python dict of arguments as the request schema's JSON object.
 fn arguments(args: &Bound<'_, PyDict>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
