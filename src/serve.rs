@@ -26,6 +26,14 @@ pub struct ServeArgs {
     /// positions a search may keep, per question
     #[arg(long)]
     max_states: Option<usize>,
+    /// the most connections open at once; past them the one idle longest is closed [default:
+    /// 1024, fewer when the process may not open as many files]
+    #[arg(long)]
+    connections: Option<usize>,
+    /// a name of this machine that the page may be opened by, besides its addresses (a request
+    /// naming another host is refused, so that other sites cannot reach the server); repeatable
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 #[derive(Debug, Error, Diagnostic)]
@@ -67,25 +75,35 @@ fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
     let config = takeaway_web::Config {
         timeout: args.timeout.unwrap_or(defaults.timeout),
         max_states: args.max_states,
+        allowed_hosts: args.allow_host.clone(),
+        connections: args.connections.unwrap_or(defaults.connections),
         ..defaults
     };
     let shared = args.host.is_unspecified() || !args.host.is_loopback();
-    takeaway_web::serve_blocking(address, config, |bound| {
-        // The address goes to whoever started the server; a closed stdout (`serve | head -1`, a
-        // test that read the first line) must not stop it, so write errors are ignored.
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "takeaway's page: http://{}", shown(bound));
-        let _ = if shared {
-            writeln!(
-                out,
-                "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
-                bound.port()
-            )
-        } else {
-            writeln!(out, "only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it")
-        };
-        let _ = out.flush();
-    })
+    takeaway_web::serve_blocking(
+        address,
+        config,
+        |bound| {
+            // The address goes to whoever started the server; a closed stdout (`serve | head -1`, a
+            // test that read the first line) must not stop it, so write errors are ignored.
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "takeaway's page: http://{}", shown(bound));
+            let _ = if shared {
+                writeln!(
+                    out,
+                    "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
+                    bound.port()
+                )
+            } else {
+                writeln!(
+                    out,
+                    "only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it"
+                )
+            };
+            let _ = out.flush();
+        },
+        || eprintln!("stopping: questions in progress have a second to finish (Ctrl-C again ends at once)"),
+    )
     .map_err(|e| ServeError::Bind { address, reason: e.to_string() })
 }
 

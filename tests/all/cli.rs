@@ -1037,6 +1037,56 @@ fn serve_keeps_serving_when_its_stdout_is_closed() {
     assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("\"grundy\":135"), "{answer}");
 }
 
+/// Ctrl-C stops `serve` within three seconds even while one client holds a half-sent request
+/// and another waits for a slow question: it stops accepting, gives the slow question its grace
+/// period, cancels it, and exits 0, saying it is stopping.
+#[cfg(feature = "serve")]
+#[test]
+fn ctrl_c_stops_serve_within_three_seconds() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("the address");
+    let address = first.rsplit("http://").next().expect("the address").trim().to_string();
+    let mut half_sent = std::net::TcpStream::connect(&address).expect("a connection");
+    half_sent.write_all(b"POST /api/solve HTTP/1.1\r\nHost: ").expect("half a request");
+    let splittles = std::fs::read_to_string(common::games_dir().join("splittles.game")).expect("a game");
+    let body = serde_json::json!({ "source": splittles }).to_string();
+    let mut slow = std::net::TcpStream::connect(&address).expect("a connection");
+    let request = format!(
+        "POST /api/period HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    slow.write_all(request.as_bytes()).expect("the request is sent");
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(signalled.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the server's state") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().ok();
+            panic!("serve still runs 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = started.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("stderr");
+    assert!(took < Duration::from_secs(3), "serve took {took:?} to stop");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("stopping"), "{stderr}");
+}
+
 /// A server whose questions could never answer is refused before it listens.
 #[test]
 fn serve_refuses_a_timeout_of_zero() {

@@ -5,14 +5,15 @@
 //! defaults, and the four JSON answers (or failures) must be identical.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+
+use crate::common::post;
 
 /// One question: a game file of the repository, the verb, its arguments as the request schema
 /// names them, and values for the game's parameters.
@@ -125,68 +126,6 @@ fn repl(q: &Question) -> Value {
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("the script is written");
     let out = child.wait_with_output().expect("the REPL ends");
     first_json(&String::from_utf8_lossy(&out.stdout), &format!("the REPL, {script:?}"))
-}
-
-/// Where the server's stderr goes: kept for a failure to be read.
-fn server_log() -> Stdio {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-serve.log");
-    std::fs::File::create(&path).map_or_else(|_| Stdio::null(), Stdio::from)
-}
-
-/// `takeaway serve` on a free port of this machine, started once for the test binary.
-fn server() -> SocketAddr {
-    static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
-    *ADDRESS.get_or_init(|| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
-            .args(["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(server_log())
-            .spawn()
-            .expect("the server starts");
-        let mut first = String::new();
-        let mut stdout = child.stdout.take().expect("stdout");
-        let mut byte = [0u8; 1];
-        while stdout.read(&mut byte).map(|n| n == 1).unwrap_or(false) && byte[0] != b'\n' {
-            first.push(byte[0] as char);
-        }
-        // "takeaway's page: http://127.0.0.1:PORT"
-        let address = first.rsplit("http://").next().expect("the address").trim().to_string();
-        // The server lives as long as the test binary.
-        std::mem::forget(child);
-        address.parse().unwrap_or_else(|e| panic!("{first}: {e}"))
-    })
-}
-
-/// One POST of JSON to the server, over a plain socket: the status and the JSON body.
-fn post(verb: &str, body: &Value) -> (u16, Value) {
-    let body = body.to_string();
-    let mut stream = TcpStream::connect(server()).expect("the server listens");
-    let request = format!(
-        "POST /api/{verb} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        server(),
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("the request is sent");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap_or_else(|e| panic!("{verb} {body}: the answer is not read: {e}"));
-    let response = String::from_utf8_lossy(&response);
-    let (head, rest) = response.split_once("\r\n\r\n").expect("a head and a body");
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
-    // A chunked body: the chunks' sizes are lines of hexadecimal digits between the JSON.
-    let json: String = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        let mut out = String::new();
-        let mut lines = rest.split("\r\n");
-        while let Some(size) = lines.next() {
-            if usize::from_str_radix(size.trim(), 16).map_or(true, |n| n == 0) {
-                break;
-            }
-            out.push_str(lines.next().unwrap_or(""));
-        }
-        out
-    } else {
-        rest.to_string()
-    };
-    (status, serde_json::from_str(&json).unwrap_or_else(|e| panic!("{verb}: not JSON ({e}): {json}")))
 }
 
 fn web(q: &Question) -> Value {

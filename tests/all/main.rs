@@ -11,4 +11,6 @@ mod limits;
 mod play;
 mod records;
 mod repl;
+#[cfg(feature = "serve")]
+mod serve;
 mod terminal;

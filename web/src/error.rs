@@ -38,6 +38,38 @@ pub enum WebError {
     )]
     AnswerTooLarge { megabytes: u64, most: u64 },
 
+    #[error("the request names the host `{host}`, not this server")]
+    #[diagnostic(
+        code(takeaway::web::foreign_host),
+        help("open the page by the address `takeaway serve` printed; a name the server does not know is refused, so that another site cannot reach it through a name it controls (`--allow-host NAME` adds one)")
+    )]
+    ForeignHost { host: String },
+
+    #[error("the request comes from the page of another site, `{origin}`")]
+    #[diagnostic(
+        code(takeaway::web::foreign_origin),
+        help("only the server's own page may ask it questions from a browser")
+    )]
+    ForeignOrigin { origin: String },
+
+    #[error("a question must be sent as `application/json`, not `{given}`")]
+    #[diagnostic(
+        code(takeaway::web::not_json),
+        help("send the header `Content-Type: application/json` with the JSON object")
+    )]
+    NotJson { given: String },
+
+    #[error("the request's body did not arrive within {seconds} s")]
+    #[diagnostic(code(takeaway::web::slow_body), help("send the whole request at once; it is a few lines of JSON"))]
+    SlowBody { seconds: u64 },
+
+    #[error("the server is busy with as many slow questions as it can take")]
+    #[diagnostic(
+        code(takeaway::web::busy),
+        help("ask again in {retry_after} s, or ask a smaller question (a smaller position, `upto` or `timeout`)")
+    )]
+    Busy { retry_after: u64 },
+
     #[error("the engine stopped unexpectedly: {reason}")]
     #[diagnostic(
         code(takeaway::web::internal),

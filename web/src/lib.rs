@@ -1,9 +1,14 @@
 //! takeaway's classroom web page: a local server with the page (served from the binary, no
 //! outside resources) and a JSON API under `/api/` that answers with the engine's typed answers
 //! rendered as the command line's `--format json`. Every request runs under its own budget (the
-//! default limits and a timeout), on the blocking pool, cancelled when its client goes away.
+//! default limits and a timeout, from the moment it arrives), in one of two lanes of workers
+//! (`lanes`), cancelled when its client goes away; connections are capped and timed out
+//! (`connections`), and other sites are kept out (`guard`).
 
+mod connections;
 mod error;
+mod guard;
+mod lanes;
 mod library;
 mod questions;
 
@@ -11,14 +16,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use axum::Router;
-use tokio::sync::Semaphore;
 
+pub use connections::{HEADER_TIMEOUT, SHUTDOWN_GRACE, SOCKET_TIMEOUT};
 pub use error::WebError;
+pub use lanes::QUICK;
 pub use library::bundled;
 
 /// The largest request body accepted: a game file is a few lines.
@@ -31,16 +36,33 @@ pub struct Config {
     pub timeout: f64,
     /// Positions a search may keep, per question (the engine's default unless set).
     pub max_states: Option<usize>,
-    /// Questions computed at once; more wait for a turn.
+    /// Questions computed at once in each lane (quick and slow); more wait for a turn.
     pub workers: usize,
+    /// Questions that may wait for the slow lane; past them a question is answered 503.
+    pub slow_waiting: usize,
+    /// Connections open at once; past them the longest idle one is closed to make room.
+    pub connections: usize,
+    /// Names besides the server's own addresses that a request's `Host` may give (a name the
+    /// classroom's network gives this machine).
+    pub allowed_hosts: Vec<String>,
 }
+
+/// Connections a server keeps open at once unless told.
+pub const DEFAULT_CONNECTIONS: usize = 1024;
+
+/// How long a request's body may take to arrive, in all.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(8);
 
 impl Default for Config {
     fn default() -> Self {
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
         Config {
             timeout: takeaway_core::Budget::DEFAULT_SECONDS,
             max_states: None,
-            workers: std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
+            workers,
+            slow_waiting: 2 * workers,
+            connections: DEFAULT_CONNECTIONS,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -48,20 +70,21 @@ impl Default for Config {
 /// What every request handler shares.
 struct App {
     config: Config,
-    /// One permit per question computing: slow questions take turns instead of piling up.
-    slots: Arc<Semaphore>,
+    /// The quick and the slow lane of workers.
+    lanes: Arc<lanes::Lanes>,
 }
 
-/// The page and the API.
-pub fn router(config: Config) -> Router {
-    let app = Arc::new(App { slots: Arc::new(Semaphore::new(config.workers.max(1))), config });
+/// The page and the API of a server bound to `bound`.
+fn router(config: Config, bound: SocketAddr) -> Router {
+    let hosts = guard::Hosts::of(bound, &config.allowed_hosts);
+    let app = Arc::new(App { lanes: lanes::Lanes::new(config.workers, config.slow_waiting), config });
     Router::new()
         .route("/", get(page))
         .route("/index.html", get(page))
         .route("/api/games", get(questions::games))
         .route("/api/{verb}", post(questions::ask))
-        .layer(DefaultBodyLimit::max(MOST_BODY_BYTES))
         .with_state(app)
+        .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))
 }
 
 async fn page() -> impl IntoResponse {
@@ -72,6 +95,8 @@ async fn page() -> impl IntoResponse {
 }
 
 /// Serves until `shutdown` completes; `ready` hears the address bound (port 0 picks a free one).
+/// Then no connection is accepted, requests in progress have `SHUTDOWN_GRACE` to finish, and
+/// the rest are dropped (their questions cancelled).
 pub async fn serve(
     address: SocketAddr,
     config: Config,
@@ -79,20 +104,57 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(address).await?;
-    ready(listener.local_addr()?);
-    axum::serve(listener, router(config)).with_graceful_shutdown(shutdown).await
+    let bound = listener.local_addr()?;
+    ready(bound);
+    let most = config.connections;
+    connections::serve(listener, router(config, bound), most, shutdown).await
 }
 
-/// A server on its own runtime, for the command line: blocks until Ctrl-C.
-pub fn serve_blocking(address: SocketAddr, config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+/// A server on its own runtime, for the command line: blocks until Ctrl-C (or SIGTERM), then
+/// stops within `SHUTDOWN_GRACE` and a second; a second Ctrl-C ends the process at once.
+/// `stopping` hears when the stop begins.
+pub fn serve_blocking(
+    address: SocketAddr,
+    config: Config,
+    ready: impl FnOnce(SocketAddr),
+    stopping: impl FnOnce() + Send + 'static,
+) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(serve(address, config, ready, async {
-        // Without a signal handler (it cannot fail on the platforms served), run until killed.
+        stop_signal().await;
+        stopping();
+        tokio::spawn(async {
+            stop_signal().await;
+            std::process::exit(130);
+        });
+    }))?;
+    // Questions still computing were cancelled with their connections: they stop at their next
+    // step; do not wait for a straggler longer than this.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}
+
+/// Ctrl-C, or a service manager's SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    }))?;
-    // Questions still running stop at their own timeout; do not wait longer than that.
-    runtime.shutdown_timeout(Duration::from_secs(1));
-    Ok(())
+    }
 }

@@ -7,23 +7,25 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
 use takeaway_core::render;
-use takeaway_core::CancelToken;
 use takeaway_core::Source;
 use takeaway_core::{
     load_game, load_text, Answer, Budget, BudgetArgs, DiagnosticData, Failure, GameText, Request, VERBS,
 };
+use takeaway_core::{CancelToken, Progress};
 
 use crate::error::WebError;
+use crate::lanes::Busy;
 use crate::library::{Bundled, BUNDLED};
-use crate::{App, MOST_BODY_BYTES};
+use crate::{App, BODY_TIMEOUT, MOST_BODY_BYTES};
 
 /// The largest answer sent to the page, in bytes: past it an answer would stall the browser it
 /// is meant for (the transport's limit; the engine refuses what would take too long first).
@@ -66,24 +68,25 @@ struct Question {
     budget: BudgetArgs,
 }
 
-pub async fn ask(
-    State(app): State<Arc<App>>,
-    Path(verb): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let body = match body {
-        Ok(b) => b,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+pub async fn ask(State(app): State<Arc<App>>, Path(verb): Path<String>, body: Body) -> Response {
+    // The question's deadline starts when it arrives: reading it and waiting for a worker
+    // count against it.
+    let arrived = Instant::now();
+    let body = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MOST_BODY_BYTES)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) if is_too_large(&e) => {
             return web_failure(StatusCode::PAYLOAD_TOO_LARGE, WebError::TooLarge { limit: MOST_BODY_BYTES })
         }
-        Err(e) => return web_failure(StatusCode::BAD_REQUEST, WebError::Malformed { reason: e.body_text() }),
+        Ok(Err(e)) => return web_failure(StatusCode::BAD_REQUEST, WebError::Malformed { reason: e.to_string() }),
+        Err(_) => {
+            return web_failure(StatusCode::REQUEST_TIMEOUT, WebError::SlowBody { seconds: BODY_TIMEOUT.as_secs() })
+        }
     };
     let question = match read(&verb, &body) {
         Ok(q) => q,
         Err(Refusal::Web(status, e)) => return web_failure(status, e),
         Err(Refusal::Engine(f)) => return engine_failure(&f),
     };
-    // The question's budget starts when it arrives: the wait for a worker counts against it.
     let cancel = CancelToken::new();
     let _cancel_when_dropped = CancelOnDrop(cancel.clone());
     let budget = match Budget::from_args(&question.budget) {
@@ -93,24 +96,52 @@ pub async fn ask(
     // The server's own limits hold whatever a request asks: its time, its memory, and one
     // thread per question, so that two slow questions do not starve each other.
     let positions = budget.positions().min(app.config.max_states.unwrap_or(Budget::DEFAULT_MAX_STATES));
-    let budget = budget.at_most(app.config.timeout).threads(1).max_states(positions).cancel(cancel);
-    let Ok(permit) = app.slots.clone().acquire_owned().await else {
-        return web_failure(
-            StatusCode::SERVICE_UNAVAILABLE,
-            WebError::Internal { reason: "the server is stopping".into() },
-        );
+    let seconds = budget.seconds().min(app.config.timeout);
+    let deadline = arrived + Duration::from_secs_f64(seconds);
+    let budget = budget.at_most(app.config.timeout).threads(1).max_states(positions).cancel(cancel.clone());
+    let permit = tokio::select! {
+        permit = app.lanes.quick_turn() => permit,
+        () = tokio::time::sleep_until(deadline.into()) => Err(Busy),
     };
+    let Ok(permit) = permit else { return busy(seconds) };
+    let turn = app.lanes.turn(permit, cancel, deadline);
+    let budget = budget.progress(Progress::to(turn.clone()));
+    let working = turn.clone();
     let answered = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        answer(&question, &budget)
+        let answered = answer(&question, &budget);
+        working.finish();
+        answered
     })
     .await;
+    if turn.was_busy() {
+        return busy(seconds);
+    }
     match answered {
         Ok(Ok(value)) => (StatusCode::OK, Json(value)).into_response(),
         Ok(Err(Refusal::Engine(failure))) => engine_failure(&failure),
         Ok(Err(Refusal::Web(status, e))) => web_failure(status, e),
         Err(e) => web_failure(StatusCode::INTERNAL_SERVER_ERROR, WebError::Internal { reason: e.to_string() }),
     }
+}
+
+/// 503 with `Retry-After`: the question could not get a worker in its time.
+fn busy(seconds: f64) -> Response {
+    let retry_after = (seconds.ceil() as u64).clamp(1, 30);
+    let mut response = web_failure(StatusCode::SERVICE_UNAVAILABLE, WebError::Busy { retry_after });
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+    response
+}
+
+/// The body was cut off at `MOST_BODY_BYTES`.
+fn is_too_large(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if s.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 /// Why a question has no answer.
@@ -194,7 +225,7 @@ pub fn engine_failure(failure: &Failure) -> Response {
     (status, Json(render::failure_json(failure))).into_response()
 }
 
-fn web_failure(status: StatusCode, error: WebError) -> Response {
+pub fn web_failure(status: StatusCode, error: WebError) -> Response {
     use miette::Diagnostic;
     let data = DiagnosticData {
         code: error.code().map(|c| c.to_string()),

@@ -1,8 +1,15 @@
 //! Helpers shared by the front ends' tests: running the built binary, from the project folder or
-//! another, with a script on stdin, and a scratch folder for the files they write.
+//! another, with a script on stdin, a scratch folder for the files they write, and a `takeaway
+//! serve` to ask questions over HTTP.
 #![allow(dead_code)]
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
 
 pub fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
@@ -66,4 +73,70 @@ pub fn scratch_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("takeaway-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
+}
+
+/// Where the server's stderr goes: kept for a failure to be read.
+pub fn server_log() -> Stdio {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-serve.log");
+    std::fs::File::create(&path).map_or_else(|_| Stdio::null(), Stdio::from)
+}
+
+/// `takeaway serve` on a free port of this machine, started once for the test binary.
+pub fn server() -> SocketAddr {
+    static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDRESS.get_or_init(|| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(server_log())
+            .spawn()
+            .expect("the server starts");
+        let mut first = String::new();
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).map(|n| n == 1).unwrap_or(false) && byte[0] != b'\n' {
+            first.push(byte[0] as char);
+        }
+        // "takeaway's page: http://127.0.0.1:PORT"
+        let address = first.rsplit("http://").next().expect("the address").trim().to_string();
+        // The server lives as long as the test binary.
+        std::mem::forget(child);
+        address.parse().unwrap_or_else(|e| panic!("{first}: {e}"))
+    })
+}
+
+/// One POST of JSON to the server, over a plain socket: the status and the JSON body.
+pub fn post(verb: &str, body: &Value) -> (u16, Value) {
+    post_text(verb, &body.to_string())
+}
+
+/// One POST of a body sent as it is (JSON or not), as `post`.
+pub fn post_text(verb: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(server()).expect("the server listens");
+    let request = format!(
+        "POST /api/{verb} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server(),
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap_or_else(|e| panic!("{verb} {body}: the answer is not read: {e}"));
+    let response = String::from_utf8_lossy(&response);
+    let (head, rest) = response.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    // A chunked body: the chunks' sizes are lines of hexadecimal digits between the JSON.
+    let json: String = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        let mut out = String::new();
+        let mut lines = rest.split("\r\n");
+        while let Some(size) = lines.next() {
+            if usize::from_str_radix(size.trim(), 16).map_or(true, |n| n == 0) {
+                break;
+            }
+            out.push_str(lines.next().unwrap_or(""));
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    (status, serde_json::from_str(&json).unwrap_or_else(|e| panic!("{verb}: not JSON ({e}): {json}")))
 }

@@ -15,7 +15,7 @@ pub fn server() -> SocketAddr {
         std::thread::spawn(move || {
             let runtime = tokio::runtime::Runtime::new().expect("a runtime");
             // Room enough that a slow search meets the timeout before the limit on its work.
-            let config = Config { timeout: 3.0, workers: 4, max_states: Some(50_000_000) };
+            let config = Config { timeout: 3.0, workers: 4, max_states: Some(50_000_000), ..Config::default() };
             runtime
                 .block_on(takeaway_web::serve(
                     "127.0.0.1:0".parse().expect("an address"),
