@@ -19,7 +19,7 @@ use takeaway_core::{ask, read_game, Budget, Failure, Games, Request};
 use crate::play::PlayRequest;
 use crate::progress_bar::ProgressBar;
 use crate::terminal::{stderr_wants_color, Failed};
-use crate::verbs::{printed, write_atomically, Format, GameFile, Verb};
+use crate::verbs::{printed, Format, GameFile, Verb};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -177,7 +177,7 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
     match &question.output_file {
         None => print(&text, &bar),
         Some(path) => {
-            write_atomically(path, text.as_bytes()).map_err(|e| {
+            takeaway_core::write_file(path, text.as_bytes()).map_err(|e| {
                 let reason = if e.kind() == std::io::ErrorKind::IsADirectory {
                     "it is a folder".to_string()
                 } else {

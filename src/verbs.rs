@@ -397,32 +397,3 @@ pub fn printed(answer: &Answer, format: Format) -> Result<String, RequestError> 
         Format::Csv => render::csv(answer),
     }
 }
-
-/// Writes `contents` to `path` through a temporary file beside it, renamed over it only when
-/// complete: a failed write (a full disk, a size limit) never leaves the old file emptied.
-pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    if path.as_os_str().is_empty() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the file name is empty"));
-    }
-    if path.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a folder"));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let temporary = dir.join(format!(".{name}.takeaway-{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&temporary).and_then(|mut f| {
-        f.write_all(contents)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temporary, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
-        }
-    }
-}

@@ -35,6 +35,7 @@ mod api;
 mod ast;
 mod check;
 mod diagnostics;
+mod files;
 mod play;
 pub mod render;
 mod rules;
@@ -56,6 +57,7 @@ pub use api::{
 };
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
+pub use files::write_file;
 pub use play::{pick, Hint, Kept, Play, Player, Random, Slip, Status, Strength, Turn};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};

@@ -37,9 +37,21 @@ struct CancelToken {
 
 #[pymethods]
 impl CancelToken {
+    /// A new token; `cancelled=True` makes one already cancelled (as a pickled token that was).
     #[new]
-    fn new() -> Self {
-        CancelToken { token: NativeToken::new() }
+    #[pyo3(signature = (cancelled = false))]
+    fn new(cancelled: bool) -> Self {
+        let token = NativeToken::new();
+        if cancelled {
+            token.cancel();
+        }
+        CancelToken { token }
+    }
+
+    /// A token pickles as whether it was cancelled: in another process it is a token of its
+    /// own (cancelling one does not cancel the other, as no flag is shared between processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (bool,))> {
+        Ok((slf.get_type().into_any(), (slf.get().token.is_cancelled(),)))
     }
 
     /// Asks every question holding this token to stop (it raises takeaway.Cancelled).
@@ -356,12 +368,22 @@ fn verbs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 }
 
 /// The module `takeaway._native` (public for a program that embeds Python and registers it).
+/// Writes `contents` to the file `path` names as the command line writes its files: a link is
+/// written through, a device or a pipe written into, a regular file replaced only whole, with
+/// its mode (`takeaway_core::write_file`). Raises OSError.
+#[pyfunction]
+fn write_file(py: Python<'_>, path: std::path::PathBuf, contents: &[u8]) -> PyResult<()> {
+    let contents = contents.to_vec();
+    py.detach(|| takeaway_core::write_file(&path, &contents)).map_err(PyErr::from)
+}
+
 #[pymodule]
 pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeGame>()?;
     m.add_class::<NativeAnswer>()?;
     m.add_class::<CancelToken>()?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
+    m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -282,21 +282,12 @@ class Plot(_Answer):
     def _repr_svg_(self) -> str:
         return self.svg
 
-    def save(self, path: str) -> None:
-        """Writes the SVG to `path` (through a file beside it, renamed when complete)."""
-        import os
-        import tempfile
-
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, temporary = tempfile.mkstemp(dir=directory, suffix=".svg.tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(self.svg)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.remove(temporary)
-            raise
+    def save(self, path: "Union[str, os.PathLike[str]]") -> None:
+        """Writes the SVG to `path` as the command line's ``plot -o`` does: a regular file is
+        replaced only by a complete new one, keeping its mode; a link is written through to its
+        target; a device or a pipe is written into; a folder or a socket is refused
+        (``OSError``)."""
+        _native.write_file(os.fspath(path), self.svg.encode("utf-8"))
 
 
 class Quotient(_Answer):

@@ -96,6 +96,14 @@ def test_errors_and_games_cross_a_process_pool_whole(game):
     s = game("subtraction-set", S=[1, 2, 5])
     back = pickle.loads(pickle.dumps(s))
     assert back.table(9).grundy == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+    # A cancel token pickles as whether it was cancelled (a token of its own on the other side).
+    token = takeaway.CancelToken()
+    assert pickle.loads(pickle.dumps(token)).cancelled is False
+    token.cancel()
+    again_token = pickle.loads(pickle.dumps(token))
+    assert again_token.cancelled is True
+    again_token.reset()
+    assert token.cancelled is True
     # Through a real process pool, both ways.
     context = "fork" if sys.platform.startswith("linux") else None
     import multiprocessing
@@ -105,3 +113,4 @@ def test_errors_and_games_cross_a_process_pool_whole(game):
         with pytest.raises(takeaway.GameError) as far:
             pool.submit(raise_a_game_error, "pile\nmove: tkae 1\n").result()
     assert far.value.code == "takeaway::parse::unexpected"
+    assert type(far.value) is takeaway.GameError and far.value.line == 2

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import stat
 
 import pytest
 
@@ -142,3 +144,20 @@ def test_tables_render_for_notebooks(game, tmp_path):
     plot.save(str(target))
     assert target.read_text() == plot.svg
     assert [p.name for p in tmp_path.iterdir()] == ["kayles.svg"]
+
+
+def test_save_writes_through_a_link_keeps_the_mode_and_refuses_a_pipe_nobody_reads(game, tmp_path):
+    plot = game("kayles").plot(10)
+    target = tmp_path / "target.svg"
+    target.write_text("old")
+    target.chmod(0o600)
+    link = tmp_path / "link.svg"
+    link.symlink_to("target.svg")
+    plot.save(link)
+    assert link.is_symlink() and target.read_text() == plot.svg
+    assert target.stat().st_mode & 0o777 == 0o600
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError):
+        plot.save(fifo)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

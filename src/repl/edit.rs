@@ -12,6 +12,20 @@ fn rule_spans(text: &str) -> Vec<(usize, usize)> {
     takeaway_core::text::outline(text).map(|o| o.rules).unwrap_or_default()
 }
 
+/// Whether `text` is one rule line and nothing else. A text that does not parse is let through:
+/// checked in its place in the game, its diagnostic says what is wrong with it.
+fn is_one_rule(text: &str) -> bool {
+    match takeaway_core::text::outline(text) {
+        Ok(outline) => {
+            !text.contains('\n') && outline.rules.len() == 1 && outline.rules[0].0 == 0 && {
+                let (_, end) = outline.rules[0];
+                text[end..].trim().is_empty() || text[end..].trim_start().starts_with('#')
+            }
+        }
+        Err(_) => !text.contains('\n'),
+    }
+}
+
 impl Session {
     /// `:rules`: the current game's rules, numbered.
     pub(super) fn list_rules(&self) -> Reply {
@@ -43,6 +57,27 @@ impl Session {
             let what =
                 if command == ":drop" { "the number of a rule" } else { "a rule's number and the rule to put there" };
             return Reply::err(self.render(&ReplError::MissingArgument { command, what, example }, input));
+        }
+        if command == ":drop" && !replacement.is_empty() {
+            // `:drop 1 2` would silently keep rule 2: say so instead.
+            let at = input.rfind(replacement).unwrap_or(0);
+            let e = ReplError::Usage {
+                span: (at, replacement.len()),
+                message: format!("`:drop` removes one rule; `{replacement}` is left over"),
+                help: "drop one rule at a time (the rules are numbered anew after each: `:rules` lists them)".into(),
+            };
+            return Reply::err(self.render(&e, input));
+        }
+        if command == ":replace" && !is_one_rule(replacement) {
+            let at = input.rfind(replacement).unwrap_or(0);
+            let e = ReplError::Usage {
+                span: (at, replacement.len()),
+                message: format!("`{replacement}` is not a rule: `:replace` puts one rule in the place of another"),
+                help: "a rule is a line such as `move: take 1..4` or `left move: take 1`; the game's other lines \
+                       (`play misère`, `pile`, `param`) change by defining the game again (`:show` gives its text)"
+                    .into(),
+            };
+            return Reply::err(self.render(&e, input));
         }
         let Some(i) = self.current else {
             return Reply::err(self.current().err().unwrap_or_default());

@@ -35,7 +35,7 @@ use takeaway_core::{render::diagnostic as render, Source};
 use takeaway_core::{CancelToken, Progress};
 
 use crate::play::PlayRequest;
-use crate::verbs::{printed, write_atomically, CurrentGame, Format, Verb};
+use crate::verbs::{printed, CurrentGame, Format, Verb};
 
 /// What evaluating one input gave: text for stdout, a rendered diagnostic for stderr.
 #[derive(Debug, Default, Clone)]
@@ -497,7 +497,7 @@ impl Session {
             Ok(answer) => match printed(&answer, question.format) {
                 Ok(text) => match &question.output_file {
                     None => Reply::ok(text),
-                    Some(path) => match write_atomically(path, text.as_bytes()) {
+                    Some(path) => match takeaway_core::write_file(path, text.as_bytes()) {
                         Ok(()) => Reply::ok(format!("wrote {} ({} bytes of SVG)\n", path.display(), text.len())),
                         Err(e) => Reply::err(format!("cannot write {}: {e}\n", path.display())),
                     },
@@ -733,7 +733,7 @@ impl Session {
             }
         }
         // Through a temporary file renamed over the old one: a failed write keeps the old file.
-        match write_atomically(&path, text.as_bytes()) {
+        match takeaway_core::write_file(&path, text.as_bytes()) {
             Ok(()) => Reply::ok(format!("saved {} to {unquoted}\n", entry.describe())),
             Err(err) => {
                 let at = input.find(file).unwrap_or(0);

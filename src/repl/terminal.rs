@@ -227,11 +227,18 @@ pub fn run(mut session: Session) {
         }
     }
     if let Some(path) = &history {
-        // Written beside the history and renamed over it: a failed write keeps the old one.
-        let temporary = path.with_extension("txt.tmp");
+        // rustyline writes the history into a private folder of its own (random name, mode
+        // 700); the text is then written as every file is (`write_file`: a failed write keeps
+        // the old history, a link is written through, nothing planted is followed).
         let saved = path.parent().map(std::fs::create_dir_all).unwrap_or(Ok(())).is_ok()
-            && editor.save_history(&temporary).is_ok()
-            && std::fs::rename(&temporary, path).is_ok();
+            && tempfile::tempdir()
+                .ok()
+                .and_then(|folder| {
+                    let written = folder.path().join("history.txt");
+                    editor.save_history(&written).ok()?;
+                    std::fs::read(&written).ok()
+                })
+                .is_some_and(|text| takeaway_core::write_file(path, &text).is_ok());
         if !saved {
             eprintln!("note: could not save the history to {}", path.display());
         }

@@ -6,6 +6,7 @@ mod common;
 mod cli;
 mod conformance;
 mod diagnostics;
+mod files;
 mod hostile;
 mod limits;
 mod play;

@@ -333,3 +333,29 @@ fn a_rule_is_replaced_or_dropped_by_its_number() {
     let r = s.eval(":drop 9");
     assert!(r.error.contains("`9` is not the number of a rule: T has 1"), "{r:?}");
 }
+
+/// `:replace` takes a rule and nothing else (`play misère` in the place of a rule would have
+/// dropped the rule and turned the game misère), and `:drop` one number: the game is unchanged.
+#[test]
+fn replace_refuses_what_is_not_a_rule_and_drop_refuses_extra_numbers() {
+    let mut s = Session::new(false);
+    s.eval("game \"T\"\npiles\nmove: take 1..3\nmove: take 5");
+    let before = s.eval(":show").output;
+    for (command, words) in [
+        (":replace 1 play misère", "`play misère` is not a rule"),
+        (":replace 1 pile", "`pile` is not a rule"),
+        (":replace 1 move: take 1..2\nplay misère", "is not a rule"),
+        (":drop 1 2", "`:drop` removes one rule; `2` is left over"),
+    ] {
+        let r = s.eval(command);
+        assert!(r.is_error() && r.error.contains(words), "{command}: {r:?}");
+        assert_eq!(s.eval(":show").output, before, "{command} changed the game");
+    }
+    // The span points at the words refused.
+    let r = s.eval(":drop 1 2");
+    assert!(r.error.contains("takeaway::repl::usage"), "{r:?}");
+    // Normal play: 4 is a P-position of take {1, 2, 3, 5}? g(4) = mex{g3, g2, g1} = mex{3, 2, 1} = 0.
+    assert!(s.eval("solve 4").output.contains("outcome: P"));
+    // A rule with a comment is one rule.
+    assert!(s.eval(":replace 2 move: take 4 # four").output.starts_with("changed T"));
+}

@@ -146,10 +146,7 @@ pub fn write(
 
     let shown = path.display().to_string();
     let failed = |e: std::io::Error| CheckpointError::Write { path: shown.clone(), reason: e.to_string() };
-    let mut beside = path.as_os_str().to_owned();
-    beside.push(".writing");
-    std::fs::write(&beside, &out).map_err(failed)?;
-    std::fs::rename(&beside, path).map_err(failed)
+    crate::files::write_file(path, &out).map_err(failed)
 }
 
 /// Reads a checkpoint for a game whose rules hash to `fingerprint`.

@@ -4,6 +4,7 @@ mod common;
 
 mod api;
 mod codes;
+mod files;
 mod games;
 mod heap_library;
 mod hostile;

@@ -1,0 +1,141 @@
+//! Writing a user's file without ever clobbering it: what a name means is decided first (a
+//! link is written through to its target, a device or a pipe is written into, a socket or a
+//! folder is refused), and a regular file is replaced only by a complete new one, made beside
+//! it under a random name that nobody else can have planted, with the old file's mode.
+
+use std::fs::{self, File, Permissions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Links followed at most, as the kernel does, before a loop of links is refused.
+const MOST_LINKS: usize = 40;
+
+/// Writes `contents` to the file `path` names.
+///
+/// - A regular file (or a new one) gets a temporary file beside it, created exclusively under
+///   a random name (a link planted at any name the writer may choose is never followed), and
+///   renamed over it only when complete: a failed write (a full disk, a size limit) leaves the
+///   old file as it was. The new file keeps the old one's mode, and its owner where the system
+///   allows; a new file gets the usual mode (`0666` less the umask).
+/// - A symbolic link is written through: its target is written, the link stays a link.
+/// - A character device or a pipe (`/dev/stdout`, `/dev/null`, a FIFO someone reads) is
+///   written into: never replaced. A pipe that nobody reads is refused rather than waited on.
+/// - A folder or a socket is refused.
+pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    if path.as_os_str().is_empty() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "the file name is empty"));
+    }
+    let target = through_links(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => replace(&target, contents, Some(meta.permissions()), owner(&meta)),
+        Ok(meta) if meta.is_dir() => Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a folder")),
+        Ok(meta) => write_into(&target, &meta, contents),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&target, contents, None, None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The path a chain of symbolic links ends at (itself when it is not a link). A link whose
+/// target does not exist yet ends at that target, which writing then creates.
+fn through_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MOST_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&current)?;
+                // A magic link of /proc (`/dev/stdout` → `/proc/self/fd/1` → `pipe:[…]`) names
+                // no path: the link itself opens what it stands for.
+                if fs::symlink_metadata(resolve(&current, &target)).is_err() && fs::metadata(&current).is_ok() {
+                    return Ok(current);
+                }
+                current = resolve(&current, &target);
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// A link's target, read relative to the folder the link is in.
+fn resolve(link: &Path, target: &Path) -> PathBuf {
+    match link.parent() {
+        Some(folder) if target.is_relative() => folder.join(target),
+        _ => target.to_path_buf(),
+    }
+}
+
+#[cfg(unix)]
+fn owner(meta: &fs::Metadata) -> Option<(u32, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.uid(), meta.gid()))
+}
+
+#[cfg(not(unix))]
+fn owner(_meta: &fs::Metadata) -> Option<(u32, u32)> {
+    None
+}
+
+/// Writes a complete new file beside `target` and renames it over `target`.
+fn replace(target: &Path, contents: &[u8], mode: Option<Permissions>, owner: Option<(u32, u32)>) -> io::Result<()> {
+    let folder = match target.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => Path::new("."),
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".takeaway-tmp");
+    #[cfg(unix)]
+    let usual = {
+        use std::os::unix::fs::PermissionsExt;
+        Permissions::from_mode(0o666)
+    };
+    #[cfg(not(unix))]
+    let usual = fs::metadata(folder)?.permissions();
+    // Created with the mode it ends with (the umask may narrow a new file's, as for any file).
+    builder.permissions(mode.clone().unwrap_or(usual));
+    let mut temporary = builder.tempfile_in(folder)?;
+    temporary.write_all(contents)?;
+    if let Some(mode) = mode {
+        // The umask narrowed it at creation: the old file's mode exactly.
+        temporary.as_file().set_permissions(mode)?;
+    }
+    #[cfg(unix)]
+    if let Some((uid, gid)) = owner {
+        // Keeps the owner when the writer may (root writing another user's file); else the
+        // writer owns the new file, as with any file it makes.
+        let _ = std::os::unix::fs::fchown(temporary.as_file(), Some(uid), Some(gid));
+    }
+    #[cfg(not(unix))]
+    let _ = owner;
+    temporary.as_file().sync_all()?;
+    temporary.persist(target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes into a device or a pipe, which is never replaced.
+fn write_into(target: &Path, meta: &fs::Metadata, contents: &[u8]) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let kind = meta.file_type();
+        if kind.is_socket() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is a socket, not a file"));
+        }
+        if kind.is_fifo() {
+            // Opening a pipe that nobody reads would wait for ever: without waiting, it fails.
+            fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(target).map_err(|e| {
+                if e.raw_os_error() == Some(libc::ENXIO) {
+                    io::Error::new(io::ErrorKind::BrokenPipe, "it is a pipe that no program reads")
+                } else {
+                    e
+                }
+            })?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    let mut file: File = fs::OpenOptions::new().write(true).open(target)?;
+    file.write_all(contents)?;
+    file.flush()
+}
