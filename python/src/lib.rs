@@ -367,7 +367,6 @@ fn verbs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     PyList::new(py, VERBS)
 }
 
-/// The module `takeaway._native` (public for a program that embeds Python and registers it).
 /// Writes `contents` to the file `path` names as the command line writes its files: a link is
 /// written through, a device or a pipe written into, a regular file replaced only whole, with
 /// its mode (`takeaway_core::write_file`). Raises OSError.
@@ -377,6 +376,7 @@ fn write_file(py: Python<'_>, path: std::path::PathBuf, contents: &[u8]) -> PyRe
     py.detach(|| takeaway_core::write_file(&path, &contents)).map_err(PyErr::from)
 }
 
+/// The module `takeaway._native` (public for a program that embeds Python and registers it).
 #[pymodule]
 pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeGame>()?;
