@@ -589,7 +589,11 @@ fn main() {
             "quotient-0.07-33",
             None,
         ),
-        ("Grundy's game, n = 2,000,000 (the README's example) with the default limits", "grundy-2m", None),
+        (
+            "Grundy's game, n = 2,000,000 (the command line chapter's example) with the default limits",
+            "grundy-2m",
+            None,
+        ),
         ("refused from the estimate: take a prime at 10^15", "prime-15-refused", None),
         ("refused from the estimate: Lasker's Nim at 10^12 5", "lasker-12-refused", None),
         ("refused before it starts: table of Chomp rectangles to 50", "chomp-table-50-refused", None),

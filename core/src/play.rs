@@ -106,8 +106,9 @@ pub enum Hint {
     Win(Move),
     /// No move wins, but this one keeps the draw.
     Draw(Move),
-    /// A P-position: every move loses against best play.
-    Lost,
+    /// A P-position: every move loses against best play; this move (none when no move is
+    /// left) makes the game last longest, which is what the loser can still do.
+    Lost(Option<Move>),
 }
 
 /// A game in progress between the player and the computer, on an impartial game.
@@ -262,7 +263,11 @@ impl<'g> Play<'g> {
                 return Ok(Hint::Draw(m));
             }
         }
-        Ok(Hint::Lost)
+        let moves = self.moves()?;
+        // The computer's own choice at full strength: when every move loses, the one that
+        // delays longest (by remoteness).
+        let delay = choose(&mut self.solver, &moves, Strength { percent: 100, seed: 0 }, &mut Random(0))?.cloned();
+        Ok(Hint::Lost(delay))
     }
 
     /// True when `position` is a draw (for saying so when it comes round again).

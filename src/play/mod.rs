@@ -240,7 +240,12 @@ fn hint_text(hint: Hint) -> String {
             m.describe(),
             m.to.piles_text()
         ),
-        Hint::Lost => "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: play a move that keeps it going longest.\n".into(),
+        Hint::Lost(Some(m)) => format!(
+            "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: {}, to {}, keeps it going longest.\n",
+            m.describe(),
+            m.to.piles_text()
+        ),
+        Hint::Lost(None) => "hint: this is a P-position, and no move is left.\n".into(),
     }
 }
 

@@ -351,49 +351,88 @@ fn a_rule_that_takes_nothing_is_reported_when_it_happens() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-// ---- the README stays true ------------------------------------------------------------------
+// ---- the README and the manual stay true ------------------------------------------------------
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
 }
 
-#[test]
-fn readme_first_screen_shows_what_the_example_prints() {
-    let text = readme();
-    let after = text.split("The first command prints:").nth(1).expect("the README shows the output");
-    let block = after.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
-    assert_eq!(ok(&["solve", "games/nim.game", "41", "163", "13"]), block);
-    assert!(text.contains("cargo run --profile test -- solve games/nim.game 41 163 13"));
-    assert!(text.contains("cargo test"));
+/// The README and every chapter of the manual (`docs/src/`), with their names.
+fn documents() -> Vec<(String, String)> {
+    let mut out = vec![("README.md".to_string(), readme())];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src");
+    let mut chapters: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the manual")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    chapters.sort();
+    for path in chapters {
+        let name = format!("docs/src/{}", path.file_name().expect("a name").to_string_lossy());
+        out.push((name, std::fs::read_to_string(&path).expect("a chapter")));
+    }
+    out
 }
 
-/// Every `takeaway …` command the README shows (in shell blocks and inline), run as written:
-/// it must succeed, and where its comment quotes the P-positions, print them.
+/// The manual lists every chapter in its summary, and the README links to each.
 #[test]
-fn every_command_in_the_readme_runs_and_prints_what_it_says() {
-    let text = readme();
-    let mut commands: Vec<(String, Option<String>)> = Vec::new();
-    let mut in_sh = false;
-    for line in text.lines() {
-        if line.starts_with("```") {
-            in_sh = line.starts_with("```sh");
-            continue;
-        }
-        if in_sh && line.starts_with("takeaway ") {
-            let (command, comment) = match line.split_once('#') {
-                Some((c, comment)) => (c.trim().to_string(), Some(comment.trim().to_string())),
-                None => (line.trim().to_string(), None),
-            };
-            commands.push((command, comment));
-        }
-        for (i, piece) in line.split('`').enumerate() {
-            if i % 2 == 1 && piece.starts_with("takeaway ") {
-                commands.push((piece.to_string(), None));
+fn every_chapter_is_in_the_summary_and_linked_from_the_readme() {
+    let documents = documents();
+    let summary = &documents.iter().find(|(n, _)| n.ends_with("SUMMARY.md")).expect("a summary").1;
+    let readme = readme();
+    let chapters: Vec<&String> =
+        documents.iter().map(|(n, _)| n).filter(|n| n.starts_with("docs/src/") && !n.ends_with("SUMMARY.md")).collect();
+    assert!(chapters.len() >= 15, "{chapters:?}");
+    for chapter in chapters {
+        let file = chapter.trim_start_matches("docs/src/");
+        assert!(summary.contains(&format!("]({file})")), "the summary misses {file}");
+        assert!(readme.contains(&format!("]({chapter})")), "the README does not link {chapter}");
+    }
+    assert!(readme.lines().count() <= 250, "the README is {} lines", readme.lines().count());
+}
+
+#[test]
+fn readme_first_screen_shows_what_the_example_prints() {
+    let printed = ok(&["solve", "games/nim.game", "41", "163", "13"]);
+    let start = documents().into_iter().filter(|(n, _)| n == "README.md" || n.ends_with("getting-started.md"));
+    for (document, text) in start {
+        let after = text.split("The first command prints:").nth(1).expect("the output is shown");
+        let block = after.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+        assert_eq!(printed, block, "{document}");
+        assert!(text.contains("cargo run --profile test -- solve games/nim.game 41 163 13"), "{document}");
+        assert!(text.contains("cargo test"), "{document}");
+    }
+}
+
+/// Every `takeaway …` command the README and the manual show (in shell blocks and inline), run
+/// as written: it must succeed, and where its comment quotes the P-positions, print them.
+#[test]
+fn every_command_in_the_readme_and_the_manual_runs_and_prints_what_it_says() {
+    let mut commands: Vec<(String, String, Option<String>)> = Vec::new();
+    for (document, text) in documents() {
+        let mut in_sh = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_sh = line.starts_with("```sh");
+                continue;
+            }
+            if in_sh && line.starts_with("takeaway ") {
+                let (command, comment) = match line.split_once('#') {
+                    Some((c, comment)) => (c.trim().to_string(), Some(comment.trim().to_string())),
+                    None => (line.trim().to_string(), None),
+                };
+                commands.push((document.clone(), command, comment));
+            }
+            for (i, piece) in line.split('`').enumerate() {
+                if i % 2 == 1 && piece.starts_with("takeaway ") {
+                    commands.push((document.clone(), piece.to_string(), None));
+                }
             }
         }
     }
     let mut ran = 0;
-    for (command, comment) in commands {
+    let mut from_readme = 0;
+    for (document, command, comment) in commands {
         // Placeholders, sessions, files written, and the record runs (minutes, and checkpoint
         // files) are not run here: `tests/records.rs` runs the short ones.
         let skip = ["…", "FILE", "repl", "<", " -o ", "16777216", "POSITION", "--checkpoint", "0.354", "0.376"];
@@ -407,53 +446,63 @@ fn every_command_in_the_readme_runs_and_prints_what_it_says() {
         }
         let out = ok(&args);
         if let Some(p) = comment.as_deref().and_then(|c| c.strip_prefix("P-positions:")) {
-            assert!(out.contains(&format!("P-positions:{p}\n")), "{command}: README says P-positions:{p}\n{out}");
+            assert!(out.contains(&format!("P-positions:{p}\n")), "{document}: {command}: says P-positions:{p}\n{out}");
+        }
+        if let Some(period) = comment.as_deref().and_then(|c| c.strip_prefix("period ")) {
+            let (length, from) = period.split_once(" from ").expect("period N from M");
+            let from = from.split(',').next().expect("a start");
+            let said = format!("period {length} from n = {from}");
+            assert!(out.contains(&said), "{document}: {command}: says {said}\n{out}");
         }
         ran += 1;
+        from_readme += usize::from(document == "README.md");
     }
-    assert!(ran >= 15, "ran {ran} README commands");
+    assert!(ran >= 15, "ran {ran} commands");
+    assert!(from_readme >= 4, "ran {from_readme} README commands");
 }
 
 #[test]
-fn every_move_line_in_the_readme_checks() {
+fn every_move_line_in_the_readme_and_the_manual_checks() {
     let mut count = 0;
-    let mut in_code = false;
-    // Python's rules are in strings, checked by the Python tests (python/tests/test_readme.py).
-    let mut in_python = false;
-    for line in readme().lines() {
-        if line.starts_with("```") {
-            in_code = !in_code;
-            in_python = in_code && line == "```python";
-            continue;
-        }
-        // The web API's examples hold rules inside JSON strings (checked by web/tests/api.rs).
-        if !in_code || in_python || line.starts_with("curl ") || line.starts_with("# {") {
-            continue;
-        }
-        // a code line may hold two columns side by side; take each `move:` in it
-        for part in line.split("move:").skip(1) {
-            let rule = part.split('#').next().unwrap().trim();
-            let rule = rule.split("  ").next().unwrap().trim();
-            if rule.is_empty() || rule.contains('`') || rule.contains('|') {
+    for (document, text) in documents() {
+        let mut in_code = false;
+        // Python's rules are in strings, checked by the Python tests (python/tests/test_readme.py).
+        let mut in_python = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+                in_python = in_code && line == "```python";
                 continue;
             }
-            let text = if rule.contains("bite") {
-                format!("rows\nmove: {rule}\n")
-            } else if rule.contains("coins") {
-                format!("coins\nmove: {rule}\n")
-            } else if rule.contains("from the other") {
-                format!("piles 2\nparam r = 2\nmove: {rule}\n")
-            } else if rule.contains("last") {
-                format!("pile\nfirst move: take 1..n-1\nmove: {rule}\n")
-            } else if rule.contains("both") {
-                format!("piles 2\nparam k = 3\nmove: {rule}\n")
-            } else {
-                format!("piles\nparam k = 3\nmove: {rule}\n")
-            };
-            if let Err(e) = takeaway_core::load(&text, "readme", &[]) {
-                panic!("README rule `{rule}` does not check: {e:?}");
+            // The web API's examples hold rules inside JSON strings (checked by web/tests/api.rs).
+            if !in_code || in_python || line.starts_with("curl ") || line.starts_with("# {") {
+                continue;
             }
-            count += 1;
+            // a code line may hold two columns side by side; take each `move:` in it
+            for part in line.split("move:").skip(1) {
+                let rule = part.split('#').next().unwrap().trim();
+                let rule = rule.split("  ").next().unwrap().trim();
+                if rule.is_empty() || rule.contains('`') || rule.contains('|') {
+                    continue;
+                }
+                let text = if rule.contains("bite") {
+                    format!("rows\nmove: {rule}\n")
+                } else if rule.contains("coins") {
+                    format!("coins\nmove: {rule}\n")
+                } else if rule.contains("from the other") {
+                    format!("piles 2\nparam r = 2\nmove: {rule}\n")
+                } else if rule.contains("last") {
+                    format!("pile\nfirst move: take 1..n-1\nmove: {rule}\n")
+                } else if rule.contains("both") {
+                    format!("piles 2\nparam k = 3\nmove: {rule}\n")
+                } else {
+                    format!("piles\nparam k = 3\nmove: {rule}\n")
+                };
+                if let Err(e) = takeaway_core::load(&text, "readme", &[]) {
+                    panic!("{document}: rule `{rule}` does not check: {e:?}");
+                }
+                count += 1;
+            }
         }
     }
     assert!(count >= 10, "found {count} rules");
@@ -1132,4 +1181,48 @@ fn each_verb_help_opens_with_its_own_line() {
         let help = ok(&[verb, "--help"]);
         assert_eq!(help.lines().next(), Some(about), "`takeaway {verb} --help`:\n{help}");
     }
+}
+
+// ---- the small words ----------------------------------------------------------------------
+
+/// Among any number of piles an emptied pile is no pile: a move reads `to 2 3`, not `to 0 2 3`;
+/// and a move to a position written either way is found (`to 0 2 3` and `to 2 3` are one).
+#[test]
+fn an_emptied_pile_is_left_out_of_where_a_move_leads() {
+    let out = ok(&["explain", "games/nim.game", "1", "2", "3"]);
+    assert!(out.contains("take 1 from the pile of 1, to 2 3"), "{out}");
+    assert!(!out.contains("to 0 "), "{out}");
+    let step = json(&["play", "games/nim.game", "1", "2", "3", "--to", "0 2 3", "--format", "json"]);
+    assert_eq!(step["you"]["to"], serde_json::json!([2, 3]), "{step}");
+    // A pile of its own keeps its 0, and so does a game of a fixed number of piles.
+    let one = ok(&["solve", "games/nim.game", "5"]);
+    assert!(one.contains("take 5 from the pile of 5, to 0"), "{one}");
+}
+
+/// A grid of outcomes says what its dot means.
+#[test]
+fn the_chomp_grid_has_a_legend() {
+    let out = ok(&["table", "games/chomp.game", "--upto", "4"]);
+    assert!(out.contains("(P: the player to move loses; ·: an N-position, the player to move wins)"), "{out}");
+}
+
+/// A table whose period was not looked for does not end with a line saying so.
+#[test]
+fn a_table_says_nothing_of_a_period_it_did_not_look_for() {
+    for game in ["games/misere-kayles.game", "games/mem.game", "games/ruler.game"] {
+        let out = ok(&["table", game]);
+        assert!(!out.contains("period: not looked for"), "{game}: {out}");
+        assert!(out.contains("P-positions"), "{game}: {out}");
+    }
+}
+
+/// `hint` at a P-position names the move that makes the game last longest.
+#[test]
+fn a_hint_at_a_p_position_names_a_move() {
+    let step = json(&["play", "games/tag.game", "8", "--hint", "--format", "json"]);
+    assert_eq!(step["hint"]["kind"], "lost", "{step}");
+    // TAG(3) from 8: every move loses, and 7, 6 and 5 each take 3 more moves; the first is named.
+    assert_eq!(step["hint"]["to"], serde_json::json!([7]), "{step}");
+    let text = ok(&["play", "games/tag.game", "8", "--hint"]);
+    assert!(text.contains("take 1 from the pile of 8, to 7, keeps the game going longest"), "{text}");
 }

@@ -255,15 +255,16 @@ fn a_load_of_concurrent_requests_all_answer() {
     }
 }
 
-/// The README's `curl` example answers what the README says it does.
+/// The manual's `curl` example (docs/src/web.md) answers what the manual says it does.
 #[test]
-fn the_readme_example_prints_what_it_says() {
-    let readme = std::fs::read_to_string(format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"))).expect("the README");
+fn the_manual_curl_example_prints_what_it_says() {
+    let readme =
+        std::fs::read_to_string(format!("{}/../docs/src/web.md", env!("CARGO_MANIFEST_DIR"))).expect("the chapter");
     let mut lines = readme.lines().skip_while(|l| !l.starts_with("curl -s localhost:8080/api/solve"));
     let command = lines.next().expect("the curl line");
     let printed = lines.next().and_then(|l| l.strip_prefix("# ")).expect("what it prints");
     let body = command.split_once(" --json '").and_then(|(_, b)| b.strip_suffix('\'')).expect("a body in quotes");
     let (status, answer) = post_raw("solve", body);
     assert_eq!(status, 200);
-    assert_eq!(answer, serde_json::from_str::<Value>(printed).expect("JSON in the README"));
+    assert_eq!(answer, serde_json::from_str::<Value>(printed).expect("JSON in the chapter"));
 }

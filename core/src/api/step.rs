@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::request::PlayArgs;
 use super::{position_of, Failure, Loaded, RequestError};
 use crate::play::{Hint, Kept, Play, Player, Status, Strength};
-use crate::rules::Move;
+use crate::rules::{Move, Position};
 use crate::solve::{Limits, Outcome, SolveError};
 
 /// The most moves a step lists for the player to choose from.
@@ -54,10 +54,11 @@ pub struct StepSlip {
 pub struct StepHint {
     /// `win`, `draw` or `lost`.
     pub kind: &'static str,
-    /// The move, in words (none when lost).
+    /// The move, in words: for `lost`, the one that makes the game last longest (none when no
+    /// move is left).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub words: Option<String>,
-    /// The piles after it (none when lost).
+    /// The piles after it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<Vec<u64>>,
 }
@@ -121,12 +122,18 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
         out.hint = Some(match play.hint().map_err(engine)? {
             Hint::Win(m) => StepHint { kind: "win", words: Some(m.kind.describe()), to: Some(m.to.piles) },
             Hint::Draw(m) => StepHint { kind: "draw", words: Some(m.kind.describe()), to: Some(m.to.piles) },
-            Hint::Lost => StepHint { kind: "lost", words: None, to: None },
+            Hint::Lost(m) => {
+                StepHint { kind: "lost", words: m.as_ref().map(|m| m.kind.describe()), to: m.map(|m| m.to.piles) }
+            }
         });
     } else if let Some(to) = &args.to {
         let target = position_of(loaded, &to.0, None)?;
         let moves = play.moves().map_err(engine)?;
-        let Some(chosen) = moves.iter().find(|m| m.to.piles == target.piles).cloned() else {
+        // The same position however it is written: `0 1` and `1` among any number of piles.
+        let game = &loaded.game;
+        let wanted = game.canonical(&Position { last: None, ..target.clone() });
+        let same = |m: &&Move| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted;
+        let Some(chosen) = moves.iter().find(same).cloned() else {
             let error = RequestError::NotAMove { from: args.position.0.clone(), to: to.0.clone() };
             return Err(Failure::one(error, None));
         };
@@ -187,7 +194,13 @@ impl PlayStep {
                 (Some(m), Some(to)) if h.kind == "win" => {
                     out.push_str(&format!("hint: {m}, to {}: it leaves a P-position\n", piles(to)))
                 }
-                (Some(m), Some(to)) => out.push_str(&format!("hint: {m}, to {}: it keeps the draw\n", piles(to))),
+                (Some(m), Some(to)) if h.kind == "draw" => {
+                    out.push_str(&format!("hint: {m}, to {}: it keeps the draw\n", piles(to)))
+                }
+                (Some(m), Some(to)) => out.push_str(&format!(
+                    "hint: every move loses against best play here; {m}, to {}, keeps the game going longest\n",
+                    piles(to)
+                )),
                 _ => out.push_str("hint: every move loses against best play here\n"),
             }
         }

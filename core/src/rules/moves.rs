@@ -172,8 +172,9 @@ impl miette::SourceCode for SourceText {
 }
 
 impl Move {
-    /// This move, found on a one-pile position, made on pile `index` of `pos` instead.
-    pub fn on_pile_of(self, index: usize, pos: &Position) -> Move {
+    /// This move, found on a one-pile position, made on pile `index` of `pos` (a position on
+    /// `board`) instead.
+    pub fn on_pile_of(self, index: usize, pos: &Position, board: Board) -> Move {
         let piles = match &self.kind {
             // Coins turned that already showed heads go back to tails.
             MoveKind::Turn { others, .. } => turned(&pos.piles, index, others),
@@ -189,7 +190,21 @@ impl Move {
             MoveKind::Add { from, amount, .. } => MoveKind::Add { pile: index, from, amount },
             other => other,
         };
-        Move { rule: self.rule, kind, to: Position { piles, last: self.to.last, cells: false } }
+        let mut to = Position { piles, last: self.to.last, cells: false };
+        leave_no_empty_pile(board, pos, &mut to);
+        Move { rule: self.rule, kind, to }
+    }
+}
+
+/// Among any number of piles an emptied pile is no pile (`Game::canonical` drops it too): a
+/// move leaves the piles that are left, so that it reads `to 1`, not `to 0 1`. A position of
+/// one pile keeps it (`to 0`).
+fn leave_no_empty_pile(board: Board, from: &Position, to: &mut Position) {
+    if board == Board::AnyPiles && from.piles.len() > 1 {
+        to.piles.retain(|&p| p > 0);
+        if to.piles.is_empty() {
+            to.piles.push(0);
+        }
     }
 }
 
@@ -390,6 +405,9 @@ impl Game {
         };
         let listed = self.list_into(pos, side, &mut sink);
         let cost = sink.tried.get().max(sink.out.len() as u64);
+        for m in &mut sink.out {
+            leave_no_empty_pile(self.board, pos, &mut m.to);
+        }
         (listed, sink.out, cost)
     }
 

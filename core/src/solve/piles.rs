@@ -246,7 +246,7 @@ impl PileValues {
                         let left = if target == 0 { vec![] } else { vec![target] };
                         let kind = MoveKind::Take { pile: 0, from: p, amount: p - target, left };
                         let one = Move { rule: *rule, kind, to: Position::new(vec![target]) };
-                        winning.push(one.on_pile_of(index, pos));
+                        winning.push(one.on_pile_of(index, pos, game.board));
                     }
                     Some(false)
                 }
@@ -283,7 +283,7 @@ impl PileValues {
                 return Ok(None);
             };
             if value == target {
-                out.push(m.on_pile_of(index, pos));
+                out.push(m.on_pile_of(index, pos, game.board));
             }
         }
         Ok(Some(()))
@@ -326,7 +326,7 @@ impl PileValues {
             return Ok(None);
         };
         for m in candidates {
-            out.push(m.on_pile_of(index, pos));
+            out.push(m.on_pile_of(index, pos, game.board));
         }
         Ok(Some(more))
     }

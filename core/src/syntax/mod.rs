@@ -717,6 +717,15 @@ fn near_miss(text: &str, pos: usize, token: &str) -> Option<String> {
             let statement = before.split_once(':').map_or(before, |(_, rule)| rule.trim());
             Some(format!("a split needs no noun after it: write `{statement}` (the parts are piles)"))
         }
+        // `take 1 to 3`: the range is written with two dots.
+        "to" | "through" | "thru" if last_word.chars().all(|c| c.is_ascii_digit()) && !last_word.is_empty() => {
+            let rest = text[pos + token.len()..].trim_start();
+            let upper: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let upper = if upper.is_empty() { "3".to_string() } else { upper };
+            Some(format!(
+                "a range is written with two dots: `{last_word}..{upper}` (as in `move: take {last_word}..{upper}`)"
+            ))
+        }
         _ => None,
     }
 }
@@ -836,7 +845,7 @@ fn help_for(expected: &[&str]) -> String {
     } else if has("a number or an expression") {
         "an expression is numbers and names (n, t, last, parameters) with + - × / % and brackets".into()
     } else {
-        "the language reference in README.md lists every statement and phrase".into()
+        "the manual's language reference, docs/src/language.md, lists every statement and phrase".into()
     }
 }
 

@@ -142,7 +142,23 @@ fn a_game_against_the_computer_is_a_state_machine() {
     assert_eq!(play.computer_move().unwrap().expect("the computer has a move").to.piles, vec![8]);
     let slip = play.slip().expect("the slip is noted");
     assert_eq!((slip.number, slip.from.piles.clone(), slip.kept), (1, vec![10], Kept::Win));
-    assert!(matches!(play.hint().unwrap(), Hint::Lost));
+    // At the P-position 8 every move loses; the hint names one that delays longest: by a brute
+    // force of TAG(3)'s remoteness (a win as fast, a loss as slow as it can be), 7, 6 and 5 all
+    // take 3 more moves, and the hint is the first listed of them.
+    let mut remoteness = vec![0u64; 9];
+    for n in 1..=8usize {
+        let options: Vec<u64> = (1..=3.min(n)).map(|t| remoteness[n - t]).collect();
+        let to_p: Vec<u64> = (1..=3.min(n)).filter(|t| (n - t) % 4 == 0).map(|t| remoteness[n - t]).collect();
+        remoteness[n] = 1 + if n % 4 == 0 { *options.iter().max().unwrap() } else { *to_p.iter().min().unwrap() };
+    }
+    let longest = (5..=7).map(|n| remoteness[n]).max().unwrap();
+    match play.hint().unwrap() {
+        Hint::Lost(Some(m)) => {
+            assert_eq!(remoteness[m.to.piles[0] as usize], longest);
+            assert_eq!(m.to.piles, vec![7]);
+        }
+        other => panic!("{other:?}"),
+    }
     // Undo takes back the computer's move and the player's: back to 10, and the slip is gone.
     assert!(play.undo());
     assert_eq!((play.position().piles.clone(), play.to_move()), (vec![10], Player::You));
@@ -169,9 +185,9 @@ fn a_game_against_the_computer_is_a_state_machine() {
     assert!(play.slip().is_none());
 }
 
-/// The lines of the README's "Using takeaway as a library", as written there.
+/// The lines of the manual's "Using takeaway as a library", as written there.
 #[test]
-fn the_readme_library_example_says_what_it_prints() -> Result<(), Failure> {
+fn the_manual_library_example_says_what_it_prints() -> Result<(), Failure> {
     let budget = Budget::new();
     let tag = crate::common::games_dir().join("tag.game");
     let game = read_game(&tag, &[], Vec::new(), &budget)?;
@@ -184,14 +200,14 @@ fn the_readme_library_example_says_what_it_prints() -> Result<(), Failure> {
     let request = Request::Table(TableArgs { upto: 12, ..Default::default() });
     let table = takeaway_core::ask(&game, &request, &NoLibrary, &budget)?;
     assert!(takeaway_core::render::text(&table).contains("P-positions: 0, 4, 8, 12"));
-    let readme = std::fs::read_to_string(crate::common::repository_file("README.md")).expect("the README");
+    let chapter = std::fs::read_to_string(crate::common::repository_file("docs/src/library.md")).expect("the chapter");
     for line in [
         "let game = read_game(\"games/tag.game\".as_ref(), &[], Vec::new(), &budget)?;",
         "let request = Request::Solve(SolveArgs { position: \"10\".into(), ..Default::default() });",
         "// N Some(2) [8]",
         "// P-positions: 0, 4, 8, 12",
     ] {
-        assert!(readme.contains(line), "the README shows {line}");
+        assert!(chapter.contains(line), "the chapter shows {line}");
     }
     Ok(())
 }

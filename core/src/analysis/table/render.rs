@@ -338,11 +338,10 @@ impl Table {
             out.push_str(&format!("period: {}\n", period_text(p)));
         } else if let Some(to) = self.no_period_to {
             out.push_str(&format!("period: none found in the values of 0..{to}\n"));
-        } else if let Some(to) = self.period_not_looked {
-            out.push_str(&format!(
-                "period: not looked for: looking through the values of 0..{to} passed the limits (set how far with --period-values N)\n"
-            ));
         }
+        // A period that was not looked for (the values to look through passed the limits, or
+        // the game has none to look for, as in misère play) is not worth a line of text; the
+        // JSON says so (`period_not_looked`), and `takeaway period` looks as far as asked.
         if let Some(note) = self.grundy_note {
             out.push_str(note);
             out.push('\n');
@@ -406,6 +405,12 @@ impl Table {
         };
         let mut out = String::new();
         right_aligned(&header, self.outcomes.len(), row, &mut out);
+        let draws = self.outcomes.iter().flatten().any(|o| *o == Outcome::D);
+        out.push_str(if draws {
+            "(P: the player to move loses; ·: an N-position, the player to move wins; D: a draw)\n"
+        } else {
+            "(P: the player to move loses; ·: an N-position, the player to move wins)\n"
+        });
         out
     }
 }

@@ -340,7 +340,7 @@ impl MisereHeaps {
                     continue;
                 }
                 let m = if shift == 0 { m } else { shifted(m, p, shift) };
-                winning.push(m.on_pile_of(index, pos));
+                winning.push(m.on_pile_of(index, pos, game.board));
                 if winning.len() > most {
                     winning.truncate(most);
                     return Ok((winning, true));
