@@ -145,7 +145,7 @@ fn a_game_against_the_computer_is_a_state_machine() {
     // At the P-position 8 every move loses; the hint names one that delays longest: by a brute
     // force of TAG(3)'s remoteness (a win as fast, a loss as slow as it can be), 7, 6 and 5 all
     // take 3 more moves, and the hint is the first listed of them.
-    let mut remoteness = vec![0u64; 9];
+    let mut remoteness = [0u64; 9];
     for n in 1..=8usize {
         let options: Vec<u64> = (1..=3.min(n)).map(|t| remoteness[n - t]).collect();
         let to_p: Vec<u64> = (1..=3.min(n)).filter(|t| (n - t) % 4 == 0).map(|t| remoteness[n - t]).collect();
