@@ -84,6 +84,7 @@ pub mod answers {
     pub use crate::api::{
         CheckReport, PlayStep, PlayerMove, Plot, RuleSide, StepHint, StepMove, StepSlip, TwoRowBoards,
     };
+    pub use crate::solve::partizan::Heat;
 }
 
 /// Every stage's diagnostics: one error type per stage, each a `miette::Diagnostic` with a

@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
@@ -125,10 +126,24 @@ class Solution(_Answer):
         "position",
         "last",
         "remoteness",
+        "mean",
+        "temperature",
+        "stops",
+        "thermograph",
     )
 
     def __init__(self, native: Any, data: Dict[str, Any]):
         super().__init__(native, data)
+        heat = data.get("heat") or {}
+        #: A partizan position's mean value and temperature, as exact fractions (None otherwise).
+        self.mean: Optional[Fraction] = Fraction(heat["mean"]) if heat else None
+        self.temperature: Optional[Fraction] = Fraction(heat["temperature"]) if heat else None
+        #: Left's and Right's stops, as fractions (None for an impartial game).
+        self.stops: Optional[Tuple[Fraction, Fraction]] = (
+            (Fraction(heat["left_stop"]), Fraction(heat["right_stop"])) if heat else None
+        )
+        #: The thermograph in its text form (None for an impartial game).
+        self.thermograph: Optional[str] = heat.get("thermograph")
         #: ``"P"``, ``"N"``, ``"D"`` (a draw), or for a partizan game ``"L"`` or ``"R"`` too.
         self.outcome: str = data["outcome"]
         #: The Grundy value, or None where it is not defined (misère and partizan play) or not computed.

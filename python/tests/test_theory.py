@@ -6,6 +6,7 @@ import itertools
 import os
 import random
 import stat
+from fractions import Fraction
 
 import pytest
 
@@ -170,3 +171,19 @@ def test_save_writes_through_a_link_keeps_the_mode_and_refuses_a_pipe_nobody_rea
     with pytest.raises(OSError):
         plot.save(fifo)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_partizan_position_s_mean_temperature_and_stops():
+    # Left takes 1, Right takes 2: a pile of 5 is the switch {1 | 0}, mean and temperature 1/2
+    # (Winning Ways ch. 6), stops 1 and 0.
+    game = takeaway.Game.from_source('game "one or two"\npiles\nleft move: take 1\nright move: take 2')
+    s = game.solve(5)
+    assert s.value == "{1|0}"
+    assert (s.mean, s.temperature, s.stops) == (Fraction(1, 2), Fraction(1, 2), (1, 0))
+    assert s.thermograph.startswith("Thermograph(1/2,")
+    # An impartial game has none of these.
+    assert game_free_of_heat(takeaway.Game.from_source("pile\nmove: take 1..3").solve(5))
+
+
+def game_free_of_heat(s) -> bool:
+    return s.mean is None and s.temperature is None and s.stops is None and s.thermograph is None

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::WinningMove;
 use crate::rules::{Move, Position, Side};
-use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
+use crate::solve::partizan::{Dyadic, FormId, Heat, PartizanOutcome, PartizanSolver};
 use crate::solve::period::subtraction_bound;
 use crate::solve::SolveError;
 use crate::vocab::Convention;
@@ -80,6 +80,17 @@ pub struct PartizanReport {
     /// Each pile's value, when the position is a sum of several piles.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pile_values: Vec<(u64, String)>,
+    /// How hot the position is: stops, mean, temperature, thermograph (normal play, with a
+    /// value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat: Option<Heat>,
+    /// Left's orthodox moves: those that keep the mean at the position's temperature (with a
+    /// value, not for a number).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_orthodox_moves: Vec<WinningMove>,
+    /// Right's orthodox moves.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub right_orthodox_moves: Vec<WinningMove>,
     /// Left's winning moves.
     pub left_winning_moves: Vec<WinningMove>,
     /// Right's winning moves.
@@ -91,11 +102,17 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
     let misere = game.convention == Convention::Misere;
     let value_note = try_values(solver, pos)?;
     let outcome = solver.outcome(pos)?;
-    let (value, pile_values) = if solver.has_values() {
+    let (value, pile_values, heat) = if solver.has_values() {
         let v = solver.value(pos)?;
-        (Some(solver.show(v)), pile_values(solver, pos)?)
+        let heat = solver.heat(v, pos.piles.iter().sum())?;
+        (Some(solver.show(v)), pile_values(solver, pos)?, Some(heat))
     } else {
-        (None, Vec::new())
+        (None, Vec::new(), None)
+    };
+    let (left_orthodox_moves, right_orthodox_moves) = if heat.is_some() {
+        (listed(solver.orthodox_moves(pos, Side::Left)?), listed(solver.orthodox_moves(pos, Side::Right)?))
+    } else {
+        (Vec::new(), Vec::new())
     };
     let left_winning_moves = listed(solver.winning_moves(pos, Side::Left)?);
     let right_winning_moves = listed(solver.winning_moves(pos, Side::Right)?);
@@ -107,6 +124,9 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
         value,
         value_note,
         pile_values,
+        heat,
+        left_orthodox_moves,
+        right_orthodox_moves,
         left_winning_moves,
         right_winning_moves,
     })
@@ -133,6 +153,26 @@ impl PartizanReport {
             out.push_str(&format!("value: not computed: {note}\n"));
         } else {
             out.push_str("value: none under misère play (canonical values are for normal play; the outcome comes from searching the game tree)\n");
+        }
+        if let Some(h) = &self.heat {
+            out.push_str(&format!(
+                "mean: {}, temperature: {} (stops: Left {}, Right {})\n",
+                h.mean, h.temperature, h.left_stop, h.right_stop
+            ));
+            if let Some(c) = &h.confused_with {
+                out.push_str(&format!("confused with the numbers in {c}\n"));
+            }
+            for (side, moves) in [(Side::Left, &self.left_orthodox_moves), (Side::Right, &self.right_orthodox_moves)] {
+                let moves: Vec<String> =
+                    moves.iter().map(|m| format!("{}, to {}", m.description, to_text(&m.to))).collect();
+                if !moves.is_empty() {
+                    out.push_str(&format!(
+                        "{}'s orthodox moves (keeping the mean): {}\n",
+                        side.name(),
+                        moves.join("; ")
+                    ));
+                }
+            }
         }
         for (side, moves) in [(Side::Left, &self.left_winning_moves), (Side::Right, &self.right_winning_moves)] {
             if moves.is_empty() {

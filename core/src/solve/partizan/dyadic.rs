@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::ops::{Add, Neg};
+use std::ops::{Add, Neg, Sub};
 
 /// m / 2^k in lowest terms (m odd, or k = 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -13,6 +13,7 @@ pub struct Dyadic {
 
 impl Dyadic {
     pub const ZERO: Dyadic = Dyadic { numerator: 0, exponent: 0 };
+    pub const MINUS_ONE: Dyadic = Dyadic { numerator: -1, exponent: 0 };
 
     /// numerator / 2^exponent, reduced.
     pub fn new(numerator: i64, exponent: u32) -> Dyadic {
@@ -47,6 +48,22 @@ impl Dyadic {
         Dyadic::new(s.numerator, s.exponent + 1)
     }
 
+    /// This number times the integer `k`.
+    pub fn times(self, k: i64) -> Dyadic {
+        let product = (self.numerator as i128) * (k as i128);
+        Dyadic::new(product.clamp(i64::MIN as i128, i64::MAX as i128) as i64, self.exponent)
+    }
+
+    /// This number divided by `k`, when the quotient is dyadic (`k` ± a power of two).
+    pub fn divided(self, k: i64) -> Option<Dyadic> {
+        if k == 0 || !k.unsigned_abs().is_power_of_two() {
+            return None;
+        }
+        let shift = k.unsigned_abs().trailing_zeros();
+        let numerator = if k < 0 { -self.numerator } else { self.numerator };
+        Some(Dyadic::new(numerator, self.exponent + shift))
+    }
+
     /// Both numerators over the larger denominator.
     fn aligned(self, other: Dyadic) -> (i128, i128, u32) {
         let k = self.exponent.max(other.exponent);
@@ -79,6 +96,13 @@ impl Add for Dyadic {
         }
         // Values of take-away games stay far inside 64 bits; saturate rather than wrap.
         Dyadic::new(s.clamp(i64::MIN as i128, i64::MAX as i128) as i64, k)
+    }
+}
+
+impl Sub for Dyadic {
+    type Output = Dyadic;
+    fn sub(self, other: Dyadic) -> Dyadic {
+        self + -other
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod dyadic;
 pub mod forms;
 pub mod notation;
+pub mod thermo;
 
 use std::collections::{HashMap, HashSet};
 
@@ -102,6 +103,28 @@ pub struct PartizanSolver<'g> {
     /// Set once the canonical forms grew past the limits: outcomes and winning moves then
     /// come from the search, which needs no values.
     values_given_up: bool,
+    /// Thermographs of the forms, each computed once.
+    thermal: thermo::Thermal,
+}
+
+/// How hot a position is (temperature theory): its stops, mean and temperature, its
+/// thermograph and the numbers it is confused with, as exact numbers written `9/4`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Heat {
+    /// Left's stop: where play ends, moving first, when both stop at a number.
+    pub left_stop: String,
+    /// Right's stop.
+    pub right_stop: String,
+    /// The mean value: where the thermograph's mast stands.
+    pub mean: String,
+    /// The temperature: how much moving first is worth (−1 for an integer, −1/2ⁿ for m/2ⁿ).
+    pub temperature: String,
+    /// The thermograph: `Thermograph(mean,[corners],[slopes],mean,[corners],[slopes])`, each
+    /// wall's corners top down and the slopes dx/dt between them, read downwards.
+    pub thermograph: String,
+    /// The numbers x for which the position minus x is fuzzy (`[0, 1]`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confused_with: Option<String>,
 }
 
 impl<'g> PartizanSolver<'g> {
@@ -120,12 +143,42 @@ impl<'g> PartizanSolver<'g> {
             positions: HashMap::new(),
             searched: HashMap::new(),
             values_given_up: false,
+            thermal: thermo::Thermal::default(),
         }
     }
 
     /// The game it solves.
     pub fn game(&self) -> &'g Game {
         self.game
+    }
+
+    /// The moves of `side` from `pos` that are orthodox: they keep the mean at the position's
+    /// temperature (its value must be known).
+    pub fn orthodox_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+        let v = self.value(pos)?;
+        let options = self.options_values(pos, side)?;
+        let left = side == Side::Left;
+        Ok(options
+            .into_iter()
+            .filter(|(_, o)| self.thermal.is_orthodox(&self.forms, v, *o, left))
+            .map(|(m, _)| m)
+            .collect())
+    }
+
+    /// The temperature theory of the value `v` (of a position of `size` counters): stops,
+    /// mean, temperature, thermograph and confusion interval.
+    pub fn heat(&mut self, v: FormId, size: u64) -> Result<Heat, SolveError> {
+        let (left_stop, right_stop) = self.forms.stops(v);
+        let thermograph = self.thermal.thermograph(&self.forms, v);
+        let confused = self.thermal.confusion(&mut self.forms, v).map_err(|_| self.forms_too_large(size))?;
+        Ok(Heat {
+            left_stop: thermo::plain(left_stop),
+            right_stop: thermo::plain(right_stop),
+            mean: thermo::plain(thermograph.mean),
+            temperature: thermo::plain(thermograph.temperature),
+            thermograph: thermograph.to_string(),
+            confused_with: confused.map(|c| c.to_string()),
+        })
     }
 
     pub(crate) fn limits(&self) -> &Limits {

@@ -1,0 +1,480 @@
+//! Temperature theory of short partizan games, from the definitions (Winning Ways ch. 6;
+//! Siegel, Combinatorial Game Theory II.5): a game's thermograph is built from its options'
+//! walls: Left's scaffold is the highest of its Left options' right walls tilted by −t, Right's
+//! the lowest of its Right options' left walls tilted by +t; the temperature is where they
+//! meet, the mean is where, and above it the walls are one vertical mast. Everything is exact:
+//! the walls are piecewise linear with slopes of −1, 0 or +1 and dyadic corners.
+//!
+//! Conventions as CGSuite's: the temperature of an integer is −1, of a number m/2ⁿ (n ≥ 1)
+//! it is −1/2ⁿ; walls are drawn from t = −1.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::dyadic::Dyadic;
+use super::forms::{FormId, Forms, TooManyForms};
+
+/// The temperature walls start at.
+const BOTTOM: Dyadic = Dyadic::MINUS_ONE;
+
+/// One piece of a wall: from the temperature `from` on, x = `at` + `slope`·(t − `from`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    from: Dyadic,
+    at: Dyadic,
+    slope: i64,
+}
+
+/// A continuous piecewise linear function of the temperature t ≥ −1 (x as t grows): its pieces
+/// in order, the first from −1, the last going on for ever.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wall {
+    pieces: Vec<Piece>,
+}
+
+impl Wall {
+    /// x for every t: a mast.
+    fn constant(x: Dyadic) -> Wall {
+        Wall { pieces: vec![Piece { from: BOTTOM, at: x, slope: 0 }] }
+    }
+
+    /// The value at `t` (t ≥ −1).
+    pub fn at(&self, t: Dyadic) -> Dyadic {
+        let piece = self.pieces.iter().rev().find(|p| p.from <= t).unwrap_or(&self.pieces[0]);
+        piece.at + (t - piece.from).times(piece.slope)
+    }
+
+    /// x + s·t for every t: the wall tilted.
+    fn tilted(&self, s: i64) -> Wall {
+        Wall {
+            pieces: self
+                .pieces
+                .iter()
+                .map(|p| Piece { from: p.from, at: p.at + p.from.times(s), slope: p.slope + s })
+                .collect(),
+        }
+    }
+
+    /// The same function up to `t`, and the constant value there above it.
+    fn mast_from(&self, t: Dyadic) -> Wall {
+        let x = self.at(t);
+        let mut pieces: Vec<Piece> = self.pieces.iter().copied().filter(|p| p.from < t).collect();
+        pieces.push(Piece { from: t, at: x, slope: 0 });
+        Wall { pieces }.merged()
+    }
+
+    /// The larger (`higher`) or smaller of two walls at every t.
+    fn pointwise(&self, other: &Wall, higher: bool) -> Wall {
+        let mut starts: Vec<Dyadic> = self.pieces.iter().chain(&other.pieces).map(|p| p.from).collect();
+        starts.sort();
+        starts.dedup();
+        let mut pieces = Vec::new();
+        for (i, &start) in starts.iter().enumerate() {
+            let (a, b) = (self.piece_at(start), other.piece_at(start));
+            let (xa, xb) = (a.at + (start - a.from).times(a.slope), b.at + (start - b.from).times(b.slope));
+            let pick = |first: bool| if first { (xa, a.slope) } else { (xb, b.slope) };
+            // Which is chosen at the start of this stretch (on a tie, the one that stays so).
+            let a_first = if xa != xb { (xa > xb) == higher } else { (a.slope >= b.slope) == higher };
+            let (x, slope) = pick(a_first);
+            pieces.push(Piece { from: start, at: x, slope });
+            // Where they cross inside the stretch, the other takes over.
+            if a.slope != b.slope {
+                let (x_other, slope_other) = pick(!a_first);
+                let gap = x_other - x;
+                let closing = slope - slope_other;
+                if let Some(dt) = gap.divided(closing) {
+                    let cross = start + dt;
+                    let before_next = starts.get(i + 1).is_none_or(|&next| cross < next);
+                    if dt > Dyadic::ZERO && before_next {
+                        pieces.push(Piece { from: cross, at: x + dt.times(slope), slope: slope_other });
+                    }
+                }
+            }
+        }
+        Wall { pieces }.merged()
+    }
+
+    fn piece_at(&self, t: Dyadic) -> Piece {
+        *self.pieces.iter().rev().find(|p| p.from <= t).unwrap_or(&self.pieces[0])
+    }
+
+    /// Pieces that go on with the same slope joined.
+    fn merged(self) -> Wall {
+        let mut pieces: Vec<Piece> = Vec::with_capacity(self.pieces.len());
+        for p in self.pieces {
+            match pieces.last() {
+                Some(last) if last.slope == p.slope => {}
+                _ => pieces.push(p),
+            }
+        }
+        Wall { pieces }
+    }
+
+    /// The first t ≥ −1 at which `self` is at most `other`, when `self` − `other` never grows
+    /// (Left's scaffold against Right's); `None` if it never is.
+    fn first_at_most(&self, other: &Wall) -> Option<Dyadic> {
+        let mut starts: Vec<Dyadic> = self.pieces.iter().chain(&other.pieces).map(|p| p.from).collect();
+        starts.sort();
+        starts.dedup();
+        for (i, &start) in starts.iter().enumerate() {
+            let gap = self.at(start) - other.at(start);
+            if gap <= Dyadic::ZERO {
+                return Some(start);
+            }
+            let closing = other.piece_at(start).slope - self.piece_at(start).slope;
+            if let Some(dt) = gap.divided(closing) {
+                if dt > Dyadic::ZERO && starts.get(i + 1).is_none_or(|&next| start + dt <= next) {
+                    return Some(start + dt);
+                }
+            }
+        }
+        None
+    }
+
+    /// The corners, top down, and the slopes between them, as CGSuite writes a wall: the slope
+    /// below each corner is dx/dt read downwards (−1 where x grows as t falls).
+    fn corners_and_slopes(&self) -> (Vec<Dyadic>, Vec<i64>) {
+        let corners: Vec<Dyadic> = self.pieces.iter().skip(1).rev().map(|p| p.from).collect();
+        let slopes: Vec<i64> = self.pieces.iter().rev().map(|p| p.slope).collect();
+        (corners, slopes)
+    }
+}
+
+/// A thermograph: its two walls (x as a function of the temperature t ≥ −1), the temperature
+/// at which they meet and the mean, where the mast stands above it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thermograph {
+    /// Left's wall: Left's stop of the game cooled by t.
+    pub left: Wall,
+    /// Right's wall: Right's stop of the game cooled by t.
+    pub right: Wall,
+    /// Where the walls meet (CGSuite's convention for numbers: −1 for an integer, −1/2ⁿ for
+    /// m/2ⁿ).
+    pub temperature: Dyadic,
+    /// The mast's x: the game's mean value.
+    pub mean: Dyadic,
+}
+
+impl Thermograph {
+    fn of_number(x: Dyadic) -> Thermograph {
+        let temperature = match x.exponent() {
+            0 => BOTTOM,
+            n => -Dyadic::new(1, n),
+        };
+        Thermograph { left: Wall::constant(x), right: Wall::constant(x), temperature, mean: x }
+    }
+}
+
+/// CGSuite's text form: `Thermograph(mast,[corners],[slopes],mast,[corners],[slopes])`, the
+/// left wall then the right, each corner a temperature, top down.
+impl fmt::Display for Thermograph {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let wall = |w: &Wall| {
+            let (corners, slopes) = w.corners_and_slopes();
+            let corners: Vec<String> = corners.iter().map(|c| plain(*c)).collect();
+            let slopes: Vec<String> = slopes.iter().skip(1).map(|s| (-s).to_string()).collect();
+            format!("{},[{}],[{}]", plain(self.mean), corners.join(","), slopes.join(","))
+        };
+        write!(f, "Thermograph({},{})", wall(&self.left), wall(&self.right))
+    }
+}
+
+/// A dyadic as CGSuite writes it: `3`, `-1/2`, `9/4`.
+pub fn plain(x: Dyadic) -> String {
+    match x.exponent() {
+        0 => x.numerator().to_string(),
+        k => format!("{}/{}", x.numerator(), 1u64 << k.min(63)),
+    }
+}
+
+/// The numbers x for which G − x is fuzzy: between Right's stop and Left's, each end in when
+/// G is confused with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Confusion {
+    /// The lower end.
+    pub low: Dyadic,
+    /// Whether G is confused with the lower end itself.
+    pub low_in: bool,
+    /// The upper end.
+    pub high: Dyadic,
+    /// Whether G is confused with the upper end itself.
+    pub high_in: bool,
+}
+
+impl fmt::Display for Confusion {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let open = if self.low_in { "[" } else { "(" };
+        let close = if self.high_in { "]" } else { ")" };
+        write!(f, "{open}{}, {}{close}", self.low, self.high)
+    }
+}
+
+/// Thermographs of the forms of one store, each computed once.
+#[derive(Default)]
+pub struct Thermal {
+    thermographs: HashMap<FormId, Thermograph>,
+    #[cfg(test)]
+    cooled: HashMap<(FormId, Dyadic), FormId>,
+}
+
+impl Thermal {
+    /// The thermograph of `g`, from its options' (each computed once).
+    pub fn thermograph(&mut self, forms: &Forms, g: FormId) -> Thermograph {
+        if let Some(t) = self.thermographs.get(&g) {
+            return t.clone();
+        }
+        // Options first, without recursion: a long chain of forms must not exhaust the stack.
+        let mut pending = vec![g];
+        while let Some(&h) = pending.last() {
+            if self.thermographs.contains_key(&h) {
+                pending.pop();
+                continue;
+            }
+            let missing: Vec<FormId> = forms
+                .left(h)
+                .iter()
+                .chain(forms.right(h))
+                .copied()
+                .filter(|o| forms.number(*o).is_none() && !self.thermographs.contains_key(o))
+                .collect();
+            if missing.is_empty() {
+                pending.pop();
+                let t = self.built_from_options(forms, h);
+                self.thermographs.insert(h, t);
+            } else {
+                pending.extend(missing);
+            }
+        }
+        self.thermographs[&g].clone()
+    }
+
+    fn known(&self, forms: &Forms, g: FormId) -> Thermograph {
+        match forms.number(g) {
+            Some(x) => Thermograph::of_number(x),
+            None => self.thermographs[&g].clone(),
+        }
+    }
+
+    /// The thermograph of `g` whose options' thermographs are known.
+    fn built_from_options(&self, forms: &Forms, g: FormId) -> Thermograph {
+        if let Some(x) = forms.number(g) {
+            return Thermograph::of_number(x);
+        }
+        let scaffold = |options: &[FormId], left: bool| -> Option<Wall> {
+            options
+                .iter()
+                .map(|&o| {
+                    let t = self.known(forms, o);
+                    if left {
+                        t.right.tilted(-1)
+                    } else {
+                        t.left.tilted(1)
+                    }
+                })
+                .reduce(|a, b| a.pointwise(&b, left))
+        };
+        // A canonical form that is not a number has options on both sides.
+        let (Some(left), Some(right)) = (scaffold(forms.left(g), true), scaffold(forms.right(g), false)) else {
+            let x = forms.number(g).unwrap_or(Dyadic::ZERO);
+            return Thermograph::of_number(x);
+        };
+        let temperature = left.first_at_most(&right).unwrap_or(BOTTOM);
+        let mean = left.at(temperature);
+        Thermograph { left: left.mast_from(temperature), right: right.mast_from(temperature), temperature, mean }
+    }
+
+    /// `g` cooled by `t` (t ≥ 0): each option cooled and moved t towards its player's
+    /// disadvantage, until the game is infinitesimally close to a number, where it is that
+    /// number from then on. (The tests check the thermographs against it; no question asks
+    /// for it yet.)
+    #[cfg(test)]
+    pub fn cooled(&mut self, forms: &mut Forms, g: FormId, t: Dyadic) -> Result<FormId, TooManyForms> {
+        if forms.number(g).is_some() || t == Dyadic::ZERO {
+            return Ok(g);
+        }
+        if let Some(&c) = self.cooled.get(&(g, t)) {
+            return Ok(c);
+        }
+        let thermograph = self.thermograph(forms, g);
+        let c = if t > thermograph.temperature {
+            forms.of_number(thermograph.mean)?
+        } else {
+            let by = forms.of_number(t)?;
+            let mut left = Vec::new();
+            for o in forms.left(g).to_vec() {
+                let c = self.cooled(forms, o, t)?;
+                left.push(forms.sub(c, by)?);
+            }
+            let mut right = Vec::new();
+            for o in forms.right(g).to_vec() {
+                let c = self.cooled(forms, o, t)?;
+                right.push(forms.add(c, by)?);
+            }
+            forms.canonical(left, right)?
+        };
+        self.cooled.insert((g, t), c);
+        Ok(c)
+    }
+
+    /// The numbers `g` is confused with; `None` when there is none (a number, or a game
+    /// infinitesimally close to one and on one side of it, such as ↑).
+    pub fn confusion(&mut self, forms: &mut Forms, g: FormId) -> Result<Option<Confusion>, TooManyForms> {
+        let (high, low) = forms.stops(g);
+        let confused = |forms: &mut Forms, x: Dyadic| -> Result<bool, TooManyForms> {
+            let x = forms.of_number(x)?;
+            Ok(!forms.le(g, x) && !forms.le(x, g))
+        };
+        let (low_in, high_in) = (confused(forms, low)?, confused(forms, high)?);
+        if low == high && !low_in {
+            return Ok(None);
+        }
+        Ok(Some(Confusion { low, low_in, high, high_in }))
+    }
+
+    /// Whether moving from `g` to `option` (an option of `left`'s, canonical or not) is
+    /// orthodox: at `g`'s temperature, the option's wall (tilted by the temperature) stands at
+    /// `g`'s mean, so the move keeps the mean. A number has no orthodox move.
+    pub fn is_orthodox(&mut self, forms: &Forms, g: FormId, option: FormId, left: bool) -> bool {
+        if forms.number(g).is_some() {
+            return false;
+        }
+        let thermograph = self.thermograph(forms, g);
+        let t = thermograph.temperature;
+        let th = match forms.number(option) {
+            Some(x) => Thermograph::of_number(x),
+            None => self.thermograph(forms, option),
+        };
+        let x = if left { th.right.at(t) - t } else { th.left.at(t) + t };
+        x == thermograph.mean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(n: i64, k: u32) -> Dyadic {
+        Dyadic::new(n, k)
+    }
+
+    /// {3 || 2 | 1}, ↑, *, {1 | 0}, {2 | −1}, 25/16 and 3: the values of Winning Ways and of
+    /// CGSuite's documentation.
+    #[test]
+    fn temperatures_and_means_of_the_textbook_games() {
+        let mut f = Forms::new(100_000);
+        let mut thermal = Thermal::default();
+        let n = |f: &mut Forms, x: Dyadic| f.of_number(x).unwrap();
+        let (one, two, three) = (n(&mut f, 1.into()), n(&mut f, 2.into()), n(&mut f, 3.into()));
+        let two_one = f.canonical(vec![two], vec![one]).unwrap();
+        let g = f.canonical(vec![three], vec![two_one]).unwrap();
+        let th = thermal.thermograph(&f, g);
+        assert_eq!((th.temperature, th.mean), (d(3, 2), d(9, 2)));
+        assert_eq!(f.stops(g), (3.into(), 2.into()));
+        // The walls: Left's is 3 − t up to 3/4; Right's is 2 up to ½, then 3/2 + t up to 3/4.
+        assert_eq!(th.left.at(Dyadic::ZERO), 3.into());
+        assert_eq!(th.left.at(d(1, 1)), d(5, 1));
+        assert_eq!(th.right.at(Dyadic::ZERO), 2.into());
+        assert_eq!(th.right.at(d(1, 1)), 2.into());
+        assert_eq!(th.right.at(d(5, 3)), d(17, 3));
+        assert_eq!(th.left.at(5.into()), d(9, 2));
+        // Left's move to 3 and Right's to {2 | 1} are orthodox; Right's to 2 instead of {2|1}
+        // (not an option of g, but a move to it would lose a quarter) is not.
+        assert!(thermal.is_orthodox(&f, g, three, true));
+        assert!(thermal.is_orthodox(&f, g, two_one, false));
+        assert!(!thermal.is_orthodox(&f, g, two, false));
+
+        let up = f.up().unwrap();
+        let star = f.nimber(1).unwrap();
+        for (form, temperature, mean) in [(up, Dyadic::ZERO, Dyadic::ZERO), (star, Dyadic::ZERO, Dyadic::ZERO)] {
+            let th = thermal.thermograph(&f, form);
+            assert_eq!((th.temperature, th.mean), (temperature, mean));
+        }
+        let switch = f.canonical(vec![one], vec![FormId::ZERO]).unwrap();
+        let th = thermal.thermograph(&f, switch);
+        assert_eq!((th.temperature, th.mean), (d(1, 1), d(1, 1)));
+        let minus_one = f.neg(one).unwrap();
+        let wide = f.canonical(vec![two], vec![minus_one]).unwrap();
+        let th = thermal.thermograph(&f, wide);
+        assert_eq!((th.temperature, th.mean), (d(3, 1), d(1, 1)));
+        let x = n(&mut f, d(25, 4));
+        assert_eq!(thermal.thermograph(&f, x).temperature, d(-1, 4));
+        assert_eq!(thermal.thermograph(&f, three).temperature, Dyadic::MINUS_ONE);
+    }
+
+    #[test]
+    fn cooling_confusion_and_the_text_form() {
+        let mut f = Forms::new(100_000);
+        let mut thermal = Thermal::default();
+        let one = f.of_number(1.into()).unwrap();
+        let switch = f.canonical(vec![one], vec![FormId::ZERO]).unwrap();
+        // {1 | 0} cooled by ½ is ½*; by more, ½; by ¼, the switch {3/4 | 1/4}.
+        let half = f.of_number(d(1, 1)).unwrap();
+        let star = f.nimber(1).unwrap();
+        let half_star = f.add(half, star).unwrap();
+        assert_eq!(thermal.cooled(&mut f, switch, d(1, 1)).unwrap(), half_star);
+        assert_eq!(thermal.cooled(&mut f, switch, 1.into()).unwrap(), half);
+        let (a, b) = (f.of_number(d(3, 2)).unwrap(), f.of_number(d(1, 2)).unwrap());
+        let quarter_switch = f.canonical(vec![a], vec![b]).unwrap();
+        assert_eq!(thermal.cooled(&mut f, switch, d(1, 2)).unwrap(), quarter_switch);
+        // Confused with every number from 0 to 1, both ends in; * only with 0; ↑ with none.
+        let c = thermal.confusion(&mut f, switch).unwrap().unwrap();
+        assert_eq!(c.to_string(), "[0, 1]");
+        assert_eq!(thermal.confusion(&mut f, star).unwrap().unwrap().to_string(), "[0, 0]");
+        let up = f.up().unwrap();
+        assert_eq!(thermal.confusion(&mut f, up).unwrap(), None);
+        assert_eq!(thermal.confusion(&mut f, one).unwrap(), None);
+        // The text form: the mast, then each wall's corners top down and the slopes between.
+        let th = thermal.thermograph(&f, switch);
+        assert_eq!(th.to_string(), "Thermograph(1/2,[1/2],[1],1/2,[1/2],[-1])");
+    }
+
+    /// The canonical values of piles 0..=n of the partizan subtraction game L | R.
+    fn subtraction_values(f: &mut Forms, left: &[u64], right: &[u64], n: u64) -> Vec<FormId> {
+        let mut values: Vec<FormId> = Vec::new();
+        for pile in 0..=n {
+            let options = |set: &[u64]| -> Vec<FormId> {
+                set.iter().filter(|&&s| s <= pile).map(|&s| values[(pile - s) as usize]).collect()
+            };
+            let (l, r) = (options(left), options(right));
+            values.push(f.canonical(l, r).unwrap());
+        }
+        values
+    }
+
+    /// What the theory proves of every thermograph, on the values of partizan subtraction
+    /// games: the stops are where the walls stand at t = 0 (for a game that is not a number),
+    /// the mean lies between them, a sum's mean is the sum of the means and its temperature is
+    /// at most the larger, and cooling past the temperature leaves the mean.
+    #[test]
+    fn thermographs_keep_the_theorems_on_subtraction_games() {
+        let mut f = Forms::new(2_000_000);
+        let mut thermal = Thermal::default();
+        // Every game whose Left and Right sets lie in {1, 2, 3, 4}.
+        let set = |mask: u32| -> Vec<u64> { (1..=4).filter(|s| mask & (1 << (s - 1)) != 0).collect() };
+        let games: Vec<(Vec<u64>, Vec<u64>)> =
+            (1..16).flat_map(|l| (1..16).map(move |r| (l, r))).map(|(l, r)| (set(l), set(r))).collect();
+        for (left, right) in &games {
+            let values = subtraction_values(&mut f, left, right, 12);
+            for (i, &g) in values.iter().enumerate() {
+                let th = thermal.thermograph(&f, g);
+                let (ls, rs) = f.stops(g);
+                assert!(rs <= th.mean && th.mean <= ls, "{left:?}|{right:?} pile {i}");
+                if f.number(g).is_none() {
+                    assert!(th.temperature >= Dyadic::ZERO, "{left:?}|{right:?} pile {i}");
+                    assert_eq!((th.left.at(Dyadic::ZERO), th.right.at(Dyadic::ZERO)), (ls, rs), "pile {i}");
+                    // Cooled past its temperature, the game is its mean.
+                    let past = th.temperature + Dyadic::new(1, 3);
+                    let cooled = thermal.cooled(&mut f, g, past).unwrap();
+                    assert_eq!(f.number(cooled), Some(th.mean), "pile {i}");
+                }
+                for &h in &values[..=i] {
+                    let sum = f.add(g, h).unwrap();
+                    let (tg, th2, ts) =
+                        (thermal.thermograph(&f, g), thermal.thermograph(&f, h), thermal.thermograph(&f, sum));
+                    assert_eq!(ts.mean, tg.mean + th2.mean, "{left:?}|{right:?}");
+                    assert!(ts.temperature <= tg.temperature.max(th2.temperature), "{left:?}|{right:?}");
+                }
+            }
+        }
+    }
+}
