@@ -15,3 +15,4 @@ mod products;
 mod properties;
 mod records;
 mod theory;
+mod thermography;
