@@ -83,6 +83,10 @@ pub enum Verb<G: Args> {
         /// the SVG file to write; without it the picture goes to standard output
         #[arg(short = 'o', long = "output", value_name = "FILE.svg")]
         output_file: Option<PathBuf>,
+        /// draw the thermograph of this position of a partizan game instead (repeat it to
+        /// overlay several: --thermograph 8 --thermograph "6 4")
+        #[arg(long, value_name = "POSITION")]
+        thermograph: Vec<String>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -349,8 +353,9 @@ impl<G: Args> Verb<G> {
                 ]);
                 ("table", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Plot { upto, output_file, output, .. } => {
-                let args = given(vec![("upto", upto.given().map(Into::into))]);
+            Verb::Plot { upto, output_file, thermograph, output, .. } => {
+                let positions = (!thermograph.is_empty()).then(|| json!(thermograph));
+                let args = given(vec![("upto", upto.given().map(Into::into)), ("thermograph", positions)]);
                 ("plot", args, output.limits.budget(), output.format, output_file.clone(), false)
             }
             Verb::Quotient { upto, output, .. } => {

@@ -73,7 +73,8 @@ pub mod answers {
         Answer as ExplainedAnswer, CellOption, CellValue, Column, NimSumMove, OptionOutcome, OptionValue, Step,
     };
     pub use crate::analysis::partizan::{
-        ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow, PartizanTable,
+        DrawnThermograph, ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow,
+        PartizanTable, ThermographPlot,
     };
     pub use crate::analysis::period_search::PeriodReport;
     pub use crate::analysis::periods::Periodicity;

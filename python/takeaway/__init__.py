@@ -455,9 +455,13 @@ class Game:
         args = {"upto": upto, "piles": piles, "remoteness": remoteness, "by_last": by_last, "period_values": period_values}
         return Table(*self._ask("table", args, budget))
 
-    def plot(self, upto: Optional[int] = None, **budget: Any) -> Plot:
-        """The values as an SVG picture (shown inline in a notebook)."""
-        return Plot(*self._ask("plot", {"upto": upto}, budget))
+    def plot(
+        self, upto: Optional[int] = None, *, thermograph: Optional[Sequence[Union[int, str]]] = None, **budget: Any
+    ) -> Plot:
+        """The values as an SVG picture (shown inline in a notebook); with ``thermograph`` (a
+        list of positions of a partizan game), their thermographs overlaid instead."""
+        positions = [str(p) for p in thermograph] if thermograph else None
+        return Plot(*self._ask("plot", {"upto": upto, "thermograph": positions}, budget))
 
     def quotient(self, upto: Optional[int] = None, **budget: Any) -> Quotient:
         """The misère quotient of heaps 0..upto, for misère heap games; without ``upto``, until

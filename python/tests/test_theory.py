@@ -181,6 +181,11 @@ def test_a_partizan_position_s_mean_temperature_and_stops():
     assert s.value == "{1|0}"
     assert (s.mean, s.temperature, s.stops) == (Fraction(1, 2), Fraction(1, 2), (1, 0))
     assert s.thermograph.startswith("Thermograph(1/2,")
+    # Its thermograph drawn: the walls as data beside the picture.
+    plot = game.plot(thermograph=[5, "2"])
+    assert plot._repr_svg_().startswith("<svg")
+    walls = plot.json["thermographs"][0]
+    assert (walls["left_wall"], walls["right_wall"]) == ([["-1", "2"], ["1/2", "1/2"]], [["-1", "-1"], ["1/2", "1/2"]])
     # An impartial game has none of these.
     assert game_free_of_heat(takeaway.Game.from_source("pile\nmove: take 1..3").solve(5))
 

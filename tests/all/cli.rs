@@ -1226,3 +1226,57 @@ fn a_hint_at_a_p_position_names_a_move() {
     let text = ok(&["play", "games/tag.game", "8", "--hint"]);
     assert!(text.contains("take 1 from the pile of 8, to 7, keeps the game going longest"), "{text}");
 }
+
+/// `plot --thermograph`: each wall drawn through its exact corners, the same as the JSON's,
+/// placed on the page by one scale for t and one for x (Left's side, larger x, on the left).
+#[test]
+fn a_thermograph_is_drawn_through_its_walls_corners() {
+    let data = json(&["plot", "games/partizan-one-or-two.game", "--thermograph", "5", "--format", "json"]);
+    let th = &data["thermographs"][0];
+    // {1 | 0}: Left's wall from (t, x) = (−1, 2) to (½, ½), Right's from (−1, −1); the mast at ½.
+    assert_eq!(th["left_wall"], serde_json::json!([["-1", "2"], ["1/2", "1/2"]]));
+    assert_eq!(th["right_wall"], serde_json::json!([["-1", "-1"], ["1/2", "1/2"]]));
+    assert_eq!((th["mean"].as_str(), th["temperature"].as_str()), (Some("1/2"), Some("1/2")));
+    let svg = data["svg"].as_str().expect("the picture");
+    let number = |s: &str| -> f64 {
+        match s.split_once('/') {
+            Some((p, q)) => p.parse::<f64>().unwrap() / q.parse::<f64>().unwrap(),
+            None => s.parse().unwrap(),
+        }
+    };
+    let attribute = |line: &str, name: &str| -> String {
+        line.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string()
+    };
+    // (t, x) and the pixel of every corner of both walls.
+    let mut pairs: Vec<((f64, f64), (f64, f64))> = Vec::new();
+    for line in svg.lines().filter(|l| l.starts_with("<polyline")) {
+        let wall = attribute(line, "data-wall");
+        let exact: Vec<(String, String)> = attribute(line, "data-corners")
+            .split(' ')
+            .map(|c| c.split_once(':').map(|(t, x)| (t.to_string(), x.to_string())).expect("t:x"))
+            .collect();
+        let expected: Vec<(String, String)> =
+            serde_json::from_value(th[format!("{wall}_wall")].clone()).expect("corners");
+        assert_eq!(exact, expected, "{wall}");
+        let pixels: Vec<(f64, f64)> = attribute(line, "points")
+            .split(' ')
+            .map(|p| p.split_once(',').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())).expect("a point"))
+            .collect();
+        for ((t, x), pixel) in exact.iter().zip(pixels) {
+            pairs.push(((number(t), number(x)), pixel));
+        }
+    }
+    assert_eq!(pairs.len(), 4);
+    // One scale each way: x grows to the left, t grows up the page.
+    let ((t0, x0), (px0, py0)) = pairs[0];
+    let ((_, x1), (px1, _)) = *pairs.iter().find(|p| p.0 .1 != x0).expect("two x");
+    let ((t2, _), (_, py2)) = *pairs.iter().find(|p| p.0 .0 != t0).expect("two t");
+    let (sx, sy) = ((px1 - px0) / (x1 - x0), (py2 - py0) / (t2 - t0));
+    assert!(sx < 0.0 && sy < 0.0, "x to the left and t upwards: {sx} {sy}");
+    for ((t, x), (px, py)) in pairs {
+        assert!((px - (px0 + sx * (x - x0))).abs() < 0.02 && (py - (py0 + sy * (t - t0))).abs() < 0.02);
+    }
+    // An impartial game has no thermograph to draw.
+    let err = fails(1, &["plot", "games/nim.game", "--thermograph", "5"]);
+    assert!(err.contains("takeaway::query::no_thermograph"), "{err}");
+}

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::WinningMove;
 use crate::rules::{Move, Position, Side};
+use crate::solve::partizan::thermo::plain;
 use crate::solve::partizan::{Dyadic, FormId, Heat, PartizanOutcome, PartizanSolver};
 use crate::solve::period::subtraction_bound;
 use crate::solve::SolveError;
@@ -198,6 +199,12 @@ pub struct PartizanRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// The canonical form, when it was computed.
     pub value: Option<String>,
+    /// The mean value (with the canonical form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean: Option<String>,
+    /// The temperature (with the canonical form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<String>,
 }
 
 /// The periodic part of the outcome sequence, proven by a repeated window.
@@ -265,13 +272,14 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, su
             }
         }
         let outcome = solver.outcome(&pos)?;
-        let value = if solver.has_values() {
+        let (value, mean, temperature) = if solver.has_values() {
             let v = solver.value(&pos)?;
-            Some(solver.show_short(v, TABLE_FORM))
+            let heat = solver.heat(v, n)?;
+            (Some(solver.show_short(v, TABLE_FORM)), Some(heat.mean), Some(heat.temperature))
         } else {
-            None
+            (None, None, None)
         };
-        rows.push(PartizanRow { n, outcome, value });
+        rows.push(PartizanRow { n, outcome, value, mean, temperature });
     }
     let (period, period_note) = match subtraction_bound(game) {
         Some(window) if window > 0 => {
@@ -378,11 +386,25 @@ impl PartizanTable {
         );
         let width = self.rows.last().map(|r| r.n.to_string().len()).unwrap_or(1).max(1);
         let with_values = self.rows.iter().any(|r| r.value.is_some());
-        out.push_str(&format!("{:>width$}  outcome{}\n", "n", if with_values { "  value" } else { "" }));
+        // Mean and temperature in columns of their own width, before the value (which may be long).
+        let column = |f: fn(&PartizanRow) -> Option<&String>, title: &str| {
+            self.rows.iter().filter_map(f).map(|s| s.chars().count()).max().unwrap_or(0).max(title.len())
+        };
+        let mean_width = column(|r| r.mean.as_ref(), "mean");
+        let temperature_width = column(|r| r.temperature.as_ref(), "temperature");
+        if with_values {
+            out.push_str(&format!(
+                "{:>width$}  outcome  {:>mean_width$}  {:>temperature_width$}  value\n",
+                "n", "mean", "temperature"
+            ));
+        } else {
+            out.push_str(&format!("{:>width$}  outcome\n", "n"));
+        }
         for r in &self.rows {
             out.push_str(&format!("{:>width$}  {:>7}", r.n, r.outcome.letter()));
             if let Some(v) = &r.value {
-                out.push_str(&format!("  {v}"));
+                let (m, t) = (r.mean.as_deref().unwrap_or(""), r.temperature.as_deref().unwrap_or(""));
+                out.push_str(&format!("  {m:>mean_width$}  {t:>temperature_width$}  {v}"));
             }
             out.push('\n');
         }
@@ -417,11 +439,12 @@ impl PartizanTable {
 
     /// The table as comma-separated values.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("n,outcome,value\n");
+        let mut out = String::from("n,outcome,value,mean,temperature\n");
         for r in &self.rows {
             let v = r.value.clone().unwrap_or_default();
             let quoted = if v.contains(',') || v.contains('"') { format!("\"{}\"", v.replace('"', "\"\"")) } else { v };
-            out.push_str(&format!("{},{},{}\n", r.n, r.outcome.letter(), quoted));
+            let (m, t) = (r.mean.as_deref().unwrap_or(""), r.temperature.as_deref().unwrap_or(""));
+            out.push_str(&format!("{},{},{},{m},{t}\n", r.n, r.outcome.letter(), quoted));
         }
         out
     }
@@ -725,4 +748,71 @@ impl PartizanExplanation {
         }
         out
     }
+}
+
+/// Thermographs of positions of a partizan game, to draw overlaid (`plot --thermograph`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ThermographPlot {
+    /// The game's name.
+    pub game: String,
+    /// One thermograph a position, in the order asked.
+    pub thermographs: Vec<DrawnThermograph>,
+}
+
+/// One position's thermograph as drawn: its walls' corners as exact numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct DrawnThermograph {
+    /// The position.
+    pub position: Vec<u64>,
+    /// Its canonical value, shortened as a table shows it.
+    pub value: String,
+    /// The mean: where the mast stands.
+    pub mean: String,
+    /// The temperature: where the walls meet.
+    pub temperature: String,
+    /// Left's wall: its corners (t, x) from t = −1 up to the foot of the mast.
+    pub left_wall: Vec<(String, String)>,
+    /// Right's wall.
+    pub right_wall: Vec<(String, String)>,
+    #[serde(skip)]
+    pub(crate) drawn: Drawn,
+}
+
+/// The same thermograph in floats, for the picture.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Drawn {
+    pub(crate) left: Vec<(f64, f64)>,
+    pub(crate) right: Vec<(f64, f64)>,
+    pub(crate) mean: f64,
+    pub(crate) temperature: f64,
+}
+
+/// The thermographs of `positions` (normal play).
+pub fn thermographs(solver: &mut PartizanSolver, positions: &[Position]) -> Result<ThermographPlot, SolveError> {
+    let mut out = Vec::new();
+    for pos in positions {
+        let v = solver.value(pos)?;
+        let th = solver.thermograph(v);
+        let exact = |w: &crate::solve::partizan::thermo::Wall| -> Vec<(String, String)> {
+            w.corners().into_iter().map(|(t, x)| (plain(t), plain(x))).collect()
+        };
+        let floats = |w: &crate::solve::partizan::thermo::Wall| -> Vec<(f64, f64)> {
+            w.corners().into_iter().map(|(t, x)| (t.to_f64(), x.to_f64())).collect()
+        };
+        out.push(DrawnThermograph {
+            position: pos.piles.clone(),
+            value: solver.show_short(v, TABLE_FORM),
+            mean: plain(th.mean),
+            temperature: plain(th.temperature),
+            left_wall: exact(&th.left),
+            right_wall: exact(&th.right),
+            drawn: Drawn {
+                left: floats(&th.left),
+                right: floats(&th.right),
+                mean: th.mean.to_f64(),
+                temperature: th.temperature.to_f64(),
+            },
+        });
+    }
+    Ok(ThermographPlot { game: solver.game().name.clone(), thermographs: out })
 }

@@ -99,6 +99,19 @@ pub enum RequestError {
         sides: Vec<miette::LabeledSpan>,
     },
 
+    #[error("a thermograph is drawn for a partizan game under normal play, and {game} is {why}")]
+    #[diagnostic(
+        code(takeaway::query::no_thermograph),
+        help("temperature theory is for games where Left and Right move differently (`left move:`, `right move:`), under normal play; `plot FILE` draws this game's values")
+    )]
+    /// Reported as “a thermograph is drawn for a partizan game under normal play, and {game} is {why}”.
+    NoThermograph {
+        /// The game's name.
+        game: String,
+        /// What it is instead: impartial, or under misère play.
+        why: &'static str,
+    },
+
     #[error("--format csv is for `table`: this answer is not a table")]
     #[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
     /// Reported as “--format csv is for `table`: this answer is not a table”.
@@ -202,6 +215,7 @@ impl RequestError {
             | RequestError::MissingPosition { .. } => true,
             RequestError::LastUnused { .. }
             | RequestError::ImpartialOnly { .. }
+            | RequestError::NoThermograph { .. }
             | RequestError::CsvIsForTables
             | RequestError::UnknownGame { .. }
             | RequestError::NotAMove { .. }
@@ -216,6 +230,7 @@ impl RequestError {
         match self {
             RequestError::LastUnused { .. }
             | RequestError::ImpartialOnly { .. }
+            | RequestError::NoThermograph { .. }
             | RequestError::CsvIsForTables
             | RequestError::UnknownVerb { .. }
             | RequestError::Arguments { .. }

@@ -108,6 +108,8 @@ pub enum Plot {
     Partizan(PartizanTable),
     /// Every board of two rows of at most `upto` squares, for a game on rows (Chomp).
     TwoRows(TwoRowBoards),
+    /// Thermographs of positions of a partizan game, overlaid.
+    Thermographs(crate::analysis::partizan::ThermographPlot),
 }
 
 /// Outcomes of every board of two rows.
@@ -149,6 +151,9 @@ pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &B
                 piles: a.piles,
             };
             table(loaded, a.upto, options, limits)
+        }
+        Request::Plot(a) if !a.thermograph.is_empty() => {
+            thermograph_plot(loaded, &a.thermograph, limits).map(|p| Answer::Plot(Plot::Thermographs(p)))
         }
         Request::Plot(a) => plot(loaded, a.upto, limits).map(Answer::Plot).map_err(|e| on_game(e.into())),
         Request::Quotient(a) => {
@@ -393,6 +398,29 @@ fn refuse_a_plot_too_large(game: &Game, upto: u64) -> Result<(), crate::analysis
     }
     let megabytes = crate::solve::approximately((plot_bytes(game, upto) >> 20) as f64);
     Err(crate::analysis::TableError::PictureTooLarge { upto, megabytes, most: MOST_PLOT_BYTES >> 20, largest: fits })
+}
+
+/// The thermographs of `positions` of a partizan game under normal play.
+fn thermograph_plot(
+    loaded: &Loaded,
+    positions: &[PositionText],
+    limits: &Limits,
+) -> Result<crate::analysis::partizan::ThermographPlot, Failure> {
+    let game = &loaded.game;
+    let why = if !game.is_partizan() {
+        Some("impartial")
+    } else if game.convention == crate::vocab::Convention::Misere {
+        Some("under misère play")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(Failure::one(RequestError::NoThermograph { game: game.name.clone(), why }, None));
+    }
+    let positions: Vec<Position> =
+        positions.iter().map(|p| position_of(loaded, &p.0, None)).collect::<Result<_, Failure>>()?;
+    let mut solver = PartizanSolver::within(game, limits.clone());
+    crate::analysis::partizan::thermographs(&mut solver, &positions).map_err(|e| Failure::one(e, Some(&loaded.source)))
 }
 
 fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::analysis::TableError> {

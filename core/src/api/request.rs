@@ -164,11 +164,14 @@ impl Default for TableArgs {
 pub struct PlotArgs {
     /// The largest pile drawn.
     pub upto: u64,
+    /// Positions of a partizan game whose thermographs are drawn, overlaid, instead of the
+    /// table.
+    pub thermograph: Vec<PositionText>,
 }
 
 impl Default for PlotArgs {
     fn default() -> Self {
-        PlotArgs { upto: defaults::PLOT_UPTO }
+        PlotArgs { upto: defaults::PLOT_UPTO, thermograph: Vec::new() }
     }
 }
 

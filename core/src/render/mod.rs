@@ -3,6 +3,7 @@
 //! reads the same in the command line, the REPL, Python and the web page.
 
 mod plot;
+mod thermograph;
 
 use serde_json::{json, Value as Json};
 
@@ -48,6 +49,12 @@ pub fn json(answer: &Answer) -> Json {
         Answer::PartizanExplain(e) => value(e),
         Answer::Table(t) => t.to_json(),
         Answer::PartizanTable(t) => value(t),
+        // A thermograph's plot carries its walls as data too, beside the picture.
+        Answer::Plot(Plot::Thermographs(t)) => {
+            let mut data = value(t);
+            data["svg"] = json!(thermograph::svg(t));
+            data
+        }
         Answer::Plot(p) => json!({ "svg": svg(p) }),
         Answer::Quotient(q) => q.to_json(),
         Answer::Period(p) => p.to_json(),
@@ -103,6 +110,7 @@ pub fn svg(plot: &Plot) -> String {
         Plot::Table(t) => plot::svg(t),
         Plot::Partizan(t) => plot::partizan_outcomes(t),
         Plot::TwoRows(b) => plot::two_row_chomp(&b.game, b.upto, &b.grundy, &b.outcomes),
+        Plot::Thermographs(t) => thermograph::svg(t),
     }
 }
 

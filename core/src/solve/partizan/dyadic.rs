@@ -72,7 +72,7 @@ impl Dyadic {
         (a, b, k)
     }
 
-    #[cfg(test)]
+    /// The nearest float, for drawing.
     pub fn to_f64(self) -> f64 {
         self.numerator as f64 / 2f64.powi(self.exponent as i32)
     }

@@ -165,6 +165,11 @@ impl<'g> PartizanSolver<'g> {
             .collect())
     }
 
+    /// The thermograph of the value `v`.
+    pub(crate) fn thermograph(&mut self, v: FormId) -> thermo::Thermograph {
+        self.thermal.thermograph(&self.forms, v)
+    }
+
     /// The temperature theory of the value `v` (of a position of `size` counters): stops,
     /// mean, temperature, thermograph and confusion interval.
     pub fn heat(&mut self, v: FormId, size: u64) -> Result<Heat, SolveError> {

@@ -38,6 +38,11 @@ impl Wall {
         Wall { pieces: vec![Piece { from: BOTTOM, at: x, slope: 0 }] }
     }
 
+    /// Its corners (t, x), from t = −1 up to where the mast starts.
+    pub fn corners(&self) -> Vec<(Dyadic, Dyadic)> {
+        self.pieces.iter().map(|p| (p.from, p.at)).collect()
+    }
+
     /// The value at `t` (t ≥ −1).
     pub fn at(&self, t: Dyadic) -> Dyadic {
         let piece = self.pieces.iter().rev().find(|p| p.from <= t).unwrap_or(&self.pieces[0]);
