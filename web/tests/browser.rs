@@ -196,3 +196,36 @@ async fn a_class_writes_a_game_reads_its_table_asks_why_and_plays_it() {
     std::fs::write(dir.join("serve-phone.png"), client.screenshot().await.expect("a screenshot")).expect("written");
     client.close().await.expect("the session ends");
 }
+
+/// The thermograph panel: a partizan game from the menu, three positions overlaid, the walls
+/// drawn (one polyline each) and each position's mean and temperature listed; the table gains
+/// the columns of mean and temperature. A screenshot goes to target/screenshots/.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_draws_thermographs_of_a_partizan_game() {
+    let address = common::server();
+    let (_driver, client) = browser().await;
+    client.goto(&format!("http://{address}/")).await.expect("the page opens");
+    text_until(&client, "#status", |t| t.contains("the game checks")).await;
+    let menu = client.find(Locator::Css("#games")).await.unwrap();
+    menu.select_by_value("partizan-subtraction.game").await.expect("partizan subtraction in the menu");
+    text_until(&client, "#status", |t| t.contains("Partizan subtraction L{1,3} R{2,3}: the game checks")).await;
+    type_into(&client, "#table-upto", "8").await;
+    click(&client, "#table-go").await;
+    let table = text_until(&client, "#table-out", |t| t.contains("temperature")).await;
+    assert!(table.contains("mean") && table.contains("1/2"), "{table}");
+    click(&client, "nav.tabs button[data-panel=thermograph]").await;
+    type_into(&client, "#thermograph-positions", "8, 4, 3").await;
+    click(&client, "#thermograph-go").await;
+    let heat = text_until(&client, "#thermograph-heat", |t| t.lines().count() == 3).await;
+    // Pile 8: mean and temperature 1/2; 4 (1 + infinitesimals): mean 1, temperature 0; 3: 0, 0.
+    assert_eq!(heat, "8: mean 1/2, temperature 1/2\n4: mean 1, temperature 0\n3: mean 0, temperature 0");
+    let walls = client.find_all(Locator::Css("#thermograph-out polyline")).await.expect("the walls");
+    assert_eq!(walls.len(), 6, "two walls for each of three positions");
+    let corners = walls[0].attr("data-corners").await.expect("an attribute").unwrap_or_default();
+    assert_eq!(corners, "-1:1 0:1 1/2:1/2", "pile 8's left wall");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+    std::fs::create_dir_all(&dir).expect("target is writable");
+    std::fs::write(dir.join("serve-thermograph.png"), client.screenshot().await.expect("a screenshot"))
+        .expect("the screenshot is written");
+    client.close().await.expect("the session ends");
+}
