@@ -656,21 +656,10 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
         }
     } else {
         reasoning.push(format!("Canonical form, with dominated and reversible options removed: {shown}."));
-        // A switch {a | b} of numbers: how much moving first is worth.
-        if let ([a], [b]) = (solver.forms.left(value), solver.forms.right(value)) {
-            if let (Some(a), Some(b)) = (solver.forms.number(*a), solver.forms.number(*b)) {
-                if a >= b {
-                    let mean = a.midpoint(b);
-                    let temperature = Dyadic::new((a + (-b)).numerator(), (a + (-b)).exponent() + 1);
-                    reasoning.push(format!(
-                        "It is a switch: moving first gains {temperature} for either player. Mean {mean}, temperature {temperature}."
-                    ));
-                }
-            }
-        }
         let (ls, rs) = solver.forms.stops(value);
         reasoning
             .push(format!("Left moving first can reach {ls} when play settles on a number; Right moving first, {rs}."));
+        reasoning.extend(thermograph_walk(solver, value, &left_options, &right_options));
     }
     reasoning.push(match outcome {
         PartizanOutcome::L => "It is greater than 0: Left wins whoever starts.".into(),
@@ -691,6 +680,42 @@ pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanEx
         left_winning_moves,
         right_winning_moves,
     })
+}
+
+/// The thermograph of `value`, walked through from its options' walls (Winning Ways ch. 6):
+/// what each option's wall gives at the temperature, where the two scaffolds meet, and why that
+/// is the temperature and the mean.
+fn thermograph_walk(
+    solver: &mut PartizanSolver,
+    value: FormId,
+    left_options: &[(Move, FormId)],
+    right_options: &[(Move, FormId)],
+) -> Vec<String> {
+    let th = solver.thermograph(value);
+    let (t, mean) = (plain(th.temperature), plain(th.mean));
+    let mut out = vec![
+        "Thermograph: cool the game by t (each move costs its mover t). Left's wall is the best for Left of her options' right walls, each moved t towards Right (x − t); Right's wall is the best for Right of his options' left walls, each moved t towards Left (x + t).".to_string(),
+    ];
+    for (side, options) in [(Side::Left, left_options), (Side::Right, right_options)] {
+        let mut said = Vec::new();
+        for (mv, v) in options {
+            let o = solver.thermograph(*v);
+            let at = if side == Side::Left {
+                o.right.at(th.temperature) - th.temperature
+            } else {
+                o.left.at(th.temperature) + th.temperature
+            };
+            let orthodox = if at == th.mean { " (orthodox: it keeps the mean)" } else { "" };
+            said.push(format!("{} gives x = {} at t = {t}{orthodox}", mv.kind.describe(), plain(at)));
+        }
+        if !said.is_empty() {
+            out.push(format!("{}'s options: {}.", side.name(), said.join("; ")));
+        }
+    }
+    out.push(format!(
+        "The walls meet at t = {t}, x = {mean}: the temperature is {t} (how much moving first is worth) and the mean {mean} (above the temperature the game is worth {mean} to both: the mast)."
+    ));
+    out
 }
 
 impl PartizanExplanation {
