@@ -83,6 +83,14 @@ pub fn play(
                     Typed::Quit => return Ok(()),
                     Typed::Hint => {
                         let winning = solver.winning_moves(&position, you)?;
+                        // Where moving first is worth the most: the hottest pile (temperature
+                        // theory's rule of thumb, which the winning move may overrule).
+                        if let Some((_, n, t)) = solver.hottest_pile(&position)? {
+                            say(
+                                out,
+                                format!("the hottest pile is the pile of {n}: temperature {t}, so moving there first is worth the most\n"),
+                            );
+                        }
                         say(
                             out,
                             match winning.first() {

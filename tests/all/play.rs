@@ -92,3 +92,16 @@ fn a_partizan_game_played_as_right_against_left_first() {
     assert!(out.contains("you are Right") && out.ends_with("The computer (Left) wins.\n"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+/// In a sum of piles the hint names the hottest pile, where moving first is worth the most:
+/// of 8, 4 and 3 in partizan subtraction, 8 (temperature 1/2; 4 and 3 have temperature 0).
+#[test]
+fn a_partizan_hint_names_the_hottest_pile() {
+    let out = play(&["games/partizan-subtraction.game", "8", "4", "3"], "partizan-hottest-hint.txt");
+    assert!(out.contains("the hottest pile is the pile of 8: temperature 1/2"), "{out}");
+    let temperatures =
+        common::takeaway(&["table", "games/partizan-subtraction.game", "--upto", "8", "--format", "json"]);
+    let table: serde_json::Value = serde_json::from_str(&temperatures.stdout).expect("JSON");
+    let t = |n: usize| table["rows"][n]["temperature"].as_str().map(str::to_string);
+    assert_eq!((t(8), t(4), t(3)), (Some("1/2".into()), Some("0".into()), Some("0".into())));
+}

@@ -165,6 +165,23 @@ impl<'g> PartizanSolver<'g> {
             .collect())
     }
 
+    /// In a sum of several piles with values: the hottest pile (its index, size and
+    /// temperature, written `1/2`), where moving first is worth the most; `None` otherwise.
+    pub fn hottest_pile(&mut self, pos: &Position) -> Result<Option<(usize, u64, String)>, SolveError> {
+        if !self.has_values() || !self.is_sum_of_piles() || pos.piles.iter().filter(|&&p| p > 0).count() < 2 {
+            return Ok(None);
+        }
+        let mut hottest: Option<(usize, u64, Dyadic)> = None;
+        for (i, &n) in pos.piles.iter().enumerate() {
+            let v = self.pile_value(n)?;
+            let t = self.thermal.thermograph(&self.forms, v).temperature;
+            if hottest.is_none_or(|h| t > h.2) {
+                hottest = Some((i, n, t));
+            }
+        }
+        Ok(hottest.map(|(i, n, t)| (i, n, thermo::plain(t))))
+    }
+
     /// The thermograph of the value `v`.
     pub(crate) fn thermograph(&mut self, v: FormId) -> thermo::Thermograph {
         self.thermal.thermograph(&self.forms, v)
