@@ -10,6 +10,10 @@ use std::collections::HashMap;
 
 use super::dyadic::Dyadic;
 
+/// Comparisons and sums remembered, a form's worth of memory each: a remembered comparison
+/// takes about a quarter of a form's bytes.
+const ENTRIES_PER_FORM: usize = 4;
+
 /// A canonical form in a `Forms` store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormId(u32);
@@ -115,7 +119,10 @@ impl Forms {
     }
 
     fn push(&mut self, node: Node, kind: Kind) -> Result<FormId, TooManyForms> {
-        if self.nodes.len() >= self.limit {
+        // Everything remembered counts, comparisons and sums too: they are most of the memory
+        // and the time of a large sum, which would otherwise fill gigabytes before the forms
+        // themselves reached the limit.
+        if self.nodes.len() >= self.limit || self.work() >= self.limit.saturating_mul(ENTRIES_PER_FORM) {
             return Err(TooManyForms);
         }
         let id = FormId(self.nodes.len() as u32);
@@ -476,6 +483,23 @@ impl Forms {
         .unwrap_or(Dyadic::ZERO);
         memo.insert((g, left), s);
         s
+    }
+
+    /// How many distinct forms `g` is made of (itself and every option of an option …), up to
+    /// `most`: a sum's cost grows with the product of its parts' sizes.
+    pub fn size(&self, g: FormId, most: usize) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let mut pending = vec![g];
+        while let Some(h) = pending.pop() {
+            if seen.len() >= most {
+                break;
+            }
+            if seen.insert(h) {
+                let node = &self.nodes[h.0 as usize];
+                pending.extend(node.left.iter().chain(&node.right).copied());
+            }
+        }
+        seen.len()
     }
 
     /// The birthday: the day the form is born on (0 for 0, 1 for 1, −1 and *).

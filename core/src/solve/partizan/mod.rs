@@ -88,6 +88,10 @@ const POSITION_OVERHEAD: u64 = 112;
 /// comparison of forms or more (L{1,3} R{2,3} to pile 300: about a second for 2.5·10⁶).
 const FORMS_WORK_SHARE: u64 = 4;
 
+/// A sum of two forms costs more than its pairs of parts (each pair is summed, made canonical
+/// and compared): the estimate allows a sum whose pairs are at most this share of the budget.
+const SUM_COST_SHARE: usize = 4;
+
 /// Solves positions of a partizan game under a budget.
 pub struct PartizanSolver<'g> {
     game: &'g Game,
@@ -270,8 +274,16 @@ impl<'g> PartizanSolver<'g> {
     pub fn value(&mut self, pos: &Position) -> Result<FormId, SolveError> {
         if self.is_sum_of_piles() {
             let mut total = FormId::ZERO;
+            let budget = self.forms_budget();
             for &n in &pos.piles {
                 let v = self.pile_value(n)?;
+                // Adding two forms sums every pair of their parts and compares the results: an
+                // estimate from their sizes refuses at once a sum past the budget, where adding
+                // would run for minutes before the store filled up.
+                let cost = self.forms.size(total, budget).saturating_mul(self.forms.size(v, budget));
+                if cost > budget / SUM_COST_SHARE {
+                    return Err(self.forms_too_large(n));
+                }
                 total = self.forms.add(total, v).map_err(|_| self.forms_too_large(n))?;
             }
             return Ok(total);
