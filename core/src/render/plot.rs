@@ -7,11 +7,13 @@ use std::fmt::Write;
 use crate::analysis::{Table, TableShape};
 use crate::solve::Outcome;
 
-const FONT: &str = "font-family=\"Helvetica, Arial, sans-serif\"";
+/// The pictures' one font (the thermographs' too).
+pub(super) const FONT: &str = "font-family=\"Helvetica, Arial, sans-serif\"";
 const P_COLOUR: &str = "#d62728";
 const BAR_COLOUR: &str = "#1f77b4";
 
-fn escape(text: &str) -> String {
+/// Text made safe inside SVG (the thermographs' too).
+pub(super) fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

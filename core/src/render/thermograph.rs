@@ -5,14 +5,10 @@
 
 use std::fmt::Write;
 
+use super::plot::{escape, FONT};
 use crate::analysis::partizan::ThermographPlot;
 
-const FONT: &str = "font-family=\"Helvetica, Arial, sans-serif\"";
 const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 /// The picture: one thermograph a position, overlaid.
 pub fn svg(plot: &ThermographPlot) -> String {
