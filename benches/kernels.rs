@@ -354,6 +354,80 @@ fn partizan(text: &str, positions: Vec<Vec<u64>>, search: bool) -> String {
     format!("L {} R {} N {} P {}", counts[0], counts[1], counts[2], counts[3])
 }
 
+/// Temperature theory without canonical forms: the mean, temperature and thermograph of every
+/// pile up to `upto` (each from the piles below), as `table` gives them; a checksum of the
+/// means and the largest temperature.
+fn thermal_piles(text: &str, upto: u64) -> String {
+    use takeaway_core::PartizanSolver;
+    let game = load(text);
+    let mut solver = PartizanSolver::new(&game, &unbounded());
+    solver.give_up_values();
+    let (mut means, mut hottest, mut corners) = (0.0f64, f64::MIN, 0usize);
+    for n in 0..=upto {
+        let v = solver.thermal_value(&Position::new(vec![n])).expect("walls");
+        means += v.thermograph.mean.to_f64();
+        hottest = hottest.max(v.thermograph.temperature.to_f64());
+        corners += v.thermograph.left.corners().len() + v.thermograph.right.corners().len();
+    }
+    format!("Σ means {means}, hottest {hottest}, {corners} corners")
+}
+
+/// The sum of 100 piles, 9901 to 10000: what temperature theory proves of it, asked as every
+/// front end asks.
+fn thermal_sum(text: &str) -> String {
+    let piles: Vec<String> = (9901..=10000).map(|n: u64| n.to_string()).collect();
+    let position = takeaway_core::PositionText(piles.join(" "));
+    let request = Request::Solve(takeaway_core::SolveArgs { position, ..Default::default() });
+    match answer(text, request, &Budget::new()) {
+        Ok(Answer::PartizanSolve(r)) => {
+            let h = r.sum_heat.expect("bounds");
+            format!("{:?}: mean {}, temperature ≤ {}", r.outcome, h.mean, h.temperature_at_most)
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// How far hotstrat (move in the hottest pile, keeping the most of it) stays from perfect play
+/// on sums small enough to search: over every partizan subtraction game with both sets inside
+/// {1, 2, 3, 4} and every sum of two or three piles up to 9, from each position where the
+/// side to move wins, the share of hotstrat's moves that keep the win.
+fn hotstrat_against_perfect() -> String {
+    use takeaway_core::{PartizanSolver, Side};
+    let set = |mask: u32| -> Vec<String> {
+        (1..=4).filter(|s| mask & (1 << (s - 1)) != 0).map(|s: u32| s.to_string()).collect()
+    };
+    let (mut winning, mut kept) = (0usize, 0usize);
+    for l in 1..16 {
+        for r in 1..16 {
+            let text = format!(
+                "game \"g\"\npiles\nleft move: take {}\nright move: take {}\n",
+                set(l).join(" or "),
+                set(r).join(" or ")
+            );
+            let game = load(&text);
+            let mut solver = PartizanSolver::new(&game, &unbounded());
+            for a in 1..=9u64 {
+                for b in a..=9 {
+                    for c in std::iter::once(0).chain(b..=9) {
+                        let pos = Position::new(vec![a, b, c]);
+                        for side in [Side::Left, Side::Right] {
+                            if !solver.outcome(&pos).expect("outcome").first_wins(side) {
+                                continue;
+                            }
+                            winning += 1;
+                            let hot = solver.hot_move(&pos, side).expect("hotstrat").expect("a move");
+                            if !solver.outcome(&hot.to).expect("outcome").first_wins(side.other()) {
+                                kept += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    format!("{kept} of {winning} winning positions ({:.1}%) keep the win", 100.0 * kept as f64 / winning as f64)
+}
+
 fn piles_upto(n: u64) -> Vec<Vec<u64>> {
     (0..=n).map(|k| vec![k]).collect()
 }
@@ -479,6 +553,10 @@ fn run(name: &str) {
         "wythoff-500-600-refused" => refused(WYTHOFF, vec![500, 600]),
         "partizan-values-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), false),
         "partizan-search-300" => partizan(PARTIZAN_SUBTRACTION, piles_upto(300), true),
+        "thermal-10000" => thermal_piles(PARTIZAN_SUBTRACTION, 10_000),
+        "thermal-search-10000" => partizan(PARTIZAN_SUBTRACTION, piles_upto(10_000), true),
+        "thermal-sum-100" => thermal_sum(PARTIZAN_SUBTRACTION),
+        "hotstrat" => hotstrat_against_perfect(),
         "partizan-kayles-sum" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], false),
         "partizan-kayles-sum-search" => partizan(PARTIZAN_KAYLES, vec![vec![8, 9, 10, 11], vec![12, 13, 14]], true),
         "octal-sweep" => {
@@ -608,6 +686,13 @@ fn main() {
             "partizan-values-300",
             Some("partizan-search-300"),
         ),
+        (
+            "partizan L{1,3} R{2,3}: mean, temperature and thermograph of every pile ≤ 10,000, no canonical form (vs outcomes by game-tree search)",
+            "thermal-10000",
+            Some("thermal-search-10000"),
+        ),
+        ("partizan L{1,3} R{2,3}: the sum of 100 piles 9901..10000 from its piles' thermographs", "thermal-sum-100", None),
+        ("hotstrat against perfect play: sums of 2 and 3 piles ≤ 9, every game with sets in {1..4}", "hotstrat", None),
         (
             "partizan Kayles 8 9 10 11 and 12 13 14: sums of canonical values (vs whole-position search)",
             "partizan-kayles-sum",

@@ -35,6 +35,9 @@ pub enum Verb<G: Args> {
         game: G,
         #[command(flatten)]
         position: PositionArgs,
+        /// a partizan position: also its value cooled by temperature T (1, 1/2, 3/4)
+        #[arg(long, value_name = "T", allow_negative_numbers = true)]
+        cool: Option<String>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -330,9 +333,12 @@ impl<G: Args> Verb<G> {
     pub fn question(&self) -> Result<Question, RequestError> {
         let (verb, args, output, format, output_file, conversation) = match self {
             Verb::Check { output, .. } => ("check", Map::new(), output.limits.budget(), output.format, None, false),
-            Verb::Solve { position, output, .. } => {
-                let args =
-                    given(vec![("position", Some(json!(position.text()))), ("last", position.last.map(Into::into))]);
+            Verb::Solve { position, cool, output, .. } => {
+                let args = given(vec![
+                    ("position", Some(json!(position.text()))),
+                    ("last", position.last.map(Into::into)),
+                    ("cool", cool.as_ref().map(|t| json!(t))),
+                ]);
                 ("solve", args, output.limits.budget(), output.format, None, false)
             }
             Verb::Explain { position, all, output, .. } => {

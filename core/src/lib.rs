@@ -72,9 +72,9 @@ pub mod answers {
     pub use crate::analysis::explain::{
         Answer as ExplainedAnswer, CellOption, CellValue, Column, NimSumMove, OptionOutcome, OptionValue, Step,
     };
+    pub use crate::analysis::heat::{Cooled, DrawnThermograph, SumHeat, ThermographPlot};
     pub use crate::analysis::partizan::{
-        DrawnThermograph, ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow,
-        PartizanTable, ThermographPlot,
+        ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow, PartizanTable,
     };
     pub use crate::analysis::period_search::PeriodReport;
     pub use crate::analysis::periods::Periodicity;

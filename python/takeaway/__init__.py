@@ -130,11 +130,25 @@ class Solution(_Answer):
         "temperature",
         "stops",
         "thermograph",
+        "atomic_weight",
+        "reduced",
+        "cooled",
+        "sum_heat",
     )
 
     def __init__(self, native: Any, data: Dict[str, Any]):
         super().__init__(native, data)
         heat = data.get("heat") or {}
+        #: An all-small partizan position's atomic weight (a game, as text; None otherwise).
+        self.atomic_weight: Optional[str] = data.get("atomic_weight")
+        #: A partizan value's reduced canonical form (the value up to infinitesimals), as text.
+        self.reduced: Optional[str] = data.get("reduced")
+        #: The value cooled by ``cool`` (as text), when asked.
+        self.cooled: Optional[str] = (data.get("cooled") or {}).get("value")
+        #: For a sum of piles too large to search: what temperature theory proves of it (its
+        #: mean, a bound on its temperature, bounds on its stops, each side's move by
+        #: temperature), as data; None otherwise.
+        self.sum_heat: Optional[Dict[str, Any]] = data.get("sum_heat")
         #: A partizan position's mean value and temperature, as exact fractions (None otherwise).
         self.mean: Optional[Fraction] = Fraction(heat["mean"]) if heat else None
         self.temperature: Optional[Fraction] = Fraction(heat["temperature"]) if heat else None
@@ -422,13 +436,19 @@ class Game:
         return data
 
     def solve(
-        self, *piles: Union[int, str], last: Optional[int] = None, remoteness: Optional[bool] = None, **budget: Any
+        self,
+        *piles: Union[int, str],
+        last: Optional[int] = None,
+        remoteness: Optional[bool] = None,
+        cool: Union[None, int, str, Fraction] = None,
+        **budget: Any,
     ) -> Solution:
         """Outcome, Grundy value (or a partizan value), winning moves and remoteness of a
         position: ``game.solve(41, 163, 13)``, or ``game.solve("41 163 13")``; ``last`` is the
         previous move, for games that remember it; ``remoteness=False`` skips the search for how
-        long best play lasts."""
-        args = {"position": _position(piles), "last": last, "remoteness": remoteness}
+        long best play lasts; ``cool=Fraction(1, 2)`` (or ``"1/2"``) also cools a partizan
+        position's value by that temperature."""
+        args = {"position": _position(piles), "last": last, "remoteness": remoteness, "cool": None if cool is None else str(cool)}
         return Solution(*self._ask("solve", args, budget))
 
     def explain(

@@ -190,5 +190,25 @@ def test_a_partizan_position_s_mean_temperature_and_stops():
     assert game_free_of_heat(takeaway.Game.from_source("pile\nmove: take 1..3").solve(5))
 
 
+def test_cooling_reduced_forms_atomic_weights_and_sums_at_scale():
+    # {1 | 0} cooled by t is {1 - t | t} up to its temperature 1/2, then the number 1/2.
+    switch = takeaway.Game.from_source('game "one or two"\npiles\nleft move: take 1\nright move: take 2')
+    assert switch.solve(5, cool=Fraction(1, 4)).cooled == "{3/4|1/4}"
+    assert switch.solve(5, cool="1").cooled == "½"
+    # Left takes 1 or 2, Right 1: a pile of n >= 2 is (n - 1) ups, of atomic weight n - 1.
+    ups = takeaway.Game.from_source('game "ups"\npiles\nleft move: take 1 or 2\nright move: take 1')
+    assert [ups.solve(n).atomic_weight for n in range(2, 7)] == ["1", "2", "3", "4", "5"]
+    assert switch.solve(5).atomic_weight is None
+    # L{1,3} R{2,3}: a pile of 8 is {1|0} up to infinitesimals; 100 piles near 10,000 are too
+    # many to search, and their means add: 34 of mean 1 and 33 of 1/2.
+    hot = takeaway.Game.from_source('game "h"\npiles\nleft move: take 1 or 3\nright move: take 2 or 3')
+    assert hot.solve(8).value != "{1|0}" and hot.solve(8).reduced == "{1|0}"
+    big = hot.solve(*range(9901, 10001))
+    assert (big.outcome, big.sum_heat["mean"], big.sum_heat["temperature_at_most"]) == ("L", "101/2", "1/2")
+    with pytest.raises(takeaway.TakeawayError) as e:
+        ups.solve(3, cool="1/3")
+    assert e.value.code == "takeaway::query::invalid"
+
+
 def game_free_of_heat(s) -> bool:
     return s.mean is None and s.temperature is None and s.stops is None and s.thermograph is None

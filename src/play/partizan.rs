@@ -8,7 +8,7 @@ use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed,
 use takeaway_core::errors::SolveError;
 use takeaway_core::pick;
 use takeaway_core::PartizanSolver;
-use takeaway_core::{Convention, Position};
+use takeaway_core::{Convention, FailureKind, Position};
 
 pub fn play(
     request: &PlayRequest,
@@ -55,13 +55,25 @@ pub fn play(
         }
         match to_move {
             Player::Computer => {
-                let winning = solver.winning_moves(&position, them)?;
                 let perfect = (random.next_u64() % 100) < strength.percent as u64;
+                // A sum too large to search is played by temperature (hotstrat): in the
+                // hottest pile, keeping the most of it.
+                let (winning, by_temperature) = match solver.winning_moves(&position, them) {
+                    Ok(w) => (w, false),
+                    Err(e) if e.kind() == FailureKind::Refused => match solver.hot_move(&position, them)? {
+                        Some(m) => (vec![m], true),
+                        None => return Err(e),
+                    },
+                    Err(e) => return Err(e),
+                };
                 let chosen = match (perfect, winning.first()) {
                     (true, Some(m)) => m.clone(),
                     // No winning move (or a deliberate slip at a lower strength): any move.
                     _ => moves[(random.next_u64() % moves.len() as u64) as usize].clone(),
                 };
+                if by_temperature && perfect {
+                    say(out, "(too large to search: the computer moves in the hottest pile)\n".to_string());
+                }
                 say(
                     out,
                     format!(
@@ -82,7 +94,24 @@ pub fn play(
                     Typed::Again => {}
                     Typed::Quit => return Ok(()),
                     Typed::Hint => {
-                        let winning = solver.winning_moves(&position, you)?;
+                        let winning = match solver.winning_moves(&position, you) {
+                            Ok(w) => w,
+                            Err(e) if e.kind() == FailureKind::Refused => {
+                                match solver.hot_move(&position, you)? {
+                                    Some(m) => say(
+                                        out,
+                                        format!(
+                                            "too large to search; by temperature: {}, to {} (the hottest pile's best move; advice, not a proof)\n",
+                                            m.describe(),
+                                            m.to.piles_text()
+                                        ),
+                                    ),
+                                    None => return Err(e),
+                                }
+                                continue;
+                            }
+                            Err(e) => return Err(e),
+                        };
                         // Where moving first is worth the most: the hottest pile (temperature
                         // theory's rule of thumb, which the winning move may overrule).
                         if let Some((_, n, t)) = solver.hottest_pile(&position)? {
@@ -118,8 +147,12 @@ pub fn play(
                     Typed::Move(line) => match pick(game, &moves, &line) {
                         Ok(m) => {
                             your_moves += 1;
-                            let could_win = solver.outcome(&position)?.first_wins(you);
-                            let they_win_now = solver.outcome(&m.to)?.first_wins(them);
+                            // Where the outcomes are too large to search, no slip is looked for.
+                            let (could_win, they_win_now) = match (solver.outcome(&position), solver.outcome(&m.to)) {
+                                (Ok(a), Ok(b)) => (a.first_wins(you), b.first_wins(them)),
+                                (Err(e), _) | (_, Err(e)) if e.kind() != FailureKind::Refused => return Err(e),
+                                _ => (false, false),
+                            };
                             if slip.is_none() && could_win && they_win_now {
                                 if let Some(b) = solver.winning_moves(&position, you)?.first() {
                                     slip = Some((your_moves, position.clone(), m.describe(), b.describe()));

@@ -251,6 +251,87 @@ fn a_partizan_game_solves_tables_and_explains() {
     assert_eq!(v["value"], "3");
 }
 
+/// Temperature theory where canonical forms cannot go. L{1,3} R{2,3}: a pile's walls depend
+/// only on the three piles below, so once three means and temperatures repeat they repeat for
+/// ever; the brute force of `core/tests/engine/thermography.rs` checks piles to 30 (mean 1, ½,
+/// 0 and temperature 0, ½, 0 for n ≡ 1, 2, 0 mod 3 from 4 on). The table to 10,000 keeps that
+/// period to its end, past where the forms stop, and a sum of the 100 piles 9901..10000 has
+/// the sum of their means: 34 piles of mean 1 and 33 of ½, 101/2.
+#[test]
+fn temperature_theory_goes_past_the_canonical_forms() {
+    let csv = ok(&["table", "games/partizan-subtraction.game", "--upto", "10000", "--format", "csv"]);
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 10_001);
+    let expected = |n: usize| match n % 3 {
+        1 => ("1", "0"),
+        2 => ("1/2", "1/2"),
+        _ => ("0", "0"),
+    };
+    // The mean and temperature are the last two columns (a value may hold quoted commas).
+    for (n, row) in rows.iter().enumerate().skip(4) {
+        assert_eq!((row[row.len() - 2], row[row.len() - 1]), expected(n), "pile {n}: {row:?}");
+    }
+    assert_eq!(rows[10_000], ["10000", "L", "", "1", "0"], "the canonical forms stop long before 10,000");
+
+    let v = json(&["solve", "games/partizan-subtraction.game", "10000", "--format", "json"]);
+    assert_eq!((v["heat"]["mean"].as_str(), v["heat"]["temperature"].as_str()), (Some("1"), Some("0")));
+    assert!(v.get("value").is_none());
+
+    let piles: Vec<String> = (9901..=10000).map(|n: u32| n.to_string()).collect();
+    let mut args = vec!["solve", "games/partizan-subtraction.game"];
+    args.extend(piles.iter().map(String::as_str));
+    args.extend(["--format", "json"]);
+    let v = json(&args);
+    let h = &v["sum_heat"];
+    assert_eq!(h["mean"], "101/2");
+    assert_eq!(h["temperature_at_most"], "1/2");
+    // Proven an L-position: Right's stop is at least 101/2 − 1/2 > 0.
+    assert_eq!(v["outcome"], "L");
+    let low: f64 = {
+        let (n, d) =
+            h["right_stop"][0].as_str().unwrap().split_once('/').unwrap_or((h["right_stop"][0].as_str().unwrap(), "1"));
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    assert!(low >= 50.0, "{h}");
+    // Each side's move by temperature is in a hottest pile (n ≡ 2 mod 3): Left takes 1 or 3,
+    // Right 2 or 3.
+    for (side, takes) in [("left_hot_move", ["take 1", "take 3"]), ("right_hot_move", ["take 2", "take 3"])] {
+        let m = h[side]["move"].as_str().unwrap();
+        let pile: u32 = m.rsplit(' ').next().unwrap().parse().unwrap();
+        assert_eq!(pile % 3, 2, "{m}");
+        assert!(takes.iter().any(|t| m.starts_with(t)), "{m}");
+    }
+    assert!(v["left_winning_moves"].as_array().unwrap().is_empty());
+}
+
+/// What a long value hides, from the definitions: {1|0} cooled by t is {1 − t | t} for t ≤ ½;
+/// a pile of 8 of L{1,3} R{2,3} (temperature ½, stops 1 and 0) is {1|0} up to infinitesimals;
+/// a pile of n ≥ 2 of Ups is (n − 1)·↑, of atomic weight n − 1; cooling an impartial game is
+/// refused.
+#[test]
+fn cooling_reduced_forms_and_atomic_weights() {
+    let v = json(&["solve", "games/partizan-subtraction.game", "2", "--cool", "1/4", "--format", "json"]);
+    assert_eq!((v["value"].as_str(), v["cooled"]["value"].as_str()), (Some("{1|0}"), Some("{3/4|1/4}")));
+    let v = json(&["solve", "games/partizan-subtraction.game", "2", "--cool", "1", "--format", "json"]);
+    assert_eq!(v["cooled"]["value"], "½");
+    let v = json(&["solve", "games/partizan-subtraction.game", "8", "--format", "json"]);
+    assert_eq!(v["reduced"], "{1|0}");
+    assert!(v["value"].as_str().unwrap().len() > 60);
+    for n in 2..=8u32 {
+        let v = json(&["solve", "games/partizan-ups.game", &n.to_string(), "--format", "json"]);
+        assert_eq!(v["atomic_weight"], (n - 1).to_string(), "pile {n}: {}", v["value"]);
+    }
+    let v = json(&["solve", "games/partizan-ups.game", "3", "4", "--format", "json"]);
+    assert_eq!(v["atomic_weight"], "5");
+    // Not all-small: no atomic weight.
+    let v = json(&["solve", "games/partizan-subtraction.game", "2", "--format", "json"]);
+    assert!(v.get("atomic_weight").is_none());
+    let err = fails(1, &["solve", "games/kayles.game", "5", "--cool", "1"]);
+    assert!(err.contains("takeaway::query::no_cooling"), "{err}");
+    let err = fails(1, &["solve", "games/partizan-subtraction.game", "5", "--cool", "1/3"]);
+    assert!(err.contains("takeaway::query::invalid"), "{err}");
+}
+
 #[test]
 fn a_partizan_game_plots_its_outcome_classes() {
     let dir = std::env::temp_dir().join(format!("takeaway-partizan-plot-{}", std::process::id()));

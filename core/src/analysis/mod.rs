@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod explain;
+pub mod heat;
 pub mod partizan;
 pub mod period_search;
 pub mod periods;

@@ -3,17 +3,18 @@
 
 use serde::Serialize;
 
+use super::heat::{sum_heat, Cooled, SumHeat};
 use super::WinningMove;
 use crate::rules::{Move, Position, Side};
 use crate::solve::partizan::thermo::plain;
 use crate::solve::partizan::{Dyadic, FormId, Heat, PartizanOutcome, PartizanSolver};
 use crate::solve::period::subtraction_bound;
 use crate::solve::SolveError;
-use crate::vocab::Convention;
+use crate::vocab::{Convention, FailureKind};
 
 /// Computes the position's value where it fits the limits; where the forms grow past them,
 /// the solver answers from the search instead, and the reason comes back.
-fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<String>, SolveError> {
+pub(crate) fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<String>, SolveError> {
     if !solver.has_values() {
         return Ok(None);
     }
@@ -21,11 +22,15 @@ fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<Stri
         Ok(_) => Ok(None),
         Err(e @ SolveError::FormsTooLarge { .. }) => {
             solver.give_up_values();
-            Ok(Some(format!("{e}; the outcome and winning moves come from a search of the game tree (--max-states raises the limit)")))
+            Ok(Some(format!("{e}; {SEARCHED}")))
         }
         Err(e) => Err(e),
     }
 }
+
+/// Where the outcome comes from once the values are given up.
+const SEARCHED: &str =
+    "the outcome and winning moves come from a search of the game tree (--max-states raises the limit)";
 
 /// Each non-empty pile's value, written out, where the position is a sum of several piles
 /// (empty otherwise: one pile is its own value, and other games are valued whole).
@@ -92,31 +97,76 @@ pub struct PartizanReport {
     /// Right's orthodox moves.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub right_orthodox_moves: Vec<WinningMove>,
+    /// The atomic weight (a game: how many ↑ the position is worth), for an all-small
+    /// position (every position in it has moves for both players or for neither).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atomic_weight: Option<String>,
+    /// The reduced canonical form: the simplest game infinitesimally close to the value (the
+    /// value itself up to infinitesimals such as ↑ and *).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<String>,
+    /// The value cooled by the temperature asked for (`cool`), when it has a value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cooled: Option<Cooled>,
+    /// What temperature theory proves of a sum of piles too large to search (then `heat`
+    /// and the winning moves are absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sum_heat: Option<SumHeat>,
     /// Left's winning moves.
     pub left_winning_moves: Vec<WinningMove>,
     /// Right's winning moves.
     pub right_winning_moves: Vec<WinningMove>,
 }
 
-pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanReport, SolveError> {
+pub fn solve(solver: &mut PartizanSolver, pos: &Position, cool: Option<Dyadic>) -> Result<PartizanReport, SolveError> {
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
     let value_note = try_values(solver, pos)?;
-    let outcome = solver.outcome(pos)?;
-    let (value, pile_values, heat) = if solver.has_values() {
+    let normal = !misere;
+    let (outcome, sum_heat) = match solver.outcome(pos) {
+        Ok(o) => (o, None),
+        Err(e) if normal && solver.is_sum_of_piles() && e.kind() == FailureKind::Refused => {
+            // Too large to search: temperature theory may still prove who wins.
+            let (outcome, sum_heat) = sum_heat(solver, pos)?;
+            match outcome {
+                Some(o) => (o, Some(sum_heat)),
+                None => return Err(e),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    let value_note = match (value_note, &sum_heat) {
+        (Some(note), Some(_)) => {
+            Some(note.replace(SEARCHED, "too large to search too, so the outcome comes from the piles' thermographs"))
+        }
+        (note, _) => note,
+    };
+    // The walls need no canonical form: a position too large for its value still has its
+    // thermograph, from a search of its positions (the search the outcome came from).
+    let heat = if normal && sum_heat.is_none() { refused_as_none(solver.heat(pos))? } else { None };
+    let (value, pile_values, atomic_weight, cooled, reduced) = if solver.has_values() {
         let v = solver.value(pos)?;
-        let heat = solver.heat(v, pos.piles.iter().sum())?;
-        (Some(solver.show(v)), pile_values(solver, pos)?, Some(heat))
+        let reduced = solver.reduced_form(v);
+        let cooled = match cool {
+            Some(t) => Some(Cooled { by: plain(t), value: solver.cooled(v, t)? }),
+            None => None,
+        };
+        // Past the forms' limits the atomic weight is left out, as the reduced form is.
+        let atomic_weight = solver.atomic_weight(v).ok().flatten();
+        (Some(solver.show(v)), pile_values(solver, pos)?, atomic_weight, cooled, reduced)
     } else {
-        (None, Vec::new(), None)
+        (None, Vec::new(), None, None, None)
     };
     let (left_orthodox_moves, right_orthodox_moves) = if heat.is_some() {
         (listed(solver.orthodox_moves(pos, Side::Left)?), listed(solver.orthodox_moves(pos, Side::Right)?))
     } else {
         (Vec::new(), Vec::new())
     };
-    let left_winning_moves = listed(solver.winning_moves(pos, Side::Left)?);
-    let right_winning_moves = listed(solver.winning_moves(pos, Side::Right)?);
+    let (left_winning_moves, right_winning_moves) = if sum_heat.is_some() {
+        (Vec::new(), Vec::new())
+    } else {
+        (listed(solver.winning_moves(pos, Side::Left)?), listed(solver.winning_moves(pos, Side::Right)?))
+    };
     Ok(PartizanReport {
         game: game.name.clone(),
         position: pos.piles.clone(),
@@ -128,9 +178,22 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanRepo
         heat,
         left_orthodox_moves,
         right_orthodox_moves,
+        atomic_weight,
+        reduced,
+        cooled,
+        sum_heat,
         left_winning_moves,
         right_winning_moves,
     })
+}
+
+/// A refusal (a limit) as no answer; other failures stay failures.
+fn refused_as_none<T>(r: Result<T, SolveError>) -> Result<Option<T>, SolveError> {
+    match r {
+        Ok(x) => Ok(Some(x)),
+        Err(e) if e.kind() == FailureKind::Refused => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 impl PartizanReport {
@@ -175,6 +238,34 @@ impl PartizanReport {
                 }
             }
         }
+        if let (Some(r), Some(v)) = (&self.reduced, &self.value) {
+            if r != v {
+                out.push_str(&format!("reduced canonical form: {r} (the value up to infinitesimals)\n"));
+            }
+        }
+        if let Some(c) = &self.cooled {
+            out.push_str(&format!("cooled by {}: {}\n", c.by, c.value));
+        }
+        if let Some(w) = &self.atomic_weight {
+            out.push_str(&format!("atomic weight: {w} (all-small: worth about {w} × ↑)\n"));
+        }
+        if let Some(h) = &self.sum_heat {
+            out.push_str(&format!(
+                "too large to search; temperature theory proves: mean {} (the sum of the piles' means), temperature at most {} (the hottest pile, of {}), Left's stop between {} and {}, Right's between {} and {}\n",
+                h.mean, h.temperature_at_most, h.hottest_pile.0, h.left_stop[0], h.left_stop[1], h.right_stop[0], h.right_stop[1]
+            ));
+            for (side, m) in [(Side::Left, &h.left_hot_move), (Side::Right, &h.right_hot_move)] {
+                if let Some(m) = m {
+                    out.push_str(&format!(
+                        "{}'s move by temperature (in the hottest pile; advice, not searched): {}, to {}\n",
+                        side.name(),
+                        m.description,
+                        to_text(&m.to)
+                    ));
+                }
+            }
+            return out;
+        }
         for (side, moves) in [(Side::Left, &self.left_winning_moves), (Side::Right, &self.right_winning_moves)] {
             if moves.is_empty() {
                 out.push_str(&format!("{} moving first loses: no move of {}'s wins\n", side.name(), side.name()));
@@ -199,10 +290,10 @@ pub struct PartizanRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// The canonical form, when it was computed.
     pub value: Option<String>,
-    /// The mean value (with the canonical form).
+    /// The mean value (normal play).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean: Option<String>,
-    /// The temperature (with the canonical form).
+    /// The temperature (normal play).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<String>,
 }
@@ -272,12 +363,18 @@ pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, su
             }
         }
         let outcome = solver.outcome(&pos)?;
-        let (value, mean, temperature) = if solver.has_values() {
+        let value = if solver.has_values() {
             let v = solver.value(&pos)?;
-            let heat = solver.heat(v, n)?;
-            (Some(solver.show_short(v, TABLE_FORM)), Some(heat.mean), Some(heat.temperature))
+            Some(solver.show_short(v, TABLE_FORM))
         } else {
-            (None, None, None)
+            None
+        };
+        // Past the values, the walls still come from the piles below (normal play).
+        let (mean, temperature) = if misere {
+            (None, None)
+        } else {
+            let heat = solver.heat(&pos)?;
+            (Some(heat.mean), Some(heat.temperature))
         };
         rows.push(PartizanRow { n, outcome, value, mean, temperature });
     }
@@ -773,71 +870,4 @@ impl PartizanExplanation {
         }
         out
     }
-}
-
-/// Thermographs of positions of a partizan game, to draw overlaid (`plot --thermograph`).
-#[derive(Debug, Clone, Serialize)]
-pub struct ThermographPlot {
-    /// The game's name.
-    pub game: String,
-    /// One thermograph a position, in the order asked.
-    pub thermographs: Vec<DrawnThermograph>,
-}
-
-/// One position's thermograph as drawn: its walls' corners as exact numbers.
-#[derive(Debug, Clone, Serialize)]
-pub struct DrawnThermograph {
-    /// The position.
-    pub position: Vec<u64>,
-    /// Its canonical value, shortened as a table shows it.
-    pub value: String,
-    /// The mean: where the mast stands.
-    pub mean: String,
-    /// The temperature: where the walls meet.
-    pub temperature: String,
-    /// Left's wall: its corners (t, x) from t = −1 up to the foot of the mast.
-    pub left_wall: Vec<(String, String)>,
-    /// Right's wall.
-    pub right_wall: Vec<(String, String)>,
-    #[serde(skip)]
-    pub(crate) drawn: Drawn,
-}
-
-/// The same thermograph in floats, for the picture.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Drawn {
-    pub(crate) left: Vec<(f64, f64)>,
-    pub(crate) right: Vec<(f64, f64)>,
-    pub(crate) mean: f64,
-    pub(crate) temperature: f64,
-}
-
-/// The thermographs of `positions` (normal play).
-pub fn thermographs(solver: &mut PartizanSolver, positions: &[Position]) -> Result<ThermographPlot, SolveError> {
-    let mut out = Vec::new();
-    for pos in positions {
-        let v = solver.value(pos)?;
-        let th = solver.thermograph(v);
-        let exact = |w: &crate::solve::partizan::thermo::Wall| -> Vec<(String, String)> {
-            w.corners().into_iter().map(|(t, x)| (plain(t), plain(x))).collect()
-        };
-        let floats = |w: &crate::solve::partizan::thermo::Wall| -> Vec<(f64, f64)> {
-            w.corners().into_iter().map(|(t, x)| (t.to_f64(), x.to_f64())).collect()
-        };
-        out.push(DrawnThermograph {
-            position: pos.piles.clone(),
-            value: solver.show_short(v, TABLE_FORM),
-            mean: plain(th.mean),
-            temperature: plain(th.temperature),
-            left_wall: exact(&th.left),
-            right_wall: exact(&th.right),
-            drawn: Drawn {
-                left: floats(&th.left),
-                right: floats(&th.right),
-                mean: th.mean.to_f64(),
-                temperature: th.temperature.to_f64(),
-            },
-        });
-    }
-    Ok(ThermographPlot { game: solver.game().name.clone(), thermographs: out })
 }

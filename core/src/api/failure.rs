@@ -112,6 +112,19 @@ pub enum RequestError {
         why: &'static str,
     },
 
+    #[error("cooling is for a partizan game under normal play, and {game} is {why}")]
+    #[diagnostic(
+        code(takeaway::query::no_cooling),
+        help("temperature theory is for games where Left and Right move differently (`left move:`, `right move:`), under normal play; leave out the temperature to cool by (--cool, cool=)")
+    )]
+    /// Reported as “cooling is for a partizan game under normal play, and {game} is {why}”.
+    NoCooling {
+        /// The game's name.
+        game: String,
+        /// What it is instead: impartial, or under misère play.
+        why: &'static str,
+    },
+
     #[error("--format csv is for `table`: this answer is not a table")]
     #[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
     /// Reported as “--format csv is for `table`: this answer is not a table”.
@@ -216,6 +229,7 @@ impl RequestError {
             RequestError::LastUnused { .. }
             | RequestError::ImpartialOnly { .. }
             | RequestError::NoThermograph { .. }
+            | RequestError::NoCooling { .. }
             | RequestError::CsvIsForTables
             | RequestError::UnknownGame { .. }
             | RequestError::NotAMove { .. }
@@ -231,6 +245,7 @@ impl RequestError {
             RequestError::LastUnused { .. }
             | RequestError::ImpartialOnly { .. }
             | RequestError::NoThermograph { .. }
+            | RequestError::NoCooling { .. }
             | RequestError::CsvIsForTables
             | RequestError::UnknownVerb { .. }
             | RequestError::Arguments { .. }

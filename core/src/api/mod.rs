@@ -109,7 +109,7 @@ pub enum Plot {
     /// Every board of two rows of at most `upto` squares, for a game on rows (Chomp).
     TwoRows(TwoRowBoards),
     /// Thermographs of positions of a partizan game, overlaid.
-    Thermographs(crate::analysis::partizan::ThermographPlot),
+    Thermographs(crate::analysis::heat::ThermographPlot),
 }
 
 /// Outcomes of every board of two rows.
@@ -133,7 +133,7 @@ pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &B
     let on_game = |e: Error| Failure { errors: vec![e], source: Some(loaded.source.clone()), partial: None };
     match request {
         Request::Check => Ok(Answer::Check(check_report(loaded))),
-        Request::Solve(a) => solve(loaded, &a.position.0, a.last, a.remoteness, limits),
+        Request::Solve(a) => solve(loaded, a, limits),
         Request::Explain(a) => {
             if loaded.game.is_partizan() {
                 let e = analyse_partizan(loaded, &a.position.0, a.last, limits, crate::analysis::partizan::explain)?;
@@ -298,15 +298,28 @@ pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) 
     Err(Failure::one(error, Some(&loaded.source)))
 }
 
-fn solve(
-    loaded: &Loaded,
-    position: &str,
-    last: Option<u64>,
-    remoteness: bool,
-    limits: &Limits,
-) -> Result<Answer, Failure> {
-    if loaded.game.is_partizan() {
-        return analyse_partizan(loaded, position, last, limits, crate::analysis::partizan::solve)
+/// Why temperature theory does not apply to `game` (it is impartial, or under misère play);
+/// `None` when it does.
+fn outside_temperature_theory(game: &Game) -> Option<&'static str> {
+    if !game.is_partizan() {
+        Some("impartial")
+    } else if game.convention == crate::vocab::Convention::Misere {
+        Some("under misère play")
+    } else {
+        None
+    }
+}
+
+fn solve(loaded: &Loaded, args: &SolveArgs, limits: &Limits) -> Result<Answer, Failure> {
+    let (position, last, remoteness) = (args.position.0.as_str(), args.last, args.remoteness);
+    let game = &loaded.game;
+    // Validation has read the temperature already.
+    let cool = args.cool.as_deref().and_then(crate::solve::partizan::Dyadic::parse);
+    if let (Some(_), Some(why)) = (cool, outside_temperature_theory(game)) {
+        return Err(Failure::one(RequestError::NoCooling { game: game.name.clone(), why }, None));
+    }
+    if game.is_partizan() {
+        return analyse_partizan(loaded, position, last, limits, |s, p| crate::analysis::partizan::solve(s, p, cool))
             .map(Answer::PartizanSolve);
     }
     if let Some(report) = big_pile(loaded, position, last)? {
@@ -405,22 +418,15 @@ fn thermograph_plot(
     loaded: &Loaded,
     positions: &[PositionText],
     limits: &Limits,
-) -> Result<crate::analysis::partizan::ThermographPlot, Failure> {
+) -> Result<crate::analysis::heat::ThermographPlot, Failure> {
     let game = &loaded.game;
-    let why = if !game.is_partizan() {
-        Some("impartial")
-    } else if game.convention == crate::vocab::Convention::Misere {
-        Some("under misère play")
-    } else {
-        None
-    };
-    if let Some(why) = why {
+    if let Some(why) = outside_temperature_theory(game) {
         return Err(Failure::one(RequestError::NoThermograph { game: game.name.clone(), why }, None));
     }
     let positions: Vec<Position> =
         positions.iter().map(|p| position_of(loaded, &p.0, None)).collect::<Result<_, Failure>>()?;
     let mut solver = PartizanSolver::within(game, limits.clone());
-    crate::analysis::partizan::thermographs(&mut solver, &positions).map_err(|e| Failure::one(e, Some(&loaded.source)))
+    crate::analysis::heat::thermographs(&mut solver, &positions).map_err(|e| Failure::one(e, Some(&loaded.source)))
 }
 
 fn plot(loaded: &Loaded, upto: u64, limits: &Limits) -> Result<Plot, crate::analysis::TableError> {

@@ -116,11 +116,13 @@ pub struct SolveArgs {
     pub last: Option<u64>,
     /// Also how long best play lasts (a search of whole positions, within a smaller budget).
     pub remoteness: bool,
+    /// A partizan position: also its value cooled by this temperature (`1/2`, `1`, `0.75`).
+    pub cool: Option<String>,
 }
 
 impl Default for SolveArgs {
     fn default() -> Self {
-        SolveArgs { position: PositionText::default(), last: None, remoteness: defaults::REMOTENESS }
+        SolveArgs { position: PositionText::default(), last: None, remoteness: defaults::REMOTENESS, cool: None }
     }
 }
 
@@ -396,6 +398,14 @@ impl Request {
         match self {
             Request::Period(PeriodArgs { upto, .. }) if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO => {
                 Err(invalid("upto", format!("{upto} is not between 1 and 2^34 = {}", defaults::MOST_PERIOD_UPTO)))
+            }
+            Request::Solve(SolveArgs { cool: Some(t), .. })
+                if crate::solve::partizan::Dyadic::parse(t).is_none_or(|t| t < crate::solve::partizan::Dyadic::ZERO) =>
+            {
+                Err(invalid(
+                    "cool",
+                    format!("`{t}` is not a temperature to cool by: give a number ≥ 0 whose denominator is a power of two (1, 1/2, 3/4, 0.25)"),
+                ))
             }
             Request::Play(PlayArgs { strength, .. }) if *strength > 100 => {
                 Err(invalid("strength", format!("{strength} is not a percentage: give 0 to 100")))

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::plot::{escape, FONT};
-use crate::analysis::partizan::ThermographPlot;
+use crate::analysis::heat::ThermographPlot;
 
 const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 

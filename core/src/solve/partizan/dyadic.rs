@@ -72,6 +72,78 @@ impl Dyadic {
         (a, b, k)
     }
 
+    /// The simplest number (the integer nearest 0, else the one of smallest denominator) in
+    /// the interval from `low` to `high`, each end given with whether it is in (`None`: no
+    /// bound on that side); `None` when the interval is empty.
+    pub fn simplest_in(low: Option<(Dyadic, bool)>, high: Option<(Dyadic, bool)>) -> Option<Dyadic> {
+        let inside = |x: Dyadic| {
+            low.is_none_or(|(a, closed)| a < x || (closed && a == x))
+                && high.is_none_or(|(b, closed)| x < b || (closed && x == b))
+        };
+        if let (Some((a, _)), Some((b, _))) = (low, high) {
+            if a > b || (a == b && !inside(a)) {
+                return None;
+            }
+        }
+        if inside(Dyadic::ZERO) {
+            return Some(Dyadic::ZERO);
+        }
+        // Entirely above 0 or entirely below: the integer nearest 0, if one is inside.
+        let above = low.is_some_and(|(a, _)| a >= Dyadic::ZERO);
+        let nearest = |x: Dyadic| if above { x.ceiling() } else { -(-x).ceiling() };
+        let (end, _) = if above { low? } else { high? };
+        for candidate in [nearest(end), nearest(end) + if above { 1.into() } else { (-1).into() }] {
+            if inside(candidate) {
+                return Some(candidate);
+            }
+        }
+        // Inside (k, k + 1): the first denominator 2^e with a multiple inside.
+        let (a, _) = low?;
+        for e in 1..62 {
+            let k = a.exponent.min(e);
+            let times = Dyadic::new(a.numerator, a.exponent - k).times(1i64 << (e - k));
+            let candidate = Dyadic::new(times.ceiling().numerator, e);
+            for c in [candidate, candidate + Dyadic::new(1, e)] {
+                if inside(c) {
+                    return Some(c);
+                }
+            }
+        }
+        None
+    }
+
+    /// A number as a person types it: `3`, `-1/2`, `3/4`, `0.75`; `None` if it is not one or
+    /// is not dyadic (`1/3`).
+    pub fn parse(text: &str) -> Option<Dyadic> {
+        let text = text.trim();
+        if let Some((n, d)) = text.split_once('/') {
+            let (n, d): (i64, u64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+            return (d.is_power_of_two() && d < (1 << 62)).then(|| Dyadic::new(n, d.trailing_zeros()));
+        }
+        if let Some((whole, digits)) = text.split_once('.') {
+            let k = digits.len() as u32;
+            if k == 0 || k > 15 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let negative = whole.starts_with('-');
+            let whole: i64 = if whole.is_empty() || whole == "-" { 0 } else { whole.parse::<i64>().ok()?.abs() };
+            let m = whole.checked_mul(10i64.pow(k))? + digits.parse::<i64>().ok()?;
+            let five = 5i64.pow(k);
+            // m / 10^k = (m / 5^k) / 2^k, dyadic exactly when 5^k divides m.
+            return (m % five == 0).then(|| Dyadic::new(if negative { -m / five } else { m / five }, k));
+        }
+        text.parse::<i64>().ok().map(Dyadic::from)
+    }
+
+    /// The least integer at least this number.
+    pub fn ceiling(self) -> Dyadic {
+        if self.exponent == 0 {
+            return self;
+        }
+        let d = 1i64 << self.exponent.min(62);
+        Dyadic::from(self.numerator.div_euclid(d) + 1)
+    }
+
     /// The nearest float, for drawing.
     pub fn to_f64(self) -> f64 {
         self.numerator as f64 / 2f64.powi(self.exponent as i32)
@@ -160,5 +232,25 @@ mod tests {
         assert!(Dyadic::new(3, 2) < Dyadic::from(1));
         assert_eq!(Dyadic::new(3, 2).neighbours(), (half, Dyadic::from(1)));
         assert_eq!(Dyadic::from(0).midpoint(half), Dyadic::new(1, 2));
+        let (one, two, three) = (Dyadic::from(1), Dyadic::from(2), Dyadic::from(3));
+        assert_eq!(Dyadic::simplest_in(Some((one, false)), Some((three, false))), Some(two));
+        assert_eq!(Dyadic::simplest_in(Some((one, true)), Some((three, false))), Some(one));
+        assert_eq!(Dyadic::simplest_in(Some((-three, false)), None), Some(Dyadic::ZERO));
+        assert_eq!(Dyadic::simplest_in(None, Some((-three, false))), Some(Dyadic::from(-4)));
+        assert_eq!(Dyadic::simplest_in(None, Some((-three, true))), Some(-three));
+        assert_eq!(Dyadic::simplest_in(Some((Dyadic::new(1, 2), false)), Some((Dyadic::new(3, 2), true))), Some(half));
+        assert_eq!(Dyadic::simplest_in(Some((Dyadic::new(1, 2), false)), Some((half, false))), Some(Dyadic::new(3, 3)));
+        assert_eq!(Dyadic::simplest_in(Some((one, false)), Some((one, true))), None);
+        assert_eq!(Dyadic::simplest_in(Some((one, true)), Some((one, true))), Some(one));
+        assert_eq!(Dyadic::new(-3, 1).ceiling(), Dyadic::from(-1));
+        assert_eq!(Dyadic::parse("3/4"), Some(Dyadic::new(3, 2)));
+        assert_eq!(Dyadic::parse("-1/2"), Some(-half));
+        assert_eq!(Dyadic::parse("0.75"), Some(Dyadic::new(3, 2)));
+        assert_eq!(Dyadic::parse("-1.5"), Some(Dyadic::new(-3, 1)));
+        assert_eq!(Dyadic::parse("2"), Some(two));
+        assert_eq!(Dyadic::parse("1/3"), None);
+        assert_eq!(Dyadic::parse("0.1"), None);
+        assert_eq!(Dyadic::parse("x"), None);
+        assert_eq!(Dyadic::new(3, 1).ceiling(), two);
     }
 }

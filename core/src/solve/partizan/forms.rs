@@ -174,11 +174,29 @@ impl Forms {
 
     /// The nimber *n.
     pub fn nimber(&mut self, n: u32) -> Result<FormId, TooManyForms> {
-        let mut options = Vec::new();
-        for k in 0..n {
-            options.push(self.nimber(k)?);
+        // *k = {*0, …, *(k−1) | *0, …, *(k−1)} is canonical as it stands (nimbers are pairwise
+        // confused, and none reverses), so each is interned directly, in turn: simplifying
+        // would compare every pair of options again, and a recursion would build *k 2^(n−k)
+        // times.
+        let mut smaller: Vec<FormId> = Vec::with_capacity(n as usize);
+        for k in 0..=n {
+            let mut options = smaller.clone();
+            options.sort_unstable();
+            let node = Node { left: options.clone(), right: options };
+            let id = match self.index.get(&node) {
+                Some(&id) => id,
+                None => {
+                    let id = self.push(node.clone(), Kind { number_nimber: Some((Dyadic::ZERO, k)) })?;
+                    self.index.insert(node, id);
+                    id
+                }
+            };
+            if k == n {
+                return Ok(id);
+            }
+            smaller.push(id);
         }
-        self.canonical(options.clone(), options)
+        unreachable!("the loop returns at k = n")
     }
 
     /// ↑ = {0 | *}.

@@ -7,6 +7,7 @@
 //! Under misère play canonical forms do not apply: outcomes come from a search of the game tree,
 //! the same search the tests use to check the values under normal play.
 
+pub mod atomic;
 pub mod dyadic;
 pub mod forms;
 pub mod notation;
@@ -18,6 +19,7 @@ use serde::Serialize;
 
 pub use dyadic::Dyadic;
 pub use forms::{FormId, Forms};
+pub use thermo::{SumBounds, ThermalValue};
 
 use super::{check_cancel, Limits, SolveError};
 use crate::rules::{Board, Game, Move, Position, Side};
@@ -92,6 +94,10 @@ const FORMS_WORK_SHARE: u64 = 4;
 /// and compared): the estimate allows a sum whose pairs are at most this share of the budget.
 const SUM_COST_SHARE: usize = 4;
 
+/// What adding two forms costs the store, per pair of their parts: measured on sums of piles of
+/// L{1,3} R{2,3}, 50 to 100 entries (each pair summed, simplified, compared).
+const SUM_WORK_PER_PAIR: usize = 128;
+
 /// Solves positions of a partizan game under a budget.
 pub struct PartizanSolver<'g> {
     game: &'g Game,
@@ -109,6 +115,13 @@ pub struct PartizanSolver<'g> {
     values_given_up: bool,
     /// Thermographs of the forms, each computed once.
     thermal: thermo::Thermal,
+    /// Thermal values of whole positions (canonical), from a search of the game tree: walls
+    /// need no canonical form, so they go on where the forms have grown too large.
+    thermals: HashMap<Position, ThermalValue>,
+    /// Atomic weights of the all-small forms, each computed once.
+    atomic: atomic::AtomicWeights,
+    /// Reduced canonical forms, each computed once.
+    reduced: atomic::ReducedForms,
 }
 
 /// How hot a position is (temperature theory): its stops, mean and temperature, its
@@ -131,6 +144,36 @@ pub struct Heat {
     pub confused_with: Option<String>,
 }
 
+impl Heat {
+    /// A thermal value as the answers write it.
+    pub fn of(v: &ThermalValue) -> Heat {
+        Heat {
+            left_stop: thermo::plain(v.left_stop()),
+            right_stop: thermo::plain(v.right_stop()),
+            mean: thermo::plain(v.thermograph.mean),
+            temperature: thermo::plain(v.thermograph.temperature),
+            thermograph: v.thermograph.to_string(),
+            confused_with: v.confusion().map(|c| c.to_string()),
+        }
+    }
+}
+
+/// The pile a move of a sum changed, and what it left there (none, one pile, or the parts of
+/// a split): the piles of `before` not in `after`, and those of `after` not in `before`.
+fn changed_piles(before: &[u64], after: &[u64]) -> (Option<u64>, Vec<u64>) {
+    let mut gone: Vec<u64> = before.iter().copied().filter(|&p| p > 0).collect();
+    let mut new = Vec::new();
+    for &p in after.iter().filter(|&&p| p > 0) {
+        match gone.iter().position(|&q| q == p) {
+            Some(i) => {
+                gone.swap_remove(i);
+            }
+            None => new.push(p),
+        }
+    }
+    (gone.first().copied(), new)
+}
+
 impl<'g> PartizanSolver<'g> {
     /// A solver of the partizan `game` for the questions of one budget.
     pub fn new(game: &'g Game, budget: &crate::solve::Budget) -> Self {
@@ -148,6 +191,9 @@ impl<'g> PartizanSolver<'g> {
             searched: HashMap::new(),
             values_given_up: false,
             thermal: thermo::Thermal::default(),
+            thermals: HashMap::new(),
+            atomic: atomic::AtomicWeights::default(),
+            reduced: atomic::ReducedForms::default(),
         }
     }
 
@@ -157,28 +203,31 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The moves of `side` from `pos` that are orthodox: they keep the mean at the position's
-    /// temperature (its value must be known).
+    /// temperature (normal play).
     pub fn orthodox_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
-        let v = self.value(pos)?;
-        let options = self.options_values(pos, side)?;
-        let left = side == Side::Left;
-        Ok(options
-            .into_iter()
-            .filter(|(_, o)| self.thermal.is_orthodox(&self.forms, v, *o, left))
-            .map(|(m, _)| m)
-            .collect())
+        let here = self.thermal_value(pos)?;
+        let mut out = Vec::new();
+        for m in self.moves(pos, side)? {
+            let option = self.thermal_value(&m.to)?;
+            if here.is_orthodox(&option, side == Side::Left) {
+                out.push(m);
+            }
+        }
+        Ok(out)
     }
 
-    /// In a sum of several piles with values: the hottest pile (its index, size and
-    /// temperature, written `1/2`), where moving first is worth the most; `None` otherwise.
+    /// In a sum of several piles: the hottest pile (its index, size and temperature, written
+    /// `1/2`), where moving first is worth the most; `None` otherwise (or under misère play).
     pub fn hottest_pile(&mut self, pos: &Position) -> Result<Option<(usize, u64, String)>, SolveError> {
-        if !self.has_values() || !self.is_sum_of_piles() || pos.piles.iter().filter(|&&p| p > 0).count() < 2 {
+        if self.game.convention != Convention::Normal
+            || !self.is_sum_of_piles()
+            || pos.piles.iter().filter(|&&p| p > 0).count() < 2
+        {
             return Ok(None);
         }
         let mut hottest: Option<(usize, u64, Dyadic)> = None;
         for (i, &n) in pos.piles.iter().enumerate() {
-            let v = self.pile_value(n)?;
-            let t = self.thermal.thermograph(&self.forms, v).temperature;
+            let t = self.pile_thermal(n)?.thermograph.temperature;
             if hottest.is_none_or(|h| t > h.2) {
                 hottest = Some((i, n, t));
             }
@@ -186,25 +235,122 @@ impl<'g> PartizanSolver<'g> {
         Ok(hottest.map(|(i, n, t)| (i, n, thermo::plain(t))))
     }
 
+    /// The thermal value of a position under normal play: from its canonical value while the
+    /// forms are within the limits, else from a search of its positions (the same walls).
+    pub fn thermal_value(&mut self, pos: &Position) -> Result<ThermalValue, SolveError> {
+        if self.has_values() {
+            if let Ok(v) = self.value(pos) {
+                return Ok(self.thermal.value(&self.forms, v).clone());
+            }
+        }
+        self.position_thermal(pos)
+    }
+
+    /// The thermal value of one pile of `n` (sums of piles).
+    pub fn pile_thermal(&mut self, n: u64) -> Result<ThermalValue, SolveError> {
+        let pile = self.one_pile(n);
+        self.thermal_value(&pile)
+    }
+
+    /// The thermal value of `pos` from a search of the positions it reaches, children first:
+    /// each position's walls from its options' walls, no canonical form built.
+    pub fn position_thermal(&mut self, pos: &Position) -> Result<ThermalValue, SolveError> {
+        let start = self.game.canonical(pos);
+        if let Some(t) = self.thermals.get(&start) {
+            return Ok(t.clone());
+        }
+        let order = self.children_first(&start, &|p| self.thermals.contains_key(p))?;
+        for (i, (p, left, right)) in order.into_iter().enumerate() {
+            if i % 256 == 0 {
+                check_cancel(&self.limits)?;
+            }
+            let v = {
+                let l: Vec<&ThermalValue> = left.iter().map(|q| &self.thermals[q]).collect();
+                let r: Vec<&ThermalValue> = right.iter().map(|q| &self.thermals[q]).collect();
+                ThermalValue::from_options(&l, &r).above_zero()
+            };
+            self.thermals.insert(p, v);
+        }
+        Ok(self.thermals[&start].clone())
+    }
+
+    /// The atomic weight of the value `v` (a game, written out), when `v` is all-small: every
+    /// position in it has moves for both players or for neither.
+    pub fn atomic_weight(&mut self, v: FormId) -> Result<Option<String>, SolveError> {
+        let size = self.forms.birthday(v) as u64;
+        match self.atomic.weight(&mut self.forms, v) {
+            Ok(w) => Ok(w.map(|w| self.show(w))),
+            Err(_) => Err(self.forms_too_large(size)),
+        }
+    }
+
+    /// The reduced canonical form of the value `v` (the simplest game infinitesimally close to
+    /// it), written out; `None` when working it out passes the forms' limits.
+    pub fn reduced_form(&mut self, v: FormId) -> Option<String> {
+        let r = self.reduced.reduced(&mut self.forms, v).ok()?;
+        Some(self.show(r))
+    }
+
+    /// The value `v` cooled by `t` (t ≥ 0), written out.
+    pub fn cooled(&mut self, v: FormId, t: Dyadic) -> Result<String, SolveError> {
+        let size = self.forms.birthday(v) as u64;
+        match self.thermal.cooled(&mut self.forms, v, t) {
+            Ok(c) => Ok(self.show(c)),
+            Err(_) => Err(self.forms_too_large(size)),
+        }
+    }
+
     /// The thermograph of the value `v`.
     pub(crate) fn thermograph(&mut self, v: FormId) -> thermo::Thermograph {
         self.thermal.thermograph(&self.forms, v)
     }
 
-    /// The temperature theory of the value `v` (of a position of `size` counters): stops,
-    /// mean, temperature, thermograph and confusion interval.
-    pub fn heat(&mut self, v: FormId, size: u64) -> Result<Heat, SolveError> {
-        let (left_stop, right_stop) = self.forms.stops(v);
-        let thermograph = self.thermal.thermograph(&self.forms, v);
-        let confused = self.thermal.confusion(&mut self.forms, v).map_err(|_| self.forms_too_large(size))?;
-        Ok(Heat {
-            left_stop: thermo::plain(left_stop),
-            right_stop: thermo::plain(right_stop),
-            mean: thermo::plain(thermograph.mean),
-            temperature: thermo::plain(thermograph.temperature),
-            thermograph: thermograph.to_string(),
-            confused_with: confused.map(|c| c.to_string()),
-        })
+    /// The temperature theory of a position (normal play): stops, mean, temperature,
+    /// thermograph and confusion interval.
+    pub fn heat(&mut self, pos: &Position) -> Result<Heat, SolveError> {
+        Ok(Heat::of(&self.thermal_value(pos)?))
+    }
+
+    /// What temperature theory proves of a sum of piles from its piles' thermographs alone,
+    /// for sums too large to search: the mean exactly, bounds on the stops and temperature.
+    pub fn sum_bounds(&mut self, pos: &Position) -> Result<SumBounds, SolveError> {
+        let mut sizes: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
+        sizes.sort_unstable();
+        let mut parts = Vec::with_capacity(sizes.len());
+        for &n in &sizes {
+            parts.push(self.pile_thermal(n)?);
+        }
+        let refs: Vec<&ThermalValue> = parts.iter().collect();
+        Ok(SumBounds::of(&refs))
+    }
+
+    /// Hotstrat: `side`'s move in the hottest pile of a sum, the one that keeps the most of
+    /// that pile's value at its temperature (an orthodox move there). Temperature theory's
+    /// play for sums too large to search; `None` when `side` has no move.
+    pub fn hot_move(&mut self, pos: &Position, side: Side) -> Result<Option<Move>, SolveError> {
+        if !self.is_sum_of_piles() || self.game.convention != Convention::Normal {
+            return Ok(None);
+        }
+        let moves = self.moves(pos, side)?;
+        let mut best: Option<((Dyadic, Dyadic), Move)> = None;
+        for m in moves {
+            let (moved, parts) = changed_piles(&pos.piles, &m.to.piles);
+            let Some(moved) = moved else { continue };
+            let heat = self.pile_thermal(moved)?;
+            let t = heat.thermograph.temperature.max(Dyadic::ZERO);
+            let option = self.position_thermal(&Position::new(parts))?;
+            // Left keeps the most with the option whose Right wall is highest at t; Right
+            // the one whose Left wall is lowest.
+            let kept = match side {
+                Side::Left => option.thermograph.right.at(t),
+                Side::Right => -option.thermograph.left.at(t),
+            };
+            let key = (heat.thermograph.temperature, kept);
+            if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                best = Some((key, m));
+            }
+        }
+        Ok(best.map(|(_, m)| m))
     }
 
     pub(crate) fn limits(&self) -> &Limits {
@@ -281,7 +427,10 @@ impl<'g> PartizanSolver<'g> {
                 // estimate from their sizes refuses at once a sum past the budget, where adding
                 // would run for minutes before the store filled up.
                 let cost = self.forms.size(total, budget).saturating_mul(self.forms.size(v, budget));
-                if cost > budget / SUM_COST_SHARE {
+                let left = budget.saturating_sub(self.forms.work());
+                // Adding to 0 costs nothing.
+                let adding = total != FormId::ZERO && v != FormId::ZERO;
+                if adding && (cost > budget / SUM_COST_SHARE || cost.saturating_mul(SUM_WORK_PER_PAIR) > left) {
                     return Err(self.forms_too_large(n));
                 }
                 total = self.forms.add(total, v).map_err(|_| self.forms_too_large(n))?;

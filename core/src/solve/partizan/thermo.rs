@@ -60,6 +60,19 @@ impl Wall {
         }
     }
 
+    /// The same function from `t` on (t ≥ −1), its first piece starting there.
+    fn from(&self, t: Dyadic) -> Wall {
+        let first = Piece { from: t, at: self.at(t), slope: self.piece_at(t).slope };
+        let mut pieces = vec![first];
+        pieces.extend(self.pieces.iter().copied().filter(|p| p.from > t));
+        Wall { pieces }.merged()
+    }
+
+    /// The lowest temperature it is drawn from: −1, or 0 where what lies below is not known.
+    pub fn starts_at(&self) -> Dyadic {
+        self.pieces[0].from
+    }
+
     /// The same function up to `t`, and the constant value there above it.
     fn mast_from(&self, t: Dyadic) -> Wall {
         let x = self.at(t);
@@ -115,10 +128,12 @@ impl Wall {
         Wall { pieces }
     }
 
-    /// The first t ≥ −1 at which `self` is at most `other`, when `self` − `other` never grows
+    /// The first t ≥ `from` at which `self` is at most `other`, when `self` − `other` never grows
     /// (Left's scaffold against Right's); `None` if it never is.
-    fn first_at_most(&self, other: &Wall) -> Option<Dyadic> {
-        let mut starts: Vec<Dyadic> = self.pieces.iter().chain(&other.pieces).map(|p| p.from).collect();
+    fn first_at_most(&self, other: &Wall, from: Dyadic) -> Option<Dyadic> {
+        let mut starts: Vec<Dyadic> =
+            self.pieces.iter().chain(&other.pieces).map(|p| p.from).filter(|&t| t > from).collect();
+        starts.push(from);
         starts.sort();
         starts.dedup();
         for (i, &start) in starts.iter().enumerate() {
@@ -184,6 +199,209 @@ impl fmt::Display for Thermograph {
     }
 }
 
+/// What temperature theory needs of a game to build the thermographs of the games that move
+/// to it: its thermograph, the number it equals (if it is one), and on which side of its stops
+/// it lies. It is computed from any form of the game, canonical or not (a raw game tree of
+/// positions): the number test is the simplicity theorem, which holds for every form, and a
+/// game that is not a number has the walls its options' walls give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThermalValue {
+    /// The thermograph.
+    pub thermograph: Thermograph,
+    /// The number the game equals, if it is one.
+    pub number: Option<Dyadic>,
+    /// Whether the game is at least its Right stop (true of numbers; of ↑, not of *).
+    pub at_least_right_stop: bool,
+    /// Whether the game is at most its Left stop.
+    pub at_most_left_stop: bool,
+}
+
+impl ThermalValue {
+    /// The number `x`.
+    pub fn of_number(x: Dyadic) -> ThermalValue {
+        ThermalValue {
+            thermograph: Thermograph::of_number(x),
+            number: Some(x),
+            at_least_right_stop: true,
+            at_most_left_stop: true,
+        }
+    }
+
+    /// The same value with its walls kept from t = 0 up only (a game that is not a number).
+    /// Below 0 a thermograph depends on the canonical form's options, which a search of raw
+    /// positions does not have; from 0 up it depends on the value alone.
+    pub fn above_zero(mut self) -> ThermalValue {
+        if self.number.is_none() {
+            let th = &mut self.thermograph;
+            th.left = th.left.from(Dyadic::ZERO);
+            th.right = th.right.from(Dyadic::ZERO);
+        }
+        self
+    }
+
+    /// Left's stop: where play ends when Left starts and both stop at a number.
+    pub fn left_stop(&self) -> Dyadic {
+        self.number.unwrap_or_else(|| self.thermograph.left.at(Dyadic::ZERO))
+    }
+
+    /// Right's stop.
+    pub fn right_stop(&self) -> Dyadic {
+        self.number.unwrap_or_else(|| self.thermograph.right.at(Dyadic::ZERO))
+    }
+
+    /// The game {`left` | `right`} from its options' values.
+    pub fn from_options(left: &[&ThermalValue], right: &[&ThermalValue]) -> ThermalValue {
+        // The simplicity theorem: G is a number exactly when some number x has every G^L ⧏ x
+        // and x ⧏ every G^R, and then it is the simplest such x. G^L ⧏ x holds for x above
+        // G^L's Right stop, and at the stop itself when G^L is not at least it.
+        let low = left.iter().map(|o| (o.right_stop(), !o.at_least_right_stop)).reduce(|a, b| {
+            if a.0 == b.0 {
+                (a.0, a.1 && b.1)
+            } else {
+                a.max(b)
+            }
+        });
+        let high = right.iter().map(|o| (o.left_stop(), !o.at_most_left_stop)).reduce(|a, b| {
+            if a.0 == b.0 {
+                (a.0, a.1 && b.1)
+            } else {
+                a.min(b)
+            }
+        });
+        if let Some(x) = Dyadic::simplest_in(low, high) {
+            return ThermalValue::of_number(x);
+        }
+        let (Some((left_stop, _)), Some((right_stop, _))) = (low, high) else {
+            unreachable!("a game with no option on one side is a number")
+        };
+        let scaffold = |options: &[&ThermalValue], left: bool| -> Wall {
+            options
+                .iter()
+                .map(|o| if left { o.thermograph.right.tilted(-1) } else { o.thermograph.left.tilted(1) })
+                .reduce(|a, b| a.pointwise(&b, left))
+                .unwrap_or_else(|| Wall::constant(Dyadic::ZERO))
+        };
+        let (left_wall, right_wall) = (scaffold(left, true), scaffold(right, false));
+        // A game that is not a number has its Left stop at least its Right one, so the
+        // scaffolds meet at t ≥ 0; its temperature is never below 0.
+        let temperature = left_wall.first_at_most(&right_wall, Dyadic::ZERO).unwrap_or(Dyadic::ZERO);
+        let mean = left_wall.at(temperature);
+        let thermograph = Thermograph {
+            left: left_wall.mast_from(temperature),
+            right: right_wall.mast_from(temperature),
+            temperature,
+            mean,
+        };
+        // By number avoidance, Right beats G − R(G) moving first only with a move in G: to a
+        // G^R at most R(G), which is one whose Left stop is R(G) and that lies at most at it.
+        let at_least_right_stop = !right.iter().any(|o| o.left_stop() == right_stop && o.at_most_left_stop);
+        let at_most_left_stop = !left.iter().any(|o| o.right_stop() == left_stop && o.at_least_right_stop);
+        ThermalValue { thermograph, number: None, at_least_right_stop, at_most_left_stop }
+    }
+
+    /// The numbers the game is confused with (G − x fuzzy); `None` when there is none (a
+    /// number, or a game infinitesimally close to one and on one side of it, such as ↑).
+    pub fn confusion(&self) -> Option<Confusion> {
+        let (high, low) = (self.left_stop(), self.right_stop());
+        // G ≤ R(G) needs L(G) ≤ R(G), so only a game whose stops are equal can be; likewise
+        // G ≥ L(G).
+        let (at_most_low, at_least_high) =
+            (high == low && self.at_most_left_stop, high == low && self.at_least_right_stop);
+        let low_in = !(self.at_least_right_stop || at_most_low);
+        let high_in = !(self.at_most_left_stop || at_least_high);
+        if low == high && !low_in {
+            return None;
+        }
+        Some(Confusion { low, low_in, high, high_in })
+    }
+
+    /// Whether a move of `left`'s (or Right's) from this game to `option` is orthodox: at
+    /// this game's temperature the option's wall, tilted by the temperature, stands at the
+    /// mean, so the move keeps the mean. A number has no orthodox move.
+    pub fn is_orthodox(&self, option: &ThermalValue, left: bool) -> bool {
+        if self.number.is_some() {
+            return false;
+        }
+        let t = self.thermograph.temperature;
+        let th = &option.thermograph;
+        let x = if left { th.right.at(t) - t } else { th.left.at(t) + t };
+        x == self.thermograph.mean
+    }
+}
+
+/// What the theory proves of a sum of games from their thermographs alone (Winning Ways ch. 6;
+/// Siegel II.5): the mean of a sum is the sum of the means; its temperature is at most the
+/// largest of its parts'; and its stops lie within bounds from the parts' walls, because
+/// cooling by t is additive and the stops of a sum keep L(G + H) ≤ L(G) + L(H),
+/// L(G + H) ≥ L(G) + R(H) (and the mirror inequalities), while a wall moves by at most t.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SumBounds {
+    /// The mean, exactly.
+    pub mean: Dyadic,
+    /// The temperature is at most this.
+    pub temperature_at_most: Dyadic,
+    /// Left's stop lies between these (both included).
+    pub left_stop: (Dyadic, Dyadic),
+    /// Right's stop lies between these.
+    pub right_stop: (Dyadic, Dyadic),
+}
+
+impl SumBounds {
+    /// The bounds of the sum of `parts`.
+    pub fn of(parts: &[&ThermalValue]) -> SumBounds {
+        let mean = parts.iter().fold(Dyadic::ZERO, |s, p| s + p.thermograph.mean);
+        let temperature_at_most = parts.iter().map(|p| p.thermograph.temperature).max().unwrap_or(BOTTOM);
+        let total = |f: &dyn Fn(&ThermalValue) -> Dyadic| parts.iter().fold(Dyadic::ZERO, |s, p| s + f(p));
+        let (lefts, rights) = (total(&|p| p.left_stop()), total(&|p| p.right_stop()));
+        // L(Σ) ≤ L_t(Σ) + t ≤ Σ L_t(Gᵢ) + t for every t ≥ 0: lowest at t = 0, at a corner of a
+        // wall, or where the last part's mast begins.
+        let mut ts: Vec<Dyadic> = vec![Dyadic::ZERO, temperature_at_most.max(Dyadic::ZERO)];
+        for p in parts {
+            for w in [&p.thermograph.left, &p.thermograph.right] {
+                ts.extend(w.corners().into_iter().map(|(t, _)| t).filter(|&t| t > Dyadic::ZERO));
+            }
+        }
+        ts.sort();
+        ts.dedup();
+        let left_high = ts.iter().map(|&t| total(&|p| p.thermograph.left.at(t)) + t).min().unwrap_or(lefts);
+        let right_low = ts.iter().map(|&t| total(&|p| p.thermograph.right.at(t)) - t).max().unwrap_or(rights);
+        // L(Σ) ≥ L(Gᵢ) + Σ R(the others), and the mean lies between the stops.
+        let left_low =
+            parts.iter().map(|p| p.left_stop() + (rights - p.right_stop())).max().unwrap_or(Dyadic::ZERO).max(mean);
+        let right_high =
+            parts.iter().map(|p| p.right_stop() + (lefts - p.left_stop())).min().unwrap_or(Dyadic::ZERO).min(mean);
+        SumBounds {
+            mean,
+            temperature_at_most,
+            left_stop: (left_low, left_high.min(lefts)),
+            right_stop: (right_low.max(rights), right_high),
+        }
+    }
+
+    /// Whether Left, moving first, wins, where the bounds decide it: a Left stop above 0
+    /// wins, one below 0 loses.
+    pub fn left_first_wins(&self) -> Option<bool> {
+        if self.left_stop.0 > Dyadic::ZERO {
+            Some(true)
+        } else if self.left_stop.1 < Dyadic::ZERO {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether Right, moving first, wins, where the bounds decide it.
+    pub fn right_first_wins(&self) -> Option<bool> {
+        if self.right_stop.1 < Dyadic::ZERO {
+            Some(true)
+        } else if self.right_stop.0 > Dyadic::ZERO {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
 /// A dyadic as CGSuite writes it: `3`, `-1/2`, `9/4`.
 pub fn plain(x: Dyadic) -> String {
     match x.exponent() {
@@ -214,85 +432,51 @@ impl fmt::Display for Confusion {
     }
 }
 
-/// Thermographs of the forms of one store, each computed once.
+/// The thermal values of the forms of one store, each computed once.
 #[derive(Default)]
 pub struct Thermal {
-    thermographs: HashMap<FormId, Thermograph>,
-    #[cfg(test)]
+    values: HashMap<FormId, ThermalValue>,
     cooled: HashMap<(FormId, Dyadic), FormId>,
 }
 
 impl Thermal {
     /// The thermograph of `g`, from its options' (each computed once).
     pub fn thermograph(&mut self, forms: &Forms, g: FormId) -> Thermograph {
-        if let Some(t) = self.thermographs.get(&g) {
-            return t.clone();
-        }
+        self.value(forms, g).thermograph.clone()
+    }
+
+    /// The thermal value of `g`, from its options' (each computed once).
+    pub fn value(&mut self, forms: &Forms, g: FormId) -> &ThermalValue {
         // Options first, without recursion: a long chain of forms must not exhaust the stack.
         let mut pending = vec![g];
         while let Some(&h) = pending.last() {
-            if self.thermographs.contains_key(&h) {
+            if self.values.contains_key(&h) {
                 pending.pop();
                 continue;
             }
-            let missing: Vec<FormId> = forms
-                .left(h)
-                .iter()
-                .chain(forms.right(h))
-                .copied()
-                .filter(|o| forms.number(*o).is_none() && !self.thermographs.contains_key(o))
-                .collect();
+            if let Some(x) = forms.number(h) {
+                pending.pop();
+                self.values.insert(h, ThermalValue::of_number(x));
+                continue;
+            }
+            let missing: Vec<FormId> =
+                forms.left(h).iter().chain(forms.right(h)).copied().filter(|o| !self.values.contains_key(o)).collect();
             if missing.is_empty() {
                 pending.pop();
-                let t = self.built_from_options(forms, h);
-                self.thermographs.insert(h, t);
+                let left: Vec<&ThermalValue> = forms.left(h).iter().map(|o| &self.values[o]).collect();
+                let right: Vec<&ThermalValue> = forms.right(h).iter().map(|o| &self.values[o]).collect();
+                let v = ThermalValue::from_options(&left, &right);
+                self.values.insert(h, v);
             } else {
                 pending.extend(missing);
             }
         }
-        self.thermographs[&g].clone()
-    }
-
-    fn known(&self, forms: &Forms, g: FormId) -> Thermograph {
-        match forms.number(g) {
-            Some(x) => Thermograph::of_number(x),
-            None => self.thermographs[&g].clone(),
-        }
-    }
-
-    /// The thermograph of `g` whose options' thermographs are known.
-    fn built_from_options(&self, forms: &Forms, g: FormId) -> Thermograph {
-        if let Some(x) = forms.number(g) {
-            return Thermograph::of_number(x);
-        }
-        let scaffold = |options: &[FormId], left: bool| -> Option<Wall> {
-            options
-                .iter()
-                .map(|&o| {
-                    let t = self.known(forms, o);
-                    if left {
-                        t.right.tilted(-1)
-                    } else {
-                        t.left.tilted(1)
-                    }
-                })
-                .reduce(|a, b| a.pointwise(&b, left))
-        };
-        // A canonical form that is not a number has options on both sides.
-        let (Some(left), Some(right)) = (scaffold(forms.left(g), true), scaffold(forms.right(g), false)) else {
-            let x = forms.number(g).unwrap_or(Dyadic::ZERO);
-            return Thermograph::of_number(x);
-        };
-        let temperature = left.first_at_most(&right).unwrap_or(BOTTOM);
-        let mean = left.at(temperature);
-        Thermograph { left: left.mast_from(temperature), right: right.mast_from(temperature), temperature, mean }
+        &self.values[&g]
     }
 
     /// `g` cooled by `t` (t ≥ 0): each option cooled and moved t towards its player's
     /// disadvantage, until the game is infinitesimally close to a number, where it is that
-    /// number from then on. (The tests check the thermographs against it; no question asks
-    /// for it yet.)
-    #[cfg(test)]
+    /// number from then on.
     pub fn cooled(&mut self, forms: &mut Forms, g: FormId, t: Dyadic) -> Result<FormId, TooManyForms> {
         if forms.number(g).is_some() || t == Dyadic::ZERO {
             return Ok(g);
@@ -319,38 +503,6 @@ impl Thermal {
         };
         self.cooled.insert((g, t), c);
         Ok(c)
-    }
-
-    /// The numbers `g` is confused with; `None` when there is none (a number, or a game
-    /// infinitesimally close to one and on one side of it, such as ↑).
-    pub fn confusion(&mut self, forms: &mut Forms, g: FormId) -> Result<Option<Confusion>, TooManyForms> {
-        let (high, low) = forms.stops(g);
-        let confused = |forms: &mut Forms, x: Dyadic| -> Result<bool, TooManyForms> {
-            let x = forms.of_number(x)?;
-            Ok(!forms.le(g, x) && !forms.le(x, g))
-        };
-        let (low_in, high_in) = (confused(forms, low)?, confused(forms, high)?);
-        if low == high && !low_in {
-            return Ok(None);
-        }
-        Ok(Some(Confusion { low, low_in, high, high_in }))
-    }
-
-    /// Whether moving from `g` to `option` (an option of `left`'s, canonical or not) is
-    /// orthodox: at `g`'s temperature, the option's wall (tilted by the temperature) stands at
-    /// `g`'s mean, so the move keeps the mean. A number has no orthodox move.
-    pub fn is_orthodox(&mut self, forms: &Forms, g: FormId, option: FormId, left: bool) -> bool {
-        if forms.number(g).is_some() {
-            return false;
-        }
-        let thermograph = self.thermograph(forms, g);
-        let t = thermograph.temperature;
-        let th = match forms.number(option) {
-            Some(x) => Thermograph::of_number(x),
-            None => self.thermograph(forms, option),
-        };
-        let x = if left { th.right.at(t) - t } else { th.left.at(t) + t };
-        x == thermograph.mean
     }
 }
 
@@ -384,9 +536,18 @@ mod tests {
         assert_eq!(th.left.at(5.into()), d(9, 2));
         // Left's move to 3 and Right's to {2 | 1} are orthodox; Right's to 2 instead of {2|1}
         // (not an option of g, but a move to it would lose a quarter) is not.
-        assert!(thermal.is_orthodox(&f, g, three, true));
-        assert!(thermal.is_orthodox(&f, g, two_one, false));
-        assert!(!thermal.is_orthodox(&f, g, two, false));
+        assert!({
+            let o = thermal.value(&f, three).clone();
+            thermal.value(&f, g).is_orthodox(&o, true)
+        });
+        assert!({
+            let o = thermal.value(&f, two_one).clone();
+            thermal.value(&f, g).is_orthodox(&o, false)
+        });
+        assert!(!{
+            let o = thermal.value(&f, two).clone();
+            thermal.value(&f, g).is_orthodox(&o, false)
+        });
 
         let up = f.up().unwrap();
         let star = f.nimber(1).unwrap();
@@ -422,12 +583,12 @@ mod tests {
         let quarter_switch = f.canonical(vec![a], vec![b]).unwrap();
         assert_eq!(thermal.cooled(&mut f, switch, d(1, 2)).unwrap(), quarter_switch);
         // Confused with every number from 0 to 1, both ends in; * only with 0; ↑ with none.
-        let c = thermal.confusion(&mut f, switch).unwrap().unwrap();
+        let c = thermal.value(&f, switch).confusion().unwrap();
         assert_eq!(c.to_string(), "[0, 1]");
-        assert_eq!(thermal.confusion(&mut f, star).unwrap().unwrap().to_string(), "[0, 0]");
+        assert_eq!(thermal.value(&f, star).confusion().unwrap().to_string(), "[0, 0]");
         let up = f.up().unwrap();
-        assert_eq!(thermal.confusion(&mut f, up).unwrap(), None);
-        assert_eq!(thermal.confusion(&mut f, one).unwrap(), None);
+        assert_eq!(thermal.value(&f, up).confusion(), None);
+        assert_eq!(thermal.value(&f, one).confusion(), None);
         // The text form: the mast, then each wall's corners top down and the slopes between.
         let th = thermal.thermograph(&f, switch);
         assert_eq!(th.to_string(), "Thermograph(1/2,[1/2],[1],1/2,[1/2],[-1])");
