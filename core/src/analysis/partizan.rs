@@ -157,8 +157,12 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position, cool: Option<Dyadic>) 
     } else {
         (None, Vec::new(), None, None, None)
     };
+    // The options' walls may need a search too large where the position's did not: then the
+    // orthodox moves are left out.
     let (left_orthodox_moves, right_orthodox_moves) = if heat.is_some() {
-        (listed(solver.orthodox_moves(pos, Side::Left)?), listed(solver.orthodox_moves(pos, Side::Right)?))
+        let left = refused_as_none(solver.orthodox_moves(pos, Side::Left))?.unwrap_or_default();
+        let right = refused_as_none(solver.orthodox_moves(pos, Side::Right))?.unwrap_or_default();
+        (listed(left), listed(right))
     } else {
         (Vec::new(), Vec::new())
     };

@@ -93,20 +93,21 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
     distinct.dedup();
     let share = COUNTING_MOVES / distinct.len();
     let mut known: HashMap<u64, PileReach> = HashMap::new();
-    let mut reach = Vec::new();
+    let mut reached_sizes: HashMap<u64, Vec<u64>> = HashMap::new();
     for &p in &piles {
-        let r = match known.get(&p) {
-            Some(r) => *r,
-            None => {
-                let mut budget = share.max(1);
-                let r = pile_reach(game, p, limits.max_states.saturating_add(1), &mut budget);
-                known.insert(p, r);
-                r
-            }
-        };
-        reach.push(r);
+        if !known.contains_key(&p) {
+            let mut budget = share.max(1);
+            let (r, sizes) = pile_reach(game, p, limits.max_states.saturating_add(1), &mut budget);
+            known.insert(p, r);
+            reached_sizes.insert(p, sizes);
+        }
     }
     let (positions, moves) = combined(&piles, &known);
+    // Distinct piles: the count of multisets above divides by every order of the piles, which
+    // for many piles of different sizes is far too weak; the sorted choices count better.
+    let per_position = moves / positions.max(1.0);
+    let positions = positions.max(sorted_choices(&piles, &reached_sizes));
+    let moves = moves.max(positions * per_position);
     // A single pile cut short on a long chain of sizes: the estimate of where the chain goes.
     let extrapolated = match piles.as_slice() {
         [p] => known[p].extrapolated(*p),
@@ -227,7 +228,7 @@ fn combined(piles: &[u64], known: &HashMap<u64, PileReach>) -> (f64, f64) {
 
 /// The sizes one pile of `p` reaches by moves that leave it a single pile (takes from it
 /// alone), counted up to `enough`, and the moves listed on the way.
-fn pile_reach(game: &Game, p: u64, enough: usize, budget: &mut usize) -> PileReach {
+fn pile_reach(game: &Game, p: u64, enough: usize, budget: &mut usize) -> (PileReach, Vec<u64>) {
     let mut seen = HashSet::new();
     seen.insert(p);
     let mut frontier = vec![p];
@@ -260,5 +261,55 @@ fn pile_reach(game: &Game, p: u64, enough: usize, budget: &mut usize) -> PileRea
         moves_listed += own;
     }
     let lowest = seen.iter().copied().min().unwrap_or(p);
-    PileReach { sizes: seen.len() as f64, moves: moves_listed as f64, cut, lowest, expanded, parts: parts as f64 }
+    let reach =
+        PileReach { sizes: seen.len() as f64, moves: moves_listed as f64, cut, lowest, expanded, parts: parts as f64 };
+    let mut sizes: Vec<u64> = seen.into_iter().collect();
+    sizes.sort_unstable();
+    (reach, sizes)
+}
+
+/// A lower bound on the positions a search of the sum of `piles` reaches, from the sizes each
+/// pile reaches on its own (`sizes`, sorted): the sorted choices x₁ ≤ x₂ ≤ … of one reached
+/// size per pile, the piles taken smallest first, are distinct positions, and every one is
+/// reached (moves on different piles combine). Counted by a running sum over the sizes.
+fn sorted_choices(piles: &[u64], sizes: &HashMap<u64, Vec<u64>>) -> f64 {
+    let mut piles = piles.to_vec();
+    piles.sort_unstable();
+    let mut universe: Vec<u64> = piles.iter().flat_map(|p| sizes[p].iter().copied()).collect();
+    universe.sort_unstable();
+    universe.dedup();
+    // ways[j]: the sorted choices for the piles so far whose last size is universe[j]; before
+    // the first pile, one (empty) choice that every size may follow.
+    let mut ways: Vec<f64> = vec![0.0; universe.len()];
+    if let Some(w) = ways.first_mut() {
+        *w = 1.0;
+    }
+    for p in &piles {
+        let reached = &sizes[p];
+        let mut at_or_below = 0.0f64;
+        for (j, v) in universe.iter().enumerate() {
+            at_or_below = (at_or_below + ways[j]).min(f64::MAX / 4.0);
+            ways[j] = if reached.binary_search(v).is_ok() { at_or_below } else { 0.0 };
+        }
+    }
+    ways.iter().sum::<f64>().max(1.0)
+}
+
+#[cfg(test)]
+mod sorted_choices_tests {
+    use super::*;
+
+    /// Counted by hand: pairs a ≤ b with a ≤ 800 and b ≤ 900 are 801·901 − 800·801/2; two
+    /// piles each reaching {0, 1, 2} give the 6 multisets of two of them; piles that reach
+    /// only their own sizes give the one position.
+    #[test]
+    fn sorted_choices_count_the_distinct_positions() {
+        let sizes = |pairs: &[(u64, Vec<u64>)]| pairs.iter().cloned().collect::<HashMap<u64, Vec<u64>>>();
+        let s = sizes(&[(800, (0..=800).collect()), (900, (0..=900).collect())]);
+        assert_eq!(sorted_choices(&[900, 800], &s), 401_301.0);
+        let s = sizes(&[(2, vec![0, 1, 2])]);
+        assert_eq!(sorted_choices(&[2, 2], &s), 6.0);
+        let s = sizes(&[(5, vec![5]), (7, vec![7])]);
+        assert_eq!(sorted_choices(&[7, 5], &s), 1.0);
+    }
 }

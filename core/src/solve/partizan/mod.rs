@@ -96,7 +96,7 @@ const SUM_COST_SHARE: usize = 4;
 
 /// What adding two forms costs the store, per pair of their parts: measured on sums of piles of
 /// L{1,3} R{2,3}, 50 to 100 entries (each pair summed, simplified, compared).
-const SUM_WORK_PER_PAIR: usize = 128;
+const SUM_WORK_PER_PAIR: usize = 512;
 
 /// Solves positions of a partizan game under a budget.
 pub struct PartizanSolver<'g> {
@@ -628,8 +628,21 @@ impl<'g> PartizanSolver<'g> {
     pub fn winning_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
         let mut out = Vec::new();
         for mv in self.moves(pos, side)? {
-            let wins = if self.has_values() {
-                let v = self.value(&mv.to)?;
+            // An option's value may pass the forms' limits where the position's did not (a sum
+            // of other piles): the values are given up, and the search answers.
+            let value = if self.has_values() {
+                match self.value(&mv.to) {
+                    Ok(v) => Some(v),
+                    Err(SolveError::FormsTooLarge { .. }) => {
+                        self.give_up_values();
+                        None
+                    }
+                    Err(e) => return Err(e),
+                }
+            } else {
+                None
+            };
+            let wins = if let Some(v) = value {
                 // Left wins moving second in G exactly when G ≥ 0.
                 match side {
                     Side::Left => self.forms.ge(v, FormId::ZERO),
