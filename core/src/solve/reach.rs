@@ -95,10 +95,10 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
     let mut known: HashMap<u64, PileReach> = HashMap::new();
     let mut reached_sizes: HashMap<u64, Vec<u64>> = HashMap::new();
     for &p in &piles {
-        if !known.contains_key(&p) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = known.entry(p) {
             let mut budget = share.max(1);
             let (r, sizes) = pile_reach(game, p, limits.max_states.saturating_add(1), &mut budget);
-            known.insert(p, r);
+            slot.insert(r);
             reached_sizes.insert(p, sizes);
         }
     }
