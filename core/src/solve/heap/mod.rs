@@ -27,6 +27,8 @@ const TWO_ANY: u8 = 4;
 const TWO_UNEQUAL: u8 = 8;
 const TWO_EQUAL: u8 = 16;
 
+/// The amounts a checkpoint's fingerprint of the rules reads at most.
+const FINGERPRINT_AMOUNTS: u64 = 1 << 24;
 /// Values start being computed with the sparse-space method from this pile size on, when the
 /// values so far show the phenomenon.
 const SPARSE_FROM: usize = 4096;
@@ -289,8 +291,11 @@ impl HeapRules {
     /// amount: two games with the same one have the same values (a checkpoint's game check).
     pub fn fingerprint(&mut self) -> Option<u64> {
         let most = self.most_taken?;
-        self.evaluate_to(most).ok()?;
-        Some(crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, &self.flags))
+        // Past 2²⁴ amounts the hash covers the first 2²⁴ and the largest take, not every amount
+        // (reading 2³² of them held 4 GB).
+        self.evaluate_to(most.min(FINGERPRINT_AMOUNTS)).ok()?;
+        let hash = crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, &self.flags);
+        Some(if most > FINGERPRINT_AMOUNTS { crate::solve::fnv::fnv1a(hash, &most.to_le_bytes()) } else { hash })
     }
 
     /// True when some amount evaluated so far may leave the rest as one heap.
@@ -464,3 +469,22 @@ mod values;
 pub use kernel::{HeapKernel, MethodState};
 pub use sparse::WitnessChoice;
 pub use values::{Slot, Values};
+
+#[cfg(test)]
+mod fingerprint_tests {
+    use super::*;
+
+    /// A take of 2³² is not read amount by amount for a checkpoint's fingerprint (4 GB once):
+    /// the hash covers the first 2²⁴ amounts and the largest take, so two games that differ
+    /// only in it still differ.
+    #[test]
+    fn a_huge_take_is_fingerprinted_without_reading_every_amount() {
+        let game = crate::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967296\n");
+        let mut rules = HeapRules::compile(&game).expect("a take compiles");
+        let a = rules.fingerprint().expect("a largest take");
+        assert!(rules.flags.len() as u64 <= FINGERPRINT_AMOUNTS + 1, "{}", rules.flags.len());
+        let other = crate::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967297\n");
+        let b = HeapRules::compile(&other).expect("a take compiles").fingerprint().expect("a largest take");
+        assert_ne!(a, b);
+    }
+}
