@@ -26,7 +26,7 @@ use crate::verbs::{printed, Format, GameFile, Verb};
     name = "takeaway",
     version,
     about = "A language and solver for combinatorial take-away games",
-    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100\n  takeaway period games/octal-0.16.game\n  takeaway explain games/nim.game 25 28 10\n  takeaway table games/subtraction-set.game --set \"S={1,2,5}\""
+    after_help = "Examples:\n  takeaway check games/fibonacci-nim.game\n  takeaway solve games/nim.game 41 163 13\n  takeaway table games/kayles.game --upto 100\n  takeaway period games/octal-0.16.game\n  takeaway sweep --octal 2 --upto 4096\n  takeaway explain games/nim.game 25 28 10\n  takeaway table games/subtraction-set.game --set \"S={1,2,5}\""
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,6 +46,9 @@ enum Command {
     },
     /// Serve the classroom web page and its JSON API (built with --features serve)
     Serve(crate::serve::ServeArgs),
+    /// Sweep a family of games (every octal code of up to D digits, codes, game files, a
+    /// parameter's values): one row a game, on this machine's cores or a Dask cluster
+    Sweep(crate::sweep::SweepCli),
 }
 
 #[derive(Debug, Error, Diagnostic)]
@@ -81,6 +84,11 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         None => crate::repl::main(&[]).then_some(()).ok_or(Failed),
         Some(Command::Repl { files }) => crate::repl::main(&files).then_some(()).ok_or(Failed),
         Some(Command::Serve(args)) => crate::serve::main(args, color),
+        Some(Command::Sweep(args)) => {
+            let cancel = CancelToken::new();
+            crate::interrupt::cancel_on_ctrl_c(&cancel);
+            crate::sweep::main(args, cancel, color)
+        }
         Some(Command::Verb(verb)) => {
             // Ctrl-C ends a long computation with a diagnostic (and a table with the rows it
             // has), rather than killing the process mid-line.

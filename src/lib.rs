@@ -8,5 +8,6 @@ pub mod play;
 pub mod progress_bar;
 pub mod repl;
 pub mod serve;
+pub mod sweep;
 pub mod terminal;
 pub mod verbs;

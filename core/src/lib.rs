@@ -48,12 +48,17 @@ mod vocab;
 use miette::Diagnostic;
 use thiserror::Error;
 
+pub use analysis::sweep::SweepRow;
 pub use api::MOST_GAME_FILE_BYTES;
 pub use api::{
-    ask, defaults, load_game, load_text, parse_setting, position_of, read_game, Answer, Budget, BudgetArgs,
-    CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData, Loaded,
-    OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings, SolveArgs,
-    TableArgs, BUDGET_ARGUMENTS, VERBS,
+    ask, defaults, load_game, load_text, parse_setting, position_of, read_game, read_game_text, Answer, Budget,
+    BudgetArgs, CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData,
+    Loaded, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings,
+    SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
+};
+pub use api::{
+    checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
+    RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
 };
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;

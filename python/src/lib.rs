@@ -5,6 +5,8 @@
 //! (`takeaway/__init__.py`) wraps these in classes; nothing here renders but through
 //! `takeaway_core::render`, so an answer reads the same in a notebook and in a terminal.
 
+mod sweep;
+
 use std::time::Duration;
 
 use pyo3::exceptions::PyException;
@@ -31,7 +33,7 @@ struct NativeGame {
 
 /// A token that cancels the questions it is given to, from any thread.
 #[pyclass(frozen, module = "takeaway._native")]
-struct CancelToken {
+pub(crate) struct CancelToken {
     token: NativeToken,
 }
 
@@ -95,7 +97,7 @@ impl NativeAnswer {
     }
 }
 
-fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     pythonize::pythonize(py, value).map_err(|e| PyException::new_err(e.to_string()))
 }
 
@@ -144,7 +146,7 @@ fn exception_class(failure: &Failure) -> &'static str {
 
 /// The exception for a failure: its message the rendered diagnostics, with the first one's
 /// code, line, column and help, and every diagnostic as data.
-fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
+pub(crate) fn exception(py: Python<'_>, failure: &Failure) -> PyErr {
     match build_exception(py, failure) {
         Ok(e) => e,
         // Only when the package's own module cannot be imported: the message still says it all.
@@ -186,7 +188,7 @@ const WORKER_STACK: usize = 64 << 20;
 /// a notebook's interrupt): then it cancels the question and raises the signal's exception.
 /// Python runs signal handlers only on its main thread, so the look must happen here, on the
 /// thread that asked, not in the engine's loops, which may poll from threads of their own.
-fn detached<T: Send>(
+pub(crate) fn detached<T: Send>(
     py: Python<'_>,
     budget: Budget,
     work: impl FnOnce(&Budget) -> Result<T, Failure> + Send,
@@ -242,7 +244,7 @@ fn detached<T: Send>(
 struct Spawn(std::io::Error);
 
 /// A Python dict of arguments as the request schema's JSON object.
-fn arguments(args: &Bound<'_, PyDict>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+pub(crate) fn arguments(args: &Bound<'_, PyDict>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
     let value: serde_json::Value = pythonize::depythonize(args.as_any()).map_err(|e| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "the arguments must be numbers, text, booleans or lists of them: {e}"
@@ -384,6 +386,14 @@ pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CancelToken>()?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
     m.add_function(wrap_pyfunction!(write_file, m)?)?;
+    m.add_class::<sweep::SweepRows>()?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_family, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_game, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_order, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_render, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::octal_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_refused_row, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

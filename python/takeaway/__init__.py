@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import CancelToken
+from ._sweep import octal_codes, sweep, sweep_rows
 from .errors import (
     ArgumentError,
     Cancelled,
@@ -46,6 +47,9 @@ __version__ = _native.__version__
 
 __all__ = [
     "Game",
+    "sweep",
+    "sweep_rows",
+    "octal_codes",
     "Solution",
     "Move",
     "Table",

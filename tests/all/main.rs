@@ -14,4 +14,5 @@ mod records;
 mod repl;
 #[cfg(feature = "serve")]
 mod serve;
+mod sweep;
 mod terminal;

@@ -5,6 +5,7 @@
 //! (`lanes`), cancelled when its client goes away; connections are capped and timed out
 //! (`connections`), and other sites are kept out (`guard`).
 
+mod atlas;
 mod connections;
 mod error;
 mod guard;
@@ -82,6 +83,7 @@ fn router(config: Config, bound: SocketAddr) -> Router {
         .route("/", get(page))
         .route("/index.html", get(page))
         .route("/api/games", get(questions::games))
+        .route("/api/atlas", get(atlas::atlas))
         .route("/api/{verb}", post(questions::ask))
         .with_state(app)
         .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))

@@ -229,3 +229,42 @@ async fn a_class_draws_thermographs_of_a_partizan_game() {
         .expect("the screenshot is written");
     client.close().await.expect("the session ends");
 }
+
+/// The atlas: every octal code of up to four digits, searched by code and by status; a code
+/// opens its table and its plot. A screenshot goes to target/screenshots/.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_searches_the_atlas_and_opens_a_code() {
+    let address = common::server();
+    let (_driver, client) = browser().await;
+    client.goto(&format!("http://{address}/")).await.expect("the page opens");
+    text_until(&client, "#status", |t| t.contains("the game checks")).await;
+    click(&client, "nav.tabs button[data-panel=atlas]").await;
+    let count = text_until(&client, "#atlas-count", |t| t.contains("codes")).await;
+    assert!(count.contains("of 8190 codes"), "{count}");
+    type_into(&client, "#atlas-search", "0.16").await;
+    let found = text_until(&client, "#atlas-out", |t| t.contains("0.16")).await;
+    // Gangolli and Plambeck: period 149,459 from 105,351.
+    let row = found.lines().find(|l| l.starts_with("0.16 ")).unwrap_or_default().to_string();
+    assert!(row.starts_with("0.16 proven 105351 149459"), "{found}");
+    type_into(&client, "#atlas-search", "0.6").await;
+    let open = text_until(&client, "#atlas-out", |t| t.lines().any(|l| l.starts_with("0.6 "))).await;
+    let row = open.lines().find(|l| l.starts_with("0.6 ")).unwrap_or_default().to_string();
+    assert!(row.starts_with("0.6 open"), "{open}");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+    std::fs::create_dir_all(&dir).expect("target is writable");
+    std::fs::write(dir.join("serve-atlas.png"), client.screenshot().await.expect("a screenshot")).expect("written");
+    click(&client, "#atlas-out button.atlas-code").await;
+    text_until(&client, "#status", |t| t.contains("0.6: the game checks")).await;
+    let table = text_until(&client, "#table-out", |t| t.contains("P-positions")).await;
+    assert!(table.contains("0.6"), "{table}");
+    let mut drawn = false;
+    for _ in 0..100 {
+        if client.find(Locator::Css("#plot-out svg")).await.is_ok() {
+            drawn = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(drawn, "the code's plot is drawn");
+    client.close().await.expect("the session ends");
+}

@@ -8,6 +8,7 @@ pub mod partizan;
 pub mod period_search;
 pub mod periods;
 pub mod quotient;
+pub mod sweep;
 mod table;
 
 pub use compare::{compare, CompareError, Comparison};

@@ -143,6 +143,14 @@ impl PeriodError {
 /// Runs a period search: from a checkpoint when its file exists, writing one on the way and
 /// when a limit or Ctrl-C stops the run.
 pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) -> Result<PeriodReport, PeriodError> {
+    let run = run_period(game, question, limits)?;
+    let shown = question.checkpoint.as_ref().map(|p| p.display().to_string());
+    Ok(report(game, &run, question.upto, shown))
+}
+
+/// The run behind `period_search`, kept for what a report leaves out (the values themselves,
+/// for a sweep's checksum and rare values).
+pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits) -> Result<PeriodRun, PeriodError> {
     let rules_span = game.moves.first().map_or(Span { start: 0, end: 0 }, |r| r.span);
     let no_run = |why: NoRun| match why {
         NoRun::NoTheorem => PeriodError::NoTheorem { game: game.name.clone(), span: rules_span },
@@ -177,7 +185,7 @@ pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) ->
         save(&run, path)?;
     }
     match result {
-        Ok(_) => Ok(report(game, &run, question.upto, shown)),
+        Ok(_) => Ok(run),
         Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. } | SolveError::PileWorkLimit { .. })) => {
             let further = match &cause {
                 SolveError::PileWorkLimit { .. } => format!(

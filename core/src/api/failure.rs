@@ -68,6 +68,10 @@ pub enum Error {
     #[diagnostic(transparent)]
     /// Reading the request failed; the inner error says why.
     Request(#[from] RequestError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    /// A sweep's rows file could not be used; the inner error says why.
+    Sweep(#[from] crate::analysis::sweep::rows::RowsError),
 }
 
 /// A question that does not fit the game it is asked of.
@@ -319,6 +323,7 @@ impl Error {
             Error::Period(e) => e.kind(),
             Error::Compare(e) => e.kind(),
             Error::Request(e) => e.kind(),
+            Error::Sweep(_) => FailureKind::Question,
         }
     }
 }

@@ -8,18 +8,23 @@ mod failure;
 mod games;
 mod request;
 mod step;
+mod sweep;
 
 use serde::Serialize;
 
 pub use crate::solve::Budget;
 pub use crate::vocab::FailureKind;
 pub use failure::{DiagnosticData, Error, Failure, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES};
-pub use games::{extend, load_game, parse_setting, read_game, without_moves, Games};
+pub use games::{extend, load_game, parse_setting, read_game, read_text as read_game_text, without_moves, Games};
 pub use request::{
     defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
     QuotientArgs, Request, Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
 pub use step::{PlayStep, PlayerMove, StepHint, StepMove, StepSlip};
+pub use sweep::{
+    checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
+    RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
+};
 
 use crate::analysis::partizan::{PartizanExplanation, PartizanReport, PartizanTable};
 use crate::analysis::period_search::{PeriodQuestion, PeriodReport};

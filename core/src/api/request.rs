@@ -32,6 +32,10 @@ pub mod defaults {
     pub const STRENGTH: u8 = 100;
     /// `play`: the seed of the computer's random moves below full strength.
     pub const SEED: u64 = 1;
+    /// `sweep`: values computed for each game at most (2¹⁷, the atlas's four-digit codes).
+    pub const SWEEP_UPTO: u64 = 1 << 17;
+    /// `sweep`: the digits before the point of an octal family (1–3 play as 0, 5–7 as 4).
+    pub const SWEEP_LEADING: &[u8] = &[0, 4];
     /// `solve`: how long best play lasts is searched for too.
     pub const REMOTENESS: bool = true;
 }
@@ -425,7 +429,7 @@ struct Empty {}
 
 /// One verb's arguments from a JSON object: `null` is left out, and serde's message becomes a
 /// diagnostic that lists what the verb takes.
-fn parse_args<T: DeserializeOwned>(verb: &str, args: Map<String, Value>) -> Result<T, RequestError> {
+pub(crate) fn parse_args<T: DeserializeOwned>(verb: &str, args: Map<String, Value>) -> Result<T, RequestError> {
     let given: Map<String, Value> = args.into_iter().filter(|(_, v)| !v.is_null()).collect();
     serde_json::from_value(Value::Object(given.clone())).map_err(|e| {
         let known = if verb == "the budget" {

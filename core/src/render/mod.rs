@@ -95,6 +95,77 @@ pub fn csv(answer: &Answer) -> Result<String, RequestError> {
     }
 }
 
+/// A sweep's rows read back from the text of its rows file (JSON lines or CSV).
+pub fn read_sweep_rows(text: &str, format: crate::RowsFormat) -> Result<Vec<crate::SweepRow>, crate::RowsError> {
+    crate::analysis::sweep::rows::parse_rows(text, format, std::path::Path::new("the rows"))
+}
+
+/// A sweep's rows as JSON lines or CSV (the columns of the rows file).
+pub fn sweep_rows(rows: &[crate::SweepRow], format: crate::RowsFormat) -> String {
+    crate::analysis::sweep::rows::render(rows, format)
+}
+
+/// One game's line as it finishes.
+pub fn sweep_row_line(row: &crate::SweepRow) -> String {
+    let mut line = format!("{:<10} ", row.game);
+    match row.status {
+        crate::RowStatus::Proven => line.push_str(&format!(
+            "period {} from {} (proven from {} values)",
+            row.period.unwrap_or(0),
+            row.preperiod.unwrap_or(0),
+            row.values_needed.unwrap_or(row.values_computed)
+        )),
+        crate::RowStatus::Open => {
+            line.push_str(&format!("open to {} values", row.values_computed));
+            if let (Some(p), Some(s)) = (row.apparent_period, row.apparent_saltus) {
+                let pre = row.apparent_preperiod.unwrap_or(0);
+                if s == 0 {
+                    line.push_str(&format!(", apparent period {p} from {pre}"));
+                } else {
+                    line.push_str(&format!(", apparent arithmetic period {p} (saltus {s}) from {pre}"));
+                }
+            }
+        }
+        crate::RowStatus::Stopped => {
+            line.push_str(&format!("stopped at {} values: {}", row.values_computed, row.error.as_deref().unwrap_or("")))
+        }
+        crate::RowStatus::Refused => line.push_str(&format!("refused: {}", row.error.as_deref().unwrap_or(""))),
+    }
+    if let Some(v) = row.largest_value {
+        line.push_str(&format!("; largest {v}"));
+    }
+    if let Some(r) = row.rare_values {
+        line.push_str(&format!("; {r} rare"));
+        if let Some(last) = row.last_rare {
+            line.push_str(&format!(", the last at {last}"));
+        }
+    }
+    line
+}
+
+/// What a sweep did, in a line or two: its rows by status, and its file.
+pub fn sweep_summary(rows: &[crate::SweepRow], resumed: usize, out: Option<&std::path::Path>) -> String {
+    let count = |s: crate::RowStatus| rows.iter().filter(|r| r.status == s).count();
+    let same = rows.iter().filter(|r| r.same_values_as.is_some()).count();
+    let mut text = format!(
+        "{} games: {} proven, {} open, {} stopped, {} refused; {} with the same values as an earlier one\n",
+        rows.len(),
+        count(crate::RowStatus::Proven),
+        count(crate::RowStatus::Open),
+        count(crate::RowStatus::Stopped),
+        count(crate::RowStatus::Refused),
+        same
+    );
+    if let Some(path) = out {
+        text.push_str(&format!("rows in {}", path.display()));
+        if resumed > 0 {
+            text.push_str(&format!(" ({resumed} read from it, not run again)"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
 /// `csv`'s text, written to `out` as it is made: a large table is never held whole.
 pub fn write_csv(answer: &Answer, out: &mut dyn std::io::Write) -> Result<std::io::Result<()>, RequestError> {
     match answer {

@@ -88,6 +88,8 @@ pub struct PeriodRun {
     resumed_at: Option<u64>,
     /// the most memory the kernel held, in bytes, as counted at each look
     peak_bytes: u64,
+    /// options the kernel scanned in this process (not those before a checkpoint it resumed)
+    scanned: u64,
 }
 
 /// Why a game has no period run.
@@ -125,6 +127,7 @@ impl PeriodRun {
             proven: None,
             resumed_at,
             peak_bytes: 0,
+            scanned: 0,
         }
     }
 
@@ -135,6 +138,27 @@ impl PeriodRun {
     /// How many values are computed: piles 0 up to one less.
     pub fn computed(&self) -> u64 {
         self.kernel.computed() as u64
+    }
+
+    /// The options the kernel scanned in this run (since the checkpoint it resumed from, if
+    /// any): the work, counted the same on every machine.
+    pub fn scanned(&self) -> u64 {
+        self.scanned
+    }
+
+    /// The rare values under the sparse-space method's classes, when it ran: how many piles have
+    /// one, and the largest such pile.
+    pub fn rare_values(&self) -> Option<(u64, Option<u64>)> {
+        let (mask, parity) = self.kernel.method_state().sparse?;
+        let values = self.values();
+        let (mut count, mut last) = (0u64, None);
+        for n in 0..values.len() {
+            if (values.get(n) & mask).count_ones() & 1 != parity[n & 1] {
+                count += 1;
+                last = Some(n as u64);
+            }
+        }
+        Some((count, last))
     }
 
     pub fn resumed_at(&self) -> Option<u64> {
@@ -202,7 +226,9 @@ impl PeriodRun {
         while self.proven.is_none() && self.computed() < upto {
             let n = self.computed();
             // A window never starts here: nothing in a run asks for one.
+            let before = options;
             let pushed = self.kernel.push_next(&mut options)?;
+            self.scanned += options - before;
             debug_assert!(pushed, "a kernel without a window computes every pile");
             self.follow(n);
             let computed = n + 1;

@@ -14,5 +14,6 @@ mod loopy;
 mod products;
 mod properties;
 mod records;
+mod sweep;
 mod theory;
 mod thermography;

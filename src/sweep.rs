@@ -1,0 +1,186 @@
+//! `takeaway sweep`: a family of games swept on this machine's cores (the engine's `sweep`), or
+//! on a Dask cluster by the Python package (`--scheduler`), one row a game.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::Args;
+use serde_json::{json, Map, Value};
+use takeaway_core::{sweep, Budget, BudgetArgs, CancelToken, Failure, GameText, SweepArgs};
+
+use crate::terminal::Failed;
+use crate::verbs::Format;
+
+/// The arguments of `takeaway sweep`.
+#[derive(Args, Debug)]
+pub struct SweepCli {
+    /// game files: each one a game of the family, or with --each the one game whose parameter is swept
+    files: Vec<PathBuf>,
+    /// every octal code with 1 up to D digits after the point (4: the 8,190 codes 0.1 … 4.7777)
+    #[arg(long, value_name = "D")]
+    octal: Option<u8>,
+    /// with --octal: only the codes of at least K digits (--octal 4 --at-least 4: the 7,168 four-digit codes)
+    #[arg(long, value_name = "K", requires = "octal")]
+    at_least: Option<u8>,
+    /// the digits before the point of --octal's codes, such as 0 or 0,4 [default: 0,4]
+    #[arg(long, value_name = "DIGITS", value_delimiter = ',')]
+    leading: Vec<u8>,
+    /// octal codes named one by one: 0.16,0.354,4.337
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    codes: Vec<String>,
+    /// the game file's parameter, one game for each: k=1..20, or "S={1,2,5}" (repeatable)
+    #[arg(long, value_name = "NAME=VALUE")]
+    each: Vec<String>,
+    /// values computed for each game at most, unless a period is proven first [default: 131072]
+    #[arg(long, value_name = "N")]
+    upto: Option<u64>,
+    /// the rows file, written as each game finishes (.jsonl: JSON lines; CSV otherwise); run
+    /// the same command again to go on from the rows there
+    #[arg(long, short = 'o', value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// a folder for the games' checkpoints: a game stopped by --timeout goes on from its values
+    #[arg(long, value_name = "DIR")]
+    checkpoints: Option<PathBuf>,
+    /// games run at once [default: the machine's cores]
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// a Dask scheduler's address (tcp://HOST:8786): the games run on its workers, through the
+    /// Python package (pip install takeaway[dask])
+    #[arg(long, value_name = "ADDRESS")]
+    scheduler: Option<String>,
+    /// each game's time, in seconds: a game past it is a row saying how far it got
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// each game's work: as `period --max-states`
+    #[arg(long, value_name = "N")]
+    max_states: Option<usize>,
+    /// output format: text (a line a game as it finishes), json (JSON lines) or csv, in the family's order
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+impl SweepCli {
+    /// The request, as the engine's schema takes it: only what was typed.
+    fn request(&self) -> Result<Map<String, Value>, Failure> {
+        let mut args = Map::new();
+        let mut put = |k: &str, v: Value| {
+            args.insert(k.to_string(), v);
+        };
+        if let Some(d) = self.octal {
+            put("octal", json!(d));
+        }
+        if let Some(k) = self.at_least {
+            put("at_least", json!(k));
+        }
+        if !self.leading.is_empty() {
+            put("leading", json!(self.leading));
+        }
+        if !self.codes.is_empty() {
+            put("codes", json!(self.codes));
+        }
+        let texts = self
+            .files
+            .iter()
+            .map(|path| {
+                let text = takeaway_core::read_game_text(path).map_err(|e| Failure::one(e, None))?;
+                Ok(GameText { source: text, name: Some(path.display().to_string()), settings: Default::default() })
+            })
+            .collect::<Result<Vec<_>, Failure>>()?;
+        if self.each.is_empty() {
+            if !texts.is_empty() {
+                put("games", json!(texts));
+            }
+        } else {
+            match texts.as_slice() {
+                [one] => put("game", json!(one)),
+                _ => {
+                    return Err(Failure::one(
+                        takeaway_core::errors::RequestError::Invalid {
+                            verb: "sweep",
+                            argument: "each",
+                            reason: "--each sweeps one game file's parameter: name exactly one file".into(),
+                        },
+                        None,
+                    ))
+                }
+            }
+            put("each", json!(self.each));
+        }
+        if let Some(n) = self.upto {
+            put("upto", json!(n));
+        }
+        if let Some(p) = &self.out {
+            put("out", json!(p));
+        }
+        if let Some(p) = &self.checkpoints {
+            put("checkpoints", json!(p));
+        }
+        if let Some(n) = self.workers {
+            put("workers", json!(n));
+        }
+        Ok(args)
+    }
+
+    fn budget(&self) -> BudgetArgs {
+        BudgetArgs { timeout: self.timeout, max_states: self.max_states, ..BudgetArgs::default() }
+    }
+}
+
+/// Runs `takeaway sweep`.
+pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<(), Failed> {
+    let failed = |f: Failure| {
+        eprint!("{}", f.render(color));
+        Failed
+    };
+    let request = cli.request().map_err(failed)?;
+    let args = SweepArgs::parse(request.clone()).map_err(failed)?;
+    let budget = Budget::from_args(&cli.budget()).map_err(|e| failed(Failure::one(e, None)))?.cancel(cancel);
+    if let Some(address) = &cli.scheduler {
+        return on_dask(address, &request, &cli.budget(), cli.format);
+    }
+    let text = cli.format == Format::Text;
+    let lines = std::sync::Mutex::new(std::io::stdout());
+    let report = sweep(&args, &budget, &|row| {
+        if text {
+            let mut out = lines.lock().unwrap_or_else(|p| p.into_inner());
+            let _ = writeln!(out, "{}", takeaway_core::render::sweep_row_line(row)).and_then(|()| out.flush());
+        }
+    })
+    .map_err(failed)?;
+    let mut out = std::io::stdout().lock();
+    let printed = match cli.format {
+        Format::Text => takeaway_core::render::sweep_summary(&report.rows, report.resumed, cli.out.as_deref()),
+        Format::Json => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::JsonLines),
+        Format::Csv => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::Csv),
+    };
+    let _ = out.write_all(printed.as_bytes()).and_then(|()| out.flush());
+    Ok(())
+}
+
+/// The sweep on a Dask cluster: the Python package's `takeaway.sweep` with a client of the
+/// scheduler, given the same request.
+fn on_dask(address: &str, request: &Map<String, Value>, budget: &BudgetArgs, format: Format) -> Result<(), Failed> {
+    let format = match format {
+        Format::Text => "text",
+        Format::Json => "json",
+        Format::Csv => "csv",
+    };
+    let python = std::env::var("TAKEAWAY_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let status = Command::new(&python)
+        .args(["-m", "takeaway._sweep", "--scheduler", address, "--format", format, "--request"])
+        .arg(Value::Object(request.clone()).to_string())
+        .arg("--budget")
+        .arg(serde_json::to_string(budget).unwrap_or_default())
+        .status();
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(_) => Err(Failed),
+        Err(e) => {
+            eprintln!(
+                "takeaway::sweep::no_python\n\n  × cannot run {python}: {e}\n  help: --scheduler runs the sweep through the Python package (pip install takeaway with dask[distributed]); set TAKEAWAY_PYTHON to its interpreter"
+            );
+            Err(Failed)
+        }
+    }
+}
