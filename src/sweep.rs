@@ -135,13 +135,13 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
     };
     let request = cli.request().map_err(failed)?;
     let args = SweepArgs::parse(request.clone()).map_err(failed)?;
-    let budget = Budget::from_args(&cli.budget()).map_err(|e| failed(Failure::one(e, None)))?.cancel(cancel);
+    Budget::from_args(&cli.budget()).map_err(|e| failed(Failure::one(e, None)))?;
     if let Some(address) = &cli.scheduler {
         return on_dask(address, &request, &cli.budget(), cli.format);
     }
     let text = cli.format == Format::Text;
     let lines = std::sync::Mutex::new(std::io::stdout());
-    let report = sweep(&args, &budget, &|row| {
+    let report = sweep(&args, &cli.budget(), &cancel, &|row| {
         if text {
             let mut out = lines.lock().unwrap_or_else(|p| p.into_inner());
             let _ = writeln!(out, "{}", takeaway_core::render::sweep_row_line(row)).and_then(|()| out.flush());

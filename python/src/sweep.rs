@@ -22,17 +22,20 @@ fn rows_to_python<'py>(py: Python<'py>, rows: &[SweepRow]) -> PyResult<Bound<'py
     to_python(py, &serde_json::to_value(rows).unwrap_or_default())
 }
 
+fn budget_args(budget: Option<&Bound<'_, PyDict>>) -> PyResult<BudgetArgs> {
+    match budget {
+        Some(b) => serde_json::from_value(serde_json::Value::Object(arguments(b)?))
+            .map_err(|e| pyo3::exceptions::PyTypeError::new_err(format!("the budget: {e}"))),
+        None => Ok(BudgetArgs::default()),
+    }
+}
+
 fn budget_of(
     py: Python<'_>,
     budget: Option<&Bound<'_, PyDict>>,
     cancel: Option<PyRef<'_, CancelToken>>,
 ) -> PyResult<Budget> {
-    let args: BudgetArgs = match budget {
-        Some(b) => serde_json::from_value(serde_json::Value::Object(arguments(b)?))
-            .map_err(|e| pyo3::exceptions::PyTypeError::new_err(format!("the budget: {e}")))?,
-        None => BudgetArgs::default(),
-    };
-    let mut budget = Budget::from_args(&args).map_err(|e| exception(py, &Failure::one(e, None)))?;
+    let mut budget = Budget::from_args(&budget_args(budget)?).map_err(|e| exception(py, &Failure::one(e, None)))?;
     if let Some(c) = cancel {
         budget = budget.cancel(c.token.clone());
     }
@@ -79,10 +82,13 @@ pub fn sweep<'py>(
     on_row: Option<Py<PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, usize)> {
     let args = SweepArgs::parse(arguments(args)?).map_err(|f| exception(py, &f))?;
-    let budget = budget_of(py, budget, cancel)?;
+    let each_game = budget_args(budget)?;
+    // The sweep's own budget only carries the cancel token (Ctrl-C, `cancel`): each game gets
+    // `each_game`, from the moment it starts.
+    let sweep_budget = budget_of(py, None, cancel)?;
     let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
-    let report = detached(py, budget, |budget| {
-        takeaway_core::sweep(&args, budget, &|row| {
+    let report = detached(py, sweep_budget, |budget| {
+        takeaway_core::sweep(&args, &each_game, budget.cancel_token(), &|row| {
             if let Some(f) = &on_row {
                 Python::attach(|py| {
                     let called = to_python(py, &serde_json::to_value(row).unwrap_or_default())

@@ -11,9 +11,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::request::{defaults, parse_args, GameText, Settings};
-use super::{load_text, Budget, Error, Failure, RequestError};
+use super::{load_text, Budget, BudgetArgs, Error, Failure, RequestError};
 use crate::analysis::sweep::{self, SweepRow};
 use crate::check::NoLibrary;
+use crate::solve::progress::CancelToken;
 
 pub use crate::analysis::sweep::rows::{RowsError, RowsFile, RowsFormat};
 pub use crate::analysis::sweep::{checksum_of, mark_same_values, RowStatus};
@@ -284,10 +285,19 @@ pub struct SweepReport {
 }
 
 /// Sweeps the family on this machine: `workers` games at once (each on one thread), the rows
-/// appended to `out` as they finish, `on_row` told of each in the family's order. Ctrl-C (the budget's cancel token)
-/// stops it, keeping every row finished; a rerun goes on from there.
-pub fn sweep(args: &SweepArgs, budget: &Budget, on_row: &(dyn Fn(&SweepRow) + Sync)) -> Result<SweepReport, Failure> {
+/// appended to `out` as they finish, `on_row` told of each in the family's order. `budget` is
+/// each game's own, from the moment the game starts (a timeout of an hour is an hour a game);
+/// `cancel` (Ctrl-C) stops the sweep, keeping every row finished, and a rerun goes on from there.
+pub fn sweep(
+    args: &SweepArgs,
+    budget: &BudgetArgs,
+    cancel: &CancelToken,
+    on_row: &(dyn Fn(&SweepRow) + Sync),
+) -> Result<SweepReport, Failure> {
     let games = args.family()?;
+    // Checked once here; each game's budget is made when the game starts.
+    let game_budget = || Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(1));
+    game_budget().map_err(|e| Failure::one(e, None))?;
     let mut file = match &args.out {
         Some(path) => Some(RowsFile::open(path).map_err(|e| Failure::one(e, None))?),
         None => None,
@@ -305,14 +315,14 @@ pub fn sweep(args: &SweepArgs, budget: &Budget, on_row: &(dyn Fn(&SweepRow) + Sy
         Failure::one(RequestError::Invalid { verb: "sweep", argument: "workers", reason: e.to_string() }, None)
     })?;
     // Each game on one thread: the games are the parallel work.
-    let one_game = budget.clone().threads(1);
     // Rows are appended to the file as they finish, and told to `on_row` in the family's order
     // (each as soon as every game before it is done), so that what is shown never depends on
     // which core finished first.
     let finished = Mutex::new(Finished { rows: Vec::new(), waiting: BTreeMap::new(), file, failed: None });
     pool.install(|| {
         todo.par_iter().enumerate().with_max_len(1).for_each(|(at, game)| {
-            if one_game.check().is_err() {
+            let Ok(one_game) = game_budget() else { return };
+            if cancel.is_cancelled() {
                 return;
             }
             // Cancelled: the game was in flight, and a rerun computes it again.
@@ -322,7 +332,7 @@ pub fn sweep(args: &SweepArgs, budget: &Budget, on_row: &(dyn Fn(&SweepRow) + Sy
             if let Some(f) = done.file.as_mut() {
                 if let Err(e) = f.append(&row) {
                     done.failed.get_or_insert(Failure::one(e, None));
-                    one_game.cancel_token().cancel();
+                    cancel.cancel();
                 }
             }
             done.waiting.insert(at, row);
@@ -339,7 +349,9 @@ pub fn sweep(args: &SweepArgs, budget: &Budget, on_row: &(dyn Fn(&SweepRow) + Sy
     if let Some(f) = failed {
         return Err(f);
     }
-    budget.check().map_err(|e| Failure::one(Error::from(e), None))?;
+    if cancel.is_cancelled() {
+        return Err(Failure::one(Error::from(crate::solve::SolveError::Cancelled), None));
+    }
     let rows = in_family_order(&games, done.into_iter().chain(new_rows).collect());
     if let Some(file) = file {
         file.finish(&rows).map_err(|e| Failure::one(e, None))?;

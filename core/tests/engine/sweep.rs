@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use crate::common::octal::octal_by_definition;
 use serde_json::json;
-use takeaway_core::{checksum_of, sweep, Budget, RowStatus, SweepArgs, SweepRow};
+use takeaway_core::{checksum_of, sweep, BudgetArgs, CancelToken, RowStatus, SweepArgs, SweepRow};
 
 fn args(value: serde_json::Value) -> SweepArgs {
     let serde_json::Value::Object(map) = value else { unreachable!("an object") };
@@ -14,7 +14,7 @@ fn args(value: serde_json::Value) -> SweepArgs {
 }
 
 fn rows(value: serde_json::Value) -> Vec<SweepRow> {
-    sweep(&args(value), &Budget::new(), &|_| {}).expect("the sweep runs").rows
+    sweep(&args(value), &BudgetArgs::default(), &CancelToken::new(), &|_| {}).expect("the sweep runs").rows
 }
 
 fn digits_of(code: &str) -> [u8; 3] {
@@ -122,14 +122,15 @@ fn a_failing_game_is_its_row() {
 fn a_game_past_its_budget_is_a_stopped_row_that_a_checkpoint_resumes() {
     let dir = tempfile::tempdir().expect("a folder");
     let request = json!({ "codes": ["0.6", "0.77"], "upto": 1 << 20, "checkpoints": dir.path() });
-    // 0.6 to 2^20 passes a budget of 0.01 s of counted work; Kayles does not.
-    let small = Budget::new().within(0.01);
-    let first = sweep(&args(request.clone()), &small, &|_| {}).expect("the sweep runs").rows;
+    // 0.6 to 2^20 takes seconds, past a budget of 0.05 s a game; Kayles does not.
+    let small = BudgetArgs { timeout: Some(0.05), ..BudgetArgs::default() };
+    let first = sweep(&args(request.clone()), &small, &CancelToken::new(), &|_| {}).expect("the sweep runs").rows;
     assert_eq!(first[0].status, RowStatus::Stopped);
     assert_eq!(first[0].error_code.as_deref(), Some("takeaway::period::stopped"));
     assert!(first[0].values_computed > 0 && first[0].values_computed < 1 << 20);
     assert_eq!(first[1].status, RowStatus::Proven);
-    let again = sweep(&args(request), &Budget::new(), &|_| {}).expect("the sweep runs").rows;
+    let again =
+        sweep(&args(request), &BudgetArgs::default(), &CancelToken::new(), &|_| {}).expect("the sweep runs").rows;
     assert_eq!(again[0].status, RowStatus::Open);
     assert_eq!(again[0].resumed_at, Some(first[0].values_computed));
     let whole = rows(json!({ "codes": ["0.6"], "upto": 1 << 20 }));
@@ -146,9 +147,12 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
         let out = dir.path().join(name);
         let whole = rows(json!({ "octal": 2, "upto": 512 }));
         let seen = Mutex::new(Vec::new());
-        let first = sweep(&args(json!({ "octal": 2, "upto": 512, "out": out })), &Budget::new(), &|r| {
-            seen.lock().unwrap().push(r.game.clone())
-        })
+        let first = sweep(
+            &args(json!({ "octal": 2, "upto": 512, "out": out })),
+            &BudgetArgs::default(),
+            &CancelToken::new(),
+            &|r| seen.lock().unwrap().push(r.game.clone()),
+        )
         .expect("the sweep runs");
         assert_eq!(first.resumed, 0);
         assert_eq!(seen.lock().unwrap().len(), 126);
@@ -157,8 +161,13 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
         let lines: Vec<&str> = text.lines().collect();
         let kept = lines[..lines.len() - 30].join("\n") + "\n" + &lines[lines.len() - 30][..10];
         std::fs::write(&out, kept).expect("written");
-        let again = sweep(&args(json!({ "octal": 2, "upto": 512, "out": out })), &Budget::new(), &|_| {})
-            .expect("the sweep runs");
+        let again = sweep(
+            &args(json!({ "octal": 2, "upto": 512, "out": out })),
+            &BudgetArgs::default(),
+            &CancelToken::new(),
+            &|_| {},
+        )
+        .expect("the sweep runs");
         assert_eq!(again.resumed, 96, "{name}");
         let strip = |rows: &[SweepRow]| rows.iter().map(SweepRow::comparable).collect::<Vec<_>>();
         assert_eq!(strip(&again.rows), strip(&whole));
@@ -172,7 +181,9 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
     // A file that is not a sweep's rows is refused, and left as it was.
     let other = dir.path().join("notes.csv");
     std::fs::write(&other, "my notes\nkeep them\n").expect("written");
-    let failure = sweep(&args(json!({ "octal": 1, "out": other })), &Budget::new(), &|_| {}).expect_err("refused");
+    let failure =
+        sweep(&args(json!({ "octal": 1, "out": other })), &BudgetArgs::default(), &CancelToken::new(), &|_| {})
+            .expect_err("refused");
     assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::not_rows"));
     assert_eq!(std::fs::read_to_string(&other).expect("kept"), "my notes\nkeep them\n");
 }
