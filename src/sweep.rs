@@ -12,7 +12,8 @@ use takeaway_core::{sweep, Budget, BudgetArgs, CancelToken, Failure, GameText, S
 use crate::terminal::Failed;
 use crate::verbs::Format;
 
-/// The arguments of `takeaway sweep`.
+// The arguments of `takeaway sweep` (a plain comment: clap would make a doc comment the
+// subcommand's about, in place of the line its enum variant gives).
 #[derive(Args, Debug)]
 pub struct SweepCli {
     /// game files: each one a game of the family, or with --each the one game whose parameter is swept
