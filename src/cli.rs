@@ -168,6 +168,32 @@ fn run(verb: Verb<GameFile>, color: bool, cancel: CancelToken, bar: Option<Arc<P
     }
     // `compare`'s other game is a file, by its path from here.
     let library = Games { dir: PathBuf::new(), session: Vec::new() };
+    // A table in CSV or JSON is written as its rows are made (in memory that does not grow
+    // with them, where the engine allows): the same bytes as the table made whole.
+    let streamed = match question.format {
+        Format::Csv => Some(takeaway_core::TableFormat::Csv),
+        Format::Json => Some(takeaway_core::TableFormat::Json),
+        Format::Text => None,
+    };
+    if let (Request::Table(args), Some(format), None) = (&question.request, streamed, &question.output_file) {
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        if let Some(bar) = &bar {
+            bar.clear();
+        }
+        let written = takeaway_core::write_table(&loaded, args, &budget, format, &mut stdout);
+        return match written {
+            // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
+            Ok(written) => {
+                let _ = written.and_then(|()| stdout.flush());
+                Ok(())
+            }
+            Err(failure) => {
+                let _ = stdout.flush();
+                drop(stdout);
+                Err(failed(failure))
+            }
+        };
+    }
     let answer = ask(&loaded, &question.request, &library, &budget).map_err(failed)?;
     if question.format == Format::Csv && question.output_file.is_none() {
         // Streamed: a table of a million rows is written as its rows are made.

@@ -22,15 +22,21 @@ const MOST_LINKS: usize = 40;
 ///   written into: never replaced. A pipe that nobody reads is refused rather than waited on.
 /// - A folder or a socket is refused.
 pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_file_with(path, |out| out.write_all(contents))
+}
+
+/// Writes the file `path` names as `write_file` does, from what `fill` writes into it (through
+/// a buffer): a large file is made without its bytes ever held whole in memory.
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     if path.as_os_str().is_empty() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "the file name is empty"));
     }
     let target = through_links(path)?;
     match fs::metadata(&target) {
-        Ok(meta) if meta.is_file() => replace(&target, contents, Some(meta.permissions()), owner(&meta)),
+        Ok(meta) if meta.is_file() => replace(&target, fill, Some(meta.permissions()), owner(&meta)),
         Ok(meta) if meta.is_dir() => Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a folder")),
-        Ok(meta) => write_into(&target, &meta, contents),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&target, contents, None, None),
+        Ok(meta) => write_into(&target, &meta, fill),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&target, fill, None, None),
         Err(e) => Err(e),
     }
 }
@@ -76,7 +82,12 @@ fn owner(_meta: &fs::Metadata) -> Option<(u32, u32)> {
 }
 
 /// Writes a complete new file beside `target` and renames it over `target`.
-fn replace(target: &Path, contents: &[u8], mode: Option<Permissions>, owner: Option<(u32, u32)>) -> io::Result<()> {
+fn replace(
+    target: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    mode: Option<Permissions>,
+    owner: Option<(u32, u32)>,
+) -> io::Result<()> {
     let folder = match target.parent() {
         Some(f) if !f.as_os_str().is_empty() => f,
         _ => Path::new("."),
@@ -95,7 +106,11 @@ fn replace(target: &Path, contents: &[u8], mode: Option<Permissions>, owner: Opt
     // Created with the mode it ends with (the umask may narrow a new file's, as for any file).
     builder.permissions(mode.clone().unwrap_or(usual));
     let mut temporary = builder.tempfile_in(folder)?;
-    temporary.write_all(contents)?;
+    {
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, temporary.as_file_mut());
+        fill(&mut buffered)?;
+        buffered.flush()?;
+    }
     if let Some(mode) = mode {
         // The umask narrowed it at creation: the old file's mode exactly.
         temporary.as_file().set_permissions(mode)?;
@@ -114,7 +129,11 @@ fn replace(target: &Path, contents: &[u8], mode: Option<Permissions>, owner: Opt
 }
 
 /// Writes into a device or a pipe, which is never replaced.
-fn write_into(target: &Path, meta: &fs::Metadata, contents: &[u8]) -> io::Result<()> {
+fn write_into(
+    target: &Path,
+    meta: &fs::Metadata,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -135,7 +154,8 @@ fn write_into(target: &Path, meta: &fs::Metadata, contents: &[u8]) -> io::Result
     }
     #[cfg(not(unix))]
     let _ = meta;
-    let mut file: File = fs::OpenOptions::new().write(true).open(target)?;
-    file.write_all(contents)?;
-    file.flush()
+    let file: File = fs::OpenOptions::new().write(true).open(target)?;
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, file);
+    fill(&mut buffered)?;
+    buffered.flush()
 }

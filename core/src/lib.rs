@@ -60,6 +60,7 @@ pub use api::{
     checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
     RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
 };
+pub use api::{write_table, TableFormat};
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
 pub use files::write_file;

@@ -173,7 +173,7 @@ fn malformed_oversized_and_unknown_requests_have_their_own_status() {
     let (status, body) = post("compare", json!({ "source": "pile\nmove: take 1" }));
     assert_eq!((status, body["code"].as_str()), (400, Some("takeaway::query::invalid")));
     let (status, body) = post("table", json!({ "source": game("tag.game"), "upto": 1_000_000_000u64 }));
-    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::table::too_many_rows")));
+    assert_eq!((status, body["code"].as_str()), (422, Some("takeaway::table::too_long_to_write")));
     // A picture of every Chomp board to 1000 × 1000 is some 60 MB: refused from its size, before
     // anything is computed.
     let (status, body) = post("plot", json!({ "source": game("chomp.game"), "upto": 1000 }));

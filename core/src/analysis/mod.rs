@@ -14,7 +14,9 @@ mod table;
 pub use compare::{compare, CompareError, Comparison};
 pub use explain::{explain_with, Explanation};
 pub use quotient::{quotient, QuotientError, QuotientReport};
-pub use table::{table, LastGrid, MisereColumns, Table, TableError, TableOptions, TableShape};
+pub use table::{
+    stream_table, table, LastGrid, MisereColumns, StreamError, Table, TableError, TableOptions, TableShape, TableStream,
+};
 
 use serde::Serialize;
 

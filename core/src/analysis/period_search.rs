@@ -24,6 +24,9 @@ pub struct PeriodQuestion {
     /// compute at most the values of piles 0..upto
     pub upto: u64,
     pub checkpoint: Option<PathBuf>,
+    /// compute the values of a game no theorem proves periodic, for their figures, rather than
+    /// refuse it (a sweep's rows, a record run)
+    pub without_theorem: bool,
 }
 
 /// What a run found.
@@ -157,7 +160,8 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
         NoRun::Misere => PeriodError::Misere { game: game.name.clone(), span: rules_span },
         NoRun::NotCompiled => PeriodError::NotCompiled { game: game.name.clone(), span: rules_span },
     };
-    let mut run = PeriodRun::new(game).map_err(no_run)?;
+    let run = if question.without_theorem { PeriodRun::values_only(game) } else { PeriodRun::new(game) };
+    let mut run = run.map_err(no_run)?;
     // Only a checkpoint needs the rules' fingerprint (which reads every amount up to the
     // largest take: 2³² of them took 19 s and 4 GB for a run of 1,000 values).
     let fingerprint = if question.checkpoint.is_some() { run.fingerprint() } else { 0 };

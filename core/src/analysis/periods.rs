@@ -32,35 +32,37 @@ pub struct Periodicity {
 pub const MISERE_QUOTIENT_PROOF: &str =
     "the misère quotient: Φ is proven periodic, and the outcomes repeat over a whole period of Φ past its preperiod";
 
-/// A famous pattern the P-positions of one pile follow over 0..=upto, in words.
-pub fn one_pile_pattern(p: &[bool]) -> Option<String> {
-    let upto = p.len().checked_sub(1)?;
-    let count = p.iter().filter(|x| **x).count();
-    if count < 4 || upto < 12 {
+/// A famous pattern the P-positions of one pile (the piles 0..=upto for which `is_p` holds)
+/// follow, in words: a table of 10⁸ rows is read where its values are, never copied.
+pub fn one_pile_pattern_of(upto: u64, is_p: impl Fn(u64) -> bool) -> Option<String> {
+    if upto < 12 {
+        return None;
+    }
+    // The first few P-positions: fewer than four is no pattern.
+    let mut ps = (0..=upto).filter(|&n| is_p(n));
+    let first: Vec<u64> = ps.by_ref().take(4).collect();
+    if first.len() < 4 {
         return None;
     }
     // The P-positions as an arithmetic progression r, r + k, r + 2k, … through the table:
     // its first two terms name the only candidate.
-    let mut ps = p.iter().enumerate().filter(|(_, x)| **x).map(|(n, _)| n);
-    if let (Some(r), Some(second)) = (ps.next(), ps.next()) {
-        let k = second - r;
-        if k >= 2 && r < k && k <= upto / 3 && (0..=upto).all(|n| p[n] == (n % k == r)) {
-            return Some(if r == 0 {
-                format!("the multiples of {k}")
-            } else {
-                format!("the numbers n with n mod {k} = {r}")
-            });
-        }
+    let (r, k) = (first[0], first[1] - first[0]);
+    if k >= 2 && r < k && k <= upto / 3 && (0..=upto).all(|n| is_p(n) == (n % k == r)) {
+        return Some(if r == 0 {
+            format!("the multiples of {k}")
+        } else {
+            format!("the numbers n with n mod {k} = {r}")
+        });
     }
-    let without_zero = |set: &dyn Fn(usize) -> bool| (1..=upto).all(|n| p[n] == set(n));
-    if without_zero(&|n: usize| n.is_power_of_two()) {
+    let without_zero = |set: &dyn Fn(u64) -> bool| (1..=upto).all(|n| is_p(n) == set(n));
+    if without_zero(&|n: u64| n.is_power_of_two()) {
         return Some("the powers of 2".into());
     }
-    let mut fib = vec![1usize, 2];
+    let mut fib = vec![1u64, 2];
     while fib[fib.len() - 1] <= upto {
         fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
     }
-    if without_zero(&|n: usize| fib.contains(&n)) {
+    if without_zero(&|n: u64| fib.binary_search(&n).is_ok()) {
         return Some("the Fibonacci numbers".into());
     }
     None

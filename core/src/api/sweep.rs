@@ -296,8 +296,8 @@ pub fn sweep(
 ) -> Result<SweepReport, Failure> {
     let games = args.family()?;
     // Checked once here; each game's budget is made when the game starts.
-    let game_budget = || Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(1));
-    game_budget().map_err(|e| Failure::one(e, None))?;
+    let game_budget = |threads: usize| Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(threads));
+    game_budget(1).map_err(|e| Failure::one(e, None))?;
     let mut file = match &args.out {
         Some(path) => Some(RowsFile::open(path).map_err(|e| Failure::one(e, None))?),
         None => None,
@@ -314,14 +314,17 @@ pub fn sweep(
     let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().map_err(|e| {
         Failure::one(RequestError::Invalid { verb: "sweep", argument: "workers", reason: e.to_string() }, None)
     })?;
-    // Each game on one thread: the games are the parallel work.
+    // Each game on one thread while the games are the parallel work; with fewer games than
+    // workers each takes a share of the cores (a record run of one game takes them all), unless
+    // --threads says otherwise. The values never depend on the threads.
+    let threads = budget.threads.map_or_else(|| (workers / todo.len().max(1)).max(1), usize::from);
     // Rows are appended to the file as they finish, and told to `on_row` in the family's order
     // (each as soon as every game before it is done), so that what is shown never depends on
     // which core finished first.
     let finished = Mutex::new(Finished { rows: Vec::new(), waiting: BTreeMap::new(), file, failed: None });
     pool.install(|| {
         todo.par_iter().enumerate().with_max_len(1).for_each(|(at, game)| {
-            let Ok(one_game) = game_budget() else { return };
+            let Ok(one_game) = game_budget(threads) else { return };
             if cancel.is_cancelled() {
                 return;
             }

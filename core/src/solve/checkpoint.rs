@@ -116,92 +116,124 @@ pub fn write(
     values: &Values,
     method: MethodState,
 ) -> Result<(), CheckpointError> {
-    let mut out = Vec::with_capacity(values.len() * values.width() as usize + 256);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT.to_le_bytes());
-    put_text(&mut out, VERSION);
-    out.extend_from_slice(&fingerprint.to_le_bytes());
-    put_text(&mut out, game);
-    out.push(values.width());
-    out.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    values.write_bytes(&mut out);
-    out.push(method.sparse_tried as u8);
+    // Written in three parts, the values between, through a running checksum: a run of 2³²
+    // values is never held twice in memory to be written.
+    let mut head = Vec::with_capacity(256);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&FORMAT.to_le_bytes());
+    put_text(&mut head, VERSION);
+    head.extend_from_slice(&fingerprint.to_le_bytes());
+    put_text(&mut head, game);
+    head.push(values.width());
+    head.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    let mut tail = Vec::with_capacity(128);
+    tail.push(method.sparse_tried as u8);
     let (sparse, mask, parity) = match method.sparse {
         Some((mask, parity)) => (1u8, mask, parity),
         None => (0, 0, [0, 0]),
     };
-    out.push(sparse);
+    tail.push(sparse);
     for x in [mask, parity[0], parity[1]] {
-        out.extend_from_slice(&x.to_le_bytes());
+        tail.extend_from_slice(&x.to_le_bytes());
     }
-    out.extend_from_slice(&method.block_work.to_le_bytes());
-    out.extend_from_slice(&method.block_plain.to_le_bytes());
-    out.extend_from_slice(&method.dear_blocks.to_le_bytes());
-    out.extend_from_slice(&method.sparse_retried.to_le_bytes());
+    tail.extend_from_slice(&method.block_work.to_le_bytes());
+    tail.extend_from_slice(&method.block_plain.to_le_bytes());
+    tail.extend_from_slice(&method.dear_blocks.to_le_bytes());
+    tail.extend_from_slice(&method.sparse_retried.to_le_bytes());
     for x in method.witness_choice.to_words() {
-        out.extend_from_slice(&x.to_le_bytes());
+        tail.extend_from_slice(&x.to_le_bytes());
     }
-    let sum = fnv1a(FNV_START, &out);
-    out.extend_from_slice(&sum.to_le_bytes());
 
     let shown = path.display().to_string();
     let failed = |e: std::io::Error| CheckpointError::Write { path: shown.clone(), reason: e.to_string() };
-    crate::files::write_file(path, &out).map_err(failed)
+    crate::files::write_file_with(path, |out| {
+        let mut sum = fnv1a(FNV_START, &head);
+        out.write_all(&head)?;
+        let mut chunk = Vec::with_capacity(CHUNK_VALUES * 4);
+        let mut from = 0;
+        while from < values.len() {
+            let to = (from + CHUNK_VALUES).min(values.len());
+            chunk.clear();
+            values.write_range(from..to, &mut chunk);
+            sum = fnv1a(sum, &chunk);
+            out.write_all(&chunk)?;
+            from = to;
+        }
+        sum = fnv1a(sum, &tail);
+        out.write_all(&tail)?;
+        out.write_all(&sum.to_le_bytes())
+    })
+    .map_err(failed)
 }
 
-/// Reads a checkpoint for a game whose rules hash to `fingerprint`.
+/// Values written at a time: the buffer a checkpoint's values pass through.
+const CHUNK_VALUES: usize = 1 << 16;
+
+/// Reads a checkpoint for a game whose rules hash to `fingerprint`. The file is read once,
+/// through a running checksum, its values straight into their table: a checkpoint of 2³²
+/// values needs no second copy. No field is used before the checksum has matched; until then
+/// the sizes it gives are only checked against the file's length.
 pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
     let shown = path.display().to_string();
+    let unreadable = |e: std::io::Error| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() };
     // A device or a pipe named as a checkpoint would be read for ever (/dev/zero) or block.
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
-            return Err(CheckpointError::Unreadable { path: shown, reason });
-        }
-        _ => {}
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if !meta.is_file() {
+        let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
+        return Err(CheckpointError::Unreadable { path: shown, reason });
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() })?;
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let corrupt = |what: &str| CheckpointError::Corrupt { path: shown.clone(), what: what.to_string() };
-    if !bytes.starts_with(MAGIC) {
+    let short = || corrupt("it ends before its last field");
+    let mut magic = vec![0; MAGIC.len()];
+    let mut r = Reader { inner: std::io::BufReader::with_capacity(1 << 16, file), sum: FNV_START, left: meta.len() };
+    if r.fill(&mut magic).is_err() || magic != MAGIC {
         return Err(CheckpointError::NotACheckpoint { path: shown });
     }
-    let short = || corrupt("it ends before its last field");
-    // The checksum covers everything before it: check it before trusting any field.
-    let Some(body) = bytes.len().checked_sub(8).filter(|&b| b >= MAGIC.len()) else { return Err(short()) };
-    let sum = u64::from_le_bytes(bytes[body..].try_into().expect("eight bytes"));
-    if fnv1a(FNV_START, &bytes[..body]) != sum {
-        return Err(corrupt("its checksum does not match its contents"));
-    }
-    let mut r = Reader { bytes: &bytes[..body], at: MAGIC.len() };
+    // The checksum's eight bytes end the file: the fields are what comes before them.
+    r.left = r.left.checked_sub(8).ok_or_else(short)?;
     let format = r.u32().ok_or_else(short)?;
     let version = r.text().ok_or_else(short)?;
-    if format != FORMAT || version != VERSION {
-        return Err(CheckpointError::Version { path: shown, found: version, format });
-    }
     let found_fingerprint = r.u64().ok_or_else(short)?;
     let found_game = r.text().ok_or_else(short)?;
-    if found_fingerprint != fingerprint {
-        return Err(CheckpointError::OtherGame { path: shown, found: found_game, game: game.to_string() });
-    }
     let width = r.u8().ok_or_else(short)?;
     let count = r.u64().ok_or_else(short)?;
-    let len = count.checked_mul(width as u64).filter(|&l| l <= (r.bytes.len() - r.at) as u64).ok_or_else(short)?;
-    let values = Values::from_bytes(width, r.take(len as usize).ok_or_else(short)?)
-        .ok_or_else(|| corrupt("its values have no valid width"))?;
+    let len = count.checked_mul(width as u64).filter(|&l| l <= r.left).ok_or_else(short)?;
+    let values = r.values(width, len).ok_or_else(short)?;
     let sparse_tried = r.u8().ok_or_else(short)? != 0;
     let sparse = r.u8().ok_or_else(short)? != 0;
     let (mask, p0, p1) = (r.u32().ok_or_else(short)?, r.u32().ok_or_else(short)?, r.u32().ok_or_else(short)?);
+    let block_work = r.u64().ok_or_else(short)?;
+    let block_plain = r.u64().ok_or_else(short)?;
+    let dear_blocks = r.u32().ok_or_else(short)?;
+    let sparse_retried = r.u64().ok_or_else(short)?;
+    let witness_words = r.words().ok_or_else(short)?;
+    let fields_end = r.left == 0;
+    let computed = r.sum;
+    let mut stored = [0u8; 8];
+    r.left = 8;
+    r.fill(&mut stored).map_err(|_| short())?;
+    // The checksum covers everything before it: checked before any field is trusted.
+    if !fields_end || u64::from_le_bytes(stored) != computed {
+        return Err(corrupt("its checksum does not match its contents"));
+    }
+    if format != FORMAT || version != VERSION {
+        return Err(CheckpointError::Version { path: shown, found: version, format });
+    }
+    if found_fingerprint != fingerprint {
+        return Err(CheckpointError::OtherGame { path: shown, found: found_game, game: game.to_string() });
+    }
+    let values = values.ok_or_else(|| corrupt("its values have no valid width"))?;
     let method = MethodState {
         sparse_tried,
         sparse: sparse.then_some((mask, [p0, p1])),
-        block_work: r.u64().ok_or_else(short)?,
-        block_plain: r.u64().ok_or_else(short)?,
-        dear_blocks: r.u32().ok_or_else(short)?,
-        sparse_retried: r.u64().ok_or_else(short)?,
-        witness_choice: WitnessChoice::from_words(r.words().ok_or_else(short)?),
+        block_work,
+        block_plain,
+        dear_blocks,
+        sparse_retried,
+        witness_choice: WitnessChoice::from_words(witness_words),
     };
-    if r.at != r.bytes.len() || p0 > 1 || p1 > 1 {
+    if p0 > 1 || p1 > 1 {
         return Err(corrupt("its fields do not fit together"));
     }
     Ok(Checkpoint { values, method })
@@ -212,29 +244,42 @@ fn put_text(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(text.as_bytes());
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Reads a checkpoint's fields in order, each through the running checksum, never past the
+/// `left` bytes the fields may fill.
+struct Reader {
+    inner: std::io::BufReader<std::fs::File>,
+    sum: u64,
+    left: u64,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len())?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Some(slice)
+impl Reader {
+    fn fill(&mut self, buf: &mut [u8]) -> std::io::Result<()> {
+        use std::io::Read;
+        if buf.len() as u64 > self.left {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        self.inner.read_exact(buf)?;
+        self.left -= buf.len() as u64;
+        self.sum = fnv1a(self.sum, buf);
+        Ok(())
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let mut bytes = [0; N];
+        self.fill(&mut bytes).ok()?;
+        Some(bytes)
     }
 
     fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
+        self.array::<1>().map(|b| b[0])
     }
 
     fn u32(&mut self) -> Option<u32> {
-        self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("four bytes")))
+        self.array().map(u32::from_le_bytes)
     }
 
     fn u64(&mut self) -> Option<u64> {
-        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")))
+        self.array().map(u64::from_le_bytes)
     }
 
     fn words<const N: usize>(&mut self) -> Option<[u64; N]> {
@@ -251,6 +296,38 @@ impl<'a> Reader<'a> {
         if len > 4096 {
             return None;
         }
-        String::from_utf8(self.take(len)?.to_vec()).ok()
+        let mut bytes = vec![0; len];
+        self.fill(&mut bytes).ok()?;
+        String::from_utf8(bytes).ok()
+    }
+
+    /// `len` bytes of values `width` bytes each, read into their table a chunk at a time:
+    /// `Some(None)` when the width is not 1, 2 or 4 or the bytes are not whole values (the
+    /// bytes are read all the same, for the checksum).
+    fn values(&mut self, width: u8, len: u64) -> Option<Option<Values>> {
+        let mut values = match width {
+            1 => Some(Values::Byte(Vec::with_capacity(len as usize))),
+            2 if len.is_multiple_of(2) => Some(Values::Narrow(Vec::with_capacity(len as usize / 2))),
+            4 if len.is_multiple_of(4) => Some(Values::Wide(Vec::with_capacity(len as usize / 4))),
+            _ => None,
+        };
+        let mut chunk = vec![0u8; CHUNK_VALUES * 4];
+        let mut left = len;
+        while left > 0 {
+            let take = left.min(chunk.len() as u64) as usize;
+            self.fill(&mut chunk[..take]).ok()?;
+            left -= take as u64;
+            match &mut values {
+                Some(Values::Byte(v)) => v.extend_from_slice(&chunk[..take]),
+                Some(Values::Narrow(v)) => {
+                    v.extend(chunk[..take].chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])))
+                }
+                Some(Values::Wide(v)) => {
+                    v.extend(chunk[..take].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                }
+                None => {}
+            }
+        }
+        Some(values)
     }
 }

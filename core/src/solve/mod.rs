@@ -16,6 +16,7 @@ mod budget;
 mod cells;
 pub mod checkpoint;
 mod chomp;
+mod column;
 pub mod fnv;
 mod heap;
 pub mod last_bound;
@@ -112,6 +113,7 @@ impl Table {
 }
 
 pub use budget::Budget;
+pub use column::PileColumn;
 pub use heap::Values;
 pub use piles::MOST_WINNING_MOVES;
 
@@ -925,6 +927,15 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// The proven period of single-pile values with the values read by the look that found
+    /// it, as (preperiod, period, values read): a look at as many or more finds the same.
+    pub fn proven_look(&self) -> Option<(u64, u64, u64)> {
+        match &self.method {
+            Method::PileSum(v) => v.proven_look(),
+            _ => None,
+        }
+    }
+
     /// The game it solves.
     pub fn game(&self) -> &'g Game {
         self.game
@@ -953,6 +964,15 @@ impl<'g> Solver<'g> {
             }
         }
         self.value(&Position::new(vec![n]))
+    }
+
+    /// The Grundy values of piles 0..=last as a table reads them, once they are all known
+    /// (computed and kept, or past a proven period): `None` while some are not.
+    pub fn pile_column(&self, last: u64) -> Option<PileColumn<'_>> {
+        match &self.method {
+            Method::PileSum(values) => values.column(last),
+            _ => None,
+        }
     }
 
     /// The Grundy values of piles 0..=last when all of them are already computed and kept.

@@ -22,6 +22,9 @@ pub enum Theorem {
     /// A subtraction game's value depends on the `largest` values before it: a window of them
     /// that repeats proves the rest repeats.
     Subtraction { largest: u64 },
+    /// None is known (Grundy's game): the run computes values and reports the period they
+    /// suggest, never a proven one.
+    Unknown,
 }
 
 impl Theorem {
@@ -42,6 +45,7 @@ impl Theorem {
         match self {
             Theorem::Octal { most_taken } => period::octal_needs(preperiod, period, most_taken),
             Theorem::Subtraction { largest } => preperiod + period + largest,
+            Theorem::Unknown => u64::MAX,
         }
     }
 
@@ -49,6 +53,7 @@ impl Theorem {
         match self {
             Theorem::Octal { .. } => period::OCTAL_THEOREM,
             Theorem::Subtraction { .. } => period::SUBTRACTION_THEOREM,
+            Theorem::Unknown => "no theorem",
         }
     }
 }
@@ -111,6 +116,21 @@ impl PeriodRun {
         Ok(PeriodRun::with_kernel(HeapKernel::new(rules), theorem, None))
     }
 
+    /// A run of the game's values whether or not a theorem can prove their period: a game with
+    /// none (Grundy's game) computes its values all the same, for their figures (a sweep's
+    /// row, a record run). Only rules whose moves take at most a fixed amount qualify, since a
+    /// checkpoint names its game by their fingerprint.
+    pub fn values_only(game: &Game) -> Result<PeriodRun, NoRun> {
+        match PeriodRun::new(game) {
+            Err(NoRun::NoTheorem) => {
+                let mut rules = HeapRules::compile(game).ok_or(NoRun::NoTheorem)?;
+                rules.fingerprint().ok_or(NoRun::NoTheorem)?;
+                Ok(PeriodRun::with_kernel(HeapKernel::new(rules), Theorem::Unknown, None))
+            }
+            other => other,
+        }
+    }
+
     /// The same game's run, going on from the values and method of a checkpoint.
     pub fn resume(self, values: Values, method: MethodState) -> PeriodRun {
         let at = values.len() as u64;
@@ -146,10 +166,10 @@ impl PeriodRun {
         self.scanned
     }
 
-    /// The rare values under the sparse-space method's classes, when it ran: how many piles have
-    /// one, and the largest such pile.
+    /// The rare values under the sparse-space classes (the method's own when it ran, else those
+    /// the values call for): how many piles have one, and the largest such pile.
     pub fn rare_values(&self) -> Option<(u64, Option<u64>)> {
-        let (mask, parity) = self.kernel.method_state().sparse?;
+        let (mask, parity) = self.kernel.rare_classes()?;
         let values = self.values();
         let (mut count, mut last) = (0u64, None);
         for n in 0..values.len() {
@@ -204,7 +224,8 @@ impl PeriodRun {
     }
 
     /// Computes values until a period is proven or `upto` values are computed (piles below
-    /// it). `pause` is called every `every` values (for a checkpoint); a limit or Ctrl-C stops
+    /// it). `pause` is called every `every` values, and every eighth more once past 8·`every` (for
+    /// a checkpoint); a limit or Ctrl-C stops
     /// the run with its error, and the values so far stay for a checkpoint.
     pub fn run(
         &mut self,
@@ -223,6 +244,7 @@ impl PeriodRun {
         }
         // The options the kernel scans, counted against the question's work as a table's are.
         let (mut options, mut work) = (0u64, Work::default());
+        let mut next_pause = (self.computed() / every.max(1) + 1) * every;
         while self.proven.is_none() && self.computed() < upto {
             let n = self.computed();
             // A window never starts here: nothing in a run asks for one.
@@ -238,8 +260,12 @@ impl PeriodRun {
                 work.add_piles(moves as usize, limits, computed, upto)?;
                 limits.progress.report(super::progress::Stage::PileValues, computed, upto);
             }
-            if every > 0 && computed.is_multiple_of(every) {
+            if every > 0 && computed >= next_pause {
                 pause(self);
+                // Every `every` values, and past 8·every every eighth more: a checkpoint
+                // rewrites all the values, so a fixed step would write a run of 2³² values
+                // a thousand times over.
+                next_pause = computed + every.max(computed / 8);
             }
             if computed >= self.next_look || self.candidate.is_some_and(|c| self.ready(c)) {
                 self.look(upto);
@@ -274,8 +300,10 @@ impl PeriodRun {
         if self.candidate.is_none() || computed >= self.next_look {
             self.candidate = find_candidate(self.values());
             // A sixteenth more values before the next look: the looks cost a pass over the
-            // values each, a sixteenth of what computing them did at least.
-            self.next_look = (computed + computed / 16).max(computed + FIRST_LOOK).min(upto.max(computed + 1));
+            // values each, a sixteenth of what computing them did at least. With no theorem to
+            // prove it, the suggested period is only reported at the end: twice the values.
+            let grown = if self.theorem == Theorem::Unknown { computed } else { computed / 16 };
+            self.next_look = (computed + grown).max(computed + FIRST_LOOK).min(upto.max(computed + 1));
         }
         if let Some(c) = self.candidate.filter(|&c| self.ready(c)) {
             let needed = self.theorem.values_needed(c.preperiod, c.period);

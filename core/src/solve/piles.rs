@@ -5,6 +5,7 @@
 //! pile's moves. Where a theorem proves the values periodic (subtraction and octal games), the
 //! computation stops and every larger pile is answered from the period.
 
+use super::column::{PileColumn, ValueSlice};
 use super::heap::{HeapKernel, HeapRules, Values};
 use super::{check_cancel, period, Limits, SolveError, Table, Work, PILE_SHARE};
 use crate::rules::{Amount, Game, Move, MoveKind, Position};
@@ -160,6 +161,34 @@ impl PileValues {
             self.known(n)
         } else {
             None
+        }
+    }
+
+    /// The values of piles 0..=last as a table reads them, when all of them are known: from
+    /// the period past its first repeat, where one is proven (so a table of 10⁸ rows holds
+    /// none of its own), else as they are stored.
+    pub fn column(&self, last: u64) -> Option<PileColumn<'_>> {
+        fn stored(values: &Values, len: u64) -> ValueSlice<'_> {
+            ValueSlice::of(values, len as usize)
+        }
+        match (&self.engine, self.period) {
+            (Engine::Bouton { .. }, _) => Some(PileColumn::Nim { last }),
+            (engine, Some((preperiod, period))) if last >= preperiod + period => {
+                let end = preperiod + period;
+                let head = match engine {
+                    Engine::Kernel(k) if (end as usize) <= k.computed() => stored(k.values()?, end),
+                    Engine::Listing(v) if end as usize <= v.len() => ValueSlice::Wide(&v[..end as usize]),
+                    _ => return None,
+                };
+                Some(PileColumn::Periodic { head, preperiod, period, last })
+            }
+            (Engine::Kernel(k), _) if last < k.computed() as u64 => {
+                Some(PileColumn::Stored(stored(k.values()?, last + 1)))
+            }
+            (Engine::Listing(v), _) if last < v.len() as u64 => {
+                Some(PileColumn::Stored(ValueSlice::Wide(&v[..=last as usize])))
+            }
+            _ => None,
         }
     }
 
@@ -463,6 +492,17 @@ impl PileValues {
                  {largest} are within the limits{raise}"
             ),
         })
+    }
+
+    /// The proven (preperiod, period) with the number of values the look that found it read:
+    /// `period::detect` over any longer stretch of these values finds the same (a shorter
+    /// period would have matched first; past the proof the values repeat for ever).
+    pub fn proven_look(&self) -> Option<(u64, u64, u64)> {
+        let (pre, p) = self.period?;
+        match self.last_look {
+            Some((examined, Some((a, b, 0)))) if (a as u64, b as u64) == (pre, p) => Some((pre, p, examined as u64)),
+            _ => None,
+        }
     }
 
     /// What `period::detect` (plain, not arithmetic) found in the values of piles

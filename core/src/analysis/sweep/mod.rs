@@ -142,7 +142,7 @@ pub fn sweep_row(
     limits: &Limits,
 ) -> Result<SweepRow, Cancelled> {
     let started = Instant::now();
-    let question = PeriodQuestion { upto, checkpoint: checkpoint.map(Path::to_path_buf) };
+    let question = PeriodQuestion { upto, checkpoint: checkpoint.map(Path::to_path_buf), without_theorem: true };
     let mut row = match run_period(game, &question, limits) {
         Ok(run) => row_of(label, &run),
         Err(PeriodError::Stopped { cause: SolveError::Cancelled, .. } | PeriodError::Solve(SolveError::Cancelled)) => {
@@ -165,6 +165,9 @@ fn failed(label: &str, e: &PeriodError) -> SweepRow {
     SweepRow::refused(label, code, e.to_string())
 }
 
+/// The latest values an open row's apparent period is looked for in.
+const APPARENT_WINDOW: usize = 1 << 24;
+
 fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
     let values = run.values();
     let proven = run.proven();
@@ -173,8 +176,14 @@ fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
         Some((count, last)) => (Some(count), last),
         None => (None, None),
     };
-    let apparent =
-        if proven.is_none() { values.detect_period(true).or_else(|| values.detect_period(false)) } else { None };
+    // The apparent period of the latest values only: a look at all of a record run's 2³² would
+    // hold a table of 2³¹ lengths.
+    let from = values.len().saturating_sub(APPARENT_WINDOW);
+    let apparent = if proven.is_none() {
+        values.detect_period_from(from, true).or_else(|| values.detect_period_from(from, false))
+    } else {
+        None
+    };
     let checked = match proven {
         Some(p) => (p.preperiod + p.period).min(values.len() as u64) as usize,
         None => values.len(),

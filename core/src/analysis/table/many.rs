@@ -57,7 +57,7 @@ pub(super) fn many_pile_rows(
         let next = position[i] + 1;
         position[i..].iter_mut().for_each(|p| *p = next);
     }
-    Ok((Rows { outcomes: vec![outcomes], grundy: vec![grundy], p_positions, known: None }, listed))
+    Ok((Rows { outcomes: vec![outcomes], grundy: vec![grundy], p_positions, column: false }, listed))
 }
 
 /// The P-positions' rule, where one holds over the whole table: P exactly when every binary

@@ -5,10 +5,13 @@ use thiserror::Error;
 
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
-use crate::solve::{Limits, Outcome, SolveError, Solver, Value, Values};
+use crate::solve::{Limits, Outcome, PileColumn, SolveError, Solver, Value, Values};
 
 mod many;
 mod render;
+mod stream;
+
+pub use stream::{StreamError, StreamedRows};
 
 /// Which positions a table covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,7 +293,7 @@ pub enum TableError {
     #[error("a table up to {upto} holds {positions} positions, past the limit of {limit}")]
     #[diagnostic(
         code(takeaway::table::too_many_rows),
-        help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`")
+        help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`; a one-pile table of outcomes and values in --format csv or json is written as it is made, without this limit")
     )]
     /// Reported as “a table up to {upto} holds {positions} positions, past the limit of {limit}”.
     TooManyRows {
@@ -303,6 +306,52 @@ pub enum TableError {
         /// The largest pile that fits.
         largest: u64,
     },
+
+    #[error("a table up to {upto} is {rows} rows, which take {time} to write, past the budget of {budget}")]
+    #[diagnostic(
+        code(takeaway::table::too_long_to_write),
+        help("ask for --upto {largest} or less, or give it the time with --timeout {seconds}")
+    )]
+    /// Reported as “a table up to {upto} is {rows} rows, which take {time} to write, past the budget of {budget}”.
+    TooLongToWrite {
+        /// The largest pile asked for.
+        upto: u64,
+        /// How many rows, in words.
+        rows: String,
+        /// How long writing them would take, in words.
+        time: String,
+        /// The question's time, in words.
+        budget: String,
+        /// The largest table written within it.
+        largest: u64,
+        /// The timeout that would let it be written.
+        seconds: u64,
+    },
+}
+
+/// Rows a streamed table writes per move of the budget (`WORK_PER_SECOND` moves a second):
+/// measured at about 50 million rows a second in CSV and 20 million in JSON on one core of the
+/// machine the benchmark ran on (`benches/tables.py`), counted at 10 million.
+const ROWS_PER_MOVE: u64 = 2;
+
+impl TableError {
+    /// Refuses at once a table whose rows would take longer to write than the question may.
+    fn refuse_writing(upto: u64, limits: &Limits) -> Result<(), TableError> {
+        let allowed = limits.estimate_moves().saturating_mul(ROWS_PER_MOVE);
+        let rows = upto.saturating_add(1);
+        if rows <= allowed {
+            return Ok(());
+        }
+        let moves = (rows / ROWS_PER_MOVE) as f64;
+        Err(TableError::TooLongToWrite {
+            upto,
+            rows: crate::solve::approximately(rows as f64),
+            time: limits.time_of_moves(moves),
+            budget: crate::solve::duration_in_words(limits.seconds()),
+            largest: allowed.saturating_sub(1),
+            seconds: (limits.seconds() * rows as f64 / allowed.max(1) as f64).ceil().clamp(1.0, 1e9) as u64,
+        })
+    }
 }
 
 impl TableError {
@@ -312,9 +361,10 @@ impl TableError {
         use crate::vocab::FailureKind;
         match self {
             TableError::Solve(e) | TableError::Incomplete { cause: e, .. } => e.kind(),
-            TableError::TooLarge { .. } | TableError::TooManyRows { .. } | TableError::PictureTooLarge { .. } => {
-                FailureKind::Refused
-            }
+            TableError::TooLarge { .. }
+            | TableError::TooManyRows { .. }
+            | TableError::PictureTooLarge { .. }
+            | TableError::TooLongToWrite { .. } => FailureKind::Refused,
             TableError::LastUnused { .. }
             | TableError::ByLastNeedsOnePile { .. }
             | TableError::TooManyPiles { .. }
@@ -361,6 +411,71 @@ fn boards_in_box(r: u64, c: u64) -> u128 {
 }
 
 pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Table, TableError> {
+    let (mut table, from_column) = build(solver, upto, options, false)?;
+    if from_column {
+        if let Some(column) = solver.pile_column(upto) {
+            fill_rows(&mut table, column);
+        }
+    }
+    Ok(table)
+}
+
+/// A table whose rows may be written as they are made: `Rows` when the one-pile values are all
+/// known to the solver (stored, or from a proven period) and the table shows them alone.
+pub enum TableStream<'s> {
+    /// The rows come from the solver's values, made as they are written.
+    Rows(StreamedRows<'s>),
+    /// The table, held whole.
+    Whole(Table),
+}
+
+/// `table`, with the rows of a one-pile table of outcomes and Grundy values left where the
+/// solver keeps its values: the same table, written in the same bytes, in memory that does not
+/// grow with its rows.
+pub fn stream_table<'s>(
+    solver: &'s mut Solver,
+    upto: u64,
+    options: TableOptions,
+) -> Result<TableStream<'s>, TableError> {
+    let (mut table, from_column) = build(solver, upto, options, true)?;
+    let plain = table.shape == TableShape::OnePile
+        && table.misere.is_none()
+        && table.loopy_values.is_none()
+        && table.remoteness.is_none()
+        && table.by_last.is_none();
+    let solver: &'s Solver = solver;
+    match solver.pile_column(upto) {
+        Some(column) if from_column && plain => {
+            Ok(TableStream::Rows(StreamedRows::new(table, column, solver.limits())))
+        }
+        Some(column) if from_column => {
+            fill_rows(&mut table, column);
+            Ok(TableStream::Whole(table))
+        }
+        _ => Ok(TableStream::Whole(table)),
+    }
+}
+
+/// The rows of a one-pile table, from the solver's values.
+fn fill_rows(table: &mut Table, column: PileColumn) {
+    let rows = column.last() as usize + 1;
+    let (mut outcomes, mut grundy, mut p_positions) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::new());
+    column.for_each_from(0, |n, g| {
+        let v = Value::from_grundy(g);
+        if v.outcome == Outcome::P {
+            p_positions.push(vec![n]);
+        }
+        outcomes.push(v.outcome);
+        grundy.push(v.grundy);
+    });
+    table.outcomes = vec![outcomes];
+    table.grundy = vec![grundy];
+    table.p_positions = p_positions;
+}
+
+/// The table, and whether its one-pile rows are left to be read from the solver's values
+/// (`stream`: a table that could be written as it is made is not refused for its rows).
+fn build(solver: &mut Solver, upto: u64, options: TableOptions, stream: bool) -> Result<(Table, bool), TableError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     if options.by_last && !game.uses_last {
@@ -385,7 +500,23 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         TableShape::ManyPiles { .. } => solver.limits().max_states / many::SHARE_OF_STATES,
         _ => solver.limits().max_states,
     };
-    TableError::refuse_rows(upto, rows_allowed, positions)?;
+    // A one-pile table of outcomes and values alone may be written as its rows are made:
+    // refused then only if its rows cannot come from the solver's values (see `one_pile_rows`).
+    let streamable = shape == TableShape::OnePile
+        && !options.by_last
+        && !options.remoteness
+        && game.convention == crate::vocab::Convention::Normal
+        && !game.can_grow();
+    let may_stream = stream && streamable;
+    let refuse = |upto: u64| TableError::refuse_rows(upto, rows_allowed, positions);
+    // A table too long to write is refused for that first, however it is asked for, so that
+    // every front end gives the same answer to the same question.
+    if streamable {
+        TableError::refuse_writing(upto, solver.limits())?;
+    }
+    if !may_stream {
+        refuse(upto)?;
+    }
     // Bite games reach every board inside the largest rectangle: refuse at once a table whose
     // box could not be held, rather than after filling the boxes that can.
     let bites =
@@ -401,8 +532,8 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     }
     let misere = game.convention == crate::vocab::Convention::Misere;
     let mut listed = Vec::new();
-    let Rows { outcomes, grundy, p_positions, known } = match shape {
-        TableShape::OnePile => one_pile_rows(solver, upto, &name)?,
+    let Rows { outcomes, grundy, p_positions, column } = match shape {
+        TableShape::OnePile => one_pile_rows(solver, upto, &name, may_stream.then_some(&refuse))?,
         TableShape::TwoPiles => two_pile_rows(solver, upto)?,
         TableShape::Rectangles | TableShape::Cells => grid_rows(solver, upto, shape)?,
         TableShape::ManyPiles { piles } => {
@@ -433,8 +564,10 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     let (mut period, mut no_period_to, mut period_not_looked, mut pattern) = (None, None, None, None);
     match shape {
         TableShape::OnePile => {
-            let p: Vec<bool> = outcomes[0].iter().map(|o| *o == Outcome::P).collect();
-            pattern = periods::one_pile_pattern(&p);
+            pattern = match solver.pile_column(upto).filter(|_| column) {
+                Some(values) => periods::one_pile_pattern_of(upto, |n| values.get(n) == 0),
+                None => periods::one_pile_pattern_of(upto, |n| outcomes[0][n as usize] == Outcome::P),
+            };
             // Looking past the table for a period is a bonus, bounded by a count of positions
             // (never by the clock, so that the same command prints the same bytes anywhere).
             // Asked for with --period-values, it may use the question's own limits.
@@ -450,7 +583,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
                 },
             };
             solver.set_limits(bonus);
-            let found = one_pile_period(solver, upto, look, known.as_ref());
+            let found = one_pile_period(solver, upto, look);
             solver.set_limits(given);
             match found {
                 Ok(Some(found)) => period = Some(found),
@@ -480,7 +613,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
     } else {
         None
     };
-    Ok(Table {
+    let table = Table {
         game: name,
         upto,
         shape,
@@ -499,7 +632,8 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
         cell_rule,
         misere: misere_columns,
         positions: listed,
-    })
+    };
+    Ok((table, column))
 }
 
 /// Which positions a table of this game covers: its board decides, and for games on any
@@ -544,16 +678,25 @@ struct Rows {
     outcomes: Vec<Vec<Outcome>>,
     grundy: Vec<Vec<Option<u64>>>,
     p_positions: Vec<Vec<u64>>,
-    /// the Grundy values of a one-pile table's rows, when they were read at once: the look
-    /// for a period starts from them instead of reading them again
-    known: Option<Values>,
+    /// the rows are left empty: the solver knows every value of a one-pile table, and its
+    /// column of values gives them (`Solver::pile_column`)
+    column: bool,
 }
 
-fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, TableError> {
+fn one_pile_rows(
+    solver: &mut Solver,
+    upto: u64,
+    name: &str,
+    refuse: Option<&dyn Fn(u64) -> Result<(), TableError>>,
+) -> Result<Rows, TableError> {
     let game: &Game = solver.game();
     let coins = game.board == Board::Coins;
     let mut p_positions = Vec::new();
     let (mut o, mut g) = (Vec::new(), Vec::new());
+    // A table shows every value: a window of them (what `solve` keeps of a large pile's) would
+    // be dropped values computed again from pile 0.
+    let whole = Limits { table: crate::solve::Table::Whole, ..solver.limits().clone() };
+    solver.set_limits(whole);
     // Ask for the last pile first: single-pile values then estimate the whole table's
     // work at once, and a hopeless table is refused within a second with the rows it
     // has, instead of growing row by row into the limit.
@@ -572,15 +715,20 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
     if solver.method() == crate::solve::MethodKind::Loopy && upto > 0 {
         solver.value(&Position::new(vec![upto]))?;
     }
-    // The last pile's answer computed every value below it: the rows are read at once rather
-    // than asked for one by one.
-    if let (None, Some(values)) = (&refused, solver.already_known_piles(upto)) {
-        let (o, g, p_positions) = match &values {
-            Values::Byte(v) => rows_of(v),
-            Values::Narrow(v) => rows_of(v),
-            Values::Wide(v) => rows_of(v),
-        };
-        return Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, known: Some(values) });
+    // The last pile's answer computed every value below it (or proved their period): the rows
+    // are read from the solver's values rather than asked for one by one.
+    if refused.is_none() && solver.pile_column(upto).is_some() {
+        return Ok(Rows {
+            outcomes: vec![Vec::new()],
+            grundy: vec![Vec::new()],
+            p_positions: Vec::new(),
+            column: true,
+        });
+    }
+    // Asked for one by one, the rows are held: a table that was not refused for them at first
+    // (it might have been written as it was made) is refused for them now.
+    if let Some(refuse) = refuse {
+        refuse(upto)?;
     }
     for n in 0..=upto {
         let reach = match &refused {
@@ -629,7 +777,7 @@ fn one_pile_rows(solver: &mut Solver, upto: u64, name: &str) -> Result<Rows, Tab
         o.push(v.outcome);
         g.push(v.grundy);
     }
-    Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, known: None })
+    Ok(Rows { outcomes: vec![o], grundy: vec![g], p_positions, column: false })
 }
 
 fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
@@ -654,7 +802,7 @@ fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
             }
         }
     }
-    Ok(Rows { outcomes, grundy, p_positions, known: None })
+    Ok(Rows { outcomes, grundy, p_positions, column: false })
 }
 
 fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, TableError> {
@@ -678,7 +826,7 @@ fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, 
         outcomes.push(o);
         grundy.push(g);
     }
-    Ok(Rows { outcomes, grundy, p_positions, known: None })
+    Ok(Rows { outcomes, grundy, p_positions, column: false })
 }
 
 /// The tartan theorem, by which the cells of a tartan product under normal play are computed
@@ -714,7 +862,7 @@ fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
 
 /// The values of one pile of 0..=last: Grundy values where defined, outcomes (P = 0, N = 1,
 /// D = 2) otherwise.
-fn sequence(solver: &mut Solver, last: u64) -> Result<(Sequence<'static>, bool), SolveError> {
+fn sequence(solver: &mut Solver, last: u64) -> Result<(Sequence, bool), SolveError> {
     // Schwenk's method knows outcomes only; its Grundy values would each need a search.
     if solver.method() == crate::solve::MethodKind::LastBound {
         let mut outcomes = Vec::new();
@@ -741,18 +889,16 @@ fn sequence(solver: &mut Solver, last: u64) -> Result<(Sequence<'static>, bool),
     Ok((Sequence::Read(values.iter().map(|(g, o)| if grundy { g.unwrap_or(0) } else { *o }).collect()), grundy))
 }
 
-/// The values a look for a period reads: the kernel's, stored as narrowly as it stores them
-/// (the table's own copy, or one of its own), or read pile by pile.
-enum Sequence<'a> {
-    Known(&'a Values),
+/// The values a look for a period reads: the kernel's, stored as narrowly as it stores them,
+/// or read pile by pile.
+enum Sequence {
     Stored(Values),
     Read(Vec<i64>),
 }
 
-impl Sequence<'_> {
+impl Sequence {
     fn detect(&self, arithmetic: bool) -> Option<crate::solve::period::Detected> {
         match self {
-            Sequence::Known(values) => values.detect_period(arithmetic),
             Sequence::Stored(values) => values.detect_period(arithmetic),
             Sequence::Read(values) => periods::detect(values, arithmetic),
         }
@@ -761,17 +907,12 @@ impl Sequence<'_> {
 
 /// Looks for a period in the values of one pile, over at least `MIN_EXAMINED` of them, and
 /// further where the octal theorem needs more values to prove one.
-fn one_pile_period(
-    solver: &mut Solver,
-    upto: u64,
-    look: u64,
-    known: Option<&Values>,
-) -> Result<Option<Periodicity>, SolveError> {
+fn one_pile_period(solver: &mut Solver, upto: u64, look: u64) -> Result<Option<Periodicity>, SolveError> {
     // Looked at in rounds, each twice the last: a period proven early (Kayles' at 256) ends
     // the look there, however far `--period-values` allows.
     let mut examined = upto.max(look.min(periods::MIN_EXAMINED) - 1) + 1;
     loop {
-        let found = period_in(solver, examined, known)?;
+        let found = period_in(solver, examined)?;
         let proven = found.as_ref().is_some_and(|p| p.proven);
         let last_round = examined > upto.max(look - 1);
         if proven || last_round {
@@ -782,32 +923,41 @@ fn one_pile_period(
 }
 
 /// The period the values of piles 0..examined show, and whether a theorem proves it.
-fn period_in(
-    solver: &mut Solver,
-    mut examined: u64,
-    known: Option<&Values>,
-) -> Result<Option<Periodicity>, SolveError> {
-    let (mut values, mut grundy) = match known {
-        Some(known) if known.len() as u64 == examined => (Sequence::Known(known), true),
-        _ => sequence(solver, examined - 1)?,
-    };
-    // The solver looked at the same values when they came from its table (a table of 2^k
-    // rows, as it looks at each doubling): what it found stands.
-    let seen = match values {
-        Sequence::Known(_) | Sequence::Stored(_) => solver.period_seen(examined),
-        Sequence::Read(_) => None,
-    };
-    let mut plain = seen.unwrap_or_else(|| values.detect(false));
-    if let (Some((pre, p, _)), Some(t)) = (plain, periods::octal_bound(solver.game())) {
-        let needed = periods::octal_needs(pre as u64, p as u64, t);
-        if needed > examined && needed <= 8 * examined {
-            examined = needed;
-            (values, grundy) = sequence(solver, examined - 1)?;
-            plain = values.detect(false);
+fn period_in(solver: &mut Solver, mut examined: u64) -> Result<Option<Periodicity>, SolveError> {
+    let octal = periods::octal_bound(solver.game());
+    let (found, grundy) = match solver.proven_look().filter(|&(_, _, read)| read <= examined) {
+        // The solver proved a period looking at fewer values than these: a look at these finds
+        // the same (`Solver::proven_look`), and reads none of them (a table of 10⁸ rows).
+        Some((pre, p, _)) => {
+            if let Some(t) = octal {
+                let needed = periods::octal_needs(pre, p, t);
+                if needed > examined && needed <= 8 * examined {
+                    examined = needed;
+                }
+            }
+            (Some((pre as usize, p as usize, 0)), true)
         }
-    }
+        None => {
+            let (mut values, mut grundy) = sequence(solver, examined - 1)?;
+            // The solver looked at the same values when they came from its table (a table of
+            // 2^k rows, as it looks at each doubling): what it found stands.
+            let seen = match values {
+                Sequence::Stored(_) => solver.period_seen(examined),
+                Sequence::Read(_) => None,
+            };
+            let mut plain = seen.unwrap_or_else(|| values.detect(false));
+            if let (Some((pre, p, _)), Some(t)) = (plain, octal) {
+                let needed = periods::octal_needs(pre as u64, p as u64, t);
+                if needed > examined && needed <= 8 * examined {
+                    examined = needed;
+                    (values, grundy) = sequence(solver, examined - 1)?;
+                    plain = values.detect(false);
+                }
+            }
+            (plain.or_else(|| if grundy { values.detect(true) } else { None }), grundy)
+        }
+    };
     let of = if grundy { "grundy" } else { "outcome" };
-    let found = plain.or_else(|| if grundy { values.detect(true) } else { None });
     let quotient_period = match solver.misere() {
         Some(m) if !grundy => m.period(),
         _ => None,
@@ -833,22 +983,6 @@ fn period_in(
             checked_to: examined - 1,
         }
     }))
-}
-
-/// The outcomes, Grundy values and P-positions of one pile of each size, from its value.
-#[allow(clippy::type_complexity)]
-fn rows_of<T: Copy + Into<u64>>(values: &[T]) -> (Vec<Outcome>, Vec<Option<u64>>, Vec<Vec<u64>>) {
-    let (mut outcomes, mut grundy, mut p_positions) =
-        (Vec::with_capacity(values.len()), Vec::with_capacity(values.len()), Vec::new());
-    for (n, &value) in values.iter().enumerate() {
-        let v = Value::from_grundy(value.into());
-        if v.outcome == Outcome::P {
-            p_positions.push(vec![n as u64]);
-        }
-        outcomes.push(v.outcome);
-        grundy.push(v.grundy);
-    }
-    (outcomes, grundy, p_positions)
 }
 
 /// The rows of a one-pile table computed before it stopped, as a table of their own.

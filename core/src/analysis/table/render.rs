@@ -3,12 +3,31 @@
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
+use super::stream::{OnePileJson, Rows};
 use super::{LastGrid, Table, TableShape};
 use crate::analysis::periods::Periodicity;
 use crate::solve::Outcome;
 
 /// How many bytes of CSV rows are put together before they are written out.
-const CSV_BLOCK: usize = 1 << 16;
+pub(super) const CSV_BLOCK: usize = 1 << 16;
+
+/// The header line of a one-pile table's CSV.
+pub(super) fn csv_header(table: &Table) -> Vec<u8> {
+    let n = if table.coins { "coin" } else { "n" };
+    // With --by-last, a column for the previous move: empty on the rows of the game's start,
+    // then the grid of (n, last) rows.
+    let n = if table.by_last.is_some() { format!("{n},last") } else { n.to_string() };
+    let mut bytes = match &table.misere {
+        Some(_) => format!("{n},outcome,misere_grundy,genus,tame,phi"),
+        None => format!("{n},outcome,grundy"),
+    }
+    .into_bytes();
+    if table.remoteness.is_some() {
+        bytes.extend_from_slice(b",remoteness");
+    }
+    bytes.push(b'\n');
+    bytes
+}
 
 fn grundy_text(g: Option<u64>) -> String {
     g.map(|g| g.to_string()).unwrap_or_else(|| "-".into())
@@ -21,16 +40,10 @@ impl Table {
             self.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
         match self.shape {
             TableShape::OnePile => {
-                let mut one = json!({
-                "game": self.game,
-                "upto": self.upto,
-                "outcomes": outcomes[0],
-                "grundy": self.grundy[0],
-                "p_positions": self.p_positions.iter().map(|p| p[0]).collect::<Vec<_>>(),
-                "period": self.period,
-                "pattern": self.pattern,
-                "remoteness": self.remoteness,
-                });
+                // The fields a streamed table writes too, in its order (`stream::OnePileJson`).
+                let rows =
+                    Rows { outcomes: &self.outcomes[0], grundy: &self.grundy[0], p_positions: &self.p_positions };
+                let mut one = serde_json::to_value(OnePileJson { table: self, rows }).unwrap_or_else(|_| json!({}));
                 if let (Some(m), Some(map)) = (&self.misere, one.as_object_mut()) {
                     map.insert("misere_grundy".into(), json!(m.grundy));
                     map.insert("genus".into(), json!(m.genus));
@@ -106,19 +119,7 @@ impl Table {
         let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
         match self.shape {
             TableShape::OnePile => {
-                let n = if self.coins { "coin" } else { "n" };
-                // With --by-last, a column for the previous move: empty on the rows of the
-                // game's start, then the grid of (n, last) rows.
-                let n = if self.by_last.is_some() { format!("{n},last") } else { n.to_string() };
-                let mut bytes = match &self.misere {
-                    Some(_) => format!("{n},outcome,misere_grundy,genus,tame,phi"),
-                    None => format!("{n},outcome,grundy"),
-                }
-                .into_bytes();
-                if self.remoteness.is_some() {
-                    bytes.extend_from_slice(b",remoteness");
-                }
-                bytes.push(b'\n');
+                let mut bytes = csv_header(self);
                 let last_column: &[u8] = if self.by_last.is_some() { b"," } else { b"" };
                 // Written in place, row by row, as bytes: a table of a million rows is mostly
                 // this loop, and a `char` pushed is encoded first. (itoa: the formatting
@@ -503,7 +504,7 @@ fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String
 
 /// The decimal text of a row number, counted up in place: the rows of a table come in order,
 /// and adding one to the text costs less than writing each number afresh.
-struct RowNumber {
+pub(super) struct RowNumber {
     digits: [u8; 20],
     start: usize,
 }
@@ -515,11 +516,11 @@ impl Default for RowNumber {
 }
 
 impl RowNumber {
-    fn text(&self) -> &[u8] {
+    pub(super) fn text(&self) -> &[u8] {
         &self.digits[self.start..]
     }
 
-    fn advance(&mut self) {
+    pub(super) fn advance(&mut self) {
         for i in (0..20).rev() {
             if self.digits[i] != b'9' {
                 self.digits[i] += 1;

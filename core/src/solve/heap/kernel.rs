@@ -3,7 +3,7 @@
 
 use super::ahead::{make_here, Ahead, PileAhead, Want, AHEAD_FROM, AHEAD_PILES, AHEAD_RARE_FROM};
 use super::classes::Classes;
-use super::sparse::{choose_classes, sparse_value, Sparse, WitnessChoice};
+use super::sparse::{choose_classes, fewest_rare_classes, sparse_value, Sparse, WitnessChoice};
 use super::values::{each_marked, Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
 use super::*;
 
@@ -143,6 +143,22 @@ impl HeapKernel {
             dear_blocks: self.dear_blocks,
             sparse_retried: self.sparse_retried,
             witness_choice: self.sparse.as_ref().map_or_else(WitnessChoice::default, Sparse::witness_choice),
+        }
+    }
+
+    /// The sparse-space classes of the values so far, as (mask, parity of even and odd piles):
+    /// the method's own when it runs, else those the values call for (the classes the method
+    /// would choose now), so that the rare values of a plain scan are counted the same way.
+    pub fn rare_classes(&self) -> Option<(u32, [u32; 2])> {
+        match &self.sparse {
+            Some(s) => Some((s.mask, s.parity)),
+            // Classes from a few thousand values say little: the method's own start is 4096.
+            None if self.rules.splits() && self.values.len() >= 4096 => {
+                let split_takes: Vec<u64> = self.rules.two.iter().map(|&(t, _)| t).collect();
+                let takes_known = self.rules.most_taken.is_some_and(|m| m < self.values.len() as u64);
+                fewest_rare_classes(&self.values, &split_takes, takes_known).map(|c| (c.mask, c.parity))
+            }
+            None => None,
         }
     }
 

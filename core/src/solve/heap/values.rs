@@ -68,11 +68,19 @@ impl Values {
 
     /// `period::detect` over the values where they are stored.
     pub fn detect_period(&self, arithmetic: bool) -> Option<crate::solve::period::Detected> {
-        match self {
-            Values::Byte(v) => crate::solve::period::detect(v, arithmetic),
-            Values::Narrow(v) => crate::solve::period::detect(v, arithmetic),
-            Values::Wide(v) => crate::solve::period::detect(v, arithmetic),
-        }
+        self.detect_period_from(0, arithmetic)
+    }
+
+    /// `detect_period` over the values of piles `from` on (its preperiod counted from pile 0):
+    /// a look at the latest values of a run too long to look at whole.
+    pub fn detect_period_from(&self, from: usize, arithmetic: bool) -> Option<crate::solve::period::Detected> {
+        let from = from.min(self.len());
+        let found = match self {
+            Values::Byte(v) => crate::solve::period::detect(&v[from..], arithmetic),
+            Values::Narrow(v) => crate::solve::period::detect(&v[from..], arithmetic),
+            Values::Wide(v) => crate::solve::period::detect(&v[from..], arithmetic),
+        };
+        found.map(|(start, period, saltus)| (start + from, period, saltus))
     }
 
     /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
@@ -98,27 +106,13 @@ impl Values {
         self.len() as u64 * self.width() as u64
     }
 
-    /// The values as little-endian bytes of `width()` each.
-    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+    /// The values of piles in `piles` as little-endian bytes of `width()` each, appended to `out`.
+    pub fn write_range(&self, piles: std::ops::Range<usize>, out: &mut Vec<u8>) {
         match self {
-            Values::Byte(v) => out.extend_from_slice(v),
-            Values::Narrow(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-            Values::Wide(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Values::Byte(v) => out.extend_from_slice(&v[piles]),
+            Values::Narrow(v) => v[piles].iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Values::Wide(v) => v[piles].iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
         }
-    }
-
-    /// Values read back from `write_bytes`; `None` for a width other than 1, 2 or 4, or bytes
-    /// that are not a whole number of values.
-    pub fn from_bytes(width: u8, bytes: &[u8]) -> Option<Values> {
-        if !bytes.len().is_multiple_of(width.max(1) as usize) {
-            return None;
-        }
-        Some(match width {
-            1 => Values::Byte(bytes.to_vec()),
-            2 => Values::Narrow(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
-            4 => Values::Wide(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
-            _ => return None,
-        })
     }
 
     /// Room for `total` values in all, so that a long run's table is not doubled past its end.
