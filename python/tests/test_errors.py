@@ -91,6 +91,10 @@ def test_numbers_out_of_range_are_said_as_such(game):
         nim.table(-1)
     with pytest.raises(ValueError, match="too large"):
         takeaway.Game.from_source('game "a"\npiles\nmove: take 1..k\n', k=10**40)
+    # Too long to write (a billion rows), then too many to hold (a table in Python is held).
     with pytest.raises(takeaway.Refused) as refused:
         nim.table(10**9)
+    assert refused.value.code == "takeaway::table::too_long_to_write"
+    with pytest.raises(takeaway.Refused) as refused:
+        nim.table(10**7)
     assert refused.value.code == "takeaway::table::too_many_rows"
