@@ -5,7 +5,8 @@
 
 Each record GAME has its rows file GAME.jsonl (one row, as `takeaway sweep` writes it) and
 GAME.time (`/usr/bin/time -f "%e s %M KB"` of the run that finished it: a run resumed from a
-checkpoint counts only its own part, and the README says so). The table goes between the
+checkpoint counts only its own part), or GAME.note, the time cell in words where the README
+says how it was measured. The table goes between the
 README's `<!-- records -->` and `<!-- /records -->` lines.
 """
 
@@ -23,8 +24,8 @@ NAMES = {
 
 
 def power(n: int) -> str:
-    """A count as 2^k when it is a power of two."""
-    return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else f"{n:,}"
+    """A count, with its power of two when it is one."""
+    return f"2^{n.bit_length() - 1} ({n:,})" if n > 0 and n & (n - 1) == 0 else f"{n:,}"
 
 
 def main() -> None:
@@ -40,11 +41,13 @@ def main() -> None:
         timed = (HERE / f"{stem}.time").read_text().split() if (HERE / f"{stem}.time").exists() else []
         seconds, kb = (float(timed[0]), int(timed[2])) if len(timed) >= 4 else (row["seconds"], 0)
         resumed = f" (resumed at {row['resumed_at']:,})" if row.get("resumed_at") else ""
+        note = HERE / f"{stem}.note"
+        took = note.read_text().strip() if note.exists() else f"{seconds:,.0f} s{resumed}"
         memory = f"{kb / 1024:.0f} MB" if kb < 1 << 20 else f"{kb / (1 << 20):.1f} GB"
         lines.append(
-            f"| {name} | {power(row['values_computed'])} ({row['values_computed']:,}) "
+            f"| {name} | {power(row['values_computed'])} "
             f"| {row['largest_value']:,} ({row['largest_at']:,}) | {row['rare_values']:,} | {row['last_rare']:,} "
-            f"| `{row['checksum']}` | {seconds:,.0f} s{resumed} | {memory} |"
+            f"| `{row['checksum']}` | {took} | {memory} |"
         )
     readme = HERE / "README.md"
     text = readme.read_text()
