@@ -99,10 +99,28 @@ pub fn server() -> SocketAddr {
         }
         // "takeaway's page: http://127.0.0.1:PORT"
         let address = first.rsplit("http://").next().expect("the address").trim().to_string();
-        // The server lives as long as the test binary.
+        // The server lives as long as the test binary, and no longer: a static is never
+        // dropped, so the binary's exit (through libc's `exit`, after `main` or on a failure)
+        // stops it, rather than leaving it to run on after the tests.
+        SERVER_PID.store(child.id() as i32, std::sync::atomic::Ordering::SeqCst);
+        // SAFETY: `stop_server` is an `extern "C"` function taking nothing, as `atexit` needs;
+        // it only reads an atomic and sends a signal.
+        unsafe { libc::atexit(stop_server) };
         std::mem::forget(child);
         address.parse().unwrap_or_else(|e| panic!("{first}: {e}"))
     })
+}
+
+/// The process of the server `server` started, 0 until it starts.
+static SERVER_PID: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Stops the server as the test binary exits.
+extern "C" fn stop_server() {
+    let pid = SERVER_PID.load(std::sync::atomic::Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: a signal to the child this binary started; nothing else is touched.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
 }
 
 /// One POST of JSON to the server, over a plain socket: the status and the JSON body.
