@@ -88,18 +88,27 @@ fn run(address: SocketAddr, args: ServeArgs) -> Result<(), ServeError> {
             // test that read the first line) must not stop it, so write errors are ignored.
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "takeaway's page: http://{}", shown(bound));
-            let _ = if shared {
-                writeln!(
-                    out,
-                    "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
-                    bound.port()
-                )
+            if shared {
+                let urls = takeaway_web::urls(bound);
+                if urls.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "shared on the network: other machines open http://<this machine's address>:{} (Ctrl-C stops it)",
+                        bound.port()
+                    );
+                } else {
+                    let _ = writeln!(out, "shared on the network: a class opens {} (Ctrl-C stops it)", urls.join(" or "));
+                    // A phone opens it from the QR code on the projected terminal (the page shows it too).
+                    if let Some(qr) = takeaway_web::qr_text(&urls[0]) {
+                        let _ = writeln!(out, "{qr}");
+                    }
+                }
             } else {
-                writeln!(
+                let _ = writeln!(
                     out,
                     "only this machine can open it (--host 0.0.0.0 shares it with a classroom); Ctrl-C stops it"
-                )
-            };
+                );
+            }
             let _ = out.flush();
         },
         || eprintln!("stopping: questions in progress have a second to finish (Ctrl-C again ends at once)"),

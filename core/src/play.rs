@@ -9,7 +9,9 @@
 use serde::Serialize;
 
 use crate::rules::{Convention, Game, Move, Position};
+use crate::solve::partizan::PartizanSolver;
 use crate::solve::{Limits, Outcome, SolveError, Solver};
+use crate::vocab::{FailureKind, Side};
 
 /// Who is to move in a game against the computer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -314,6 +316,38 @@ pub fn choose<'m>(
         }
     }
     Ok(best.map(|b| b.0).or(moves.first()))
+}
+
+/// The computer's move as `side` of a partizan game: at its strength's rate a winning move
+/// when it has one, else any of its moves at random. Where the position is too large to search,
+/// the best move of its hottest pile (temperature theory's rule of thumb, not a proof); the flag
+/// says so. `None` when `side` has no move.
+pub fn choose_partizan(
+    solver: &mut PartizanSolver,
+    position: &Position,
+    side: Side,
+    strength: Strength,
+    random: &mut Random,
+) -> Result<Option<(Move, bool)>, SolveError> {
+    let moves = solver.moves(position, side)?;
+    if moves.is_empty() {
+        return Ok(None);
+    }
+    // Drawn first, so that a seed replays the same game whatever the position's size.
+    let perfect = (random.next_u64() % 100) < strength.percent as u64;
+    let (winning, by_temperature) = match solver.winning_moves(position, side) {
+        Ok(w) => (w, false),
+        Err(e) if e.kind() == FailureKind::Refused => match solver.hot_move(position, side)? {
+            Some(m) => (vec![m], true),
+            None => return Err(e),
+        },
+        Err(e) => return Err(e),
+    };
+    Ok(Some(match (perfect, winning.into_iter().next()) {
+        (true, Some(m)) => (m, by_temperature),
+        // No winning move, or a deliberate slip at a lower strength: any move.
+        _ => (moves[(random.next_u64() % moves.len() as u64) as usize].clone(), false),
+    }))
 }
 
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile

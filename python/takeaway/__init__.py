@@ -517,11 +517,13 @@ class Game:
         last: Optional[int] = None,
         strength: Optional[int] = None,
         seed: Optional[int] = None,
+        side: Optional[str] = None,
         **budget: Any,
     ) -> "PlayStep":
         """One step of a game against the computer from a position: the player's move (``to``,
         the position it leads to), the computer's move (``computer=True``) or a ``hint``; with
-        none of them, where the game stands and the moves to choose from."""
+        none of them, where the game stands and the moves to choose from. A partizan game is
+        played as ``side`` (``"Left"`` or ``"Right"``)."""
         if to is not None and not isinstance(to, str):
             to = _position(tuple(to))
         args = {
@@ -532,6 +534,7 @@ class Game:
             "last": last,
             "strength": strength,
             "seed": seed,
+            "side": side,
         }
         return PlayStep(*self._ask("play", args, budget))
 
@@ -544,7 +547,7 @@ def _game_again(source: str, name: str, directory: str, settings: Dict[str, Any]
 class PlayStep(_Answer):
     """The answer of :meth:`Game.play`: what was played, and where the game stands."""
 
-    __slots__ = ("position", "over", "winner", "to_move", "outcome", "moves", "you", "computer", "hint")
+    __slots__ = ("position", "over", "winner", "to_move", "outcome", "moves", "you", "computer", "hint", "side", "positions")
 
     def __init__(self, native: Any, data: Dict[str, Any]):
         super().__init__(native, data)
@@ -565,3 +568,8 @@ class PlayStep(_Answer):
         self.computer: Optional[Dict[str, Any]] = data.get("computer")
         #: The hint asked for (as the JSON gives it).
         self.hint: Optional[Dict[str, Any]] = data.get("hint")
+        #: In a partizan game, the player's side: ``"Left"`` or ``"Right"``.
+        self.side: Optional[str] = data.get("side")
+        #: The step's positions in order, each with what it means for the player
+        #: (``for_you``), its remoteness and value (as the JSON gives them): a value history.
+        self.positions: List[Dict[str, Any]] = data["positions"]

@@ -49,6 +49,18 @@ def test_a_step_of_play_is_a_question(game):
     assert step.you["slip"]["better"] == "take 2 from the pile of 10"
     assert step.computer["to"] == [8]
     assert step.position == (8,)
+    # Each listed move says what it means for the one who makes it: TAG's P-positions are the
+    # multiples of 4, and a position's Grundy value is n mod 4.
+    assert [(m["to"], m["result"], m["value"]) for m in step.json["moves"]] == [
+        ([7], "lose", "3"), ([6], "lose", "2"), ([5], "lose", "1")]
+    # The step's positions as the player saw them: 10 a win, 9 (after the slip) a loss.
+    assert [(p["position"], p["for_you"]) for p in step.positions] == [([10], "win"), ([9], "lose"), ([8], "lose")]
+    # A partizan game as Right: in L{1,3} R{2,3} a pile of 2 is {1|0}, and Right moving
+    # first wins (taking 2 leaves 0).
+    sub = game("partizan-subtraction")
+    right = sub.play(2, side="Right")
+    assert right.side == "Right"
+    assert [(m.to, m_json["result"]) for m, m_json in zip(right.moves, right.json["moves"])] == [((0,), "win")]
     with pytest.raises(takeaway.QuestionError) as caught:
         tag.play(10, to=(2,))
     assert caught.value.code == "takeaway::query::not_a_move"

@@ -6,8 +6,8 @@ use std::io::Write;
 
 use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
 use takeaway_core::errors::SolveError;
-use takeaway_core::pick;
 use takeaway_core::PartizanSolver;
+use takeaway_core::{choose_partizan, pick};
 use takeaway_core::{Convention, FailureKind, Position};
 
 pub fn play(
@@ -55,23 +55,12 @@ pub fn play(
         }
         match to_move {
             Player::Computer => {
-                let perfect = (random.next_u64() % 100) < strength.percent as u64;
-                // A sum too large to search is played by temperature (hotstrat): in the
-                // hottest pile, keeping the most of it.
-                let (winning, by_temperature) = match solver.winning_moves(&position, them) {
-                    Ok(w) => (w, false),
-                    Err(e) if e.kind() == FailureKind::Refused => match solver.hot_move(&position, them)? {
-                        Some(m) => (vec![m], true),
-                        None => return Err(e),
-                    },
-                    Err(e) => return Err(e),
+                let Some((chosen, by_temperature)) =
+                    choose_partizan(&mut solver, &position, them, strength, &mut random)?
+                else {
+                    continue;
                 };
-                let chosen = match (perfect, winning.first()) {
-                    (true, Some(m)) => m.clone(),
-                    // No winning move (or a deliberate slip at a lower strength): any move.
-                    _ => moves[(random.next_u64() % moves.len() as u64) as usize].clone(),
-                };
-                if by_temperature && perfect {
+                if by_temperature {
                     say(out, "(too large to search: the computer moves in the hottest pile)\n".to_string());
                 }
                 say(

@@ -81,6 +81,7 @@ impl Lanes {
             busy: AtomicBool::new(false),
             cancel,
             deadline,
+            latest: Mutex::new(None),
         })
     }
 }
@@ -188,9 +189,16 @@ pub struct Turn {
     busy: AtomicBool,
     cancel: CancelToken,
     deadline: Instant,
+    /// The engine's latest report: stage, done, total (0 when unknown).
+    latest: Mutex<Option<(Stage, u64, u64)>>,
 }
 
 impl Turn {
+    /// How far the question has got, as the engine last reported it.
+    pub fn latest(&self) -> Option<(Stage, u64, u64)> {
+        *lock(&self.latest)
+    }
+
     /// The question is over: its place goes to the next.
     pub fn finish(&self) {
         *lock(&self.held) = Held::Nothing;
@@ -218,7 +226,9 @@ impl Turn {
 }
 
 impl Reporter for Turn {
-    fn report(&self, _stage: Stage, _done: u64, _total: u64) {}
+    fn report(&self, stage: Stage, done: u64, total: u64) {
+        *lock(&self.latest) = Some((stage, done, total));
+    }
 
     fn poll(&self) {
         if self.started.elapsed() < QUICK {

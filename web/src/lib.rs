@@ -12,6 +12,7 @@ mod guard;
 mod lanes;
 mod library;
 mod questions;
+mod share;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub use connections::{HEADER_TIMEOUT, SHUTDOWN_GRACE, SOCKET_TIMEOUT};
 pub use error::WebError;
 pub use lanes::QUICK;
 pub use library::bundled;
+pub use share::{qr_text, urls};
 
 /// The largest request body accepted: a game file is a few lines.
 pub const MOST_BODY_BYTES: usize = 1 << 20;
@@ -73,17 +75,22 @@ struct App {
     config: Config,
     /// The quick and the slow lane of workers.
     lanes: Arc<lanes::Lanes>,
+    /// The addresses other machines open the page by (none when only this machine can).
+    urls: Vec<String>,
 }
 
 /// The page and the API of a server bound to `bound`.
 fn router(config: Config, bound: SocketAddr) -> Router {
     let hosts = guard::Hosts::of(bound, &config.allowed_hosts);
-    let app = Arc::new(App { lanes: lanes::Lanes::new(config.workers, config.slow_waiting), config });
+    let urls = share::urls(bound);
+    let app = Arc::new(App { lanes: lanes::Lanes::new(config.workers, config.slow_waiting), config, urls });
     Router::new()
         .route("/", get(page))
         .route("/index.html", get(page))
+        .route("/page.js", get(script))
         .route("/api/games", get(questions::games))
         .route("/api/atlas", get(atlas::atlas))
+        .route("/api/about", get(about))
         .route("/api/{verb}", post(questions::ask))
         .with_state(app)
         .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))
@@ -94,6 +101,30 @@ async fn page() -> impl IntoResponse {
         [(header::CACHE_CONTROL, "no-cache"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
         Html(include_str!("../assets/index.html")),
     )
+}
+
+async fn script() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        include_str!("../assets/page.js"),
+    )
+}
+
+/// `GET /api/about`: what the page shows of the server: the most time a question may have (the
+/// page's time limit goes up to it), and the addresses a class opens the page by, with a QR code
+/// of the first.
+async fn about(axum::extract::State(app): axum::extract::State<Arc<App>>) -> axum::Json<serde_json::Value> {
+    let qr = app.urls.first().and_then(|u| share::qr_svg(u));
+    axum::Json(serde_json::json!({
+        "timeout": app.config.timeout,
+        "default_timeout": takeaway_core::Budget::DEFAULT_SECONDS.min(app.config.timeout),
+        "urls": app.urls,
+        "qr": qr,
+    }))
 }
 
 /// Serves until `shutdown` completes; `ready` hears the address bound (port 0 picks a free one).

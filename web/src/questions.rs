@@ -20,10 +20,13 @@ use takeaway_core::Source;
 use takeaway_core::{
     load_game, load_text, Answer, Budget, BudgetArgs, DiagnosticData, Failure, GameText, Request, VERBS,
 };
-use takeaway_core::{CancelToken, Progress};
+use takeaway_core::{CancelToken, Progress, Stage, TableFormat};
+use tokio::sync::oneshot;
+
+use axum::body::Bytes;
 
 use crate::error::WebError;
-use crate::lanes::Busy;
+use crate::lanes::{Busy, Turn};
 use crate::library::{Bundled, BUNDLED};
 use crate::{App, BODY_TIMEOUT, MOST_BODY_BYTES};
 
@@ -32,8 +35,12 @@ use crate::{App, BODY_TIMEOUT, MOST_BODY_BYTES};
 const MOST_ANSWER_BYTES: usize = 16 << 20;
 
 /// What the medium adds to a question: the game's text, the name its diagnostics show, its
-/// settings, and the answer's format.
-const MEDIUM_KEYS: &[&str] = &["source", "name", "settings", "format"];
+/// settings, the answer's format (`json`, `text`, or a table's `csv`), and whether its progress
+/// is streamed (`stream`: lines of JSON, the engine's progress then the answer).
+const MEDIUM_KEYS: &[&str] = &["source", "name", "settings", "format", "stream"];
+
+/// How often a streamed question looks for the engine's progress to send.
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 /// The bundled games, for the page's menu.
 pub async fn games() -> Json<Value> {
@@ -63,9 +70,27 @@ impl Drop for CancelOnDrop {
 /// budget.
 struct Question {
     game: GameText,
-    text_format: bool,
+    format: Format,
+    stream: bool,
     request: Request,
     budget: BudgetArgs,
+}
+
+/// The answer's form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    /// The engine's JSON.
+    Json,
+    /// The command line's text, in `{"text": …}`.
+    Text,
+    /// A table as the command line's `--format csv` writes it, as the body itself.
+    Csv,
+}
+
+/// An answer ready to send.
+enum Answered {
+    Json(Value),
+    Csv(Vec<u8>),
 }
 
 pub async fn ask(State(app): State<Arc<App>>, Path(verb): Path<String>, body: Body) -> Response {
@@ -107,20 +132,123 @@ pub async fn ask(State(app): State<Arc<App>>, Path(verb): Path<String>, body: Bo
     let turn = app.lanes.turn(permit, cancel, deadline);
     let budget = budget.progress(Progress::to(turn.clone()));
     let working = turn.clone();
-    let answered = tokio::task::spawn_blocking(move || {
+    let stream = question.stream && question.format != Format::Csv;
+    let (told, answered) = oneshot::channel();
+    tokio::task::spawn_blocking(move || {
         let answered = answer(&question, &budget);
         working.finish();
-        answered
-    })
-    .await;
+        let _ = told.send(answered);
+    });
+    if !stream {
+        let answered = answered.await;
+        return match settled(answered, &turn, seconds) {
+            Settled::Json(status, value) => (status, Json(value)).into_response(),
+            Settled::Csv(bytes) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], bytes).into_response(),
+            Settled::Response(r) => r,
+        };
+    }
+    streamed(turn, answered, seconds, _cancel_when_dropped)
+}
+
+/// How a question ended.
+enum Settled {
+    Json(StatusCode, Value),
+    Csv(Vec<u8>),
+    /// A failure of the medium, as its own response.
+    Response(Response),
+}
+
+fn settled(
+    answered: Result<Result<Answered, Refusal>, oneshot::error::RecvError>,
+    turn: &Turn,
+    seconds: f64,
+) -> Settled {
     if turn.was_busy() {
-        return busy(seconds);
+        return Settled::Response(busy(seconds));
     }
     match answered {
-        Ok(Ok(value)) => (StatusCode::OK, Json(value)).into_response(),
-        Ok(Err(Refusal::Engine(failure))) => engine_failure(&failure),
-        Ok(Err(Refusal::Web(status, e))) => web_failure(status, e),
-        Err(e) => web_failure(StatusCode::INTERNAL_SERVER_ERROR, WebError::Internal { reason: e.to_string() }),
+        Ok(Ok(Answered::Json(value))) => Settled::Json(StatusCode::OK, value),
+        Ok(Ok(Answered::Csv(bytes))) => Settled::Csv(bytes),
+        Ok(Err(Refusal::Engine(failure))) => {
+            let (status, value) = engine_failure_json(&failure);
+            Settled::Json(status, value)
+        }
+        Ok(Err(Refusal::Web(status, e))) => Settled::Response(web_failure(status, e)),
+        Err(e) => Settled::Response(web_failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            WebError::Internal { reason: e.to_string() },
+        )),
+    }
+}
+
+/// A streamed question: one line of JSON each time the engine reports progress
+/// (`{"progress": {"stage", "done", "total", "seconds"}}`), then the answer's line
+/// (`{"status": 200, "body": …}`: the status and body the question would have had unstreamed). Closing the connection
+/// cancels the question (the guard goes with the stream).
+fn streamed(
+    turn: Arc<Turn>,
+    answered: oneshot::Receiver<Result<Answered, Refusal>>,
+    seconds: f64,
+    guard: CancelOnDrop,
+) -> Response {
+    struct Streaming {
+        turn: Arc<Turn>,
+        answered: Option<oneshot::Receiver<Result<Answered, Refusal>>>,
+        sent: Option<(Stage, u64, u64)>,
+        started: Instant,
+        _guard: CancelOnDrop,
+    }
+    let state = Streaming { turn, answered: Some(answered), sent: None, started: Instant::now(), _guard: guard };
+    let lines = futures_util::stream::unfold(state, move |mut st| async move {
+        loop {
+            let waiting = st.answered.as_mut()?;
+            match tokio::time::timeout(PROGRESS_EVERY, waiting).await {
+                Ok(answered) => {
+                    st.answered = None;
+                    let line = match settled(answered, &st.turn, seconds) {
+                        Settled::Json(status, value) => json!({ "status": status.as_u16(), "body": value }),
+                        Settled::Csv(_) => json!({ "status": 200 }),
+                        Settled::Response(r) => {
+                            let status = r.status().as_u16();
+                            let body = axum::body::to_bytes(r.into_body(), MOST_BODY_BYTES).await.unwrap_or_default();
+                            json!({ "status": status, "body": serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null) })
+                        }
+                    };
+                    return Some((Ok::<_, std::convert::Infallible>(Bytes::from(format!("{line}\n"))), st));
+                }
+                Err(_) => {
+                    let now = st.turn.latest();
+                    if now.is_some() && now != st.sent {
+                        st.sent = now;
+                        let (stage, done, total) = now.unwrap_or((Stage::Search, 0, 0));
+                        let line = json!({ "progress": {
+                            "stage": stage_name(stage),
+                            "done": done,
+                            "total": total,
+                            "seconds": (st.started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+                        }});
+                        return Some((Ok(Bytes::from(format!("{line}\n"))), st));
+                    }
+                }
+            }
+        }
+    });
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/x-ndjson")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        Body::from_stream(lines),
+    )
+        .into_response()
+}
+
+/// A stage as the page names it.
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::PileValues => "pile values",
+        Stage::TableRows => "table rows",
+        Stage::Search => "positions searched",
     }
 }
 
@@ -170,11 +298,19 @@ fn read(verb: &str, body: &[u8]) -> Result<Question, Refusal> {
             medium.insert(key.to_string(), v);
         }
     }
-    let text_format = match medium.remove("format") {
+    let format = match medium.remove("format") {
+        None | Some(Value::Null) => Format::Json,
+        Some(Value::String(f)) if f == "json" => Format::Json,
+        Some(Value::String(f)) if f == "text" => Format::Text,
+        Some(Value::String(f)) if f == "csv" && verb == "table" => Format::Csv,
+        Some(other) => {
+            return Err(malformed(format!("`format` is \"json\", \"text\" or (for a table) \"csv\", not {other}")))
+        }
+    };
+    let stream = match medium.remove("stream") {
         None | Some(Value::Null) => false,
-        Some(Value::String(f)) if f == "json" => false,
-        Some(Value::String(f)) if f == "text" => true,
-        Some(other) => return Err(malformed(format!("`format` is \"json\" or \"text\", not {other}"))),
+        Some(Value::Bool(b)) => b,
+        Some(other) => return Err(malformed(format!("`stream` is true or false, not {other}"))),
     };
     if !medium.contains_key("source") {
         return Err(malformed("missing field `source`: the game's text".into()));
@@ -192,21 +328,50 @@ fn read(verb: &str, body: &[u8]) -> Result<Question, Refusal> {
     }
     let (request, budget) =
         Request::parse_with_budget(verb, object).map_err(|e| Refusal::Engine(Failure::one(e, None)))?;
-    Ok(Question { game, text_format, request, budget })
+    Ok(Question { game, format, stream, request, budget })
 }
 
 /// Loads the game and answers the question, on a blocking thread, within its budget.
-fn answer(q: &Question, budget: &Budget) -> Result<Value, Refusal> {
+fn answer(q: &Question, budget: &Budget) -> Result<Answered, Refusal> {
     let loaded = load_text(&q.game, &Bundled, budget)?;
+    if let (Format::Csv, Request::Table(args)) = (q.format, &q.request) {
+        let mut out = Capped(Vec::new());
+        return match takeaway_core::write_table(&loaded, args, budget, TableFormat::Csv, &mut out)? {
+            Ok(()) => Ok(Answered::Csv(out.0)),
+            Err(_) => Err(too_large(out.0.len())),
+        };
+    }
     let answer = takeaway_core::ask(&loaded, &q.request, &Bundled, budget)?;
-    let value = rendered(&answer, q.text_format);
+    let value = rendered(&answer, q.format == Format::Text);
     let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
     if bytes > MOST_ANSWER_BYTES {
-        let megabytes = (bytes as u64).div_ceil(1 << 20);
-        let e = WebError::AnswerTooLarge { megabytes, most: (MOST_ANSWER_BYTES >> 20) as u64 };
-        return Err(Refusal::Web(StatusCode::UNPROCESSABLE_ENTITY, e));
+        return Err(too_large(bytes));
     }
-    Ok(value)
+    Ok(Answered::Json(value))
+}
+
+fn too_large(bytes: usize) -> Refusal {
+    let megabytes = (bytes as u64).div_ceil(1 << 20);
+    let e = WebError::AnswerTooLarge { megabytes, most: (MOST_ANSWER_BYTES >> 20) as u64 };
+    Refusal::Web(StatusCode::UNPROCESSABLE_ENTITY, e)
+}
+
+/// A table's CSV, held for the page up to `MOST_ANSWER_BYTES`: past it, the write fails.
+struct Capped(Vec<u8>);
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.len() + buf.len() > MOST_ANSWER_BYTES {
+            self.0.extend_from_slice(buf);
+            return Err(std::io::Error::other("the answer is too large for the page"));
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn rendered(answer: &Answer, text: bool) -> Value {
@@ -220,9 +385,14 @@ fn rendered(answer: &Answer, text: bool) -> Value {
 /// An engine's failure, with the engine's JSON of it (its kind, code and diagnostics): 400 for a
 /// malformed request (an argument unknown, of the wrong type or out of range), 422 otherwise.
 pub fn engine_failure(failure: &Failure) -> Response {
+    let (status, value) = engine_failure_json(failure);
+    (status, Json(value)).into_response()
+}
+
+fn engine_failure_json(failure: &Failure) -> (StatusCode, Value) {
     let malformed = matches!(failure.errors.first(), Some(takeaway_core::Error::Request(e)) if e.is_malformed());
     let status = if malformed { StatusCode::BAD_REQUEST } else { StatusCode::UNPROCESSABLE_ENTITY };
-    (status, Json(render::failure_json(failure))).into_response()
+    (status, render::failure_json(failure))
 }
 
 pub fn web_failure(status: StatusCode, error: WebError) -> Response {

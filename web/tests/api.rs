@@ -41,6 +41,14 @@ fn the_page_and_the_bundled_games_are_served() {
     assert!(html.contains("<textarea id=\"source\""));
     // Offline: nothing is fetched from another host.
     assert!(!html.contains("http://") && !html.contains("https://"), "the page loads nothing from outside");
+    assert!(html.contains("<script src=\"/page.js\">"));
+    let mut script = agent().get(&format!("http://{}/page.js", server())).call().expect("the script");
+    assert_eq!(script.status().as_u16(), 200);
+    assert!(script.headers().get("content-type").unwrap().to_str().unwrap().starts_with("text/javascript"));
+    let script = script.body_mut().read_to_string().expect("text");
+    // The only address in it is SVG's namespace, a name rather than a place to load from.
+    let outside = script.replace("http://www.w3.org/2000/svg", "");
+    assert!(!outside.contains("http://") && !outside.contains("https://"), "the script loads nothing from outside");
     let mut games = agent().get(&format!("http://{}/api/games", server())).call().expect("the games");
     let games: Value = games.body_mut().read_json().expect("JSON");
     let files: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["file"].as_str().unwrap()).collect();
@@ -267,4 +275,109 @@ fn the_manual_curl_example_prints_what_it_says() {
     let (status, answer) = post_raw("solve", body);
     assert_eq!(status, 200);
     assert_eq!(answer, serde_json::from_str::<Value>(printed).expect("JSON in the chapter"));
+}
+
+/// POSTs a question and reads the whole body as text, with its status and content type.
+fn post_text(verb: &str, body: Value) -> (u16, String, String) {
+    let url = format!("http://{}/api/{verb}", server());
+    let mut response = agent()
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .send(body.to_string())
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let kind =
+        response.headers().get("content-type").map(|v| v.to_str().unwrap_or_default().to_string()).unwrap_or_default();
+    (status, kind, response.body_mut().with_config().limit(64 << 20).read_to_string().expect("a body"))
+}
+
+#[test]
+fn a_table_in_csv_is_the_command_lines_bytes() {
+    let kayles = game("kayles.game");
+    let (status, kind, csv) = post_text("table", json!({ "source": kayles, "upto": 500, "format": "csv" }));
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/csv"), "{kind}");
+    let loaded = takeaway_core::load_game(
+        takeaway_core::Source::new("kayles.game", &kayles),
+        "kayles",
+        &[],
+        &takeaway_core::NoLibrary,
+        &takeaway_core::Budget::new(),
+    )
+    .unwrap();
+    let mut expected = Vec::new();
+    let args = takeaway_core::TableArgs { upto: 500, ..Default::default() };
+    takeaway_core::write_table(
+        &loaded,
+        &args,
+        &takeaway_core::Budget::new(),
+        takeaway_core::TableFormat::Csv,
+        &mut expected,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(csv.as_bytes(), expected.as_slice());
+    // Kayles (Guy–Smith): the values repeat with period 12 from 71, and 70 is an exception.
+    let g = |n: usize| csv.lines().nth(n + 1).unwrap().split(',').nth(2).unwrap().to_string();
+    assert!((71..=488).all(|n| g(n) == g(n + 12)));
+    assert_ne!(g(70), g(82));
+    // CSV is a table's format only.
+    let (status, answer) = post("solve", json!({ "source": kayles, "position": "5", "format": "csv" }));
+    assert_eq!(status, 400);
+    assert_eq!(answer["code"], "takeaway::web::malformed");
+}
+
+#[test]
+fn a_streamed_question_sends_the_engines_progress_then_its_answer() {
+    let dawson = game("misere-dawsons-kayles.game");
+    let (status, kind, body) =
+        post_text("quotient", json!({ "source": dawson, "upto": 30, "stream": true, "timeout": 3 }));
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("application/x-ndjson"), "{kind}");
+    let lines: Vec<Value> = body.lines().map(|l| serde_json::from_str(l).expect("a line of JSON")).collect();
+    let (last, progress) = lines.split_last().expect("lines");
+    assert!(!progress.is_empty(), "progress before the answer: {body}");
+    let mut before = 0;
+    for p in progress {
+        let p = &p["progress"];
+        assert_eq!(p["stage"], "pile values");
+        assert_eq!(p["total"], 31, "heaps 0..=30");
+        let done = p["done"].as_u64().unwrap();
+        assert!(done >= before && done <= 31, "counts go up: {body}");
+        before = done;
+    }
+    // The last line: the status and body the question has unstreamed (here: done, or out of
+    // the 3 s it was given).
+    match last["status"].as_u64() {
+        Some(200) => assert!(last["body"]["order"].is_u64() || last["body"].is_object(), "{last}"),
+        Some(422) => assert_eq!(last["body"]["kind"], "timeout", "{last}"),
+        other => panic!("status {other:?}: {last}"),
+    }
+    // A quick question streamed: no progress, the answer at once.
+    let (_, _, body) =
+        post_text("solve", json!({ "source": game("nim.game"), "position": "41 163 13", "stream": true }));
+    let answer: Value = serde_json::from_str(body.lines().last().unwrap()).unwrap();
+    assert_eq!((answer["status"].as_u64(), answer["body"]["grundy"].as_u64()), (Some(200), Some(135)));
+    let (status, answer) = post("solve", json!({ "source": game("nim.game"), "position": "1", "stream": "yes" }));
+    assert_eq!((status, answer["code"].as_str()), (400, Some("takeaway::web::malformed")));
+}
+
+#[test]
+fn about_gives_the_longest_time_and_no_address_on_loopback() {
+    let mut about = agent().get(&format!("http://{}/api/about", server())).call().expect("about");
+    let about: Value = about.body_mut().read_json().expect("JSON");
+    // The tests' server: 3 s at most; on 127.0.0.1 nobody else can open it.
+    assert_eq!(about["timeout"], 3.0);
+    assert_eq!(about["default_timeout"], 3.0);
+    assert_eq!(about["urls"], json!([]));
+    assert_eq!(about["qr"], Value::Null);
+    // A server on every address names the machine's other addresses, each with the port.
+    let everywhere: std::net::SocketAddr = "0.0.0.0:8123".parse().unwrap();
+    for url in takeaway_web::urls(everywhere) {
+        assert!(url.starts_with("http://") && url.ends_with(":8123/"), "{url}");
+        assert!(!url.contains("127.0.0.1") && !url.contains("[::1]"), "{url}");
+    }
+    let qr = takeaway_web::qr_text("http://192.0.2.7:8080/").expect("a code");
+    // Version 2 (25 modules) with a quiet zone of 4 on each side: 33 columns, two rows a line.
+    assert_eq!(qr.lines().next().unwrap().chars().count(), 33);
 }

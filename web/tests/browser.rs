@@ -5,106 +5,10 @@
 
 mod common;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use fantoccini::elements::Element;
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::json;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// chromedriver, stopped when dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("its address").port()
-}
-
-async fn browser() -> (Driver, Client) {
-    assert!(
-        std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
-        "the browser tests need Debian's chromium and chromium-driver: run .ci/install-browser"
-    );
-    let port = free_port();
-    let driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let profile = std::env::temp_dir().join(format!("takeaway-chromium-{port}"));
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            // Without the background-networking flags Chromium keeps calling outside hosts,
-            // which this closed network refuses.
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--disable-dev-shm-usage", "--window-size=1400,1000",
-                     format!("--user-data-dir={}", profile.display())],
-        }),
-    );
-    let started = Instant::now();
-    loop {
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        match ClientBuilder::new(connector)
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-        {
-            Ok(client) => return (driver, client),
-            Err(e) if started.elapsed() < Duration::from_secs(30) => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("no WebDriver session: {e}"),
-        }
-    }
-}
-
-/// Waits until the element's text satisfies `ok` (the page answers asynchronously).
-async fn text_until(client: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
-    let started = Instant::now();
-    loop {
-        if let Ok(e) = client.find(Locator::Css(css)).await {
-            let text = e.text().await.unwrap_or_default();
-            if ok(&text) {
-                return text;
-            }
-            if started.elapsed() > Duration::from_secs(20) {
-                panic!("{css} never said what was expected; it says: {text}");
-            }
-        } else if started.elapsed() > Duration::from_secs(20) {
-            panic!("no element {css}");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn click(client: &Client, css: &str) {
-    client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).click().await.expect("a click");
-}
-
-async fn type_into(client: &Client, css: &str, text: &str) -> Element {
-    let field = client.find(Locator::Css(css)).await.expect("the field");
-    field.clear().await.expect("cleared");
-    field.send_keys(text).await.expect("typed");
-    field
-}
+use common::browser::{appears, browser, click, text_until, type_into};
+use fantoccini::Locator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_class_writes_a_game_reads_its_table_asks_why_and_plays_it() {
@@ -115,8 +19,11 @@ async fn a_class_writes_a_game_reads_its_table_asks_why_and_plays_it() {
 
     // A game with a mistake: the diagnostic appears under the text, the word marked.
     type_into(&client, "#source", "game \"Take one to three\"\npiles\nmove: tak 1..3\n").await;
-    let diagnostic = text_until(&client, "#diagnostics", |t| t.contains("unexpected word `tak`")).await;
-    assert!(diagnostic.contains("help: did you mean `take`?"), "{diagnostic}");
+    // The engine writes code between backticks; the page shows it as code.
+    let diagnostic = text_until(&client, "#diagnostics", |t| t.contains("unexpected word tak")).await;
+    assert!(diagnostic.contains("help: did you mean take?"), "{diagnostic}");
+    let code = client.find(Locator::Css("#diagnostics .message code")).await.expect("the word as code");
+    assert_eq!(code.text().await.unwrap(), "tak");
     let marked = client.find(Locator::Css("#diagnostics mark")).await.expect("the span marked");
     assert_eq!(marked.text().await.unwrap(), "tak");
     assert!(text_until(&client, "#status", |t| t.contains("problem")).await.contains("1 problem"));
@@ -257,14 +164,7 @@ async fn a_class_searches_the_atlas_and_opens_a_code() {
     text_until(&client, "#status", |t| t.contains("0.6: the game checks")).await;
     let table = text_until(&client, "#table-out", |t| t.contains("P-positions")).await;
     assert!(table.contains("0.6"), "{table}");
-    let mut drawn = false;
-    for _ in 0..100 {
-        if client.find(Locator::Css("#plot-out svg")).await.is_ok() {
-            drawn = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let drawn = appears(&client, "#plot-out svg").await;
     assert!(drawn, "the code's plot is drawn");
     client.close().await.expect("the session ends");
 }

@@ -1,8 +1,10 @@
 //! `play` as a question: one step of a game against the computer, with no state kept between
 //! steps. The front end sends the position (and the player's move, or asks for the computer's
 //! move or a hint); the answer says what was played and where the game stands, with the
-//! player's moves to choose from. A terminal's game is a conversation over the same machine
-//! (`Play`); a web page or a program asks step by step.
+//! player's moves to choose from, each move and each position passed through marked with what
+//! it means for the player (a win, a loss or a draw with best play), its remoteness and its
+//! value. A terminal's game is a conversation over the same machine (`Play`); a web page or a
+//! program asks step by step. Partizan games are played as `side` (`step_partizan`).
 
 use serde::Serialize;
 
@@ -10,12 +12,31 @@ use super::request::PlayArgs;
 use super::{position_of, Failure, Loaded, RequestError};
 use crate::play::{Hint, Kept, Play, Player, Status, Strength};
 use crate::rules::{Move, Position};
-use crate::solve::{Limits, Outcome, SolveError};
+use crate::solve::{Limits, Outcome, SolveError, Solver};
+use crate::vocab::FailureKind;
+
+#[path = "step_partizan.rs"]
+mod partizan;
 
 /// The most moves a step lists for the player to choose from.
 pub const MOST_LISTED_MOVES: usize = 2_000;
 
-/// A move, as a step lists it: in words, and the position it leads to.
+/// What a position or a move means for a player with best play from there on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForPlayer {
+    /// The player wins.
+    Win,
+    /// The player loses.
+    Lose,
+    /// Neither can force a win (a loopy game).
+    Draw,
+    /// Too large to tell within the question's limits.
+    Unknown,
+}
+
+/// A move, as a step lists it: in words, the position it leads to, and what it means for the
+/// one who makes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StepMove {
     /// The move in words (`take 3 from the pile of 7`).
@@ -23,6 +44,41 @@ pub struct StepMove {
     pub words: String,
     /// The piles after it.
     pub to: Vec<u64>,
+    /// The move's size, for games whose rules read the previous move (`last`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<u64>,
+    /// What the move means for the one who makes it, with best play after it.
+    pub result: ForPlayer,
+    /// Moves left after it with best play (the winner hurrying, the loser delaying), where
+    /// the engine can count them.
+    pub remoteness: Option<u64>,
+    /// The value of the position it leads to: its Grundy value, or a partizan game's
+    /// canonical form.
+    pub value: Option<String>,
+}
+
+/// A position the step passed through, as the value history shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepPosition {
+    /// The piles.
+    pub position: Vec<u64>,
+    /// The previous move's size, for games whose rules read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<u64>,
+    /// Who moves from it: `you` or `computer` (none once the game is over).
+    pub to_move: Option<&'static str>,
+    /// What it means for the player, with best play.
+    pub for_you: ForPlayer,
+    /// Moves left with best play, where the engine can count them.
+    pub remoteness: Option<u64>,
+    /// Its Grundy value, or a partizan game's canonical form.
+    pub value: Option<String>,
+    /// A partizan position's mean value (where its thermograph's mast stands).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean: Option<String>,
+    /// A partizan position's temperature (what moving first is worth).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<String>,
 }
 
 /// The player's move of a step, and whether it let a win (or a draw) go.
@@ -68,6 +124,9 @@ pub struct StepHint {
 pub struct PlayStep {
     /// The game's name.
     pub game: String,
+    /// In a partizan game, the player's side (`Left` or `Right`); the computer is the other.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<&'static str>,
     /// The hint asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<StepHint>,
@@ -79,6 +138,9 @@ pub struct PlayStep {
     pub computer: Option<StepMove>,
     /// The position after the step.
     pub position: Vec<u64>,
+    /// The previous move's size after the step, for games whose rules read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<u64>,
     /// Whether the game is over (no move is left).
     pub over: bool,
     /// Who won, once it is over: `you` or `computer`.
@@ -87,37 +149,102 @@ pub struct PlayStep {
     /// Who moves next, while it goes on: `you` or `computer`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to_move: Option<&'static str>,
-    /// The position's outcome with best play, while it goes on: `P`, `N` or `D`.
+    /// The position's outcome with best play, while it goes on: `P`, `N` or `D`; for a
+    /// partizan game `L`, `R`, `N` or `P`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<&'static str>,
     /// The moves from the position (none once it is over).
     pub moves: Vec<StepMove>,
+    /// The positions of the step in order: where it started, and after each move made.
+    pub positions: Vec<StepPosition>,
+}
+
+impl PlayStep {
+    fn new(game: &str) -> PlayStep {
+        PlayStep {
+            game: game.to_string(),
+            side: None,
+            hint: None,
+            you: None,
+            computer: None,
+            position: Vec::new(),
+            last: None,
+            over: false,
+            winner: None,
+            to_move: None,
+            outcome: None,
+            moves: Vec::new(),
+            positions: Vec::new(),
+        }
+    }
+}
+
+/// A figure the engine may be unable to give within the question's limits: then there is none.
+/// Running out of time or being cancelled still ends the question.
+fn where_known<T>(figure: Result<Option<T>, SolveError>) -> Result<Option<T>, SolveError> {
+    match figure {
+        Err(e) if e.kind() == FailureKind::Refused => Ok(None),
+        other => other,
+    }
+}
+
+/// What an impartial position's outcome means for the one to move.
+fn for_mover(outcome: Outcome) -> ForPlayer {
+    match outcome {
+        Outcome::N => ForPlayer::Win,
+        Outcome::P => ForPlayer::Lose,
+        Outcome::D => ForPlayer::Draw,
+    }
+}
+
+/// The same result seen by the other player.
+fn other_view(r: ForPlayer) -> ForPlayer {
+    match r {
+        ForPlayer::Win => ForPlayer::Lose,
+        ForPlayer::Lose => ForPlayer::Win,
+        other => other,
+    }
+}
+
+/// The listed moves, refused past `MOST_LISTED_MOVES`.
+fn listable(moves: Vec<Move>) -> Result<Vec<Move>, Failure> {
+    if moves.len() > MOST_LISTED_MOVES {
+        let error = RequestError::TooManyMoves { count: moves.len(), most: MOST_LISTED_MOVES };
+        return Err(Failure::one(error, None));
+    }
+    Ok(moves)
+}
+
+/// The move of `moves` that leads to `to` however it is written (`0 1` and `1` among any number
+/// of piles); a request error when none does.
+fn chosen_move(loaded: &Loaded, args: &PlayArgs, moves: &[Move]) -> Result<Option<Move>, Failure> {
+    let Some(to) = &args.to else { return Ok(None) };
+    let target = position_of(loaded, &to.0, None)?;
+    let game = &loaded.game;
+    let wanted = game.canonical(&Position { last: None, ..target });
+    let same = |m: &&Move| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted;
+    match moves.iter().find(same) {
+        Some(m) => Ok(Some(m.clone())),
+        None => Err(Failure::one(RequestError::NotAMove { from: args.position.0.clone(), to: to.0.clone() }, None)),
+    }
 }
 
 /// One step of `play`.
 pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<PlayStep, Failure> {
-    super::refuse_partizan(
-        loaded,
-        "play",
-        "the page plays impartial games; `takeaway play FILE` in a terminal plays a partizan game as Left or Right",
-    )?;
+    if loaded.game.is_partizan() {
+        return partizan::step(loaded, args, limits);
+    }
     let start = position_of(loaded, &args.position.0, args.last)?;
     let engine = |e: SolveError| Failure::one(e, Some(&loaded.source));
     let first = if args.computer { Player::Computer } else { Player::You };
     let strength = Strength { percent: args.strength, seed: args.seed };
-    let mut play = Play::within(&loaded.game, start, first, strength, limits.clone());
-    let mut out = PlayStep {
-        game: loaded.game.name.clone(),
-        hint: None,
-        you: None,
-        computer: None,
-        position: Vec::new(),
-        over: false,
-        winner: None,
-        to_move: None,
-        outcome: None,
-        moves: Vec::new(),
-    };
+    let mut play = Play::within(&loaded.game, start.clone(), first, strength, limits.clone());
+    // The figures of each position come from a solver of their own, so that the game's
+    // solver keeps to the choices it makes.
+    let mut judge = Solver::within(&loaded.game, limits.clone());
+    let mut out = PlayStep::new(&loaded.game.name);
+    let you_to_move = args.to.is_some() || !args.computer;
+    out.positions.push(position_figures(&mut judge, &start, Some(you_to_move), None).map_err(engine)?);
     if args.hint {
         out.hint = Some(match play.hint().map_err(engine)? {
             Hint::Win(m) => StepHint { kind: "win", words: Some(m.kind.describe()), to: Some(m.to.piles) },
@@ -126,17 +253,7 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
                 StepHint { kind: "lost", words: m.as_ref().map(|m| m.kind.describe()), to: m.map(|m| m.to.piles) }
             }
         });
-    } else if let Some(to) = &args.to {
-        let target = position_of(loaded, &to.0, None)?;
-        let moves = play.moves().map_err(engine)?;
-        // The same position however it is written: `0 1` and `1` among any number of piles.
-        let game = &loaded.game;
-        let wanted = game.canonical(&Position { last: None, ..target.clone() });
-        let same = |m: &&Move| game.canonical(&Position { last: None, ..m.to.clone() }) == wanted;
-        let Some(chosen) = moves.iter().find(same).cloned() else {
-            let error = RequestError::NotAMove { from: args.position.0.clone(), to: to.0.clone() };
-            return Err(Failure::one(error, None));
-        };
+    } else if let Some(chosen) = chosen_move(loaded, args, &play.moves().map_err(engine)?)? {
         play.play(&chosen).map_err(engine)?;
         let slip = play.slip().map(|s| StepSlip {
             played: s.played.clone(),
@@ -147,13 +264,24 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
             },
         });
         out.you = Some(PlayerMove { words: chosen.kind.describe(), to: chosen.to.piles.clone(), slip });
-        if !matches!(play.status().map_err(engine)?, Status::Over { .. }) {
-            out.computer = play.computer_move().map_err(engine)?.map(|m| listed(&m));
+        let over = matches!(play.status().map_err(engine)?, Status::Over { .. });
+        let winner = over.then(|| play.status().ok()).flatten();
+        out.positions.push(position_figures(&mut judge, &chosen.to, (!over).then_some(false), winner).map_err(engine)?);
+        if !over {
+            out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
         }
     } else if args.computer {
-        out.computer = play.computer_move().map_err(engine)?.map(|m| listed(&m));
+        out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
+    }
+    if let Some(c) = &out.computer {
+        let to = Position { piles: c.to.clone(), last: c.last, ..start.clone() };
+        let status = play.status().map_err(engine)?;
+        let you_next = matches!(status, Status::ToMove(Player::You)).then_some(true);
+        let winner = matches!(status, Status::Over { .. }).then_some(status);
+        out.positions.push(position_figures(&mut judge, &to, you_next, winner).map_err(engine)?);
     }
     out.position = play.position().piles.clone();
+    out.last = play.position().last;
     match play.status().map_err(engine)? {
         Status::Over { winner } => {
             out.over = true;
@@ -161,20 +289,60 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
         }
         Status::ToMove(player) => {
             out.to_move = Some(name(player));
-            out.outcome = Some(play.outcome().map_err(engine)?);
-            let moves = play.moves().map_err(engine)?;
-            if moves.len() > MOST_LISTED_MOVES {
-                let error = RequestError::TooManyMoves { count: moves.len(), most: MOST_LISTED_MOVES };
-                return Err(Failure::one(error, None));
-            }
-            out.moves = moves.iter().map(listed).collect();
+            out.outcome = Some(play.outcome().map_err(engine)?.letter());
+            let moves = listable(play.moves().map_err(engine)?)?;
+            out.moves = moves.iter().map(|m| listed(&mut judge, m)).collect::<Result<_, _>>().map_err(engine)?;
         }
     }
     Ok(out)
 }
 
-fn listed(m: &Move) -> StepMove {
-    StepMove { words: m.kind.describe(), to: m.to.piles.clone() }
+/// The computer's move, made, as a listed move.
+fn computer_move(play: &mut Play, judge: &mut Solver) -> Result<Option<StepMove>, SolveError> {
+    match play.computer_move()? {
+        Some(m) => Ok(Some(listed(judge, &m)?)),
+        None => Ok(None),
+    }
+}
+
+/// A move with what it means for the one who makes it: the position it leads to, seen by the
+/// opponent who moves from there, turned round.
+fn listed(judge: &mut Solver, m: &Move) -> Result<StepMove, SolveError> {
+    let result = other_view(for_mover(judge.outcome(&m.to)?));
+    Ok(StepMove {
+        words: m.kind.describe(),
+        to: m.to.piles.clone(),
+        last: m.to.last,
+        result,
+        remoteness: where_known(judge.remoteness(&m.to))?,
+        value: where_known(judge.value(&m.to).map(|v| v.grundy))?.map(|g| g.to_string()),
+    })
+}
+
+/// A position's figures for the value history: `you_next` says whether the player moves from
+/// it (none once it is over, when `over` says who won).
+fn position_figures(
+    judge: &mut Solver,
+    p: &Position,
+    you_next: Option<bool>,
+    over: Option<Status>,
+) -> Result<StepPosition, SolveError> {
+    let for_you = match (over, you_next) {
+        (Some(Status::Over { winner: Player::You }), _) => ForPlayer::Win,
+        (Some(Status::Over { .. }), _) => ForPlayer::Lose,
+        (_, Some(true)) => for_mover(judge.outcome(p)?),
+        _ => other_view(for_mover(judge.outcome(p)?)),
+    };
+    Ok(StepPosition {
+        position: p.piles.clone(),
+        last: p.last,
+        to_move: you_next.map(|you| if you { "you" } else { "computer" }),
+        for_you,
+        remoteness: where_known(judge.remoteness(p))?,
+        value: where_known(judge.value(p).map(|v| v.grundy))?.map(|g| g.to_string()),
+        mean: None,
+        temperature: None,
+    })
 }
 
 fn name(p: Player) -> &'static str {
@@ -213,17 +381,25 @@ impl PlayStep {
         if let Some(c) = &self.computer {
             out.push_str(&format!("the computer plays {}, to {}\n", c.words, piles(&c.to)));
         }
+        let side = self.side.map(|s| format!(" ({s})")).unwrap_or_default();
         match (self.winner, self.to_move) {
             (Some(w), _) => {
                 let who = if w == "you" { "you win" } else { "the computer wins" };
                 out.push_str(&format!("position {}: no move is left, {who}\n", piles(&self.position)));
             }
             (_, Some(t)) => {
-                let who = if t == "you" { "your move" } else { "the computer's move" };
-                let outcome = self.outcome.map(|o| format!(" ({})", o.letter())).unwrap_or_default();
+                let who = if t == "you" { format!("your move{side}") } else { "the computer's move".to_string() };
+                let outcome = self.outcome.map(|o| format!(" ({o})")).unwrap_or_default();
                 out.push_str(&format!("position {}: {who}{outcome}\n", piles(&self.position)));
                 for (i, m) in self.moves.iter().enumerate() {
-                    out.push_str(&format!("  {}. {}, to {}\n", i + 1, m.words, piles(&m.to)));
+                    let result = match m.result {
+                        ForPlayer::Win => "wins",
+                        ForPlayer::Lose => "loses",
+                        ForPlayer::Draw => "draws",
+                        ForPlayer::Unknown => "not known",
+                    };
+                    let remoteness = m.remoteness.map(|r| format!(" in {r}")).unwrap_or_default();
+                    out.push_str(&format!("  {}. {}, to {} ({result}{remoteness})\n", i + 1, m.words, piles(&m.to)));
                 }
             }
             _ => {}

@@ -44,7 +44,7 @@ fn listing(table: &Table) -> String {
     let lines: Vec<String> = table.to_text().lines().map(escape).collect();
     let height = 30 + 18 * lines.len();
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"{height}\" font-family=\"monospace\" font-size=\"13\">\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"{height}\" font-family=\"monospace\" font-size=\"16\">\n"
     );
     for (i, line) in lines.iter().enumerate() {
         out.push_str(&format!("<text x=\"10\" y=\"{}\" xml:space=\"preserve\">{line}</text>\n", 24 + 18 * i));
@@ -82,7 +82,7 @@ fn sequence(table: &Table) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"20\" {FONT}>{}</text>\n",
+         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"22\" {FONT}>{}</text>\n",
         w / 2.0,
         escape(&title)
     );
@@ -99,14 +99,14 @@ fn sequence(table: &Table) -> String {
     for i in (0..n as u64).step_by(step as usize) {
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\" {FONT}>{i}</text>",
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\" {FONT}>{i}</text>",
             x(i as f64),
             top + ph + 18.0
         );
     }
     let _ = writeln!(
         s,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" {FONT}>n (pile size)</text>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"18\" {FONT}>n (pile size)</text>",
         left + pw / 2.0,
         h - 18.0
     );
@@ -117,7 +117,7 @@ fn sequence(table: &Table) -> String {
             while v <= max_value {
                 let _ = writeln!(
                     s,
-                    "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\" {FONT}>{v}</text>\n\
+                    "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"16\" {FONT}>{v}</text>\n\
                      <line x1=\"{left}\" y1=\"{:.1}\" x2=\"{}\" y2=\"{:.1}\" stroke=\"#dddddd\"/>",
                     left - 6.0,
                     y(v as f64) + 4.0,
@@ -129,7 +129,7 @@ fn sequence(table: &Table) -> String {
             }
             let _ = writeln!(
                 s,
-                "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{} value {symbol}(n)</text>",
+                "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"18\" {FONT}>{} value {symbol}(n)</text>",
                 top + ph / 2.0,
                 if symbol == "G" { "Grundy" } else { "misère Grundy" }
             );
@@ -190,7 +190,7 @@ fn sequence(table: &Table) -> String {
 fn legend(s: &mut String, x: f64, y: f64, bars: Option<&str>) {
     let _ = writeln!(
         s,
-        "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{P_COLOUR}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\" {FONT}>P-position</text>",
+        "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{P_COLOUR}\"/><text x=\"{}\" y=\"{}\" font-size=\"16\" {FONT}>P-position</text>",
         y - 9.0,
         x + 14.0,
         y
@@ -198,7 +198,7 @@ fn legend(s: &mut String, x: f64, y: f64, bars: Option<&str>) {
     if let Some(bars) = bars {
         let _ = writeln!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{BAR_COLOUR}\"/><text x=\"{}\" y=\"{y}\" font-size=\"12\" {FONT}>{bars}</text>",
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{BAR_COLOUR}\"/><text x=\"{}\" y=\"{y}\" font-size=\"16\" {FONT}>{bars}</text>",
             x + 90.0,
             y - 9.0,
             x + 104.0
@@ -271,7 +271,7 @@ fn draw_grid(grid: &Grid) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"20\" {FONT}>{}</text>\n\
+         <text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"22\" {FONT}>{}</text>\n\
          <rect x=\"{left}\" y=\"{top}\" width=\"{size}\" height=\"{size}\" fill=\"none\" stroke=\"black\"/>\n",
         w / 2.0,
         escape(title)
@@ -307,8 +307,8 @@ fn draw_grid(grid: &Grid) -> String {
         let c = (i as f64 + 0.5) * cell;
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\" {FONT}>{}</text>\n\
-             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\" {FONT}>{}</text>",
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\" {FONT}>{}</text>\n\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"16\" {FONT}>{}</text>",
             left + c,
             top + size + 18.0,
             i + first,
@@ -323,7 +323,7 @@ fn draw_grid(grid: &Grid) -> String {
         let mut swatch = |fill: String, label: String, s: &mut String| {
             let _ = writeln!(
                 s,
-                "<rect x=\"{x:.1}\" y=\"40\" width=\"10\" height=\"10\" fill=\"{fill}\" stroke=\"#999999\"/><text x=\"{:.1}\" y=\"49\" font-size=\"12\" {FONT}>{label}</text>",
+                "<rect x=\"{x:.1}\" y=\"40\" width=\"10\" height=\"10\" fill=\"{fill}\" stroke=\"#999999\"/><text x=\"{:.1}\" y=\"49\" font-size=\"16\" {FONT}>{label}</text>",
                 x + 14.0
             );
             x += 75.0;
@@ -336,8 +336,8 @@ fn draw_grid(grid: &Grid) -> String {
     }
     let _ = writeln!(
         s,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{xlabel}</text>\n\
-         <text transform=\"translate(20 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\" {FONT}>{ylabel}</text>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"18\" {FONT}>{xlabel}</text>\n\
+         <text transform=\"translate(20 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"18\" {FONT}>{ylabel}</text>",
         left + size / 2.0,
         h - 16.0,
         top + size / 2.0
@@ -422,12 +422,12 @@ pub fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> St
     for (k, (_, colour, label)) in OUTCOME_COLOURS.iter().enumerate() {
         let x = left + k as f64 * 200.0;
         let _ = writeln!(s, "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{colour}\"/>", ly - 10.0);
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{ly}\" {FONT} font-size=\"12\">{}</text>", x + 18.0, escape(label));
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{ly}\" {FONT} font-size=\"16\">{}</text>", x + 18.0, escape(label));
     }
     if let Some(p) = &table.period {
         let _ = writeln!(
             s,
-            "<text x=\"{left}\" y=\"{}\" {FONT} font-size=\"12\">period {} from n = {}: {}</text>",
+            "<text x=\"{left}\" y=\"{}\" {FONT} font-size=\"16\">period {} from n = {}: {}</text>",
             ly + 24.0,
             p.period,
             p.preperiod,

@@ -30,7 +30,7 @@ pub fn svg(plot: &ThermographPlot) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>"
     );
     let title = format!("Thermographs of {}", plot.game);
-    let _ = writeln!(s, "<text x=\"{left}\" y=\"32\" {FONT} font-size=\"20\">{}</text>", escape(&title));
+    let _ = writeln!(s, "<text x=\"{left}\" y=\"32\" {FONT} font-size=\"22\">{}</text>", escape(&title));
     // The axes: t = 0 across (dashed), and a tick for every integer x and every whole t.
     let _ = writeln!(
         s,
@@ -48,7 +48,7 @@ pub fn svg(plot: &ThermographPlot) -> String {
     while x <= x_max {
         let _ = writeln!(
             s,
-            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"14\" text-anchor=\"middle\">{x}</text>",
+            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"17\" text-anchor=\"middle\">{x}</text>",
             px(x),
             py(-1.0) + 20.0
         );
@@ -58,7 +58,7 @@ pub fn svg(plot: &ThermographPlot) -> String {
     while t <= t_top {
         let _ = writeln!(
             s,
-            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"14\" text-anchor=\"end\">{t}</text>",
+            "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"17\" text-anchor=\"end\">{t}</text>",
             left - 8.0,
             py(t) + 5.0
         );
@@ -66,13 +66,13 @@ pub fn svg(plot: &ThermographPlot) -> String {
     }
     let _ = writeln!(
         s,
-        "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"14\" text-anchor=\"middle\">x (Left's side ←, → Right's side)</text>",
+        "<text x=\"{}\" y=\"{}\" {FONT} font-size=\"17\" text-anchor=\"middle\">x (Left's side ←, → Right's side)</text>",
         left + width / 2.0,
         py(-1.0) + 42.0
     );
     let _ = writeln!(
         s,
-        "<text x=\"20\" y=\"{}\" {FONT} font-size=\"14\" transform=\"rotate(-90 20 {})\" text-anchor=\"middle\">temperature t</text>",
+        "<text x=\"20\" y=\"{}\" {FONT} font-size=\"17\" transform=\"rotate(-90 20 {})\" text-anchor=\"middle\">temperature t</text>",
         top + height / 2.0,
         top + height / 2.0
     );
@@ -110,7 +110,7 @@ pub fn svg(plot: &ThermographPlot) -> String {
             format!("{}: value {}, mean {}, temperature {}", position(&th.position), th.value, th.mean, th.temperature);
         let _ = writeln!(
             s,
-            "<text x=\"{left}\" y=\"{}\" {FONT} font-size=\"15\" fill=\"{colour}\">{}</text>",
+            "<text x=\"{left}\" y=\"{}\" {FONT} font-size=\"17\" fill=\"{colour}\">{}</text>",
             py(-1.0) + 70.0 + 22.0 * i as f64,
             escape(&label)
         );

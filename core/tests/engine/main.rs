@@ -12,6 +12,7 @@ mod hostile;
 mod kernels;
 mod limits;
 mod loopy;
+mod play_steps;
 mod products;
 mod properties;
 mod records;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod browser;
+
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 
@@ -10,23 +12,29 @@ use takeaway_web::Config;
 /// The address of a server started once per test binary, on its own runtime and thread.
 pub fn server() -> SocketAddr {
     static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
+    // Room enough that a slow search meets the timeout before the limit on its work.
     *ADDRESS.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-            // Room enough that a slow search meets the timeout before the limit on its work.
-            let config = Config { timeout: 3.0, workers: 4, max_states: Some(50_000_000), ..Config::default() };
-            runtime
-                .block_on(takeaway_web::serve(
-                    "127.0.0.1:0".parse().expect("an address"),
-                    config,
-                    move |bound| tx.send(bound).expect("the test waits"),
-                    std::future::pending(),
-                ))
-                .expect("the server runs");
-        });
-        rx.recv().expect("the server starts")
+        start("127.0.0.1:0", Config { timeout: 3.0, workers: 4, max_states: Some(50_000_000), ..Config::default() })
     })
+}
+
+/// A server listening on `address` (port 0: a free one), on its own runtime and thread, for
+/// the rest of the test binary; its bound address.
+pub fn start(address: &str, config: Config) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let address: SocketAddr = address.parse().expect("an address");
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+        runtime
+            .block_on(takeaway_web::serve(
+                address,
+                config,
+                move |bound| tx.send(bound).expect("the test waits"),
+                std::future::pending(),
+            ))
+            .expect("the server runs");
+    });
+    rx.recv().expect("the server starts")
 }
 
 pub fn game(file: &str) -> String {

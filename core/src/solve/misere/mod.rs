@@ -138,9 +138,8 @@ impl MisereHeaps {
                 return Err(SolveError::state_limit(limits));
             }
             check_cancel(limits)?;
-            if n.is_multiple_of(64) {
-                limits.progress.report(super::progress::Stage::PileValues, n, upto + 1);
-            }
+            // Every heap: past the first few dozen a misère heap may take seconds.
+            limits.progress.report(super::progress::Stage::PileValues, n, upto + 1);
             let before = limits.listed.load(std::sync::atomic::Ordering::Relaxed);
             let options = heap_options(game, n, limits)?;
             let listed = limits.listed.load(std::sync::atomic::Ordering::Relaxed).saturating_sub(before);
