@@ -8,12 +8,15 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify};
 use tokio_io_timeout::TimeoutStream;
@@ -24,8 +27,9 @@ use tower::ServiceExt;
 /// kept alive (so this is the idle timeout too).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(8);
 
-/// The longest a socket may go without a byte read or written while a request or its answer
-/// is under way.
+/// The longest a socket may go without a byte written while an answer is under way, or without
+/// a byte read while no request is (a question computing, or streaming its progress, reads
+/// nothing for as long as its own timeout allows; its body has `BODY_TIMEOUT`).
 pub const SOCKET_TIMEOUT: Duration = Duration::from_secs(8);
 
 /// How long requests in progress may go on after the server is told to stop.
@@ -40,6 +44,7 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     most_connections: usize,
+    socket_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let cap = most_connections.min(descriptors_for_connections()).max(1);
@@ -57,7 +62,7 @@ pub async fn serve(
                         continue;
                     }
                     let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection(stream, router.clone(), open.clone(), stopping.clone()));
+                    tokio::spawn(connection(stream, router.clone(), open.clone(), socket_timeout, stopping.clone()));
                 }
                 Err(e) => {
                     // Out of descriptors (or a connection reset before it was accepted): make
@@ -84,21 +89,27 @@ async fn connection(
     stream: tokio::net::TcpStream,
     router: Router,
     open: Arc<Open>,
+    socket_timeout: Duration,
     mut stopping: watch::Receiver<bool>,
 ) {
     let (id, entry) = open.add();
     let mut stream = TimeoutStream::new(stream);
-    stream.set_read_timeout(Some(SOCKET_TIMEOUT));
-    stream.set_write_timeout(Some(SOCKET_TIMEOUT));
-    let io = TokioIo::new(Box::pin(stream));
+    stream.set_write_timeout(Some(socket_timeout));
+    let watch = ReadWatch {
+        inner: Box::pin(stream),
+        in_progress: entry.in_progress.clone(),
+        timeout: socket_timeout,
+        idle: None,
+    };
+    let io = TokioIo::new(watch);
     let in_progress = entry.in_progress.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
         let busy = InProgress::start(in_progress.clone());
         let router = router.clone();
         async move {
+            // In progress until the answer's last byte: a streamed answer outlives the handler.
             let answer = router.oneshot(request.map(axum::body::Body::new)).await;
-            drop(busy);
-            answer
+            answer.map(|response| response.map(|body| axum::body::Body::new(Answering { body, _busy: busy })))
         }
     });
     let served = hyper::server::conn::http1::Builder::new()
@@ -144,6 +155,80 @@ fn descriptors_for_connections() -> usize {
 
 fn is_out_of_descriptors(e: &std::io::Error) -> bool {
     matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+}
+
+/// A socket whose reads time out (after `timeout`) only while no request is in progress on it:
+/// a question computing, or streaming its answer, is not waiting for its client.
+struct ReadWatch {
+    inner: Pin<Box<TimeoutStream<tokio::net::TcpStream>>>,
+    in_progress: Arc<AtomicUsize>,
+    timeout: Duration,
+    /// When a read waiting with no request in progress gives up.
+    idle: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl AsyncRead for ReadWatch {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let this = &mut *self;
+        match this.inner.as_mut().poll_read(cx, buf) {
+            Poll::Ready(read) => {
+                this.idle = None;
+                Poll::Ready(read)
+            }
+            Poll::Pending if this.in_progress.load(Ordering::Relaxed) > 0 => {
+                this.idle = None;
+                Poll::Pending
+            }
+            Poll::Pending => {
+                let timeout = this.timeout;
+                let idle = this.idle.get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+                match idle.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(std::io::ErrorKind::TimedOut.into())),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+}
+
+impl AsyncWrite for ReadWatch {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        self.inner.as_mut().poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.inner.as_mut().poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.inner.as_mut().poll_shutdown(cx)
+    }
+}
+
+/// An answer's body, which keeps its request in progress until it is sent (or dropped).
+struct Answering {
+    body: axum::body::Body,
+    _busy: InProgress,
+}
+
+impl http_body::Body for Answering {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Counts a request in progress on a connection while it lives.

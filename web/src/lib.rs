@@ -48,6 +48,9 @@ pub struct Config {
     /// Names besides the server's own addresses that a request's `Host` may give (a name the
     /// classroom's network gives this machine).
     pub allowed_hosts: Vec<String>,
+    /// The longest a socket may wait to send a byte, or to read one while no request is in
+    /// progress on it (`SOCKET_TIMEOUT` unless set).
+    pub socket_timeout: Duration,
 }
 
 /// Connections a server keeps open at once unless told.
@@ -66,6 +69,7 @@ impl Default for Config {
             slow_waiting: 2 * workers,
             connections: DEFAULT_CONNECTIONS,
             allowed_hosts: Vec::new(),
+            socket_timeout: SOCKET_TIMEOUT,
         }
     }
 }
@@ -140,7 +144,8 @@ pub async fn serve(
     let bound = listener.local_addr()?;
     ready(bound);
     let most = config.connections;
-    connections::serve(listener, router(config, bound), most, shutdown).await
+    let socket_timeout = config.socket_timeout;
+    connections::serve(listener, router(config, bound), most, socket_timeout, shutdown).await
 }
 
 /// A server on its own runtime, for the command line: blocks until Ctrl-C (or SIGTERM), then

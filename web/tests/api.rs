@@ -381,3 +381,42 @@ fn about_gives_the_longest_time_and_no_address_on_loopback() {
     // Version 2 (25 modules) with a quiet zone of 4 on each side: 33 columns, two rows a line.
     assert_eq!(qr.lines().next().unwrap().chars().count(), 33);
 }
+
+#[test]
+fn a_question_longer_than_the_socket_timeout_still_answers_and_an_idle_socket_still_closes() {
+    // A server whose sockets wait at most 1 s for a byte: a question computing for seconds reads
+    // nothing from its client all that time, and must still answer, streamed or not.
+    let config = takeaway_web::Config { timeout: 60.0, socket_timeout: Duration::from_secs(1), ..Default::default() };
+    let address = common::start("127.0.0.1:0", config);
+    let dawson = game("misere-dawsons-kayles.game");
+    let body = json!({ "source": dawson, "upto": 33, "timeout": 60 }).to_string();
+    let started = std::time::Instant::now();
+    let mut response = agent()
+        .post(&format!("http://{address}/api/quotient"))
+        .header("Content-Type", "application/json")
+        .send(&body)
+        .expect("an answer, not a closed connection");
+    assert!(started.elapsed() > Duration::from_secs(1), "the question took longer than the socket timeout");
+    assert_eq!(response.status().as_u16(), 200);
+    let answer: Value = response.body_mut().read_json().expect("JSON");
+    // Misère Dawson's Kayles to heap 33: a quotient of order 638 (as `takeaway quotient` says).
+    assert_eq!(answer["order"], 638, "{}", answer["order"]);
+    let streamed = json!({ "source": dawson, "upto": 33, "timeout": 60, "stream": true }).to_string();
+    let mut response = agent()
+        .post(&format!("http://{address}/api/quotient"))
+        .header("Content-Type", "application/json")
+        .send(&streamed)
+        .expect("a streamed answer");
+    let text = response.body_mut().with_config().limit(64 << 20).read_to_string().expect("the whole stream");
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!((last["status"].as_u64(), last["body"]["order"].as_u64()), (Some(200), Some(638)));
+    // A connection that sends nothing is still closed, after the socket timeout.
+    use std::io::Read;
+    let mut idle = std::net::TcpStream::connect(address).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = [0u8; 16];
+    let read = idle.read(&mut buf);
+    assert!(matches!(read, Ok(0) | Err(_)), "closed: {read:?}");
+    assert!(started.elapsed() < Duration::from_secs(6), "closed after {:?}", started.elapsed());
+}

@@ -484,6 +484,8 @@ async fn axe_core_finds_no_serious_violation_and_the_page_fits_a_phone() {
     let dark = run(&client, "return matchMedia('(prefers-color-scheme: dark)').matches;").await;
     assert_eq!(dark, Value::Bool(true));
     found.extend(serious_violations(&client).await);
+    click(&client, "nav.tabs button[data-panel=play]").await;
+    found.extend(serious_violations(&client).await);
     assert!(found.is_empty(), "axe-core: {found:#?}");
 
     // A phone: 390 px wide, nothing sticks out sideways, the plot's text still 14 px or more.

@@ -151,3 +151,49 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     let r_wythoff = common::game("r-wythoff.game");
     search_refusal(&r_wythoff, &[3000, 3000]);
 }
+
+/// Cancels its question a moment after the misère quotient starts on a heap (from another
+/// thread, as a closed connection does): the heavy heaps of misère Dawson's Kayles take seconds
+/// each, and the question must stop within one.
+struct CancelAtHeap {
+    heap: u64,
+    token: takeaway_core::CancelToken,
+    at: std::sync::Arc<std::sync::Mutex<Option<std::time::Instant>>>,
+}
+
+impl takeaway_core::Reporter for CancelAtHeap {
+    fn report(&self, _stage: takeaway_core::Stage, done: u64, _total: u64) {
+        if done == self.heap {
+            let (token, at) = (self.token.clone(), self.at.clone());
+            std::thread::spawn(move || {
+                // Past the heap's options, into the quotient's own work on it.
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                *at.lock().unwrap() = Some(std::time::Instant::now());
+                token.cancel();
+            });
+        }
+    }
+}
+
+#[test]
+fn a_misere_quotient_stops_within_a_heap_when_its_question_is_cancelled() {
+    // Heap 33 of misère Dawson's Kayles alone takes seconds (its quotient has order 638).
+    let loaded = crate::common::loaded_file("misere-dawsons-kayles.game");
+    let token = takeaway_core::CancelToken::new();
+    let reporter = std::sync::Arc::new(CancelAtHeap { heap: 33, token: token.clone(), at: Default::default() });
+    let budget = takeaway_core::Budget::new()
+        .timeout(Some(600.0))
+        .cancel(token)
+        .progress(takeaway_core::Progress::to(reporter.clone()));
+    let request =
+        takeaway_core::Request::parse("quotient", serde_json::json!({ "upto": 33 }).as_object().unwrap().clone())
+            .expect("a request");
+    let answered = takeaway_core::ask(&loaded, &request, &takeaway_core::NoLibrary, &budget);
+    let stopped = std::time::Instant::now();
+    let Err(failure) = answered else { panic!("the quotient finished although its question was cancelled") };
+    assert_eq!(failure.code().as_deref(), Some("takeaway::solve::cancelled"));
+    let cancelled_at = reporter.at.lock().unwrap().expect("heap 33 was reached");
+    // The work between two looks at the token is well under a millisecond; the heap, seconds.
+    let late = stopped - cancelled_at;
+    assert!(late < std::time::Duration::from_secs(1), "stopped {late:?} after the cancel");
+}

@@ -125,7 +125,7 @@ impl MisereHeaps {
     /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
     pub fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<(), SolveError> {
         let allowed = limits.max_work.saturating_mul(STEPS_PER_MOVE);
-        let meter = Meter::new(allowed.saturating_sub(self.spent));
+        let meter = Meter::within(allowed.saturating_sub(self.spent), limits);
         let result = self.extend_within(game, upto, limits, &meter);
         self.spent = self.spent.saturating_add(meter.used());
         result
@@ -151,6 +151,10 @@ impl MisereHeaps {
                 Ok(()) => {}
                 Err(NotAdded::Stopped) => break,
                 Err(NotAdded::OutOfWork) => {
+                    // Cancelled or out of time within the heap: the quotient is as it was.
+                    if let Some(stopped) = meter.stop() {
+                        return Err(stopped);
+                    }
                     self.work_note = Some(out_of_work(n, limits));
                     return Err(SolveError::state_limit(limits));
                 }

@@ -38,21 +38,56 @@ pub(super) fn dedup(mut v: Vec<u32>) -> Vec<u32> {
 pub struct Meter {
     pub(super) used: std::cell::Cell<u64>,
     pub(super) limit: u64,
+    /// The question's limits, whose cancel token and deadline are looked at every
+    /// `LOOK_EVERY` steps: one heap of a large quotient may take many seconds.
+    limits: Option<crate::solve::Limits>,
+    next_look: std::cell::Cell<u64>,
+    /// Why the question stopped (cancelled, or out of time), once it has.
+    stopped: std::cell::RefCell<Option<crate::solve::SolveError>>,
 }
+
+/// Steps between two looks at a question's cancel token and deadline (well under a
+/// millisecond of work).
+const LOOK_EVERY: u64 = 1 << 14;
 
 impl Meter {
     pub fn new(limit: u64) -> Meter {
-        Meter { used: std::cell::Cell::new(0), limit }
+        Meter {
+            used: std::cell::Cell::new(0),
+            limit,
+            limits: None,
+            next_look: std::cell::Cell::new(LOOK_EVERY),
+            stopped: std::cell::RefCell::new(None),
+        }
     }
 
-    /// Spends `steps`; false once the limit is passed.
+    /// A meter of `limit` steps that also ends when the question of `limits` is cancelled or
+    /// out of time (`stop` then says which).
+    pub fn within(limit: u64, limits: &crate::solve::Limits) -> Meter {
+        Meter { limits: Some(limits.clone()), ..Meter::new(limit) }
+    }
+
+    /// Spends `steps`; false once the limit is passed or the question stopped.
     pub fn spend(&self, steps: u64) -> bool {
         self.used.set(self.used.get().saturating_add(steps));
-        self.used.get() <= self.limit
+        if self.used.get() >= self.next_look.get() {
+            self.next_look.set(self.used.get().saturating_add(LOOK_EVERY));
+            if let Some(limits) = &self.limits {
+                if let Err(e) = crate::solve::check_cancel(limits) {
+                    *self.stopped.borrow_mut() = Some(e);
+                }
+            }
+        }
+        !self.exhausted()
     }
 
     pub fn exhausted(&self) -> bool {
-        self.used.get() > self.limit
+        self.used.get() > self.limit || self.stopped.borrow().is_some()
+    }
+
+    /// Why the question stopped, if it was cancelled or ran out of time.
+    pub fn stop(&self) -> Option<crate::solve::SolveError> {
+        self.stopped.borrow_mut().take()
     }
 
     pub fn used(&self) -> u64 {
