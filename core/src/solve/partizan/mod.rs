@@ -239,8 +239,12 @@ impl<'g> PartizanSolver<'g> {
     /// forms are within the limits, else from a search of its positions (the same walls).
     pub fn thermal_value(&mut self, pos: &Position) -> Result<ThermalValue, SolveError> {
         if self.has_values() {
-            if let Ok(v) = self.value(pos) {
-                return Ok(self.thermal.value(&self.forms, v).clone());
+            match self.value(pos) {
+                Ok(v) => return Ok(self.thermal.value(&self.forms, v).clone()),
+                // Cancelled or out of time: the question ends here, not in a search.
+                Err(e @ (SolveError::Cancelled | SolveError::Timeout { .. })) => return Err(e),
+                // Past the forms' limits: the search gives the same walls.
+                Err(_) => {}
             }
         }
         self.position_thermal(pos)
