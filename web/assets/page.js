@@ -535,7 +535,9 @@ function drawHistory() {
   svg.append(el("line", { x1: left, y1: topPad, x2: left, y2: base, stroke: "#888" }));
   svg.append(el("text", { x: left - 8, y: y(top) + 5, "text-anchor": "end" }, String(top)));
   svg.append(el("text", { x: left - 8, y: base + 5, "text-anchor": "end" }, String(bottom)));
-  svg.append(el("text", { x: 16, y: (base + topPad) / 2, transform: "rotate(-90 16 " + (base + topPad) / 2 + ")", "text-anchor": "middle" }, partizan ? "mean" : "remoteness"));
+  // Misère partizan positions have no values (and so no mean): then only the colours say.
+  const axis = known.length ? (partizan ? "mean" : "remoteness") : "(no values)";
+  svg.append(el("text", { x: 16, y: (base + topPad) / 2, transform: "rotate(-90 16 " + (base + topPad) / 2 + ")", "text-anchor": "middle" }, axis));
   svg.append(el("text", { x: (W + left) / 2, y: H - 12, "text-anchor": "middle" }, "moves played →"));
   const points = h.map((p, i) => x(i) + "," + y(heights[i])).join(" ");
   svg.append(el("polyline", { points, fill: "none", stroke: "#888", "stroke-width": "2" }));
