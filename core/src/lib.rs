@@ -64,7 +64,10 @@ pub use api::{write_table, TableFormat};
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
 pub use files::write_file;
-pub use play::{choose_partizan, pick, Hint, Kept, Play, Player, Random, Slip, Status, Strength, Turn};
+pub use play::{
+    choose_partizan, partizan_hint, pick, Hint, Kept, PartizanAdvice, PartizanHint, Play, Player, Random, Slip, Status,
+    Strength, Turn,
+};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};
 pub use solve::progress::{CancelToken, Progress, Reporter, Stage};
@@ -89,8 +92,8 @@ pub mod answers {
         QuotientReport, SolveReport, Table, TableShape, WinningMove,
     };
     pub use crate::api::{
-        CheckReport, ForPlayer, PlayStep, PlayerMove, Plot, RuleSide, StepHint, StepMove, StepPosition, StepSlip,
-        TwoRowBoards,
+        CheckReport, ForPlayer, PlayStep, PlayerMove, Plot, RuleSide, StepHint, StepHottest, StepMove, StepPosition,
+        StepSlip, TwoRowBoards,
     };
     pub use crate::solve::partizan::Heat;
 }

@@ -350,6 +350,48 @@ pub fn choose_partizan(
     }))
 }
 
+/// What a partizan hint tells a side.
+#[derive(Clone, Debug)]
+pub enum PartizanAdvice {
+    /// A winning move: from the position it leads to, the other side, moving first, loses.
+    Win(Move),
+    /// No move wins against best play; a move to play anyway, if there is one.
+    Lost(Option<Move>),
+    /// The position is too large to search: the hottest pile's best move (temperature
+    /// theory's rule of thumb, advice and not a proof).
+    ByTemperature(Move),
+}
+
+/// A partizan hint: the advice, and where moving first is worth the most (the hottest pile's
+/// index, size and temperature), where the position could be searched.
+#[derive(Clone, Debug)]
+pub struct PartizanHint {
+    /// What to play.
+    pub advice: PartizanAdvice,
+    /// The hottest pile, as (index, size, temperature).
+    pub hottest: Option<(usize, u64, String)>,
+}
+
+/// The hint for `side` at `position`, the same for the terminal's game and the one-step
+/// `play` question.
+pub fn partizan_hint(solver: &mut PartizanSolver, position: &Position, side: Side) -> Result<PartizanHint, SolveError> {
+    let winning = match solver.winning_moves(position, side) {
+        Ok(w) => w,
+        Err(e) if e.kind() == FailureKind::Refused => {
+            return match solver.hot_move(position, side)? {
+                Some(m) => Ok(PartizanHint { advice: PartizanAdvice::ByTemperature(m), hottest: None }),
+                None => Err(e),
+            };
+        }
+        Err(e) => return Err(e),
+    };
+    let advice = match winning.into_iter().next() {
+        Some(m) => PartizanAdvice::Win(m),
+        None => PartizanAdvice::Lost(solver.moves(position, side)?.into_iter().next()),
+    };
+    Ok(PartizanHint { advice, hottest: solver.hottest_pile(position)? })
+}
+
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile
 /// of 5`: the start of one move's words is enough), or as `to` and the position it leads to
 /// (several numbers are always a position: `3 7`). Words that fit several moves name them.

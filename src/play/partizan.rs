@@ -7,7 +7,7 @@ use std::io::Write;
 use super::{say, take_back, your_turn, PlayRequest, Player, Random, Turn, Typed, HOW_TO_MOVE};
 use takeaway_core::errors::SolveError;
 use takeaway_core::PartizanSolver;
-use takeaway_core::{choose_partizan, pick};
+use takeaway_core::{choose_partizan, partizan_hint, pick, PartizanAdvice};
 use takeaway_core::{Convention, FailureKind, Position};
 
 pub fn play(
@@ -83,27 +83,10 @@ pub fn play(
                     Typed::Again => {}
                     Typed::Quit => return Ok(()),
                     Typed::Hint => {
-                        let winning = match solver.winning_moves(&position, you) {
-                            Ok(w) => w,
-                            Err(e) if e.kind() == FailureKind::Refused => {
-                                match solver.hot_move(&position, you)? {
-                                    Some(m) => say(
-                                        out,
-                                        format!(
-                                            "too large to search; by temperature: {}, to {} (the hottest pile's best move; advice, not a proof)\n",
-                                            m.describe(),
-                                            m.to.piles_text()
-                                        ),
-                                    ),
-                                    None => return Err(e),
-                                }
-                                continue;
-                            }
-                            Err(e) => return Err(e),
-                        };
+                        let hint = partizan_hint(&mut solver, &position, you)?;
                         // Where moving first is worth the most: the hottest pile (temperature
                         // theory's rule of thumb, which the winning move may overrule).
-                        if let Some((_, n, t)) = solver.hottest_pile(&position)? {
+                        if let Some((_, n, t)) = &hint.hottest {
                             say(
                                 out,
                                 format!("the hottest pile is the pile of {n}: temperature {t}, so moving there first is worth the most\n"),
@@ -111,16 +94,21 @@ pub fn play(
                         }
                         say(
                             out,
-                            match winning.first() {
-                                Some(m) => format!(
+                            match hint.advice {
+                                PartizanAdvice::Win(m) => format!(
                                     "hint: {}, to {}: from there {}, moving first, loses.\n",
                                     m.describe(),
                                     m.to.piles_text(),
                                     them.name()
                                 ),
-                                None => format!(
+                                PartizanAdvice::Lost(_) => format!(
                                     "hint: no move wins here: whatever you play, {} moving first from there wins with best play.\n",
                                     them.name()
+                                ),
+                                PartizanAdvice::ByTemperature(m) => format!(
+                                    "too large to search; by temperature: {}, to {} (the hottest pile's best move; advice, not a proof)\n",
+                                    m.describe(),
+                                    m.to.piles_text()
                                 ),
                             },
                         );

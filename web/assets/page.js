@@ -677,11 +677,15 @@ $("play-hint").addEventListener("click", async () => {
   const data = await step(body);
   if (!data) return;
   const h = data.hint;
-  $("play-hint-out").textContent = h.kind === "win" ? "Hint: " + h.move + (game.partizan ? " (from there the computer, moving first, loses)" : " (it leaves a P-position)")
+  const advice = h.kind === "win" ? "Hint: " + h.move + (game.partizan ? " (from there the computer, moving first, loses)" : " (it leaves a P-position)")
     : h.kind === "draw" ? "Hint: " + h.move + " keeps the draw"
+    : h.kind === "temperature" ? "Too large to search; by temperature: " + h.move + " (the hottest pile's best move: advice, not a proof)"
     : h.move ? (game.partizan ? "Every move loses against best play: " + h.move + " is one of them."
                               : "Every move loses against best play (a P-position): " + h.move + " keeps the game going longest.")
     : "Every move loses against best play: this is a P-position.";
+  const hottest = h.hottest ? " The hottest pile is the pile of " + h.hottest.pile + " (temperature "
+    + h.hottest.temperature + "): moving there first is worth the most." : "";
+  $("play-hint-out").textContent = advice + hottest;
 });
 
 // ---- the atlas of octal games -------------------------------------------------------------

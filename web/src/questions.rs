@@ -128,7 +128,7 @@ pub async fn ask(State(app): State<Arc<App>>, Path(verb): Path<String>, body: Bo
         permit = app.lanes.quick_turn() => permit,
         () = tokio::time::sleep_until(deadline.into()) => Err(Busy),
     };
-    let Ok(permit) = permit else { return busy(seconds) };
+    let Ok(permit) = permit else { return Settled::busy(seconds).into_response() };
     let turn = app.lanes.turn(permit, cancel, deadline);
     let budget = budget.progress(Progress::to(turn.clone()));
     let working = turn.clone();
@@ -140,22 +140,60 @@ pub async fn ask(State(app): State<Arc<App>>, Path(verb): Path<String>, body: Bo
         let _ = told.send(answered);
     });
     if !stream {
-        let answered = answered.await;
-        return match settled(answered, &turn, seconds) {
-            Settled::Json(status, value) => (status, Json(value)).into_response(),
-            Settled::Csv(bytes) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], bytes).into_response(),
-            Settled::Response(r) => r,
-        };
+        return settled(answered.await, &turn, seconds).into_response();
     }
     streamed(turn, answered, seconds, _cancel_when_dropped)
 }
 
-/// How a question ended.
-enum Settled {
-    Json(StatusCode, Value),
-    Csv(Vec<u8>),
-    /// A failure of the medium, as its own response.
-    Response(Response),
+/// How a question ended: its status and body, and for a question that found no worker in
+/// its time the seconds after which to ask again.
+struct Settled {
+    status: StatusCode,
+    body: Answered,
+    retry_after: Option<u64>,
+}
+
+impl Settled {
+    fn json(status: StatusCode, value: Value) -> Self {
+        Settled { status, body: Answered::Json(value), retry_after: None }
+    }
+
+    /// A failure of the medium, as the engine's failures are shaped.
+    fn web(status: StatusCode, error: WebError) -> Self {
+        Settled::json(status, web_failure_json(&error))
+    }
+
+    /// 503: the question could not get a worker in its time.
+    fn busy(seconds: f64) -> Self {
+        let retry_after = (seconds.ceil() as u64).clamp(1, 30);
+        Settled {
+            retry_after: Some(retry_after),
+            ..Settled::web(StatusCode::SERVICE_UNAVAILABLE, WebError::Busy { retry_after })
+        }
+    }
+
+    fn into_response(self) -> Response {
+        let mut response = match self.body {
+            Answered::Json(value) => (self.status, Json(value)).into_response(),
+            Answered::Csv(bytes) => {
+                (self.status, [(header::CONTENT_TYPE, "text/csv; charset=utf-8")], bytes).into_response()
+            }
+        };
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+
+    /// The last line of a streamed answer: the status and the body the question would have had
+    /// unstreamed (a table's CSV, never streamed, would be its text).
+    fn into_line(self) -> Value {
+        let body = match self.body {
+            Answered::Json(value) => value,
+            Answered::Csv(bytes) => Value::String(String::from_utf8_lossy(&bytes).into_owned()),
+        };
+        json!({ "status": self.status.as_u16(), "body": body })
+    }
 }
 
 fn settled(
@@ -164,20 +202,16 @@ fn settled(
     seconds: f64,
 ) -> Settled {
     if turn.was_busy() {
-        return Settled::Response(busy(seconds));
+        return Settled::busy(seconds);
     }
     match answered {
-        Ok(Ok(Answered::Json(value))) => Settled::Json(StatusCode::OK, value),
-        Ok(Ok(Answered::Csv(bytes))) => Settled::Csv(bytes),
+        Ok(Ok(body)) => Settled { status: StatusCode::OK, body, retry_after: None },
         Ok(Err(Refusal::Engine(failure))) => {
             let (status, value) = engine_failure_json(&failure);
-            Settled::Json(status, value)
+            Settled::json(status, value)
         }
-        Ok(Err(Refusal::Web(status, e))) => Settled::Response(web_failure(status, e)),
-        Err(e) => Settled::Response(web_failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            WebError::Internal { reason: e.to_string() },
-        )),
+        Ok(Err(Refusal::Web(status, e))) => Settled::web(status, e),
+        Err(e) => Settled::web(StatusCode::INTERNAL_SERVER_ERROR, WebError::Internal { reason: e.to_string() }),
     }
 }
 
@@ -205,15 +239,7 @@ fn streamed(
             match tokio::time::timeout(PROGRESS_EVERY, waiting).await {
                 Ok(answered) => {
                     st.answered = None;
-                    let line = match settled(answered, &st.turn, seconds) {
-                        Settled::Json(status, value) => json!({ "status": status.as_u16(), "body": value }),
-                        Settled::Csv(_) => json!({ "status": 200 }),
-                        Settled::Response(r) => {
-                            let status = r.status().as_u16();
-                            let body = axum::body::to_bytes(r.into_body(), MOST_BODY_BYTES).await.unwrap_or_default();
-                            json!({ "status": status, "body": serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null) })
-                        }
-                    };
+                    let line = settled(answered, &st.turn, seconds).into_line();
                     return Some((Ok::<_, std::convert::Infallible>(Bytes::from(format!("{line}\n"))), st));
                 }
                 Err(_) => {
@@ -250,14 +276,6 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::TableRows => "table rows",
         Stage::Search => "positions searched",
     }
-}
-
-/// 503 with `Retry-After`: the question could not get a worker in its time.
-fn busy(seconds: f64) -> Response {
-    let retry_after = (seconds.ceil() as u64).clamp(1, 30);
-    let mut response = web_failure(StatusCode::SERVICE_UNAVAILABLE, WebError::Busy { retry_after });
-    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
-    response
 }
 
 /// The body was cut off at `MOST_BODY_BYTES`.
@@ -396,6 +414,11 @@ fn engine_failure_json(failure: &Failure) -> (StatusCode, Value) {
 }
 
 pub fn web_failure(status: StatusCode, error: WebError) -> Response {
+    (status, Json(web_failure_json(&error))).into_response()
+}
+
+/// A failure of the medium as JSON, shaped as the engine's failures are.
+fn web_failure_json(error: &WebError) -> Value {
     use miette::Diagnostic;
     let data = DiagnosticData {
         code: error.code().map(|c| c.to_string()),
@@ -404,11 +427,10 @@ pub fn web_failure(status: StatusCode, error: WebError) -> Response {
         source: None,
         labels: Vec::new(),
     };
-    let body = json!({
+    json!({
         "kind": "request",
         "code": data.code,
         "diagnostics": [data],
         "rendered": format!("{}\n", error),
-    });
-    (status, Json(body)).into_response()
+    })
 }

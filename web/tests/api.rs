@@ -362,6 +362,26 @@ fn a_streamed_question_sends_the_engines_progress_then_its_answer() {
     assert_eq!((status, answer["code"].as_str()), (400, Some("takeaway::web::malformed")));
 }
 
+/// An answer too large for the page is refused with the same status and body whether it is
+/// streamed or not (the stream's last line carries them).
+#[test]
+fn an_answer_too_large_for_the_page_is_refused_alike_streamed_or_not() {
+    let kayles = game("kayles.game");
+    let question = json!({ "source": kayles, "upto": 4_000_000 });
+    let (status, answer) = post("table", question.clone());
+    assert_eq!((status, answer["code"].as_str()), (422, Some("takeaway::web::answer_too_large")));
+    let mut streamed = question;
+    streamed["stream"] = json!(true);
+    let (status, _, body) = post_text("table", streamed);
+    assert_eq!(status, 200);
+    let last: Value = serde_json::from_str(body.lines().last().expect("a line")).expect("JSON");
+    assert!(
+        last == json!({ "status": 422, "body": answer }),
+        "the last line differs: {}",
+        &body[..body.len().min(500)]
+    );
+}
+
 #[test]
 fn about_gives_the_longest_time_and_no_address_on_loopback() {
     let mut about = agent().get(&format!("http://{}/api/about", server())).call().expect("about");

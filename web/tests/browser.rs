@@ -113,6 +113,8 @@ async fn a_class_draws_thermographs_of_a_partizan_game() {
     let (_driver, client) = browser().await;
     client.goto(&format!("http://{address}/")).await.expect("the page opens");
     text_until(&client, "#status", |t| t.contains("the game checks")).await;
+    // The menu fills from /api/games, which may answer after the first game has checked.
+    assert!(appears(&client, "#games option[value='partizan-subtraction.game']").await);
     let menu = client.find(Locator::Css("#games")).await.unwrap();
     menu.select_by_value("partizan-subtraction.game").await.expect("partizan subtraction in the menu");
     text_until(&client, "#status", |t| t.contains("Partizan subtraction L{1,3} R{2,3}: the game checks")).await;

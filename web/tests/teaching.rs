@@ -11,7 +11,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::browser::{appears, browser, click, screenshot, screenshots, text_until, type_into};
+use common::browser::{appears, browser, click, processes_in_group, screenshot, screenshots, text_until, type_into};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 use takeaway_core::{load_game, Budget, NoLibrary, Source, TableArgs, TableFormat};
@@ -29,6 +29,8 @@ async fn open(client: &Client, address: std::net::SocketAddr) {
 }
 
 async fn choose_game(client: &Client, file: &str, name: &str) {
+    // The menu fills from /api/games, which may answer after the first game has checked.
+    assert!(appears(client, &format!("#games option[value='{file}']")).await, "{file} is in the menu");
     let menu = client.find(Locator::Css("#games")).await.expect("the menu");
     menu.select_by_value(file).await.expect("the game is in the menu");
     text_until(client, "#status", |t| t.contains(&format!("{name}: the game checks"))).await;
@@ -526,4 +528,26 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DarkMode {
         });
         (http::Method::POST, Some(body.to_string()))
     }
+}
+
+/// A test that panics with its browser open leaves none running: the driver, dropped by the
+/// panic, stops its process group, and the browser it started is in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_test_that_panics_leaves_no_browser_running() {
+    let (tell, told) = std::sync::mpsc::channel();
+    let failed = tokio::spawn(async move {
+        let (driver, client) = browser().await;
+        client.goto("about:blank").await.expect("a page opens");
+        tell.send((driver.group(), processes_in_group(driver.group()))).expect("the test hears");
+        panic!("a test fails with its browser open");
+    })
+    .await;
+    assert!(failed.is_err_and(|e| e.is_panic()));
+    let (group, running) = told.recv().expect("the group was sent");
+    assert!(running.iter().any(|name| name.contains("chrom") && name != "chromedriver"), "{running:?}");
+    let started = std::time::Instant::now();
+    while !processes_in_group(group).is_empty() && started.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(processes_in_group(group), Vec::<String>::new());
 }

@@ -20,7 +20,7 @@ pub use request::{
     defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
     QuotientArgs, Request, Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
-pub use step::{ForPlayer, PlayStep, PlayerMove, StepHint, StepMove, StepPosition, StepSlip};
+pub use step::{ForPlayer, PlayStep, PlayerMove, StepHint, StepHottest, StepMove, StepPosition, StepSlip};
 pub use sweep::{
     checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
     RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,

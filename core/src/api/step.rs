@@ -104,19 +104,33 @@ pub struct StepSlip {
     pub kept: &'static str,
 }
 
-/// What a hint says: the move that wins (`win`) or keeps the draw (`draw`), or that every
-/// move loses (`lost`).
+/// What a hint says: the move that wins (`win`) or keeps the draw (`draw`), that every move
+/// loses (`lost`), or, for a partizan position too large to search, the hottest pile's best
+/// move (`temperature`: advice, not a proof).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StepHint {
-    /// `win`, `draw` or `lost`.
+    /// `win`, `draw`, `lost` or `temperature`.
     pub kind: &'static str,
-    /// The move, in words: for `lost`, the one that makes the game last longest (none when no
-    /// move is left).
+    /// The move, in words: for `lost`, the one that makes the game last longest (impartial
+    /// games; a partizan game's first move), none when no move is left.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub words: Option<String>,
     /// The piles after it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<Vec<u64>>,
+    /// A partizan position's hottest pile, where moving first is worth the most (where the
+    /// position could be searched).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hottest: Option<StepHottest>,
+}
+
+/// The hottest pile of a partizan position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepHottest {
+    /// Its size.
+    pub pile: u64,
+    /// Its temperature, as a number or a fraction (`3/2`).
+    pub temperature: String,
 }
 
 /// One step of a game against the computer, and where the game stands after it.
@@ -247,11 +261,18 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
     out.positions.push(position_figures(&mut judge, &start, Some(you_to_move), None).map_err(engine)?);
     if args.hint {
         out.hint = Some(match play.hint().map_err(engine)? {
-            Hint::Win(m) => StepHint { kind: "win", words: Some(m.kind.describe()), to: Some(m.to.piles) },
-            Hint::Draw(m) => StepHint { kind: "draw", words: Some(m.kind.describe()), to: Some(m.to.piles) },
-            Hint::Lost(m) => {
-                StepHint { kind: "lost", words: m.as_ref().map(|m| m.kind.describe()), to: m.map(|m| m.to.piles) }
+            Hint::Win(m) => {
+                StepHint { kind: "win", words: Some(m.kind.describe()), to: Some(m.to.piles), hottest: None }
             }
+            Hint::Draw(m) => {
+                StepHint { kind: "draw", words: Some(m.kind.describe()), to: Some(m.to.piles), hottest: None }
+            }
+            Hint::Lost(m) => StepHint {
+                kind: "lost",
+                words: m.as_ref().map(|m| m.kind.describe()),
+                to: m.map(|m| m.to.piles),
+                hottest: None,
+            },
         });
     } else if let Some(chosen) = chosen_move(loaded, args, &play.moves().map_err(engine)?)? {
         play.play(&chosen).map_err(engine)?;
@@ -264,8 +285,10 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
             },
         });
         out.you = Some(PlayerMove { words: chosen.kind.describe(), to: chosen.to.piles.clone(), slip });
-        let over = matches!(play.status().map_err(engine)?, Status::Over { .. });
-        let winner = over.then(|| play.status().ok()).flatten();
+        // The status after each move is asked once: it lists the moves again.
+        let status = play.status().map_err(engine)?;
+        let over = matches!(status, Status::Over { .. });
+        let winner = over.then_some(status);
         out.positions.push(position_figures(&mut judge, &chosen.to, (!over).then_some(false), winner).map_err(engine)?);
         if !over {
             out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
@@ -273,16 +296,16 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
     } else if args.computer {
         out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
     }
+    let status = play.status().map_err(engine)?;
     if let Some(c) = &out.computer {
         let to = Position { piles: c.to.clone(), last: c.last, ..start.clone() };
-        let status = play.status().map_err(engine)?;
         let you_next = matches!(status, Status::ToMove(Player::You)).then_some(true);
-        let winner = matches!(status, Status::Over { .. }).then_some(status);
+        let winner = matches!(status, Status::Over { .. }).then(|| status.clone());
         out.positions.push(position_figures(&mut judge, &to, you_next, winner).map_err(engine)?);
     }
     out.position = play.position().piles.clone();
     out.last = play.position().last;
-    match play.status().map_err(engine)? {
+    match status {
         Status::Over { winner } => {
             out.over = true;
             out.winner = Some(name(winner));

@@ -4,12 +4,12 @@
 //! computer plays in the hottest pile (`choose_partizan`).
 
 use super::{
-    chosen_move, listable, other_view, where_known, ForPlayer, PlayStep, PlayerMove, StepHint, StepMove, StepPosition,
-    StepSlip,
+    chosen_move, listable, other_view, where_known, ForPlayer, PlayStep, PlayerMove, StepHint, StepHottest, StepMove,
+    StepPosition, StepSlip,
 };
 use crate::api::request::PlayArgs;
 use crate::api::{position_of, Failure, Loaded};
-use crate::play::{choose_partizan, Random, Strength};
+use crate::play::{choose_partizan, partizan_hint, PartizanAdvice, Random, Strength};
 use crate::rules::{Convention, Move, Position};
 use crate::solve::partizan::PartizanSolver;
 use crate::solve::{Limits, SolveError};
@@ -25,6 +25,11 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
     let them = you.other();
     let mut position = position_of(loaded, &args.position.0, args.last)?;
     let mut solver = PartizanSolver::within(game, limits.clone());
+    // The winning moves (for a hint, a slip, the computer's choice) come from a solver of
+    // their own: looked for in a sum too large for its values, they give the values up, and
+    // each move listed would then be searched (and refused) instead (a hundred piles, the
+    // computer moving: 75 s, against 1.6 s).
+    let mut chooser = PartizanSolver::within(game, limits.clone());
     let mut random = Random(args.seed.max(1));
     let strength = Strength { percent: args.strength, seed: args.seed };
     let mut out = PlayStep::new(&game.name);
@@ -32,14 +37,14 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
     let mut to_move = if args.computer && args.to.is_none() { them } else { you };
     out.positions.push(figures(&mut solver, &position, to_move, you).map_err(engine)?);
     if args.hint {
-        let winning = solver.winning_moves(&position, you).map_err(engine)?;
-        out.hint = Some(match winning.into_iter().next() {
-            Some(m) => StepHint { kind: "win", words: Some(m.describe()), to: Some(m.to.piles) },
-            None => {
-                let any = solver.moves(&position, you).map_err(engine)?.into_iter().next();
-                StepHint { kind: "lost", words: any.as_ref().map(Move::describe), to: any.map(|m| m.to.piles) }
-            }
-        });
+        let hint = partizan_hint(&mut chooser, &position, you).map_err(engine)?;
+        let hottest = hint.hottest.map(|(_, pile, temperature)| StepHottest { pile, temperature });
+        let (kind, m) = match hint.advice {
+            PartizanAdvice::Win(m) => ("win", Some(m)),
+            PartizanAdvice::Lost(m) => ("lost", m),
+            PartizanAdvice::ByTemperature(m) => ("temperature", Some(m)),
+        };
+        out.hint = Some(StepHint { kind, words: m.as_ref().map(Move::describe), to: m.map(|m| m.to.piles), hottest });
     } else if let Some(chosen) = chosen_move(loaded, args, &solver.moves(&position, you).map_err(engine)?)? {
         // A slip: a win let go (from a position the player wins moving first, to one the
         // computer wins moving first). Where outcomes are too large to search, none is looked for.
@@ -48,7 +53,7 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
         let mut slip = None;
         if let (Some(before), Some(after)) = (could_win, they_win) {
             if before.first_wins(you) && after.first_wins(them) {
-                if let Some(b) = solver.winning_moves(&position, you).map_err(engine)?.first() {
+                if let Some(b) = chooser.winning_moves(&position, you).map_err(engine)?.first() {
                     slip = Some(StepSlip { played: chosen.describe(), better: b.describe(), kept: "win" });
                 }
             }
@@ -57,14 +62,18 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
         position = chosen.to;
         to_move = them;
         out.positions.push(figures(&mut solver, &position, to_move, you).map_err(engine)?);
-        if let Some(m) = computer_move(&mut solver, &position, them, strength, &mut random).map_err(engine)? {
+        if let Some(m) =
+            computer_move((&mut chooser, &mut solver), &position, them, strength, &mut random).map_err(engine)?
+        {
             position = Position { piles: m.to.clone(), last: m.last, ..position };
             out.computer = Some(m);
             to_move = you;
             out.positions.push(figures(&mut solver, &position, to_move, you).map_err(engine)?);
         }
     } else if args.computer {
-        if let Some(m) = computer_move(&mut solver, &position, them, strength, &mut random).map_err(engine)? {
+        if let Some(m) =
+            computer_move((&mut chooser, &mut solver), &position, them, strength, &mut random).map_err(engine)?
+        {
             position = Position { piles: m.to.clone(), last: m.last, ..position };
             out.computer = Some(m);
             to_move = you;
@@ -90,15 +99,16 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
     Ok(out)
 }
 
-/// The computer's move as `side`, as a listed move; none when it has no move.
+/// The computer's move as `side`, chosen by `chooser` and listed by `solver`; none when it has
+/// no move.
 fn computer_move(
-    solver: &mut PartizanSolver,
+    (chooser, solver): (&mut PartizanSolver, &mut PartizanSolver),
     position: &Position,
     side: Side,
     strength: Strength,
     random: &mut Random,
 ) -> Result<Option<StepMove>, SolveError> {
-    match choose_partizan(solver, position, side, strength, random)? {
+    match choose_partizan(chooser, position, side, strength, random)? {
         Some((m, _)) => Ok(Some(listed(solver, &m, side)?)),
         None => Ok(None),
     }

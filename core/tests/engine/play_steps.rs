@@ -148,6 +148,52 @@ fn a_partizan_game_is_played_as_either_side() {
     );
 }
 
+/// A partizan hint names a winning move where brute force finds one (the other side, moving
+/// first from where it leads, loses), says `lost` where it finds none, and names the hottest
+/// pile of a sum: of 8 and 1, the 8 at temperature 1/2 (the game file's theory), the 1 being a
+/// number; a single pile has none to name.
+#[test]
+fn a_partizan_hint_wins_where_brute_force_can_and_names_the_hottest_pile() {
+    let mut memo = HashMap::new();
+    for (position, side) in
+        [("6", "Left"), ("6", "Right"), ("2 3", "Right"), ("5 2", "Left"), ("2 2", "Left"), ("1 2", "Right")]
+    {
+        let s = step("partizan-subtraction.game", json!({ "position": position, "side": side, "hint": true }));
+        let hint = s.hint.expect("a hint");
+        let left = side == "Left";
+        let piles: Vec<u64> = position.split(' ').map(|p| p.parse().unwrap()).collect();
+        if partizan_wins(&piles, left, &mut memo) {
+            assert_eq!(hint.kind, "win", "{side} at {position}");
+            let to = hint.to.expect("the winning move's position");
+            assert!(!partizan_wins(&to, !left, &mut memo), "{side} at {position}: {to:?} is no win");
+        } else {
+            assert_eq!(hint.kind, "lost", "{side} at {position}");
+        }
+        match (piles.len(), hint.hottest) {
+            (1, None) => {}
+            (2, Some(hottest)) => assert!(piles.contains(&hottest.pile), "{side} at {position}: {hottest:?}"),
+            (_, other) => panic!("{side} at {position}: {other:?}"),
+        }
+    }
+    // A hundred piles are too large to search: the hint is the hottest pile's best move, in a
+    // pile n ≡ 2 mod 3 (temperature 1/2 there), by one of Left's takes.
+    let piles: Vec<String> = (9901..=10000).map(|n: u32| n.to_string()).collect();
+    let s = step("partizan-subtraction.game", json!({ "position": piles.join(" "), "side": "Left", "hint": true }));
+    let hint = s.hint.expect("a hint");
+    let words = hint.words.expect("a move");
+    assert_eq!(hint.kind, "temperature");
+    assert_eq!(words.rsplit(' ').next().and_then(|p| p.parse::<u32>().ok()).map(|p| p % 3), Some(2), "{words}");
+    assert!(words.starts_with("take 1 ") || words.starts_with("take 3 "), "{words}");
+    // The computer, as Right, moves there too.
+    let s = step("partizan-subtraction.game", json!({ "position": piles.join(" "), "side": "Left", "computer": true }));
+    let words = s.computer.expect("the computer moves").words;
+    assert_eq!(words.rsplit(' ').next().and_then(|p| p.parse::<u32>().ok()).map(|p| p % 3), Some(2), "{words}");
+    assert!(words.starts_with("take 2 ") || words.starts_with("take 3 "), "{words}");
+    let eight = step("partizan-subtraction.game", json!({ "position": "1 8", "side": "Left", "hint": true }));
+    let hottest = eight.hint.and_then(|h| h.hottest).expect("the hottest pile");
+    assert_eq!((hottest.pile, hottest.temperature.as_str()), (8, "1/2"));
+}
+
 #[test]
 fn the_computer_plays_the_other_side_and_a_partizan_game_ends() {
     let mut memo = HashMap::new();

@@ -3,6 +3,7 @@
 //! installs the browser and axe-core.
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,14 +15,45 @@ use serde_json::json;
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// chromedriver, stopped when dropped.
+/// chromedriver, started in a process group of its own with the browsers it starts: dropped
+/// (a test passed, or panicked before it closed its session) it stops the whole group, so that
+/// no Chromium outlives its test.
 pub struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The group's id is chromedriver's pid (`process_group(0)`); a negative pid signals
+        // every process in the group.
+        if let Ok(group) = libc::pid_t::try_from(self.0.id()) {
+            // SAFETY: kill(2) with a group id and a signal number reads no memory.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+impl Driver {
+    /// The process group of chromedriver and the browsers it started.
+    pub fn group(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+/// The names of the live processes (zombies left out) in a process group, from `/proc`.
+pub fn processes_in_group(group: u32) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
+        .filter_map(|stat| {
+            // pid (comm) state ppid pgrp …: the name may hold spaces, so split after its ')'.
+            let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let (state, pgrp) = (*fields.first()?, fields.get(2)?.parse::<u32>().ok()?);
+            (pgrp == group && state != "Z").then(|| name.to_string())
+        })
+        .collect()
 }
 
 fn free_port() -> u16 {
@@ -37,6 +69,7 @@ pub async fn browser() -> (Driver, Client) {
     let driver = Driver(
         Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
