@@ -61,6 +61,8 @@ def test_a_step_of_play_is_a_question(game):
     right = sub.play(2, side="Right")
     assert right.side == "Right"
     assert [(m.to, m_json["result"]) for m, m_json in zip(right.moves, right.json["moves"])] == [((0,), "win")]
+    # The hint in a sum names its hottest pile: of 1 and 8, the 8, at temperature 1/2.
+    assert sub.play(1, 8, side="Left", hint=True).hint["hottest"] == {"pile": 8, "temperature": "1/2"}
     with pytest.raises(takeaway.QuestionError) as caught:
         tag.play(10, to=(2,))
     assert caught.value.code == "takeaway::query::not_a_move"
