@@ -245,7 +245,10 @@ fn classes_with_share(
 ) -> Option<Classes> {
     let len = values.len();
     let largest = (0..len).map(|n| values.get(n)).max().unwrap_or(0);
-    if largest >= 1 << 12 || len > u32::MAX as usize {
+    // The method's tables hold values below 2^12; the figures' count of rare values looks at
+    // masks of up to 16 bits (0.06 passes 4,095 at about 2^21 values).
+    let most = if max_share.is_some() { 1 << 12 } else { 1 << 16 };
+    if largest >= most || len > u32::MAX as usize {
         return None;
     }
     let bits = 32 - largest.leading_zeros();
@@ -729,7 +732,20 @@ fn try_holders<T: Slot>(
 
 #[cfg(test)]
 mod tests {
-    use super::{walsh_hadamard, WitnessChoice, CHOICE_EVERY, CHOICE_SAMPLE};
+    use super::{fewest_rare_classes, walsh_hadamard, Values, WitnessChoice, CHOICE_EVERY, CHOICE_SAMPLE};
+
+    /// The figures count rare values past 4,095 too: odd values common, every 97th pile's
+    /// value even, values up to 16,382 (above the method's own limit of 2^12).
+    #[test]
+    fn the_figures_count_rare_values_among_wide_values() {
+        let mut values = Values::default();
+        for n in 0..8192u32 {
+            values.push(if n % 97 == 0 { 2 * n } else { 2 * n + 1 });
+        }
+        let classes = fewest_rare_classes(&values, &[1], false).expect("classes for wide values");
+        assert_eq!(classes.mask & 0x3fff, 1);
+        assert_eq!(classes.rare_among(&values, 0..8192), 85);
+    }
 
     /// Goes through the piles of stretch `stretch` as the search would, each way costing what
     /// `cost` says a pile, and returns the way most of the stretch went.
