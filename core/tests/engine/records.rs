@@ -98,7 +98,7 @@ fn the_second_threads_marks_ahead_in_a_window_are_those_of_one_thread() {
 /// digits allow (`unequal`: a split into two equal parts is not one).
 fn by_definition(code: &[u8], upto: usize, unequal: bool) -> Vec<u32> {
     let mut values: Vec<u32> = Vec::with_capacity(upto);
-    let mut reached = vec![false; 1024];
+    let mut reached = vec![false; 4096];
     for n in 0..upto {
         reached.iter_mut().for_each(|r| *r = false);
         // (code[0] is the digit of taking nothing: only a split may, as in Grundy's game)
@@ -179,4 +179,26 @@ fn witnesses_found_ahead_in_grundys_games_window_give_the_values_of_the_whole_ta
     let two = kernel_values(&game, 400_000, 2, usize::MAX, SparseMode::Auto, window).expect("the window holds");
     assert_eq!(one, two);
     assert_eq!(one.0, whole.0);
+}
+
+/// Where no move from pile n + 1 leaves a heap of n (every take leaving one heap takes two or
+/// more), piles are computed two at a time: under the plain scan on two threads (here from the
+/// first pile that splits), and under the sparse-space method always, each pile from the
+/// values below it less one, the second on a thread of its own when there is one. Past pile
+/// 4096, across the witness choice's stretches, the recounts and the pairs' meeting points:
+/// the values are those of the definition, with the same work and memory counted on one thread
+/// and on two.
+#[test]
+fn piles_computed_two_at_a_time_give_the_values_of_the_definition() {
+    for (rules, code) in [("move: octal 0.564", &[0u8, 5, 6, 4][..]), ("move: octal 0.16", &[0, 1, 6])] {
+        let game = common::game_text(&format!("game \"x\"\npiles\n{rules}\n"));
+        let upto = 20000;
+        let definition = by_definition(code, upto as usize, false);
+        for parallel_from in [1, usize::MAX] {
+            let one = kernel_values(&game, upto, 1, parallel_from, SparseMode::Auto, None).expect("compiles");
+            let two = kernel_values(&game, upto, 2, parallel_from, SparseMode::Auto, None).expect("compiles");
+            assert_eq!(one, two, "{rules}, sharing from {parallel_from} options");
+            assert_eq!(one.0, definition, "{rules}");
+        }
+    }
 }

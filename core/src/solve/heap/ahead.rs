@@ -319,10 +319,19 @@ const SPINS_BEFORE_SLEEP: u32 = 1 << 10;
 
 /// The next message, looked for without sleeping for a while first (see `SPINS_BEFORE_SLEEP`).
 fn receive<T>(from: &Receiver<T>) -> Result<T, std::sync::mpsc::RecvError> {
-    for _ in 0..SPINS_BEFORE_SLEEP {
+    receive_after(from, SPINS_BEFORE_SLEEP)
+}
+
+/// The next message, looked for `spins` times before sleeping until it comes. Every 64th look
+/// first yields the processor: two threads that share one (the system put them there, or
+/// other work holds the other core) would otherwise each spin away its whole turn while the
+/// one it waits for waits to run (0.564 to 4096 on two threads: 22 ms, against 7 ms on one).
+pub(super) fn receive_after<T>(from: &Receiver<T>, spins: u32) -> Result<T, std::sync::mpsc::RecvError> {
+    for i in 0..spins {
         match from.try_recv() {
             Ok(message) => return Ok(message),
             Err(std::sync::mpsc::TryRecvError::Disconnected) => return Err(std::sync::mpsc::RecvError),
+            Err(std::sync::mpsc::TryRecvError::Empty) if i % 64 == 63 => std::thread::yield_now(),
             Err(std::sync::mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
         }
     }

@@ -303,6 +303,15 @@ impl HeapRules {
         !self.one.is_empty()
     }
 
+    /// True when the sparse-space method computes piles two at a time (see `HeapKernel`): some
+    /// move leaves one heap, so the search ahead finds few witnesses (see `witness_floor`), and
+    /// none from pile n + 1 leaves a heap of n, among the amounts evaluated so far (those to
+    /// come take more), so that piles n and n + 1 need only the values below n.
+    pub(super) fn pairs_piles(&self) -> bool {
+        self.one.first().is_some_and(|&t| t >= 2)
+            && self.two.iter().all(|&(t, f)| t >= 1 || f & (TWO_ANY | TWO_UNEQUAL) == 0)
+    }
+
     /// True when the rules can split a heap in two, so that a pile's options grow with it.
     pub fn splits(&self) -> bool {
         self.rules.iter().any(|r| match &r.kind {
@@ -460,6 +469,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 mod ahead;
 mod classes;
 mod kernel;
+mod pair;
 mod pairs;
 mod rare;
 mod search_ahead;

@@ -14,8 +14,9 @@ use super::*;
 /// How many pile sizes of each value are kept as witnesses for the targeted search: the first
 /// ones, so that the list is a fixed prefix of the table and costs bounded memory.
 const HOLDERS_PER_VALUE: usize = 4096;
-/// Pile sizes between recounts of how often each value occurs, which orders the targeted search.
-const RECOUNT_EVERY: u32 = 4096;
+/// Pile sizes between recounts of how often each value occurs, which orders the targeted search
+/// (the recounts fall after piles 4096k − 1: the tables are made from pile 0 on).
+pub(super) const RECOUNT_EVERY: u32 = 4096;
 /// How many partner values the targeted search tries for one missing value.
 const PARTNERS_TRIED: usize = 16;
 /// The targeted search tries at most one holder per this many pairs the scan has left.
@@ -34,6 +35,19 @@ const HOLDER_COST: u64 = 2;
 /// variant, for games such as 0.106 whose splits all take amounts of one parity), as long as
 /// two common parts always XOR to a value rare for the pile they came from.
 pub(super) struct Sparse {
+    /// what every pile's search reads, and changes only as a pile is added
+    pub(super) shared: Shared,
+    /// whether the search for witnesses tries holders before the rest of the scan
+    choice: WitnessChoice,
+    /// the scratch tables of a pile, and of the pile computed beside it (see `HeapKernel`'s
+    /// pairs of piles)
+    pub(super) scratch: Scratch,
+    pub(super) beside: Scratch,
+}
+
+/// The method's tables that a pile's search reads but does not change: two piles computed at
+/// once share them.
+pub(super) struct Shared {
     pub(super) mask: u32,
     /// the common parity of piles of even size, and of odd size (both 1 in the plain method)
     pub(super) parity: [u32; 2],
@@ -43,67 +57,98 @@ pub(super) struct Sparse {
     /// `class[v]` has bit d set when v is common for piles of domain d (their size's parity):
     /// sized to hold any XOR of two values seen so far
     class: Vec<u8>,
-    /// scratch tables of the same size: values reached, and rare values still looked for
-    seen: Vec<u8>,
-    need: Vec<u8>,
-    /// scratch: the second thread's table of values reached, and the rare piles' ranges to mark
-    /// (with where their partners are stored from)
-    other: Vec<u8>,
-    jobs: Vec<(std::ops::Range<usize>, usize)>,
-    /// scratch: the ranges of rare parts that every way to split pairs (see `plan_together`)
-    together: Vec<Range<usize>>,
-    /// scratch: the ways to split of the pile at hand, and where each one's scan stands
-    sources: Vec<Source>,
-    next: Vec<usize>,
-    /// scratch: where each way to split's scan up from the smallest parts stands
-    low: Vec<usize>,
-    /// whether the search for witnesses tries holders before the rest of the scan
-    choice: WitnessChoice,
     /// `holders[c]`: the first pile sizes whose value is c, increasing
     holders: Vec<Vec<u32>>,
     /// how often each value occurred since the last recount, and in the stretch before it
     counting: Vec<u32>,
     counted: Vec<u32>,
     since_recount: u32,
+}
+
+/// One pile's scratch tables.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// values reached, and rare values still looked for
+    seen: Vec<u8>,
+    need: Vec<u8>,
+    /// the second thread's table of values reached, and the rare piles' ranges to mark (with
+    /// where their partners are stored from)
+    other: Vec<u8>,
+    jobs: Vec<(std::ops::Range<usize>, usize)>,
+    /// the ranges of rare parts that every way to split pairs (see `plan_together`)
+    together: Vec<Range<usize>>,
+    /// the ways to split of the pile at hand, and where each one's scan stands
+    sources: Vec<Source>,
+    next: Vec<usize>,
+    /// where each way to split's scan up from the smallest parts stands
+    low: Vec<usize>,
     /// `partners[v]`: common values c whose holders to try for the missing value v, best first
-    /// (c XOR v the most frequent), made when first needed after each recount
+    /// (c XOR v the most frequent), made when first needed after each recount: which ones
+    /// depends on when they were made, so each pile of a pair keeps its own (see
+    /// `HeapKernel`'s pairs)
     partners: Vec<Option<Vec<u32>>>,
 }
 
+impl Scratch {
+    fn memory_bytes(&self) -> usize {
+        let partners: usize = self.partners.iter().map(|p| p.as_ref().map_or(0, |p| p.capacity() * 4) + 24).sum();
+        partners + self.seen.capacity() + self.need.capacity()
+    }
+
+    /// Finds the common values whose holders are likeliest to pair with a pile of value c XOR
+    /// `v`, unless known since the last recount.
+    fn make_partners(&mut self, shared: &Shared, v: usize) {
+        if self.partners[v].is_none() {
+            let mut list: Vec<(u32, u32)> = (0..shared.class.len())
+                .filter(|&c| shared.class[c] != 0 && !shared.holders[c].is_empty() && (c ^ v) < shared.counted.len())
+                .map(|c| (shared.counted[c ^ v], c as u32))
+                .filter(|&(count, _)| count > 0)
+                .collect();
+            // The most frequent first (no two alike: the values differ): only the first few
+            // are kept, so only they are sorted.
+            if list.len() > PARTNERS_TRIED {
+                list.select_nth_unstable_by(PARTNERS_TRIED - 1, |a, b| b.cmp(a));
+                list.truncate(PARTNERS_TRIED);
+            }
+            list.sort_unstable_by(|a, b| b.cmp(a));
+            self.partners[v] = Some(list.into_iter().map(|(_, c)| c).collect());
+        }
+    }
+
+    /// Forgets the partners made since the last recount, and makes room for `size` values.
+    fn forget_partners(&mut self, size: usize) {
+        self.partners.clear();
+        self.partners.resize(size, None);
+    }
+}
+
 impl Sparse {
-    /// The bytes its tables hold, but for `other`, which only a second thread fills (see
+    /// The bytes its tables hold, but for `other`, which only a second thread fills, and the
+    /// scratch of a pair's second pile, which the second thread holds when there is one (see
     /// `HeapKernel::memory_bytes`).
     pub(super) fn memory_bytes(&self) -> u64 {
-        let holders: usize = self.holders.iter().map(|h| h.capacity() * 4 + 24).sum();
-        let partners: usize = self.partners.iter().map(|p| p.as_ref().map_or(0, |p| p.capacity() * 4) + 24).sum();
-        let lists =
-            (self.rare.capacity() + self.rare_value.capacity() + self.counting.capacity() + self.counted.capacity())
-                * 4;
-        let bytes = self.class.capacity() + self.seen.capacity() + self.need.capacity();
-        (holders + partners + lists + bytes) as u64
+        let s = &self.shared;
+        let holders: usize = s.holders.iter().map(|h| h.capacity() * 4 + 24).sum();
+        let lists = (s.rare.capacity() + s.rare_value.capacity() + s.counting.capacity() + s.counted.capacity()) * 4;
+        (holders + lists + s.class.capacity() + self.scratch.memory_bytes()) as u64
     }
 
     pub(super) fn new(mask: u32, parity: [u32; 2]) -> Self {
         let mut s = Sparse {
-            mask,
-            parity,
-            rare: Vec::new(),
-            rare_value: Vec::new(),
-            class: Vec::new(),
-            seen: Vec::new(),
-            need: Vec::new(),
-            other: Vec::new(),
-            jobs: Vec::new(),
-            together: Vec::new(),
-            sources: Vec::new(),
-            next: Vec::new(),
-            low: Vec::new(),
+            shared: Shared {
+                mask,
+                parity,
+                rare: Vec::new(),
+                rare_value: Vec::new(),
+                class: Vec::new(),
+                holders: Vec::new(),
+                counting: Vec::new(),
+                counted: Vec::new(),
+                since_recount: 0,
+            },
             choice: WitnessChoice::default(),
-            holders: Vec::new(),
-            counting: Vec::new(),
-            counted: Vec::new(),
-            since_recount: 0,
-            partners: Vec::new(),
+            scratch: Scratch::default(),
+            beside: Scratch::default(),
         };
         s.grow(0);
         s
@@ -119,76 +164,67 @@ impl Sparse {
         self.choice = choice;
     }
 
+    /// Whether pile n's search for witnesses tries the holders first (see `WitnessChoice`):
+    /// asked of every pile before it is computed, whether its search comes to that or not.
+    pub(super) fn targeted(&mut self, n: u64) -> bool {
+        self.choice.targeted(n)
+    }
+
+    /// Counts what pile n's search for witnesses cost, the way `targeted` said it went.
+    pub(super) fn record(&mut self, targeted: bool, cost: u64) {
+        self.choice.record(targeted, cost);
+    }
+
     /// The pile sizes with a rare value, increasing, and their values.
     pub(super) fn rare_piles(&self) -> (&[u32], &[u32]) {
-        (&self.rare, &self.rare_value)
+        (&self.shared.rare, &self.shared.rare_value)
     }
 
     /// The classes it sorts values into.
     pub(super) fn classes(&self) -> Classes {
-        Classes { mask: self.mask, parity: self.parity }
-    }
-
-    /// Whether v is a common value for a pile of size n.
-    #[inline]
-    fn common(&self, v: u32, n: u32) -> bool {
-        (v & self.mask).count_ones() & 1 == self.parity[(n & 1) as usize]
-    }
-
-    /// The class bits of v: bit d when it is common for piles of domain d.
-    fn class_of(&self, v: u32) -> u8 {
-        self.common(v, 0) as u8 | (self.common(v, 1) as u8) << 1
+        Classes { mask: self.shared.mask, parity: self.shared.parity }
     }
 
     /// Makes the tables hold every XOR of values up to `largest`, and one more value.
     fn grow(&mut self, largest: u32) {
         let size = (largest.max(1) + 1).next_power_of_two() as usize * 2;
-        if self.class.len() < size {
-            self.class = (0..size as u32).map(|v| self.class_of(v)).collect();
-            self.holders.resize(size, Vec::new());
-            self.counting.resize(size, 0);
-            self.counted.resize(size, 0);
-            self.partners.clear();
-            self.partners.resize(size, None);
+        let s = &mut self.shared;
+        if s.class.len() < size {
+            let classes = Classes { mask: s.mask, parity: s.parity };
+            let class_of = |v: u32| classes.common(v, 0) as u8 | (classes.common(v, 1) as u8) << 1;
+            s.class = (0..size as u32).map(class_of).collect();
+            s.holders.resize(size, Vec::new());
+            s.counting.resize(size, 0);
+            s.counted.resize(size, 0);
+            self.scratch.forget_partners(size);
+            self.beside.forget_partners(size);
         }
     }
 
     pub(super) fn add(&mut self, n: u32, value: u32) {
         // The tables hold twice the next power of two past every value: only a value past half
         // of them grows them.
-        if value as usize >= self.class.len() / 2 {
+        if value as usize >= self.shared.class.len() / 2 {
             self.grow(value);
         }
-        if !self.common(value, n) {
-            self.rare.push(n);
-            self.rare_value.push(value);
+        let s = &mut self.shared;
+        if !(Classes { mask: s.mask, parity: s.parity }.common(value, n as u64)) {
+            s.rare.push(n);
+            s.rare_value.push(value);
         }
-        let holders = &mut self.holders[value as usize];
+        let holders = &mut s.holders[value as usize];
         if holders.len() < HOLDERS_PER_VALUE {
             holders.push(n);
         }
-        self.counting[value as usize] += 1;
-        self.since_recount += 1;
-        if self.since_recount == RECOUNT_EVERY {
-            self.since_recount = 0;
-            std::mem::swap(&mut self.counting, &mut self.counted);
-            self.counting.iter_mut().for_each(|c| *c = 0);
-            self.partners.iter_mut().for_each(|p| *p = None);
-        }
-    }
-
-    /// Finds the common values whose holders are likeliest to pair with a pile of value c XOR
-    /// `v`, unless known since the last recount.
-    fn make_partners(&mut self, v: usize) {
-        if self.partners[v].is_none() {
-            let mut list: Vec<(u32, u32)> = (0..self.class.len())
-                .filter(|&c| self.class[c] != 0 && !self.holders[c].is_empty() && (c ^ v) < self.counted.len())
-                .map(|c| (self.counted[c ^ v], c as u32))
-                .filter(|&(count, _)| count > 0)
-                .collect();
-            list.sort_unstable_by(|a, b| b.cmp(a));
-            list.truncate(PARTNERS_TRIED);
-            self.partners[v] = Some(list.into_iter().map(|(_, c)| c).collect());
+        s.counting[value as usize] += 1;
+        s.since_recount += 1;
+        if s.since_recount == RECOUNT_EVERY {
+            s.since_recount = 0;
+            std::mem::swap(&mut s.counting, &mut s.counted);
+            s.counting.iter_mut().for_each(|c| *c = 0);
+            let size = s.class.len();
+            self.scratch.forget_partners(size);
+            self.beside.forget_partners(size);
         }
     }
 }
@@ -311,6 +347,17 @@ fn classes_with_share(
     let mask = if best_mask & top != 0 { best_mask | high } else { best_mask };
     Some(Classes { mask, parity: best_parity })
 }
+/// One pile's part of the method: the tables it shares with the pile computed beside it, its
+/// own scratch, and the way its search for witnesses goes (`Sparse::targeted`, asked before
+/// the pile is computed); what that search cost comes back in `searched`, for `Sparse::record`
+/// once the pile is added.
+pub(super) struct PileSparse<'a> {
+    pub(super) shared: &'a Shared,
+    pub(super) scratch: &'a mut Scratch,
+    pub(super) targeted: bool,
+    pub(super) searched: Option<(bool, u64)>,
+}
+
 #[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
 #[inline(never)]
 pub(super) fn sparse_value<T: Slot>(
@@ -319,7 +366,7 @@ pub(super) fn sparse_value<T: Slot>(
     reach: Reach,
     rules: &HeapRules,
     marks: &mut Marks,
-    sparse: &mut Sparse,
+    sparse: &mut PileSparse,
     threads: Parallel,
     ahead: Option<PileAhead>,
     work: &mut u64,
@@ -328,7 +375,8 @@ pub(super) fn sparse_value<T: Slot>(
     let dropped = reach.dropped();
     // Byte tables rather than bits: the stores do not depend on each other, and the scan below
     // tests a pair with two loads and no unpredictable branch.
-    let Sparse { rare, rare_value, class, seen, need, other, jobs, together, .. } = sparse;
+    let Shared { rare, rare_value, class, .. } = sparse.shared;
+    let Scratch { seen, need, other, jobs, together, .. } = &mut *sparse.scratch;
     let size = class.len();
     seen.clear();
     seen.resize(size, 0);
@@ -462,8 +510,8 @@ pub(super) fn sparse_value<T: Slot>(
     // instructions from the middle alone, 68 million so), then down from the middle, where
     // both parts are large (0.36 finds most there). In a window, the smaller part is one of
     // the prefix and the larger a recent pile.
-    let mut sources = std::mem::take(&mut sparse.sources);
-    let mut next = std::mem::take(&mut sparse.next);
+    let mut sources = std::mem::take(&mut sparse.scratch.sources);
+    let mut next = std::mem::take(&mut sparse.scratch.next);
     sources.clear();
     sources.extend(splits().map(|&(t, f)| {
         let rest = (n - t) as usize;
@@ -473,9 +521,9 @@ pub(super) fn sparse_value<T: Slot>(
     }));
     next.clear();
     next.extend(sources.iter().map(|s| s.stored));
-    let found = find_witnesses(g, n, candidate, dropped, sparse, &sources, &mut next, missing, work);
-    sparse.sources = sources;
-    sparse.next = next;
+    let found = find_witnesses(g, candidate, dropped, sparse, &sources, &mut next, missing, work);
+    sparse.scratch.sources = sources;
+    sparse.scratch.next = next;
     found
 }
 
@@ -485,24 +533,23 @@ pub(super) fn sparse_value<T: Slot>(
 #[allow(clippy::too_many_arguments)]
 fn find_witnesses<T: Slot>(
     g: &[T],
-    n: u64,
     candidate: usize,
     dropped: usize,
-    sparse: &mut Sparse,
+    sparse: &mut PileSparse,
     sources: &[Source],
     next: &mut [usize],
     mut missing: usize,
     work: &mut u64,
 ) -> Option<u32> {
-    let mut low = std::mem::take(&mut sparse.low);
+    let mut low = std::mem::take(&mut sparse.scratch.low);
     low.clear();
     low.resize(sources.len(), 1);
     let mut budget = SHORT_SCAN / 2;
     for ((source, a), lo) in sources.iter().zip(next.iter_mut()).zip(low.iter_mut()) {
         let start = *lo;
         let stop = (start + budget).min(*a + 1);
-        if scan_pairs_up(g, source.right, lo, stop, &mut sparse.need, &mut missing, work) {
-            sparse.low = low;
+        if scan_pairs_up(g, source.right, lo, stop, &mut sparse.scratch.need, &mut missing, work) {
+            sparse.scratch.low = low;
             return Some(candidate as u32);
         }
         budget = budget.saturating_sub(*lo - start);
@@ -510,8 +557,16 @@ fn find_witnesses<T: Slot>(
     let mut budget = SHORT_SCAN / 2;
     for ((source, a), &lo) in sources.iter().zip(next.iter_mut()).zip(low.iter()) {
         let start = *a;
-        if scan_pairs(g, source.right, a, start.saturating_sub(budget).max(lo), &mut sparse.need, &mut missing, work) {
-            sparse.low = low;
+        if scan_pairs(
+            g,
+            source.right,
+            a,
+            start.saturating_sub(budget).max(lo),
+            &mut sparse.scratch.need,
+            &mut missing,
+            work,
+        ) {
+            sparse.scratch.low = low;
             return Some(candidate as u32);
         }
         budget = budget.saturating_sub(start - *a);
@@ -519,14 +574,14 @@ fn find_witnesses<T: Slot>(
     // Each way to split has its pairs from `low` to `next` left. In a window the scan cannot
     // reach the dropped piles, and the holders are what spares starting again: there the
     // targeted search always goes first.
-    let targeted = dropped > 0 || sparse.choice.targeted(n);
+    let targeted = dropped > 0 || sparse.targeted;
     let (before, mut holders) = (*work, 0);
     let found = search_left(g, candidate, dropped, sparse, sources, next, &low, missing, targeted, &mut holders, work);
     if dropped == 0 {
         let pairs = *work - before - holders;
-        sparse.choice.record(targeted, pairs + holders * HOLDER_COST);
+        sparse.searched = Some((targeted, pairs + holders * HOLDER_COST));
     }
-    sparse.low = low;
+    sparse.scratch.low = low;
     found
 }
 
@@ -537,7 +592,7 @@ fn search_left<T: Slot>(
     g: &[T],
     candidate: usize,
     dropped: usize,
-    sparse: &mut Sparse,
+    sparse: &mut PileSparse,
     sources: &[Source],
     next: &mut [usize],
     low: &[usize],
@@ -559,16 +614,16 @@ fn search_left<T: Slot>(
     };
     let mut holders_left = allowed;
     for v in 0..candidate {
-        if sparse.need[v] == 0 {
+        if sparse.scratch.need[v] == 0 {
             continue;
         }
         if holders_left == 0 {
             break;
         }
-        sparse.make_partners(v);
+        sparse.scratch.make_partners(sparse.shared, v);
         let found = targeted_witness(g, v as u32, sources, sparse, &mut holders_left, work);
         if found {
-            sparse.need[v] = 0;
+            sparse.scratch.need[v] = 0;
             missing -= 1;
         }
         if found && missing == 0 {
@@ -584,7 +639,7 @@ fn search_left<T: Slot>(
     // no holders: 0.88 billion pairs, against 3.12 billion pairs and holders with the holders
     // first and the rest down from the middle). It ends the search either way when every pile
     // is stored.
-    let need = &mut sparse.need;
+    let need = &mut sparse.scratch.need;
     for ((source, a), &lo) in sources.iter().zip(next.iter_mut()).zip(low) {
         let mut up = lo;
         if scan_pairs_up(g, source.right, &mut up, *a + 1, need, &mut missing, work) {
@@ -684,14 +739,14 @@ fn targeted_witness<T: Slot>(
     g: &[T],
     v: u32,
     sources: &[Source],
-    sparse: &Sparse,
+    sparse: &PileSparse,
     holders_left: &mut usize,
     work: &mut u64,
 ) -> bool {
-    let partners = sparse.partners[v as usize].as_deref().unwrap_or_default();
+    let partners = sparse.scratch.partners[v as usize].as_deref().unwrap_or_default();
     for &c in partners {
         let want = c ^ v;
-        let holders = &sparse.holders[c as usize];
+        let holders = &sparse.shared.holders[c as usize];
         for source in sources {
             // Parts p from 1 up to rest − 1 whose partner is stored; an unequal split leaves out
             // the middle, where the smaller part would pass `top`.
