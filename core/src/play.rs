@@ -335,19 +335,35 @@ pub fn choose_partizan(
     }
     // Drawn first, so that a seed replays the same game whatever the position's size.
     let perfect = (random.next_u64() % 100) < strength.percent as u64;
-    let (winning, by_temperature) = match solver.winning_moves(position, side) {
-        Ok(w) => (w, false),
-        Err(e) if e.kind() == FailureKind::Refused => match solver.hot_move(position, side)? {
-            Some(m) => (vec![m], true),
-            None => return Err(e),
-        },
-        Err(e) => return Err(e),
+    let (best, by_temperature) = match winning_or_hot(solver, position, side)? {
+        BestMoves::Winning(winning) => (winning.into_iter().next(), false),
+        BestMoves::ByTemperature(m) => (Some(m), true),
     };
-    Ok(Some(match (perfect, winning.into_iter().next()) {
+    Ok(Some(match (perfect, best) {
         (true, Some(m)) => (m, by_temperature),
         // No winning move, or a deliberate slip at a lower strength: any move.
         _ => (moves[(random.next_u64() % moves.len() as u64) as usize].clone(), false),
     }))
+}
+
+/// The moves that win for a side, or, where the position is too large to search, the hottest
+/// pile's best move: what the computer's move and the hint both start from.
+enum BestMoves {
+    Winning(Vec<Move>),
+    ByTemperature(Move),
+}
+
+/// `side`'s winning moves at `position`, or the move by temperature when the search is refused
+/// (the refusal itself when there is no such move either).
+fn winning_or_hot(solver: &mut PartizanSolver, position: &Position, side: Side) -> Result<BestMoves, SolveError> {
+    match solver.winning_moves(position, side) {
+        Ok(winning) => Ok(BestMoves::Winning(winning)),
+        Err(e) if e.kind() == FailureKind::Refused => match solver.hot_move(position, side)? {
+            Some(m) => Ok(BestMoves::ByTemperature(m)),
+            None => Err(e),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// What a partizan hint tells a side.
@@ -375,15 +391,11 @@ pub struct PartizanHint {
 /// The hint for `side` at `position`, the same for the terminal's game and the one-step
 /// `play` question.
 pub fn partizan_hint(solver: &mut PartizanSolver, position: &Position, side: Side) -> Result<PartizanHint, SolveError> {
-    let winning = match solver.winning_moves(position, side) {
-        Ok(w) => w,
-        Err(e) if e.kind() == FailureKind::Refused => {
-            return match solver.hot_move(position, side)? {
-                Some(m) => Ok(PartizanHint { advice: PartizanAdvice::ByTemperature(m), hottest: None }),
-                None => Err(e),
-            };
+    let winning = match winning_or_hot(solver, position, side)? {
+        BestMoves::Winning(winning) => winning,
+        BestMoves::ByTemperature(m) => {
+            return Ok(PartizanHint { advice: PartizanAdvice::ByTemperature(m), hottest: None })
         }
-        Err(e) => return Err(e),
     };
     let advice = match winning.into_iter().next() {
         Some(m) => PartizanAdvice::Win(m),
