@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use super::classes::Classes;
 use super::rare::{mark_rare, middle_of, push_jobs, rare_below, stored_partners};
 use super::search_ahead::{search_ahead, AheadTables, Searched};
-use super::values::{Reach, Slot, Values};
+use super::values::{with_slots, Reach, Slot, Values};
 use super::{TWO_ANY, TWO_UNEQUAL};
 
 /// Piles a block of marks holds: one hand-over each way per block.
@@ -373,11 +373,7 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>, wanted: &AtomicBo
             classes,
         };
         let (rare, spare) = ((&rare[..], &rare_value[..]), request.spare);
-        let marked = match &values {
-            Values::Byte(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
-            Values::Narrow(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
-            Values::Wide(g) => marking.fill(g, rare, spare, Some((&mut search, wanted))),
-        };
+        let marked = with_slots!(&values, g => marking.fill(g, rare, spare, Some((&mut search, wanted))));
         if answers.send(marked).is_err() {
             return;
         }

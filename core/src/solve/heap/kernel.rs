@@ -1,14 +1,16 @@
-//! The kernel's state and the plain scan of every split; the values and scratch tables it
-//! shares with the sparse-space method are in `values`.
+//! The kernel's state: its values, its method and their tables, pile after pile; a pile's own
+//! value is found in `mex`, and piles computed two at a time in `paired`.
 
-use super::ahead::{make_here, Ahead, PileAhead, Want, AHEAD_FROM, AHEAD_PILES, AHEAD_RARE_FROM};
+use super::ahead::{make_here, Ahead, Want, AHEAD_FROM, AHEAD_PILES, AHEAD_RARE_FROM};
 use super::classes::Classes;
+use super::mex::{next_value, plain_splits, scan_ahead};
 use super::pair::PairThread;
-use super::sparse::{
-    choose_classes, fewest_rare_classes, sparse_value, PileSparse, Sparse, WitnessChoice, RECOUNT_EVERY,
-};
-use super::values::{each_marked, Marks, Parallel, Reach, Slot, Values, PARALLEL_PAIRS};
+use super::sparse::{choose_classes, fewest_rare_classes, PileSparse, Sparse, WitnessChoice};
+use super::values::{with_slots, Marks, Parallel, Reach, Values, PARALLEL_PAIRS};
 use super::*;
+
+mod paired;
+use paired::{Asked, Computed};
 
 /// Computes single-pile values with the compiled rules.
 ///
@@ -431,20 +433,10 @@ impl HeapKernel {
         let middle = n + piles / 2;
         let (first, second) = block.tables.split_at_mut(half);
         let rules = &self.rules;
-        match &self.values {
-            Values::Byte(v) => rayon::join(
-                || scan_ahead(v, n..middle, rules, first, size),
-                || scan_ahead(v, middle..n + piles, rules, second, size),
-            ),
-            Values::Narrow(v) => rayon::join(
-                || scan_ahead(v, n..middle, rules, first, size),
-                || scan_ahead(v, middle..n + piles, rules, second, size),
-            ),
-            Values::Wide(v) => rayon::join(
-                || scan_ahead(v, n..middle, rules, first, size),
-                || scan_ahead(v, middle..n + piles, rules, second, size),
-            ),
-        };
+        with_slots!(&self.values, v => rayon::join(
+            || scan_ahead(v, n..middle, rules, first, size),
+            || scan_ahead(v, middle..n + piles, rules, second, size),
+        ));
         self.block = Some(block);
     }
 
@@ -499,11 +491,8 @@ impl HeapKernel {
         if ahead.ready.is_none() && want.witnesses.is_some() {
             let (rare, spare, reach) = (sparse.rare_piles(), ahead.spare.take(), self.reach);
             let part = (n, known as usize, reach);
-            ahead.ready = Some(match &self.values {
-                Values::Byte(g) => make_here(g, rare, classes, &splits, part, &want, spare),
-                Values::Narrow(g) => make_here(g, rare, classes, &splits, part, &want, spare),
-                Values::Wide(g) => make_here(g, rare, classes, &splits, part, &want, spare),
-            });
+            ahead.ready =
+                Some(with_slots!(&self.values, g => make_here(g, rare, classes, &splits, part, &want, spare)));
         }
     }
 
@@ -581,11 +570,7 @@ impl HeapKernel {
         let classes = self.sparse.as_ref().map(Sparse::classes);
         if let (Some(a), Some(c)) = (&mut self.ahead, classes) {
             let two = &self.rules.two;
-            match &self.values {
-                Values::Byte(g) => a.witness_here(n, c, (g, self.reach), two),
-                Values::Narrow(g) => a.witness_here(n, c, (g, self.reach), two),
-                Values::Wide(g) => a.witness_here(n, c, (g, self.reach), two),
-            }
+            with_slots!(&self.values, g => a.witness_here(n, c, (g, self.reach), two))
         }
         if self.pairs_at(n) {
             return self.start_pairs(n, work);
@@ -611,171 +596,13 @@ impl HeapKernel {
         });
         let threads = Parallel { threads: self.threads, from: self.parallel_from };
         let pile = sparse.as_mut();
-        let found = match &self.values {
-            Values::Byte(v) => next_value(v, n, reach, rules, marks, largest, pile, threads, block, ahead, work),
-            Values::Narrow(v) => next_value(v, n, reach, rules, marks, largest, pile, threads, block, ahead, work),
-            Values::Wide(v) => next_value(v, n, reach, rules, marks, largest, pile, threads, block, ahead, work),
-        };
+        let found = with_slots!(&self.values, g => next_value(g, n, reach, rules, marks, largest, pile, threads, block, ahead, work));
         let searched = sparse.and_then(|s| s.searched);
         let Some(g) = found else {
             return Ok(false);
         };
         self.store(Computed { n, value: g, work: *work - work_before, searched });
         Ok(true)
-    }
-
-    /// Whether piles n and n + 1 are computed as a pair: from an even n, where the whole table
-    /// is kept and the rules pair piles (`HeapRules::pairs_piles`). Under the sparse-space
-    /// method always, each pile from the values below it less one, on one thread as on two
-    /// (see `HeapKernel`); under the plain scan, which reads nothing but the values, only on
-    /// two threads, once a pile's scan is long enough to share, and not from a power of two
-    /// (the method may be tried again at the pile after it).
-    fn pairs_at(&mut self, n: u64) -> bool {
-        let paired = n.is_multiple_of(2)
-            && self.reach.dropped() == 0
-            && self.recent == 0
-            && self.rules.evaluate_to(n + 1).is_ok()
-            && self.rules.pairs_piles();
-        let long = || {
-            plain_splits(&self.rules, n).map(|(_, top)| top).sum::<usize>() >= self.parallel_from.min(BLOCK_FROM_PAIRS)
-        };
-        paired && (self.sparse.is_some() || (self.threads >= 2 && !n.is_power_of_two() && long()))
-    }
-
-    /// Starts the pairs at pile n (even; after a stop, or where the kernel's tables may change
-    /// at n: see `PAIRS_MEET`): piles n and n + 1, each from the values below n. Stores pile
-    /// n's value.
-    fn start_pairs(&mut self, n: u64, work: &mut u64) -> Result<bool, SolveError> {
-        // Whether the second piles go to the second thread, chosen again where no scratch
-        // holds partners (see `Sparse::add`): after a recount, or with tables just made. The
-        // partners a pile's search tries depend on when they were made, so the second piles
-        // must keep one scratch between such points (here, or the second thread's), as they
-        // do on one thread. Piles cheaper than a hand-over stay here (0.16's, proving its
-        // period: two threads took 0.127 s where one took 0.106).
-        let fresh = self.pair_decided != Some(self.sparse_generation);
-        if self.sparse.is_some() && (n.is_multiple_of(RECOUNT_EVERY.into()) || fresh) {
-            self.pair_thread_on = self.pile_work >= PAIR_THREAD_WORK;
-            self.pair_decided = Some(self.sparse_generation);
-        }
-        let targeted = self.targeted_pair(n);
-        let asked = self.ask_pair_thread(n + 1, targeted[1]);
-        let first = self.compute_here(n, false, targeted[0]);
-        if !asked {
-            self.asked = Some(Asked::Here(self.compute_here(n + 1, true, targeted[1])));
-        }
-        *work += first.work;
-        self.store(first);
-        Ok(true)
-    }
-
-    /// At pile q, the second of a pair: computes pile q + 1 here, while the pile after goes to
-    /// the second thread if there is one (each from the values below it less one: see
-    /// `HeapKernel`), and stores pile q's value.
-    fn go_on_pairs(&mut self, q: u64, work: &mut u64) -> Result<bool, SolveError> {
-        let Some(asked) = self.asked.take() else {
-            unreachable!("pile {q} is the one asked of the pair");
-        };
-        if !(q + 1).is_multiple_of(PAIRS_MEET) && self.pairs_at(q + 1) {
-            let targeted = self.targeted_pair(q + 1);
-            let on_thread = self.ask_pair_thread(q + 2, targeted[1]);
-            self.computed_ahead = Some(self.compute_here(q + 1, false, targeted[0]));
-            let second = self.answer(q, asked);
-            *work += second.work;
-            self.store(second);
-            if !on_thread {
-                self.asked = Some(Asked::Here(self.compute_here(q + 2, true, targeted[1])));
-            }
-        } else {
-            let second = self.answer(q, asked);
-            *work += second.work;
-            self.store(second);
-        }
-        Ok(true)
-    }
-
-    /// Whether the piles n and n + 1 of a pair search for witnesses with the holders first,
-    /// asked in order as piles computed one at a time would ask (n + 1 is odd, never the first
-    /// pile of the choice's stretch).
-    fn targeted_pair(&mut self, n: u64) -> [bool; 2] {
-        match &mut self.sparse {
-            Some(sparse) => [sparse.targeted(n), sparse.targeted(n + 1)],
-            None => [false; 2],
-        }
-    }
-
-    /// Asks the second thread for pile m (starting it the first time), from the values stored
-    /// and its own; false when there is no second thread.
-    fn ask_pair_thread(&mut self, m: u64, targeted: bool) -> bool {
-        if self.threads < 2 || self.pair_thread_failed || (self.sparse.is_some() && !self.pair_thread_on) {
-            return false;
-        }
-        if self.pair_thread.is_none() {
-            self.pair_thread = PairThread::start(self.rules.clone());
-            self.pair_thread_failed = self.pair_thread.is_none();
-        }
-        let tables = self.sparse.as_ref().map(|s| (s.classes(), self.sparse_generation));
-        let ahead = tables.and_then(|(c, _)| self.ahead.as_ref()?.ready.as_ref()?.pile(m, c));
-        let asked = self.pair_thread.as_mut().is_some_and(|t| t.ask(m, &self.values, tables, targeted, ahead));
-        if asked {
-            self.asked = Some(Asked::Thread(m));
-        } else {
-            self.pair_thread = None;
-            self.pair_thread_failed = true;
-        }
-        asked
-    }
-
-    /// The value of pile q asked of the pair's second part, waiting for the second thread if
-    /// it computes it; computed here if it could not.
-    fn answer(&mut self, q: u64, asked: Asked) -> Computed {
-        match asked {
-            Asked::Here(computed) if computed.n == q => computed,
-            Asked::Thread(m) if m == q => {
-                let answer = self.pair_thread.as_mut().and_then(PairThread::answer);
-                match answer.and_then(|a| Some((a.found?, a))) {
-                    Some((value, a)) => Computed { n: q, value, work: a.work, searched: a.searched },
-                    None => {
-                        // Only a bug stops the thread: go on without it, from the values below q.
-                        self.pair_thread = None;
-                        self.pair_thread_failed = true;
-                        let targeted = match &mut self.sparse {
-                            Some(sparse) => sparse.targeted(q),
-                            None => false,
-                        };
-                        self.compute_here(q, true, targeted)
-                    }
-                }
-            }
-            _ => unreachable!("pile {q} is the one asked of the pair"),
-        }
-    }
-
-    /// Computes pile m on this thread, with the scratch of the pair's second part if `beside`,
-    /// from the values stored (none missing).
-    fn compute_here(&mut self, m: u64, beside: bool, targeted: bool) -> Computed {
-        let marks = if beside { &mut self.beside_marks } else { &mut self.marks };
-        let classes = self.sparse.as_ref().map(Sparse::classes);
-        let ahead = classes.and_then(|c| self.ahead.as_ref()?.ready.as_ref()?.pile(m, c));
-        let mut pile = self.sparse.as_mut().map(|sparse| {
-            let Sparse { shared, scratch, beside: second, .. } = sparse;
-            let scratch = if beside { second } else { scratch };
-            PileSparse { shared, scratch, targeted, searched: None }
-        });
-        let (rules, largest, reach) = (&self.rules, self.largest, self.reach);
-        // Each pile's own options are not shared further: the pair is the share.
-        let one = Parallel { threads: 1, from: usize::MAX };
-        let mut work = 0;
-        let p = pile.as_mut();
-        let found = match &self.values {
-            Values::Byte(v) => next_value(v, m, reach, rules, marks, largest, p, one, None, ahead, &mut work),
-            Values::Narrow(v) => next_value(v, m, reach, rules, marks, largest, p, one, None, ahead, &mut work),
-            Values::Wide(v) => next_value(v, m, reach, rules, marks, largest, p, one, None, ahead, &mut work),
-        };
-        // The whole table is kept: no value is missing.
-        let Some(value) = found else {
-            unreachable!("a pair of piles is computed only where every value is stored");
-        };
-        Computed { n: m, value, work, searched: pile.and_then(|p| p.searched) }
     }
 
     /// Adds a pile's value to the values and the method's tables.
@@ -785,11 +612,10 @@ impl HeapKernel {
             if let Some((targeted, cost)) = searched {
                 s.record(targeted, cost);
             }
-        }
-        if self.sparse.is_some() {
             self.weigh_sparse(n, work);
         }
         self.largest = self.largest.max(g);
+        // Unless the weighing just gave the method up.
         if let Some(s) = &mut self.sparse {
             s.add(n as u32, g);
         }
@@ -808,201 +634,4 @@ impl HeapKernel {
             self.reach.base += self.recent;
         }
     }
-}
-
-/// A pile's value computed ahead of its turn, with its work and what its search for
-/// witnesses cost: stored, and counted, when its turn comes.
-struct Computed {
-    n: u64,
-    value: u32,
-    work: u64,
-    searched: Option<(bool, u64)>,
-}
-
-/// The pile of a pair's second part: asked of the second thread, or computed here.
-enum Asked {
-    Thread(u64),
-    Here(Computed),
-}
-
-impl Asked {
-    fn pile(&self) -> u64 {
-        match self {
-            Asked::Thread(n) => *n,
-            Asked::Here(computed) => computed.n,
-        }
-    }
-}
-
-/// The pairs start again at each multiple of this (see `HeapKernel`): the kernel's tables and
-/// choices may change only there (the work ahead's blocks, the witness choice's stretches, the
-/// weighing of the method and the choice of its classes all fall on multiples of it).
-const PAIRS_MEET: u64 = AHEAD_PILES;
-
-/// The work a pile must take, on average over the latest ones, for the pair's second pile to go
-/// to the second thread: a hand-over costs about a microsecond, some thousands of options.
-const PAIR_THREAD_WORK: u64 = 1024;
-
-/// The value of pile n from the stored values `g` (all of them, or a window's as `reach` says);
-/// `None` when it needs a value the window dropped.
-#[allow(clippy::too_many_arguments)] // the kernel's parts, borrowed apart
-pub(super) fn next_value<T: Slot>(
-    g: &[T],
-    n: u64,
-    reach: Reach,
-    rules: &HeapRules,
-    marks: &mut Marks,
-    largest: u32,
-    sparse: Option<&mut PileSparse>,
-    threads: Parallel,
-    block: Option<(&[u8], u64)>,
-    ahead: Option<PileAhead>,
-    work: &mut u64,
-) -> Option<u32> {
-    let n_us = n as usize;
-    if rules.two.is_empty() && reach.dropped() == 0 {
-        return Some(takes_only_mex(g, n, rules, &mut marks.bytes, work));
-    }
-    marks.reset(largest);
-    if n > 0 && rules.flag(n) & GONE != 0 {
-        marks.mark(0);
-    }
-    for &t in &rules.one {
-        if t >= n {
-            break;
-        }
-        marks.mark(g[reach.index(n_us - t as usize)?].value());
-    }
-    // A take marked bit by bit costs about eight pairs of the byte-wide scan below.
-    *work += TAKE_COST * rules.one.len().min(n_us) as u64;
-    for &(t, f) in &rules.two {
-        if t + 2 > n {
-            break;
-        }
-        let rest = (n - t) as usize;
-        if f & TWO_EQUAL != 0 && rest.is_multiple_of(2) {
-            marks.mark(0);
-        }
-    }
-    match sparse {
-        // A window starts only under the sparse-space method: every pile is stored.
-        None => {
-            // A byte a value rather than a bit: the stores in the scan do not depend on each
-            // other (a bit set in one word after another is a chain of loads and stores). Two
-            // values XOR below the power of two above the largest.
-            let size = (largest.max(1) as usize + 1).next_power_of_two() * 2;
-            let Marks { words, bytes: reached } = marks;
-            // At least the table the slot's values index without a bounds check; only the
-            // first `size` bytes are ever marked, so only they are cleared.
-            if reached.len() < size.max(T::TABLE) {
-                reached.resize(size.max(T::TABLE), 0);
-            }
-            // Splits with both parts below a block were scanned ahead: their table is the
-            // start (copied, not cleared and merged: this is the first thread's share).
-            match block {
-                Some((ahead, _)) => {
-                    reached[..ahead.len()].copy_from_slice(ahead);
-                    reached[ahead.len()..size].fill(0);
-                }
-                None => reached[..size].fill(0),
-            }
-            // The marks so far, bit by bit (a take-any game marks every smaller pile's value):
-            // values of piles and 0, all below `size`.
-            each_marked(words, |v| reached[v as usize] = 1);
-            let pairs: usize = plain_splits(rules, n).map(|(_, top)| top).sum();
-            *work += pairs as u64;
-            match block {
-                // The splits with a part in the block, now that its piles before n are known.
-                Some((_, start)) => {
-                    for (rest, top) in plain_splits(rules, n) {
-                        let last = top.min(rest.saturating_sub(start as usize));
-                        for a in 1..=last {
-                            let v = (g[a].value() ^ g[rest - a].value()) as usize;
-                            if v >= reached.len() {
-                                reached.resize(v + 1, 0);
-                            }
-                            reached[v] = 1;
-                        }
-                    }
-                }
-                None => scan_splits(g, n, rules, reached),
-            }
-            Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
-        }
-        Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, threads, ahead, work),
-    }
-}
-
-/// Splits examined by the plain scan of pile n: for each, the rest and the largest smaller part.
-fn plain_splits(rules: &HeapRules, n: u64) -> impl Iterator<Item = (usize, usize)> + '_ {
-    rules.two.iter().filter(move |&&(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0).map(move |&(t, f)| {
-        let rest = (n - t) as usize;
-        // An unequal split leaves out the middle pair.
-        (rest, if f & TWO_ANY == 0 && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 })
-    })
-}
-
-/// Scans the piles of `piles` ahead: each one's splits whose parts are both among the values
-/// stored (those below the block), into its table of `size` bytes.
-fn scan_ahead<T: Slot>(g: &[T], piles: std::ops::Range<u64>, rules: &HeapRules, tables: &mut [u8], size: usize) {
-    // Every value stored is below the block.
-    let start = g.len();
-    // Marked in a table as large as the slot's marking wants, then copied: every XOR is below
-    // `size`, so only that much is copied and cleared.
-    let mut scratch = vec![0u8; size.max(T::TABLE)];
-    for (m, table) in piles.zip(tables.chunks_exact_mut(size)) {
-        for (rest, top) in plain_splits(rules, m) {
-            // The partner rest − a is below the block when a > rest − start.
-            let from = (rest + 1).saturating_sub(start).max(1);
-            if from > top {
-                continue;
-            }
-            T::mark_xors(&g[from..=top], &g[rest - top..=rest - from], &mut scratch);
-        }
-        table.copy_from_slice(&scratch[..size]);
-        scratch[..size].fill(0);
-    }
-}
-
-/// Marks the values of every split of pile n.
-fn scan_splits<T: Slot>(g: &[T], n: u64, rules: &HeapRules, reached: &mut [u8]) {
-    for (rest, top) in plain_splits(rules, n) {
-        if top == 0 {
-            continue;
-        }
-        // Parts a in 1..=top, partners rest − a: the loop has no test.
-        let (low, high) = (&g[1..=top], &g[rest - top..rest]);
-        T::mark_xors(low, high, reached);
-    }
-}
-
-/// The mex of a game without splits: at most one option per amount, so the answer is at most
-/// their number and larger values need no mark (the loop a person writes for a subtraction game).
-// Kept out of `next_value`: inlined there, the same instructions ran 2.5× slower (take a
-// prime to 10⁵: 0.92 s against 0.35 s, callgrind's counts equal), the loop placed badly.
-/// What one take (an option marked in the bit set) costs, counted in pairs of the byte-wide
-/// scan of splits: measured on Lasker's Nim against Splittles.
-const TAKE_COST: u64 = 8;
-
-#[inline(never)]
-fn takes_only_mex<T: Slot>(g: &[T], n: u64, rules: &HeapRules, seen: &mut Vec<u8>, work: &mut u64) -> u32 {
-    let count = rules.one.partition_point(|&t| t < n);
-    let gone = n > 0 && rules.flag(n) & GONE != 0;
-    let options = count + gone as usize;
-    if seen.len() <= options {
-        seen.resize(options + 1, 0);
-    }
-    let seen = &mut seen[..=options];
-    seen[0] |= gone as u8;
-    let n = n as usize;
-    for &t in &rules.one[..count] {
-        let v = g[n - t as usize].value() as usize;
-        if v <= options {
-            seen[v] = 1;
-        }
-    }
-    *work += count as u64;
-    let mex = seen.iter().position(|&b| b == 0).unwrap_or(options + 1);
-    seen.fill(0);
-    mex as u32
 }

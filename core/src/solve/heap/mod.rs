@@ -469,6 +469,7 @@ fn compile_amount(amount: &Amount) -> Option<AmountTest> {
 mod ahead;
 mod classes;
 mod kernel;
+mod mex;
 mod pair;
 mod pairs;
 mod rare;

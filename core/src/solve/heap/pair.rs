@@ -13,9 +13,9 @@ use std::thread::JoinHandle;
 
 use super::ahead::{receive_after, PileAhead};
 use super::classes::Classes;
-use super::kernel::next_value;
+use super::mex::next_value;
 use super::sparse::{PileSparse, Sparse};
-use super::values::{Marks, Parallel, Reach, Values};
+use super::values::{with_slots, Marks, Parallel, Reach, Values};
 use super::HeapRules;
 
 /// Checks this many times for a message before sleeping until it comes: a pile takes from a
@@ -190,17 +190,7 @@ fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
         };
         let (one, mut work, n) = (Parallel { threads: 1, from: usize::MAX }, 0, job.n);
         let p = pile.as_mut();
-        let found = match &values {
-            Values::Byte(g) => {
-                next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, &mut work)
-            }
-            Values::Narrow(g) => {
-                next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, &mut work)
-            }
-            Values::Wide(g) => {
-                next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, &mut work)
-            }
-        };
+        let found = with_slots!(&values, g => next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, &mut work));
         let searched = pile.and_then(|p| p.searched);
         last = found.map(|v| (job.n as usize, v));
         let spare = (held.map(|(table, _)| table).unwrap_or_default(), job.values);

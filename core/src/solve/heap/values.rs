@@ -10,6 +10,19 @@ pub enum Values {
     Wide(Vec<u32>),
 }
 
+/// Runs `$body` with `$g` bound to the stored values, whatever their width: the scans are
+/// generic over the slot, and this is the one place that picks it.
+macro_rules! with_slots {
+    ($values:expr, $g:ident => $body:expr) => {
+        match $values {
+            $crate::solve::heap::values::Values::Byte($g) => $body,
+            $crate::solve::heap::values::Values::Narrow($g) => $body,
+            $crate::solve::heap::values::Values::Wide($g) => $body,
+        }
+    };
+}
+pub(super) use with_slots;
+
 impl Default for Values {
     fn default() -> Self {
         Values::Byte(Vec::new())

@@ -1,0 +1,193 @@
+//! Piles computed two at a time (see `HeapKernel`): the even one on the kernel's thread, the
+//! odd one on the second thread (`pair`), or here beside it when there is none.
+
+use super::super::ahead::AHEAD_PILES;
+use super::super::mex::{next_value, plain_splits};
+use super::super::pair::PairThread;
+use super::super::sparse::{PileSparse, Sparse, RECOUNT_EVERY};
+use super::super::values::{with_slots, Parallel};
+use super::{HeapKernel, BLOCK_FROM_PAIRS};
+use crate::solve::SolveError;
+
+impl HeapKernel {
+    /// Whether piles n and n + 1 are computed as a pair: from an even n, where the whole table
+    /// is kept and the rules pair piles (`HeapRules::pairs_piles`). Under the sparse-space
+    /// method always, each pile from the values below it less one, on one thread as on two
+    /// (see `HeapKernel`); under the plain scan, which reads nothing but the values, only on
+    /// two threads, once a pile's scan is long enough to share, and not from a power of two
+    /// (the method may be tried again at the pile after it).
+    pub(super) fn pairs_at(&mut self, n: u64) -> bool {
+        let paired = n.is_multiple_of(2)
+            && self.reach.dropped() == 0
+            && self.recent == 0
+            && self.rules.evaluate_to(n + 1).is_ok()
+            && self.rules.pairs_piles();
+        let long = || {
+            plain_splits(&self.rules, n).map(|(_, top)| top).sum::<usize>() >= self.parallel_from.min(BLOCK_FROM_PAIRS)
+        };
+        paired && (self.sparse.is_some() || (self.threads >= 2 && !n.is_power_of_two() && long()))
+    }
+
+    /// Starts the pairs at pile n (even; after a stop, or where the kernel's tables may change
+    /// at n: see `PAIRS_MEET`): piles n and n + 1, each from the values below n. Stores pile
+    /// n's value.
+    pub(super) fn start_pairs(&mut self, n: u64, work: &mut u64) -> Result<bool, SolveError> {
+        // Whether the second piles go to the second thread, chosen again where no scratch
+        // holds partners (see `Sparse::add`): after a recount, or with tables just made. The
+        // partners a pile's search tries depend on when they were made, so the second piles
+        // must keep one scratch between such points (here, or the second thread's), as they
+        // do on one thread. Piles cheaper than a hand-over stay here (0.16's, proving its
+        // period: two threads took 0.127 s where one took 0.106).
+        let fresh = self.pair_decided != Some(self.sparse_generation);
+        if self.sparse.is_some() && (n.is_multiple_of(RECOUNT_EVERY.into()) || fresh) {
+            self.pair_thread_on = self.pile_work >= PAIR_THREAD_WORK;
+            self.pair_decided = Some(self.sparse_generation);
+        }
+        let targeted = self.targeted_pair(n);
+        let asked = self.ask_pair_thread(n + 1, targeted[1]);
+        let first = self.compute_here(n, false, targeted[0]);
+        if !asked {
+            self.asked = Some(Asked::Here(self.compute_here(n + 1, true, targeted[1])));
+        }
+        *work += first.work;
+        self.store(first);
+        Ok(true)
+    }
+
+    /// At pile q, the second of a pair: computes pile q + 1 here, while the pile after goes to
+    /// the second thread if there is one (each from the values below it less one: see
+    /// `HeapKernel`), and stores pile q's value.
+    pub(super) fn go_on_pairs(&mut self, q: u64, work: &mut u64) -> Result<bool, SolveError> {
+        let Some(asked) = self.asked.take() else {
+            unreachable!("pile {q} is the one asked of the pair");
+        };
+        if !(q + 1).is_multiple_of(PAIRS_MEET) && self.pairs_at(q + 1) {
+            let targeted = self.targeted_pair(q + 1);
+            let on_thread = self.ask_pair_thread(q + 2, targeted[1]);
+            self.computed_ahead = Some(self.compute_here(q + 1, false, targeted[0]));
+            let second = self.answer(q, asked);
+            *work += second.work;
+            self.store(second);
+            if !on_thread {
+                self.asked = Some(Asked::Here(self.compute_here(q + 2, true, targeted[1])));
+            }
+        } else {
+            let second = self.answer(q, asked);
+            *work += second.work;
+            self.store(second);
+        }
+        Ok(true)
+    }
+
+    /// Whether the piles n and n + 1 of a pair search for witnesses with the holders first,
+    /// asked in order as piles computed one at a time would ask (n + 1 is odd, never the first
+    /// pile of the choice's stretch).
+    fn targeted_pair(&mut self, n: u64) -> [bool; 2] {
+        match &mut self.sparse {
+            Some(sparse) => [sparse.targeted(n), sparse.targeted(n + 1)],
+            None => [false; 2],
+        }
+    }
+
+    /// Asks the second thread for pile m (starting it the first time), from the values stored
+    /// and its own; false when there is no second thread.
+    fn ask_pair_thread(&mut self, m: u64, targeted: bool) -> bool {
+        if self.threads < 2 || self.pair_thread_failed || (self.sparse.is_some() && !self.pair_thread_on) {
+            return false;
+        }
+        if self.pair_thread.is_none() {
+            self.pair_thread = PairThread::start(self.rules.clone());
+            self.pair_thread_failed = self.pair_thread.is_none();
+        }
+        let tables = self.sparse.as_ref().map(|s| (s.classes(), self.sparse_generation));
+        let ahead = tables.and_then(|(c, _)| self.ahead.as_ref()?.ready.as_ref()?.pile(m, c));
+        let asked = self.pair_thread.as_mut().is_some_and(|t| t.ask(m, &self.values, tables, targeted, ahead));
+        if asked {
+            self.asked = Some(Asked::Thread { pile: m, targeted });
+        } else {
+            self.pair_thread = None;
+            self.pair_thread_failed = true;
+        }
+        asked
+    }
+
+    /// The value of pile q asked of the pair's second part, waiting for the second thread if
+    /// it computes it; computed here if it could not.
+    pub(super) fn answer(&mut self, q: u64, asked: Asked) -> Computed {
+        match asked {
+            Asked::Here(computed) if computed.n == q => computed,
+            Asked::Thread { pile, targeted } if pile == q => {
+                let answer = self.pair_thread.as_mut().and_then(PairThread::answer);
+                match answer.and_then(|a| Some((a.found?, a))) {
+                    Some((value, a)) => Computed { n: q, value, work: a.work, searched: a.searched },
+                    None => {
+                        // Only a bug stops the thread: go on without it, from the values below q,
+                        // its search going the way it was asked to.
+                        self.pair_thread = None;
+                        self.pair_thread_failed = true;
+                        self.compute_here(q, true, targeted)
+                    }
+                }
+            }
+            _ => unreachable!("pile {q} is the one asked of the pair"),
+        }
+    }
+
+    /// Computes pile m on this thread, with the scratch of the pair's second part if `beside`,
+    /// from the values stored (none missing).
+    fn compute_here(&mut self, m: u64, beside: bool, targeted: bool) -> Computed {
+        let marks = if beside { &mut self.beside_marks } else { &mut self.marks };
+        let classes = self.sparse.as_ref().map(Sparse::classes);
+        let ahead = classes.and_then(|c| self.ahead.as_ref()?.ready.as_ref()?.pile(m, c));
+        let mut pile = self.sparse.as_mut().map(|sparse| {
+            let Sparse { shared, scratch, beside: second, .. } = sparse;
+            let scratch = if beside { second } else { scratch };
+            PileSparse { shared, scratch, targeted, searched: None }
+        });
+        let (rules, largest, reach) = (&self.rules, self.largest, self.reach);
+        // Each pile's own options are not shared further: the pair is the share.
+        let one = Parallel { threads: 1, from: usize::MAX };
+        let mut work = 0;
+        let p = pile.as_mut();
+        let found = with_slots!(&self.values, g => next_value(g, m, reach, rules, marks, largest, p, one, None, ahead, &mut work));
+        // The whole table is kept: no value is missing.
+        let Some(value) = found else {
+            unreachable!("a pair of piles is computed only where every value is stored");
+        };
+        Computed { n: m, value, work, searched: pile.and_then(|p| p.searched) }
+    }
+}
+
+/// A pile's value computed ahead of its turn, with its work and what its search for
+/// witnesses cost: stored, and counted, when its turn comes.
+pub(super) struct Computed {
+    pub(super) n: u64,
+    pub(super) value: u32,
+    pub(super) work: u64,
+    pub(super) searched: Option<(bool, u64)>,
+}
+
+/// The pile of a pair's second part: asked of the second thread (with the way its search for
+/// witnesses goes), or computed here.
+pub(super) enum Asked {
+    Thread { pile: u64, targeted: bool },
+    Here(Computed),
+}
+
+impl Asked {
+    pub(super) fn pile(&self) -> u64 {
+        match self {
+            Asked::Thread { pile, .. } => *pile,
+            Asked::Here(computed) => computed.n,
+        }
+    }
+}
+
+/// The pairs start again at each multiple of this (see `HeapKernel`): the kernel's tables and
+/// choices may change only there (the work ahead's blocks, the witness choice's stretches, the
+/// weighing of the method and the choice of its classes all fall on multiples of it).
+const PAIRS_MEET: u64 = AHEAD_PILES;
+
+/// The work a pile must take, on average over the latest ones, for the pair's second pile to go
+/// to the second thread: a hand-over costs about a microsecond, some thousands of options.
+const PAIR_THREAD_WORK: u64 = 1024;
