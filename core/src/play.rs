@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::rules::{Convention, Game, Move, Position};
-use crate::solve::partizan::PartizanSolver;
+use crate::solve::partizan::{PartizanOutcome, PartizanSolver};
 use crate::solve::{Limits, Outcome, SolveError, Solver};
 use crate::vocab::{FailureKind, Side};
 
@@ -371,8 +371,14 @@ fn winning_or_hot(solver: &mut PartizanSolver, position: &Position, side: Side) 
 pub enum PartizanAdvice {
     /// A winning move: from the position it leads to, the other side, moving first, loses.
     Win(Move),
-    /// No move wins against best play; a move to play anyway, if there is one.
-    Lost(Option<Move>),
+    /// No move wins against best play.
+    Lost {
+        /// A move to play anyway, if there is one: where it can, one that `resists`.
+        play: Option<Move>,
+        /// Whether the opponent must still find a winning move after it: it leads where
+        /// whoever moves first wins, so a slip there hands the win back.
+        resists: bool,
+    },
     /// The position is too large to search: the hottest pile's best move (temperature
     /// theory's rule of thumb, advice and not a proof).
     ByTemperature(Move),
@@ -399,9 +405,30 @@ pub fn partizan_hint(solver: &mut PartizanSolver, position: &Position, side: Sid
     };
     let advice = match winning.into_iter().next() {
         Some(m) => PartizanAdvice::Win(m),
-        None => PartizanAdvice::Lost(solver.moves(position, side)?.into_iter().next()),
+        None => {
+            let (play, resists) = resisting_move(solver, position, side)?;
+            PartizanAdvice::Lost { play, resists }
+        }
     };
     Ok(PartizanHint { advice, hottest: solver.hottest_pile(position)? })
+}
+
+/// `side`'s move where none wins: one to a position whoever moves first wins (outcome N), where
+/// there is one, for there the opponent must still find a winning move, and a slip hands the
+/// win back (true); else the first move (every move leads where the opponent wins whoever
+/// starts).
+fn resisting_move(
+    solver: &mut PartizanSolver,
+    position: &Position,
+    side: Side,
+) -> Result<(Option<Move>, bool), SolveError> {
+    let moves = solver.moves(position, side)?;
+    for m in &moves {
+        if solver.outcome(&m.to)? == PartizanOutcome::N {
+            return Ok((Some(m.clone()), true));
+        }
+    }
+    Ok((moves.into_iter().next(), false))
 }
 
 /// A move typed as its number in the list, as it is listed (`take 3`, `take 3 from the pile

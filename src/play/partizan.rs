@@ -101,8 +101,16 @@ pub fn play(
                                     m.to.piles_text(),
                                     them.name()
                                 ),
-                                PartizanAdvice::Lost(_) => format!(
-                                    "hint: no move wins here: whatever you play, {} moving first from there wins with best play.\n",
+                                PartizanAdvice::Lost { play: Some(m), resists: true } => format!(
+                                    "hint: no move wins here: whatever you play, {} moving first from there wins with best play. Make it hard: {}, to {}, leaves {} a winning move to find (from there whoever moves first wins).\n",
+                                    them.name(),
+                                    m.describe(),
+                                    m.to.piles_text(),
+                                    them.name()
+                                ),
+                                PartizanAdvice::Lost { play: None, .. } => "hint: no move is left.\n".into(),
+                                PartizanAdvice::Lost { .. } => format!(
+                                    "hint: no move wins here: whatever you play, {} wins from there, moving first or second.\n",
                                     them.name()
                                 ),
                                 PartizanAdvice::ByTemperature(m) => format!(

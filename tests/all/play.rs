@@ -93,6 +93,14 @@ fn a_partizan_game_played_as_right_against_left_first() {
     insta::assert_snapshot!(out);
 }
 
+/// Lost as Right at 6 (Left dominates from 4 on), the hint still names a move: take 3, to 3,
+/// where whoever moves first wins, over take 2, to 4, which Left wins either way.
+#[test]
+fn a_lost_partizan_hint_names_the_move_that_makes_it_hard() {
+    let out = play(&["games/partizan-subtraction.game", "6", "--side", "right"], "partizan-hottest-hint.txt");
+    assert!(out.contains("Make it hard: take 3 from the pile of 6, to 3, leaves Left a winning move to find"), "{out}");
+}
+
 /// In a sum of piles the hint names the hottest pile, where moving first is worth the most:
 /// of 8, 4 and 3 in partizan subtraction, 8 (temperature 1/2; 4 and 3 have temperature 0).
 #[test]

@@ -41,7 +41,7 @@ pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<
         let hottest = hint.hottest.map(|(_, pile, temperature)| StepHottest { pile, temperature });
         let (kind, m) = match hint.advice {
             PartizanAdvice::Win(m) => ("win", Some(m)),
-            PartizanAdvice::Lost(m) => ("lost", m),
+            PartizanAdvice::Lost { play, .. } => ("lost", play),
             PartizanAdvice::ByTemperature(m) => ("temperature", Some(m)),
         };
         out.hint = Some(StepHint { kind, words: m.as_ref().map(Move::describe), to: m.map(|m| m.to.piles), hottest });

@@ -194,6 +194,53 @@ fn a_partizan_hint_wins_where_brute_force_can_and_names_the_hottest_pile() {
     assert_eq!((hottest.pile, hottest.temperature.as_str()), (8, "1/2"));
 }
 
+/// Where no move wins, the partizan hint still names a move, and one that leaves the opponent a
+/// winning move to find (to where whoever moves first wins, by brute force) wherever there is
+/// one: every pair of piles up to 7, as Left and as Right.
+#[test]
+fn a_lost_partizan_hint_leaves_the_opponent_a_win_to_find() {
+    let mut memo = HashMap::new();
+    let (mut lost, mut resisting) = (0, 0);
+    for (a, b) in (0..=7u64).flat_map(|a| (a..=7).map(move |b| (a, b))) {
+        for (side, left) in [("Left", true), ("Right", false)] {
+            let piles = [a, b];
+            let takes: &[u64] = if left { &[1, 3] } else { &[2, 3] };
+            // Positions as the step writes them: the piles left, empty ones dropped, in order.
+            let written = |mut to: Vec<u64>| {
+                to.retain(|&p| p > 0);
+                to.sort_unstable();
+                to
+            };
+            let options: Vec<Vec<u64>> = (0..2)
+                .flat_map(|i| takes.iter().filter(move |&&k| k <= piles[i]).map(move |&k| (i, k)))
+                .map(|(i, k)| {
+                    let mut to = piles.to_vec();
+                    to[i] -= k;
+                    written(to)
+                })
+                .collect();
+            if options.is_empty() || partizan_wins(&piles, left, &mut memo) {
+                continue;
+            }
+            lost += 1;
+            let position = format!("{a} {b}");
+            let s = step("partizan-subtraction.game", json!({ "position": position, "side": side, "hint": true }));
+            let hint = s.hint.expect("a hint");
+            assert_eq!(hint.kind, "lost", "{side} at {position}");
+            let to = written(hint.to.expect("a move to play anyway"));
+            assert!(options.contains(&to), "{side} at {position}: {to:?} is not a move");
+            // Whoever moves first from there wins: the opponent does (the position is lost),
+            // and so would the side that moved, had it the move.
+            let first_wins = |to: &Vec<u64>, memo: &mut HashMap<_, _>| partizan_wins(to, left, memo);
+            let some_resist = options.iter().any(|o| first_wins(o, &mut memo));
+            assert_eq!(first_wins(&to, &mut memo), some_resist, "{side} at {position}: {to:?}");
+            resisting += usize::from(some_resist);
+        }
+    }
+    // The check has both kinds of lost positions to look at.
+    assert!(lost > resisting && resisting > 0, "{lost} lost, {resisting} with a resisting move");
+}
+
 #[test]
 fn the_computer_plays_the_other_side_and_a_partizan_game_ends() {
     let mut memo = HashMap::new();
