@@ -5,11 +5,13 @@
 //! forgets the order where the piles are interchangeable.
 
 pub mod expr;
+mod move_error;
 mod moves;
 mod position;
 mod product;
 
-pub use moves::{Move, MoveError, MoveKind};
+pub use move_error::MoveError;
+pub use moves::{Move, MoveKind};
 pub use position::{parse_position, PositionError};
 
 pub use crate::vocab::Side;

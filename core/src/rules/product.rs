@@ -121,7 +121,7 @@ impl Part {
             .and_then(|mut labels| labels.next())
             .map(|l| (Span::new(l.offset(), l.offset() + l.len()), l.label().unwrap_or("here").to_string()))
             .unwrap_or((Span::new(0, 0), "here".into()));
-        MoveError::InPart(Box::new(super::moves::PartError {
+        MoveError::InPart(Box::new(super::move_error::PartError {
             game: self.game.name.clone(),
             message: error.to_string(),
             help: error.help().map(|h| h.to_string()).unwrap_or_default(),
