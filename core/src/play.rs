@@ -424,8 +424,12 @@ fn resisting_move(
 ) -> Result<(Option<Move>, bool), SolveError> {
     let moves = solver.moves(position, side)?;
     for m in &moves {
-        if solver.outcome(&m.to)? == PartizanOutcome::N {
-            return Ok((Some(m.clone()), true));
+        match solver.outcome(&m.to) {
+            Ok(PartizanOutcome::N) => return Ok((Some(m.clone()), true)),
+            // A position too large to judge is passed over: the hint still names a move.
+            Ok(_) => {}
+            Err(e) if e.kind() == FailureKind::Refused => {}
+            Err(e) => return Err(e),
         }
     }
     Ok((moves.into_iter().next(), false))
