@@ -7,7 +7,7 @@ use std::process::Command;
 
 use clap::Args;
 use serde_json::{json, Map, Value};
-use takeaway_core::{sweep, Budget, BudgetArgs, CancelToken, Failure, GameText, SweepArgs};
+use takeaway_core::{sweep, Budget, BudgetArgs, CancelToken, Failure, GameText, Progress, SweepArgs};
 
 use crate::terminal::Failed;
 use crate::verbs::Format;
@@ -130,7 +130,15 @@ impl SweepCli {
 
 /// Runs `takeaway sweep`.
 pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<(), Failed> {
+    // A sweep of one game (a record run) shows its progress on a terminal.
+    let bar = crate::progress_bar::ProgressBar::new();
+    let clear = || {
+        if let Some(bar) = &bar {
+            bar.clear();
+        }
+    };
     let failed = |f: Failure| {
+        clear();
         eprint!("{}", f.render(color));
         Failed
     };
@@ -142,13 +150,19 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
     }
     let text = cli.format == Format::Text;
     let lines = std::sync::Mutex::new(std::io::stdout());
-    let report = sweep(&args, &cli.budget(), &cancel, &|row| {
+    let mut question = Budget::new().cancel(cancel);
+    if let Some(bar) = &bar {
+        question = question.progress(Progress::to(bar.clone()));
+    }
+    let report = sweep(&args, &cli.budget(), &question, &|row| {
+        clear();
         if text {
             let mut out = lines.lock().unwrap_or_else(|p| p.into_inner());
             let _ = writeln!(out, "{}", takeaway_core::render::sweep_row_line(row)).and_then(|()| out.flush());
         }
     })
     .map_err(failed)?;
+    clear();
     let mut out = std::io::stdout().lock();
     let printed = match cli.format {
         Format::Text => takeaway_core::render::sweep_summary(&report.rows, report.resumed, cli.out.as_deref()),

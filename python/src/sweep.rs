@@ -88,7 +88,7 @@ pub fn sweep<'py>(
     let sweep_budget = budget_of(py, None, cancel)?;
     let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
     let report = detached(py, sweep_budget, |budget| {
-        takeaway_core::sweep(&args, &each_game, budget.cancel_token(), &|row| {
+        takeaway_core::sweep(&args, &each_game, budget, &|row| {
             if let Some(f) = &on_row {
                 Python::attach(|py| {
                     let called = to_python(py, &serde_json::to_value(row).unwrap_or_default())

@@ -14,7 +14,7 @@ use super::request::{defaults, parse_args, GameText, Settings};
 use super::{load_text, Budget, BudgetArgs, Error, Failure, RequestError};
 use crate::analysis::sweep::{self, SweepRow};
 use crate::check::NoLibrary;
-use crate::solve::progress::CancelToken;
+use crate::solve::progress::Progress;
 
 pub use crate::analysis::sweep::rows::{RowsError, RowsFile, RowsFormat};
 pub use crate::analysis::sweep::{checksum_of, mark_same_values, RowStatus};
@@ -286,18 +286,20 @@ pub struct SweepReport {
 
 /// Sweeps the family on this machine: `workers` games at once (each on one thread), the rows
 /// appended to `out` as they finish, `on_row` told of each in the family's order. `budget` is
-/// each game's own, from the moment the game starts (a timeout of an hour is an hour a game);
-/// `cancel` (Ctrl-C) stops the sweep, keeping every row finished, and a rerun goes on from there.
+/// each game's own, from the moment the game starts (a timeout of an hour is an hour a game).
+/// `question` is the sweep's: its cancel token (Ctrl-C) stops the sweep, keeping every row
+/// finished, and a rerun goes on from there; a sweep of one game (a record run) reports that
+/// game's progress to it (the rows of a family are its progress).
 pub fn sweep(
     args: &SweepArgs,
     budget: &BudgetArgs,
-    cancel: &CancelToken,
+    question: &Budget,
     on_row: &(dyn Fn(&SweepRow) + Sync),
 ) -> Result<SweepReport, Failure> {
     let games = args.family()?;
+    let cancel = question.cancel_token();
     // Checked once here; each game's budget is made when the game starts.
-    let game_budget = |threads: usize| Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(threads));
-    game_budget(1).map_err(|e| Failure::one(e, None))?;
+    Budget::from_args(budget).map_err(|e| Failure::one(e, None))?;
     let mut file = match &args.out {
         Some(path) => Some(RowsFile::open(path).map_err(|e| Failure::one(e, None))?),
         None => None,
@@ -318,6 +320,10 @@ pub fn sweep(
     // workers each takes a share of the cores (a record run of one game takes them all), unless
     // --threads says otherwise. The values never depend on the threads.
     let threads = budget.threads.map_or_else(|| (workers / todo.len().max(1)).max(1), usize::from);
+    let progress = if todo.len() == 1 { question.limits().progress.clone() } else { Progress::default() };
+    let game_budget = |threads: usize| {
+        Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(threads).progress(progress.clone()))
+    };
     // Rows are appended to the file as they finish, and told to `on_row` in the family's order
     // (each as soon as every game before it is done), so that what is shown never depends on
     // which core finished first.

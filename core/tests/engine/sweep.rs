@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use crate::common::octal::octal_by_definition;
 use serde_json::json;
-use takeaway_core::{checksum_of, sweep, BudgetArgs, CancelToken, RowStatus, SweepArgs, SweepRow};
+use takeaway_core::{checksum_of, sweep, Budget, BudgetArgs, RowStatus, SweepArgs, SweepRow};
 
 fn args(value: serde_json::Value) -> SweepArgs {
     let serde_json::Value::Object(map) = value else { unreachable!("an object") };
@@ -14,7 +14,7 @@ fn args(value: serde_json::Value) -> SweepArgs {
 }
 
 fn rows(value: serde_json::Value) -> Vec<SweepRow> {
-    sweep(&args(value), &BudgetArgs::default(), &CancelToken::new(), &|_| {}).expect("the sweep runs").rows
+    sweep(&args(value), &BudgetArgs::default(), &Budget::new(), &|_| {}).expect("the sweep runs").rows
 }
 
 fn digits_of(code: &str) -> [u8; 3] {
@@ -124,13 +124,12 @@ fn a_game_past_its_budget_is_a_stopped_row_that_a_checkpoint_resumes() {
     let request = json!({ "codes": ["0.6", "0.77"], "upto": 1 << 20, "checkpoints": dir.path() });
     // 0.6 to 2^20 takes seconds, past a budget of 0.05 s a game; Kayles does not.
     let small = BudgetArgs { timeout: Some(0.05), ..BudgetArgs::default() };
-    let first = sweep(&args(request.clone()), &small, &CancelToken::new(), &|_| {}).expect("the sweep runs").rows;
+    let first = sweep(&args(request.clone()), &small, &Budget::new(), &|_| {}).expect("the sweep runs").rows;
     assert_eq!(first[0].status, RowStatus::Stopped);
     assert_eq!(first[0].error_code.as_deref(), Some("takeaway::period::stopped"));
     assert!(first[0].values_computed > 0 && first[0].values_computed < 1 << 20);
     assert_eq!(first[1].status, RowStatus::Proven);
-    let again =
-        sweep(&args(request), &BudgetArgs::default(), &CancelToken::new(), &|_| {}).expect("the sweep runs").rows;
+    let again = sweep(&args(request), &BudgetArgs::default(), &Budget::new(), &|_| {}).expect("the sweep runs").rows;
     assert_eq!(again[0].status, RowStatus::Open);
     assert_eq!(again[0].resumed_at, Some(first[0].values_computed));
     let whole = rows(json!({ "codes": ["0.6"], "upto": 1 << 20 }));
@@ -150,7 +149,7 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
         let first = sweep(
             &args(json!({ "octal": 2, "upto": 512, "out": out })),
             &BudgetArgs::default(),
-            &CancelToken::new(),
+            &Budget::new(),
             &|r| seen.lock().unwrap().push(r.game.clone()),
         )
         .expect("the sweep runs");
@@ -164,7 +163,7 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
         let again = sweep(
             &args(json!({ "octal": 2, "upto": 512, "out": out })),
             &BudgetArgs::default(),
-            &CancelToken::new(),
+            &Budget::new(),
             &|_| {},
         )
         .expect("the sweep runs");
@@ -181,9 +180,8 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
     // A file that is not a sweep's rows is refused, and left as it was.
     let other = dir.path().join("notes.csv");
     std::fs::write(&other, "my notes\nkeep them\n").expect("written");
-    let failure =
-        sweep(&args(json!({ "octal": 1, "out": other })), &BudgetArgs::default(), &CancelToken::new(), &|_| {})
-            .expect_err("refused");
+    let failure = sweep(&args(json!({ "octal": 1, "out": other })), &BudgetArgs::default(), &Budget::new(), &|_| {})
+        .expect_err("refused");
     assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::not_rows"));
     assert_eq!(std::fs::read_to_string(&other).expect("kept"), "my notes\nkeep them\n");
 }
@@ -304,4 +302,44 @@ fn the_shipped_atlas_agrees_with_the_published_tables_and_the_theorem() {
         checked += 1;
     }
     assert!(checked > 4_000, "{checked} re-checked");
+}
+
+/// Counts the progress reported to it, stage by stage.
+#[derive(Default)]
+struct Heard(Mutex<Vec<(takeaway_core::Stage, u64, u64)>>);
+
+impl takeaway_core::Reporter for Heard {
+    fn report(&self, stage: takeaway_core::Stage, done: u64, total: u64) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push((stage, done, total));
+    }
+}
+
+/// A sweep of one game (a record run) reports that game's values as they are computed, toward
+/// `upto`, to the sweep's own budget (the command line's progress bar); a sweep of a family
+/// reports nothing but its rows.
+#[test]
+fn a_sweep_of_one_game_reports_its_progress_and_a_family_its_rows() {
+    let upto = 1u64 << 15;
+    let heard = |codes: &[&str]| {
+        let sink = std::sync::Arc::new(Heard::default());
+        let question = Budget::new().progress(takeaway_core::Progress::to(sink.clone()));
+        let rows = sweep(&args(json!({ "codes": codes, "upto": upto })), &BudgetArgs::default(), &question, &|_| {})
+            .expect("the sweep runs")
+            .rows;
+        let heard = sink.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        (rows, heard)
+    };
+    // 0.06 has no period to prove: every value up to `upto` is computed.
+    let (rows, one) = heard(&["0.06"]);
+    assert_eq!(rows[0].values_computed, upto);
+    assert!(!one.is_empty(), "one game's progress was heard");
+    assert!(
+        one.iter()
+            .all(|&(stage, done, total)| stage == takeaway_core::Stage::PileValues && done <= total && total == upto),
+        "{one:?}"
+    );
+    assert!(one.windows(2).all(|w| w[0].1 <= w[1].1), "the values counted only go up: {one:?}");
+    let (rows, family) = heard(&["0.06", "0.07"]);
+    assert_eq!(rows.len(), 2);
+    assert!(family.is_empty(), "{family:?}");
 }
