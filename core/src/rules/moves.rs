@@ -246,6 +246,35 @@ impl Game {
         self.moves_by(pos, limit, None)
     }
 
+    /// The amounts `rule` (a take) allows where a pile or cap of `cap` is read with `env`, in
+    /// increasing order after its condition: what the listing of moves tries, without a move
+    /// built for each. `at` names the position in a failure's message. The compiled engines
+    /// read their option sets through this, so that every amount means what it means here.
+    pub(crate) fn rule_amounts(rule: &Rule, env: &Env, cap: u64, at: &Position) -> Result<Vec<u64>, MoveError> {
+        let amount = match &rule.kind {
+            RuleKind::Take { amount, .. } => amount,
+            _ => return Ok(Vec::new()),
+        };
+        let sink = Sink {
+            out: Vec::new(),
+            limit: usize::MAX,
+            pos: at,
+            history: false,
+            kept: 0,
+            tried: Default::default(),
+            truncate: false,
+        };
+        amounts(amount, rule, env, cap, &sink)
+    }
+
+    /// Whether `rule`, a pair take, allows `first` from one pile and `second` from the other
+    /// (its condition read with the names either way round, as the listing reads it).
+    pub(crate) fn pair_allowed(rule: &Rule, first: u64, second: u64, last: Option<i64>) -> Result<bool, MoveError> {
+        let Some(c) = &rule.condition else { return Ok(true) };
+        let read = |a: u64, b: u64| c.truth(&Env { pair: Some((a as i64, b as i64)), last, ..Env::default() });
+        Ok(read(first, second)? || read(second, first)?)
+    }
+
     /// The moves `side` may make from `pos` in a partizan game: its own and those of `move:`.
     pub fn moves_of(&self, pos: &Position, side: Side, limit: usize) -> Result<Vec<Move>, MoveError> {
         self.moves_by(pos, limit, Some(side)).map(|(moves, _)| moves)

@@ -17,6 +17,7 @@ mod cells;
 pub mod checkpoint;
 mod chomp;
 mod column;
+mod dense;
 mod error;
 pub mod fnv;
 mod heap;
@@ -85,6 +86,7 @@ enum EngineChoice {
     LastBound(last_bound::LastBound),
     Chomp(chomp::Chomp),
     Moore(moore::Moore),
+    Dense(dense::Dense),
     Search,
 }
 
@@ -118,6 +120,9 @@ fn choose_engine(game: &Game) -> EngineChoice {
         if let Some(k) = chomp::Chomp::recognise(game) {
             return EngineChoice::Chomp(k);
         }
+    }
+    if let Some(d) = dense::Dense::recognise(game) {
+        return EngineChoice::Dense(d);
     }
     EngineChoice::Search
 }
@@ -215,6 +220,8 @@ pub enum MethodKind {
     MisereQuotient,
     /// Moore's theorem, for Nim played on k piles at once.
     Moore,
+    /// Every position below the question, numbered and valued bottom-up from rules compiled once.
+    Dense,
     /// A search of the whole game tree.
     Search,
 }
@@ -238,6 +245,9 @@ impl MethodKind {
             MethodKind::Moore => {
                 "Moore's theorem (1910): P exactly when every binary column's count of 1s is a multiple of k + 1"
             }
+            MethodKind::Dense => {
+                "every position below the question, numbered and valued from the smallest up, with the rules' options compiled once"
+            }
             MethodKind::Search => "search over whole positions",
         }
     }
@@ -251,6 +261,7 @@ enum Method<'g> {
     Cells(Box<cells::CellValues<'g>>),
     Misere(Box<misere::MisereHeaps>),
     Moore(moore::Moore),
+    Dense(Box<dense::Dense>),
     Search,
 }
 
@@ -284,6 +295,7 @@ impl<'g> Solver<'g> {
             EngineChoice::LastBound(k) => Method::LastBound(k),
             EngineChoice::Chomp(k) => Method::Chomp(k),
             EngineChoice::Moore(k) => Method::Moore(k),
+            EngineChoice::Dense(d) => Method::Dense(Box::new(d)),
             EngineChoice::Search => Method::Search,
         };
         Solver { game, limits, method, search: Default::default(), remoteness_search: Default::default() }
@@ -310,6 +322,7 @@ impl<'g> Solver<'g> {
             Method::Cells(_) => MethodKind::Cells,
             Method::Misere(_) => MethodKind::MisereQuotient,
             Method::Moore(_) => MethodKind::Moore,
+            Method::Dense(_) => MethodKind::Dense,
             Method::Search => MethodKind::Search,
         }
     }
@@ -452,6 +465,12 @@ impl<'g> Solver<'g> {
                 };
                 Ok(Value { outcome, grundy })
             }
+            Method::Dense(dense) => match dense.value(self.game, pos, &self.limits)? {
+                Some(v) => Ok(v),
+                // An amount the grid could not evaluate somewhere in its box: the search
+                // evaluates only what play reaches.
+                None => self.search.value(self.game, pos, &self.limits),
+            },
             Method::Search => self.search.value(self.game, pos, &self.limits),
         }
     }
@@ -520,11 +539,16 @@ impl<'g> Solver<'g> {
                 other => other,
             };
         }
-        if !matches!(self.method, Method::Search) && !self.remoteness_is_small(pos) {
+        if let Method::Dense(dense) = &mut self.method {
+            if let Some(r) = dense.remoteness(self.game, pos, &self.limits)? {
+                return Ok(Some(r));
+            }
+        }
+        if !matches!(self.method, Method::Search | Method::Dense(_)) && !self.remoteness_is_small(pos) {
             return Ok(None);
         }
         let (search, limits) = match self.method {
-            Method::Search => (&mut self.search, self.limits.clone()),
+            Method::Search | Method::Dense(_) => (&mut self.search, self.limits.clone()),
             // The fast methods know no remoteness: search, but within a smaller budget.
             _ => (
                 &mut self.remoteness_search,
@@ -544,7 +568,7 @@ impl<'g> Solver<'g> {
     fn remoteness_is_small(&self, pos: &Position) -> bool {
         const SMALL: u128 = 20_000;
         match self.method {
-            Method::Search | Method::Loopy(_) => true,
+            Method::Search | Method::Loopy(_) | Method::Dense(_) => true,
             Method::Misere(_) => misere_search_is_small(pos),
             Method::Moore(_) => moore_search_is_small(pos),
             // (pile, last) pairs

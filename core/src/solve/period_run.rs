@@ -384,13 +384,18 @@ fn candidate_in<T: super::heap::Slot>(g: &[T]) -> Option<Candidate> {
 }
 
 /// The smallest period and its preperiod, from a period p proven from n₀: the smallest divisor
-/// q of p that repeats over one whole period from n₀ (then it repeats for ever), and the first
-/// n from which g(n + q) = g(n) holds without a break.
+/// q of p with g(n + q) = g(n) for n₀ ≤ n < n₀ + p − q, and the first n from which
+/// g(n + q) = g(n) holds without a break.
+///
+/// That stretch suffices: for n₀ + p − q ≤ n < n₀ + p, g(n + q) = g(n + q − p) by the period p,
+/// and g(n + q − p) = g(n) by q's steps within [n₀, n₀ + p), since q divides p − q. It reads
+/// values below n₀ + p only, all computed whichever theorem proved p (the subtraction theorem
+/// may stop at n₀ + p + the largest take, short of a second period).
 fn smallest_period(values: &Values, preperiod: u64, period: u64) -> (u64, u64) {
     let g = |n: u64| values.get(n as usize);
     let q = (1..=period)
         .filter(|d| period.is_multiple_of(*d))
-        .find(|&d| (preperiod..preperiod + period).all(|n| g(n + d) == g(n)))
+        .find(|&d| (preperiod..preperiod + period - d).all(|n| g(n + d) == g(n)))
         .unwrap_or(period);
     let mut start = preperiod;
     while start > 0 && g(start - 1 + q) == g(start - 1) {

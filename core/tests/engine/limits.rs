@@ -112,7 +112,7 @@ fn the_estimate_lets_grundys_game_run_where_its_cost_falls_to_linear() {
 
 /// A whole-position search refused from its lower bound: no position searched, and the text.
 fn search_refusal(game: &takeaway_core::Game, piles: &[u64]) -> String {
-    let mut solver = Solver::new(game, &Budget::new());
+    let mut solver = takeaway_core::internals::generic_solver(game, &Budget::new());
     match solver.value(&Position::new(piles.to_vec())) {
         Err(e @ SolveError::TooManyPositions { .. }) => {
             assert_eq!(solver.positions_searched(), 0, "{piles:?}: the search started before the refusal");
@@ -128,6 +128,14 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     let wythoff = common::game("wythoff.game");
     let text = search_refusal(&wythoff, &[1_000_000, 1_000_000]);
     assert!(text.contains("at least 5.0·10¹¹ positions"), "{text}");
+    // The engine that runs for it values the box of every pair below it, and refuses it from
+    // its count of cells before it holds any of them.
+    let mut solver = Solver::new(&wythoff, &Budget::new());
+    assert_eq!(solver.method(), takeaway_core::MethodKind::Dense);
+    match solver.value(&Position::new(vec![1_000_000, 1_000_000])) {
+        Err(e @ SolveError::TooManyPositions { .. }) => assert!(e.to_string().contains("1.0·10¹² positions"), "{e}"),
+        other => panic!("expected a refusal of the grid, got {other:?}"),
+    }
     // At 2.4·10⁶ the root alone has 7.2 million moves: the estimate comes before they are
     // listed (listing them first held a gigabyte and ended in a different refusal).
     let text = search_refusal(&wythoff, &[2_400_000, 2_400_000]);

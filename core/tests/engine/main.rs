@@ -4,6 +4,7 @@ mod common;
 
 mod api;
 mod codes;
+mod dense;
 mod files;
 mod frontier;
 mod games;

@@ -202,3 +202,65 @@ fn piles_computed_two_at_a_time_give_the_values_of_the_definition() {
         }
     }
 }
+
+/// Grundy values of one pile under a subtraction set, by the definition (mex of the values a
+/// take leaves), written here apart from the engine.
+fn subtraction_values(takes: &[u64], upto: u64) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(upto as usize + 1);
+    for n in 0..=upto {
+        g.push(common::mex(takes.iter().filter(|&&t| t <= n).map(|&t| g[(n - t) as usize])));
+    }
+    g
+}
+
+/// Every subtraction set of up to three takes of at most 30 (4,525 games): `period` proves the
+/// period of the values a brute force computes, the smallest one from the first pile it holds,
+/// and `table` reports the same values and period. 51 of these sets once stopped `period` with
+/// an index out of bounds, reducing a period proven by the window theorem (n₀ + p + the largest
+/// take values) with reads past its last value.
+#[test]
+fn every_subtraction_set_of_up_to_three_takes_to_30_has_the_brute_force_period() {
+    let mut sets: Vec<Vec<u64>> = Vec::new();
+    for a in 1..=30u64 {
+        sets.push(vec![a]);
+        for b in a + 1..=30 {
+            sets.push(vec![a, b]);
+            for c in b + 1..=30 {
+                sets.push(vec![a, b, c]);
+            }
+        }
+    }
+    assert_eq!(sets.len(), 30 + 435 + 4060);
+    for takes in &sets {
+        let list = takes.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let text = format!("game \"S\"\npile\nmove: take {{{list}}}\n");
+        let report = period_run(&text);
+        let (preperiod, period) = report.proven.unwrap_or_else(|| panic!("{{{list}}}: no period proven: {report:?}"));
+        let largest = *takes.last().expect("a take");
+        let reach = preperiod + 2 * period + largest + 1;
+        let g = subtraction_values(takes, reach);
+        // Periodic from n₀ with period p, over a stretch past the window the theorem needs.
+        for n in preperiod..=reach - period {
+            assert_eq!(g[(n + period) as usize], g[n as usize], "{{{list}}}: G({}) ≠ G({n})", n + period);
+        }
+        // Not from one pile earlier, and no proper divisor of p repeats from n₀.
+        if preperiod > 0 {
+            let n = (preperiod - 1) as usize;
+            assert_ne!(g[n + period as usize], g[n], "{{{list}}}: periodic from {} already", preperiod - 1);
+        }
+        for d in (1..period).filter(|d| period % d == 0) {
+            assert!(
+                (preperiod..preperiod + period).any(|n| g[(n + d) as usize] != g[n as usize]),
+                "{{{list}}}: period {d} divides {period} and repeats"
+            );
+        }
+        let table = common::table(
+            &common::loaded(&text),
+            serde_json::json!({ "upto": reach, "period_values": 4 * reach + 64 }),
+        );
+        let values: Vec<u32> = table.grundy[0].iter().map(|v| v.expect("a value") as u32).collect();
+        assert_eq!(values, g, "{{{list}}}: the table's values");
+        let found = table.period.unwrap_or_else(|| panic!("{{{list}}}: the table finds no period"));
+        assert_eq!((found.preperiod, found.period), (preperiod, period), "{{{list}}}: the table's period");
+    }
+}
