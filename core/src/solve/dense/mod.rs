@@ -551,19 +551,34 @@ fn refuse_past_budget(cells: u128, options: u128, limits: &Limits) -> Result<(),
 }
 
 fn too_large(cells: u128, options: Option<u128>, limits: &Limits) -> SolveError {
-    let work = match options {
-        Some(o) => format!(
-            ", about {} options in all ({})",
-            approximately(o as f64),
-            limits.time_of_moves(o as f64 / OPTIONS_PER_MOVE as f64)
-        ),
-        None => String::new(),
-    };
-    SolveError::TooManyPositions {
-        at_least: format!("{} positions{work}", approximately(cells as f64)),
-        advice: format!(
-            "ask about a smaller position, or give it longer with --timeout {} (a question may examine more with more time)",
-            limits.seconds_for_work(4.0)
-        ),
+    match options {
+        Some(o) => SolveError::TooManyPositions {
+            at_least: format!(
+                "{} positions, about {} options in all ({})",
+                approximately(cells as f64),
+                approximately(o as f64),
+                limits.time_of_moves(o as f64 / OPTIONS_PER_MOVE as f64)
+            ),
+            advice: format!(
+                "ask about a smaller position, or give it longer with --timeout {} (a question may examine more with more time)",
+                limits.seconds_for_work(4.0)
+            ),
+        },
+        None => {
+            let most = limits.max_states.saturating_mul(CELLS_PER_STATE);
+            let states = cells.div_ceil(CELLS_PER_STATE as u128);
+            SolveError::TooManyPositions {
+                at_least: format!(
+                    "{} positions, past the limit of {most} for a grid of every position below it \
+                     ({CELLS_PER_STATE} for each of the {} positions a search may keep)",
+                    approximately(cells as f64),
+                    limits.max_states
+                ),
+                advice: format!(
+                    "ask about a smaller position, or raise --max-states to {states} (the grid keeps 8 bytes a position: {} MB)",
+                    (cells * 8).div_ceil(1 << 20)
+                ),
+            }
+        }
     }
 }
