@@ -32,6 +32,13 @@ const WORKLOADS: &[Workload] = &[
         plain: || wythoff_plain(400, false),
     },
     Workload {
+        name: "wythoff-2000",
+        what: "Wythoff, every pair ≤ 2000, against a loop keeping each line's values",
+        text: "game \"W\"\npiles 2\nmove: take any from one pile\nmove: take any from both piles\n",
+        position: &[2000, 2000],
+        plain: || wythoff_lines_plain(2000),
+    },
+    Workload {
         name: "misere-wythoff",
         what: "misère Wythoff, every pair ≤ 400 (outcomes)",
         text: "game \"W\"\npiles 2\nmove: take any from one pile\nmove: take any from both piles\nplay misère\n",
@@ -158,6 +165,37 @@ fn wythoff_plain(n: usize, misere: bool) -> Vec<u32> {
             }
             let m = mex(&mut seen);
             g[b * side + a] = if misere { u32::from(!any || to_p) } else { m };
+        }
+    }
+    let top = g[side * side - 1];
+    std::iter::once(top).chain(g).collect()
+}
+
+/// Wythoff's values as a hand-written loop computes them fast: the values seen on each row,
+/// column and diagonal kept as bitsets, and a cell's value the least missing from their union.
+fn wythoff_lines_plain(n: usize) -> Vec<u32> {
+    let side = n + 1;
+    let words = (2 * side) / 64 + 2;
+    let mut row = vec![0u64; side * words];
+    let mut column = vec![0u64; side * words];
+    let mut diagonal = vec![0u64; 2 * side * words];
+    let mut g = vec![0u32; side * side];
+    for b in 0..side {
+        for a in 0..side {
+            let (r, c, d) = (b * words, a * words, (a + side - b) * words);
+            let mut v = 0u32;
+            for w in 0..words {
+                let union = row[r + w] | column[c + w] | diagonal[d + w];
+                if union != u64::MAX {
+                    v = (w * 64) as u32 + (!union).trailing_zeros();
+                    break;
+                }
+            }
+            g[b * side + a] = v;
+            let (w, bit) = (v as usize / 64, 1u64 << (v % 64));
+            row[r + w] |= bit;
+            column[c + w] |= bit;
+            diagonal[d + w] |= bit;
         }
     }
     let top = g[side * side - 1];

@@ -260,7 +260,8 @@ enum Method<'g> {
     Loopy(Box<loopy::Loopy>),
     Cells(Box<cells::CellValues<'g>>),
     Misere(Box<misere::MisereHeaps>),
-    Moore(moore::Moore),
+    /// Moore's theorem for outcomes, and the grid for Grundy values where it fits.
+    Moore(moore::Moore, Box<Option<dense::Dense>>),
     Dense(Box<dense::Dense>),
     Search,
 }
@@ -294,7 +295,7 @@ impl<'g> Solver<'g> {
             EngineChoice::PileSum => Method::PileSum(piles::PileValues::new(game)),
             EngineChoice::LastBound(k) => Method::LastBound(k),
             EngineChoice::Chomp(k) => Method::Chomp(k),
-            EngineChoice::Moore(k) => Method::Moore(k),
+            EngineChoice::Moore(k) => Method::Moore(k, Box::new(dense::Dense::recognise(game))),
             EngineChoice::Dense(d) => Method::Dense(Box::new(d)),
             EngineChoice::Search => Method::Search,
         };
@@ -321,7 +322,7 @@ impl<'g> Solver<'g> {
             Method::Loopy(_) => MethodKind::Loopy,
             Method::Cells(_) => MethodKind::Cells,
             Method::Misere(_) => MethodKind::MisereQuotient,
-            Method::Moore(_) => MethodKind::Moore,
+            Method::Moore(..) => MethodKind::Moore,
             Method::Dense(_) => MethodKind::Dense,
             Method::Search => MethodKind::Search,
         }
@@ -455,13 +456,17 @@ impl<'g> Solver<'g> {
                 }
                 Err(e) => Err(e),
             },
-            Method::Moore(moore) => {
+            Method::Moore(moore, grid) => {
                 let outcome = if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N };
-                // The theorem gives outcomes only; Grundy values come from a search where that is small.
-                let grundy = if moore_search_fits(moore, pos, &self.limits) {
-                    self.search.value(self.game, pos, &self.limits).ok().and_then(|v| v.grundy)
-                } else {
-                    None
+                // The theorem gives outcomes only; Grundy values come from the grid of every
+                // position below, where it fits the budget (else a search, where that is small).
+                let grundy = match (**grid).as_mut().map(|g| g.value(self.game, pos, &self.limits)) {
+                    Some(Ok(Some(v))) => v.grundy,
+                    Some(Err(e @ (SolveError::Cancelled | SolveError::Timeout { .. }))) => return Err(e),
+                    _ if moore_search_fits(moore, pos, &self.limits) => {
+                        self.search.value(self.game, pos, &self.limits).ok().and_then(|v| v.grundy)
+                    }
+                    _ => None,
                 };
                 Ok(Value { outcome, grundy })
             }
@@ -478,7 +483,7 @@ impl<'g> Solver<'g> {
     /// Moore's Nim's k, for games the theorem solves.
     pub fn moore(&self) -> Option<moore::Moore> {
         match self.method {
-            Method::Moore(m) => Some(m),
+            Method::Moore(m, _) => Some(m),
             _ => None,
         }
     }
@@ -539,9 +544,19 @@ impl<'g> Solver<'g> {
                 other => other,
             };
         }
-        if let Method::Dense(dense) = &mut self.method {
-            if let Some(r) = dense.remoteness(self.game, pos, &self.limits)? {
-                return Ok(Some(r));
+        let grid = match &mut self.method {
+            Method::Dense(dense) => Some(&mut **dense),
+            Method::Moore(_, grid) => (**grid).as_mut(),
+            _ => None,
+        };
+        if let Some(grid) = grid {
+            match grid.remoteness(self.game, pos, &self.limits) {
+                Ok(Some(r)) => return Ok(Some(r)),
+                Err(e @ (SolveError::Cancelled | SolveError::Timeout { .. })) => return Err(e),
+                // Past the grid's budget a faster method's position is not searched either.
+                Err(_) if !matches!(self.method, Method::Dense(_)) => return Ok(None),
+                Err(e) => return Err(e),
+                Ok(None) => {}
             }
         }
         if !matches!(self.method, Method::Search | Method::Dense(_)) && !self.remoteness_is_small(pos) {
@@ -570,7 +585,7 @@ impl<'g> Solver<'g> {
         match self.method {
             Method::Search | Method::Loopy(_) | Method::Dense(_) => true,
             Method::Misere(_) => misere_search_is_small(pos),
-            Method::Moore(_) => moore_search_is_small(pos),
+            Method::Moore(..) => moore_search_is_small(pos),
             // (pile, last) pairs
             Method::LastBound(_) => last_bound::search_is_small(pos) && (pos.piles[0] as u128 + 1).pow(2) <= SMALL,
             // boards inside the position's box: few while it has few squares
@@ -597,7 +612,7 @@ impl<'g> Solver<'g> {
     pub fn outcome(&mut self, pos: &Position) -> Result<Outcome, SolveError> {
         match &mut self.method {
             Method::LastBound(kernel) => kernel.outcome(self.game, pos, &self.limits),
-            Method::Moore(moore) => Ok(if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N }),
+            Method::Moore(moore, _) => Ok(if moore.is_p(&pos.piles) { Outcome::P } else { Outcome::N }),
             _ => Ok(self.value(pos)?.outcome),
         }
     }
@@ -635,7 +650,7 @@ impl<'g> Solver<'g> {
             }
         }
         // Too many moves to list: the theorem's construction gives one.
-        if let Method::Moore(moore) = &self.method {
+        if let Method::Moore(moore, _) = &self.method {
             if moore.move_count(&pos.piles) > MOORE_LISTED_MOVES {
                 return Ok((moore.winning_move(self.game, pos).into_iter().collect(), true));
             }

@@ -161,6 +161,16 @@ fn the_shipped_games_the_grid_answers_agree_with_the_search() {
             assert_eq!(fast.remoteness(&pos).unwrap(), reference.remoteness(&pos).unwrap(), "{file} {piles:?}");
         }
     }
+    // Moore's Nim: outcomes from the theorem, Grundy values and remoteness from the grid.
+    let game = common::game("moore-nim.game");
+    let mut fast = Solver::new(&game, &budget());
+    assert_eq!(fast.method(), MethodKind::Moore);
+    let mut reference = generic(&game, &budget());
+    for piles in [vec![3, 5, 6], vec![1, 2, 3], vec![4, 4, 7, 2], vec![9, 8]] {
+        let pos = Position::new(piles.clone());
+        assert_eq!(fast.value(&pos).unwrap(), reference.value(&pos).unwrap(), "Moore's Nim {piles:?}");
+        assert_eq!(fast.remoteness(&pos).unwrap(), reference.remoteness(&pos).unwrap(), "Moore's Nim {piles:?}");
+    }
     // Mem after a move of 4 (the file's own claim: N, Grundy value 2).
     let game = common::game("mem.game");
     let pos = Position { piles: vec![10], last: Some(4), cells: false };

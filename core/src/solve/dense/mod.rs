@@ -4,8 +4,10 @@
 //! described, no position hashed. The whole-position search stays for what cannot be counted
 //! this way (splits, additions, partizan forms, a condition that reads the pile beside `last`).
 
+mod lines;
 mod rules;
 
+use lines::{least_missing, Line, Seen};
 use rules::{Amounts, Set, Sets, TupleRule};
 
 use super::limits::{check_cancel, Work};
@@ -24,6 +26,9 @@ const EVALUATION_OPTIONS: u64 = 16;
 
 /// Cells of a grid for each position a search may remember (4 bytes each, 8 with remoteness).
 const CELLS_PER_STATE: usize = 8;
+
+/// What one line costs a cell besides its words, in options.
+const LINE_STEPS: u64 = 8;
 
 /// Cells sampled to estimate the options of a grid before it is filled.
 const SAMPLES: u64 = 512;
@@ -44,7 +49,10 @@ pub(crate) struct Dense {
 /// The rules compiled for one grid.
 enum Compiled {
     Tuples {
+        /// the rules whose options are listed one by one (not along a line)
         rules: Vec<TupleRule>,
+        /// the places of each line a rule taking every amount moves along
+        lines: Vec<Vec<usize>>,
         /// for each rule taking from several piles, the sets of places it may take from (as
         /// lists of places), of the sizes it allows
         places: Vec<Vec<Vec<usize>>>,
@@ -71,6 +79,8 @@ struct Grid {
     /// History: whether the column before the first move was valued.
     first_column: bool,
     compiled: Compiled,
+    /// the lines of rules that take every amount, kept as the grid is walked
+    lines: Vec<Line>,
     misere: bool,
 }
 
@@ -238,7 +248,14 @@ impl Grid {
             stride *= d as usize + 1;
         }
         let misere = game.convention == Convention::Misere;
-        let mut grid = Grid { dims, strides, values: Vec::new(), remoteness: None, first_column, compiled, misere };
+        let lines = match &compiled {
+            Compiled::Tuples { lines, .. } => {
+                lines.iter().map(|places| Line::new(places.clone(), &strides, &dims)).collect()
+            }
+            Compiled::History { .. } => Vec::new(),
+        };
+        let mut grid =
+            Grid { dims, strides, values: Vec::new(), remoteness: None, first_column, compiled, lines, misere };
         let options = grid.estimate_options(cells);
         refuse_past_budget(cells as u128, compiling + options, limits)?;
         grid.values = vec![0; cells];
@@ -283,6 +300,9 @@ impl Grid {
             }
             let mut n = 0u64;
             self.options(idx, &x, &mut |_| n += 1);
+            // A line costs a few steps and a word for every 64 values its cells may have.
+            let along: u64 = self.lines.iter().map(|l| l.before(&x) as u64).sum();
+            n += self.lines.len() as u64 * (LINE_STEPS + along / 64);
             counted += n as u128;
         }
         counted * cells as u128 / samples.max(1) as u128
@@ -292,7 +312,9 @@ impl Grid {
     #[inline(always)]
     fn options(&self, idx: usize, x: &[u32], f: &mut impl FnMut(usize)) {
         match &self.compiled {
-            Compiled::Tuples { rules, places, sets } => tuple_options(rules, places, sets, &self.strides, idx, x, f),
+            Compiled::Tuples { rules, places, sets, .. } => {
+                tuple_options(rules, places, sets, &self.strides, idx, x, f)
+            }
             Compiled::History { by_column, sets, uses_last } => {
                 let (column, n) = (x[0] as usize, x[1]);
                 let cols = self.strides[1];
@@ -310,21 +332,37 @@ impl Grid {
     /// exactly when it has options and none of them is P.
     fn fill_values(&mut self, limits: &Limits) -> Result<(), SolveError> {
         let mut values = std::mem::take(&mut self.values);
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut on_line: Vec<Vec<Seen>> = vec![Vec::new(); lines.len()];
+        let mut at = vec![0usize; lines.len()];
+        // Without lines a value seen is stamped with its cell's number, so nothing is cleared;
+        // with them the options and the lines meet in one bitset, cleared for each cell.
         let mut seen: Vec<u32> = vec![0; 2];
+        let mut bits: Vec<u64> = Vec::new();
         let mut largest = 0u32;
         let mut work = Work::default();
         let mut examined = 0u64;
         let misere = self.misere;
         self.walk(|idx, x| {
             let mut count = 0u64;
-            if misere {
+            let mut words = 0u64;
+            for (l, line) in lines.iter_mut().enumerate() {
+                at[l] = line.number(idx, x, &mut on_line[l]);
+            }
+            let value = if misere {
                 let mut to_p = false;
                 self.options(idx, x, &mut |child| {
                     count += 1;
                     to_p |= values[child] == 0;
                 });
-                values[idx] = u32::from(count == 0 || to_p);
-            } else {
+                for (l, line) in lines.iter().enumerate() {
+                    if line.before(x) > 0 {
+                        count += 1;
+                        to_p |= on_line[l][at[l]].values.first().is_some_and(|w| w & 1 == 1);
+                    }
+                }
+                u32::from(count == 0 || to_p)
+            } else if lines.is_empty() {
                 let stamp = idx as u32 + 1;
                 self.options(idx, x, &mut |child| {
                     count += 1;
@@ -334,13 +372,33 @@ impl Grid {
                 while seen[mex] == stamp {
                     mex += 1;
                 }
-                values[idx] = mex as u32;
-                if mex as u32 > largest {
-                    largest = mex as u32;
-                    seen.resize(mex + 2, 0);
+                mex as u32
+            } else {
+                bits.clear();
+                bits.resize(largest as usize / 64 + 1, 0);
+                self.options(idx, x, &mut |child| {
+                    count += 1;
+                    let v = values[child] as usize;
+                    bits[v / 64] |= 1 << (v % 64);
+                });
+                for (l, on) in on_line.iter().enumerate() {
+                    let line_bits = &on[at[l]].values;
+                    words += line_bits.len() as u64;
+                    for (w, b) in bits.iter_mut().zip(line_bits) {
+                        *w |= b;
+                    }
                 }
+                least_missing(&bits)
+            };
+            values[idx] = value;
+            for (l, on) in on_line.iter_mut().enumerate() {
+                on[at[l]].add(value);
             }
-            examined += count + 1;
+            if value > largest {
+                largest = value;
+                seen.resize(largest as usize + 2, 0);
+            }
+            examined += count + 1 + words + lines.len() as u64 * LINE_STEPS;
             if idx & 1023 == 0 {
                 work.add((examined / OPTIONS_PER_MOVE) as usize, limits)?;
                 examined %= OPTIONS_PER_MOVE;
@@ -348,6 +406,7 @@ impl Grid {
             Ok(())
         })?;
         self.values = values;
+        self.lines = lines;
         Ok(())
     }
 
@@ -355,9 +414,15 @@ impl Grid {
     /// P-option, the loser delays.
     fn fill_remoteness(&mut self, limits: &Limits) -> Result<(), SolveError> {
         let mut remoteness = vec![0u32; self.values.len()];
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut on_line: Vec<Vec<Seen>> = vec![Vec::new(); lines.len()];
+        let mut at = vec![0usize; lines.len()];
         let mut work = Work::default();
         let values = &self.values;
         self.walk(|idx, x| {
+            for (l, line) in lines.iter_mut().enumerate() {
+                at[l] = line.number(idx, x, &mut on_line[l]);
+            }
             let p = values[idx] == 0;
             let (mut most, mut least, mut any) = (0u32, u32::MAX, false);
             self.options(idx, x, &mut |child| {
@@ -369,17 +434,34 @@ impl Grid {
                     least = least.min(r);
                 }
             });
-            remoteness[idx] = match (any, p) {
+            for (l, line) in lines.iter().enumerate() {
+                if line.before(x) > 0 {
+                    any = true;
+                    let on = &on_line[l][at[l]];
+                    most = most.max(on.most);
+                    least = least.min(on.least_p);
+                }
+            }
+            let r = match (any, p) {
                 (false, _) => 0,
                 (true, true) => most + 1,
                 (true, false) => least.saturating_add(1),
             };
+            remoteness[idx] = r;
+            for (l, on) in on_line.iter_mut().enumerate() {
+                let on = &mut on[at[l]];
+                on.most = on.most.max(r);
+                if p {
+                    on.least_p = on.least_p.min(r);
+                }
+            }
             if idx & 1023 == 0 {
                 work.add(0, limits)?;
                 check_cancel(limits)?;
             }
             Ok(())
         })?;
+        self.lines = lines;
         self.remoteness = Some(remoteness);
         Ok(())
     }
@@ -476,17 +558,44 @@ impl Compiled {
                 let largest = dims.iter().copied().max().unwrap_or(0);
                 let mut rules = Vec::new();
                 let mut places = Vec::new();
+                let mut lines: Vec<Vec<usize>> = Vec::new();
                 for rule in &game.moves {
                     let compiled = TupleRule::compile(rule, largest, &mut sets, at)?;
-                    places.push(match &compiled {
+                    let chosen = match &compiled {
                         TupleRule::Same { piles, .. } | TupleRule::Each { piles, .. } => {
                             choices_of_places(dims.len(), piles.min, piles.max)
                         }
-                        _ => Vec::new(),
-                    });
-                    rules.push(compiled);
+                        TupleRule::One(_) => (0..dims.len()).map(|p| vec![p]).collect(),
+                        TupleRule::Pair { .. } => Vec::new(),
+                    };
+                    // Every amount, from one pile or the same from several: along lines.
+                    let every = |a: &Amounts| matches!(a, Amounts::Fixed(Set::Range(1, hi)) if *hi as u64 >= largest);
+                    let add_line = |line: Vec<usize>| {
+                        if !lines.contains(&line) {
+                            lines.push(line);
+                        }
+                    };
+                    match &compiled {
+                        TupleRule::One(a) | TupleRule::Same { amounts: a, .. } if every(a) => {
+                            chosen.into_iter().for_each(add_line);
+                        }
+                        // Its own amount from each pile: from one pile alone a line, from
+                        // several every combination (a box, listed).
+                        TupleRule::Each { amounts: a, .. } if every(a) => {
+                            let (single, several): (Vec<_>, Vec<_>) = chosen.into_iter().partition(|c| c.len() == 1);
+                            single.into_iter().for_each(add_line);
+                            if !several.is_empty() {
+                                places.push(several);
+                                rules.push(compiled);
+                            }
+                        }
+                        _ => {
+                            places.push(chosen);
+                            rules.push(compiled);
+                        }
+                    }
                 }
-                Ok(Compiled::Tuples { rules, places, sets })
+                Ok(Compiled::Tuples { rules, lines, places, sets })
             }
             Shape::History => {
                 let (columns, largest) = (dims[0] as usize + 1, dims[1]);
