@@ -12,8 +12,9 @@ import pytest
 
 import takeaway
 
-# About half a minute of searching on a 2-core machine, far more than any test waits for.
-LONG = (120, 130, 140)
+# About ten seconds on a 2-core machine (the grid of 3·10⁷ positions, 300 MB), far more than
+# any test waits for: every test below stops it or refuses it long before.
+LONG = (300, 310, 320)
 ROOM = 100_000_000
 
 
@@ -30,7 +31,7 @@ def test_a_timeout_stops_a_long_question(game):
 
 
 def test_a_question_that_cannot_finish_in_its_timeout_is_refused_at_once(game):
-    # The estimate is held to the question's own time: a search of about 15 s asked to end in
+    # The estimate is held to the question's own time: a question of about 10 s asked to end in
     # half a second is refused before it starts, saying how long it would take.
     wythoff = game("three-pile-wythoff")
     started = time.monotonic()

@@ -197,10 +197,10 @@ fn hopeless_and_slow_questions_are_refused_not_left_running() {
     let (status, body) = post("solve", json!({ "source": game("grundys-game.game"), "position": "1000000000000" }));
     assert_eq!((status, body["kind"].as_str()), (422, Some("refused")));
     assert_eq!(body["code"], "takeaway::solve::too_much_work");
-    // Refused from the estimate of the request's own time (at most the server's): the search
-    // cannot finish in a fifth of a second.
+    // Refused from the estimate of the request's own time (at most the server's): the grid of
+    // 3·10⁷ positions below it cannot be valued in a fifth of a second.
     let wythoff = game("three-pile-wythoff.game");
-    let (status, body) = post("solve", json!({ "source": wythoff, "position": "60 70 80", "timeout": 0.2 }));
+    let (status, body) = post("solve", json!({ "source": wythoff, "position": "300 310 320", "timeout": 0.2 }));
     assert_eq!((status, body["kind"].as_str()), (422, Some("refused")), "{body}");
     // Stopped by it: a period run looks as far as its time allows.
     let (status, body) = post("period", json!({ "source": game("splittles.game"), "timeout": 0.2 }));

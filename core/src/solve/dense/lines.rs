@@ -11,11 +11,10 @@ use rustc_hash::FxHashMap as HashMap;
 pub(super) struct Line {
     pub(super) places: Vec<usize>,
     step: usize,
-    /// one place: lines are numbered by arithmetic; several: by their first cell, as found
+    /// several places: lines numbered by their first cell, as found
     numbered: HashMap<usize, u32>,
-    /// the stride of the one place and the one past it
-    stride: usize,
-    next_stride: usize,
+    /// one place: its stride and the one past it, by which lines are numbered in arithmetic
+    single: Option<(usize, usize)>,
 }
 
 /// What one line holds of the cells walked on it so far.
@@ -32,11 +31,11 @@ pub(super) struct Seen {
 impl Line {
     pub(super) fn new(places: Vec<usize>, strides: &[usize], dims: &[u64]) -> Line {
         let step = places.iter().map(|&p| strides[p]).sum();
-        let (stride, next_stride) = match places.as_slice() {
-            [p] => (strides[*p], strides[*p] * (dims[*p] as usize + 1)),
-            _ => (0, 0),
+        let single = match places.as_slice() {
+            [p] => Some((strides[*p], strides[*p] * (dims[*p] as usize + 1))),
+            _ => None,
         };
-        Line { places, step, numbered: HashMap::default(), stride, next_stride }
+        Line { places, step, numbered: HashMap::default(), single }
     }
 
     /// How many cells of the line lie before the cell at `x`: the amounts the rule may take.
@@ -48,9 +47,9 @@ impl Line {
     /// The number of the line through cell `idx` at `x`, numbering it if it is new.
     #[inline(always)]
     pub(super) fn number(&mut self, idx: usize, x: &[u32], seen: &mut Vec<Seen>) -> usize {
-        if self.next_stride > 0 {
+        if let Some((stride, next_stride)) = self.single {
             // The cells whose place is 0, numbered in order: below the place, and above it.
-            let n = idx % self.stride + idx / self.next_stride * self.stride;
+            let n = idx % stride + idx / next_stride * stride;
             if n >= seen.len() {
                 seen.resize(n + 1, Seen { least_p: u32::MAX, ..Seen::default() });
             }

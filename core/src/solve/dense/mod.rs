@@ -663,10 +663,11 @@ fn too_large(cells: u128, options: Option<u128>, limits: &Limits) -> SolveError 
     match options {
         Some(o) => SolveError::TooManyPositions {
             at_least: format!(
-                "{} positions, about {} options in all ({})",
+                "{} positions, about {} options in all ({}), past the budget of {}",
                 approximately(cells as f64),
                 approximately(o as f64),
-                limits.time_of_moves(o as f64 / OPTIONS_PER_MOVE as f64)
+                limits.time_of_moves(o as f64 / OPTIONS_PER_MOVE as f64),
+                super::duration_in_words(limits.seconds())
             ),
             advice: format!(
                 "ask about a smaller position, or give it longer with --timeout {} (a question may examine more with more time)",

@@ -77,6 +77,9 @@ pub struct HeapKernel {
     pile_work: u64,
     pair_thread_on: bool,
     pair_decided: Option<u64>,
+    /// the values of piles 1, 2, … computed so far, as a bitset: where a rule takes every amount
+    /// (`take any`), these are the options its takes leave, read in words instead of pile by pile
+    taken_any: Vec<u64>,
 }
 
 /// Piles whose splits with a part below `start` were scanned ahead, by all the threads at once:
@@ -148,6 +151,7 @@ impl HeapKernel {
             pile_work: 0,
             pair_thread_on: false,
             pair_decided: None,
+            taken_any: Vec::new(),
         }
     }
 
@@ -167,6 +171,9 @@ impl HeapKernel {
             sparse.set_witness_choice(method.witness_choice);
             sparse
         });
+        for n in 1..values.len() {
+            set_bit(&mut kernel.taken_any, values.get(n));
+        }
         kernel.values = values;
         kernel.sparse_tried = method.sparse_tried;
         kernel.block_work = method.block_work;
@@ -587,6 +594,8 @@ impl HeapKernel {
             Some(s) if self.reach.dropped() == 0 => s.targeted(n),
             _ => false,
         };
+        // The bitset holds the values of piles 1 to n − 1 exactly when every pile below n is stored.
+        let every_pile_below = self.computed() as u64 == n;
         let (rules, marks, largest, reach) = (&self.rules, &mut self.marks, self.largest, self.reach);
         let mut sparse = self.sparse.as_mut().map(|s| PileSparse {
             shared: &s.shared,
@@ -596,7 +605,8 @@ impl HeapKernel {
         });
         let threads = Parallel { threads: self.threads, from: self.parallel_from };
         let pile = sparse.as_mut();
-        let found = with_slots!(&self.values, g => next_value(g, n, reach, rules, marks, largest, pile, threads, block, ahead, work));
+        let taken_any = every_pile_below.then_some(self.taken_any.as_slice());
+        let found = with_slots!(&self.values, g => next_value(g, n, reach, rules, marks, largest, pile, threads, block, ahead, taken_any, work));
         let searched = sparse.and_then(|s| s.searched);
         let Some(g) = found else {
             return Ok(false);
@@ -615,6 +625,9 @@ impl HeapKernel {
             self.weigh_sparse(n, work);
         }
         self.largest = self.largest.max(g);
+        if n >= 1 {
+            set_bit(&mut self.taken_any, g);
+        }
         // Unless the weighing just gave the method up.
         if let Some(s) = &mut self.sparse {
             s.add(n as u32, g);
@@ -634,4 +647,13 @@ impl HeapKernel {
             self.reach.base += self.recent;
         }
     }
+}
+
+/// Sets bit `v` of a bitset that grows as needed.
+fn set_bit(bits: &mut Vec<u64>, v: u32) {
+    let w = v as usize / 64;
+    if w >= bits.len() {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << (v % 64);
 }

@@ -20,6 +20,7 @@ pub(super) fn next_value<T: Slot>(
     threads: Parallel,
     block: Option<(&[u8], u64)>,
     ahead: Option<PileAhead>,
+    taken_any: Option<&[u64]>,
     work: &mut u64,
 ) -> Option<u32> {
     let n_us = n as usize;
@@ -30,14 +31,30 @@ pub(super) fn next_value<T: Slot>(
     if n > 0 && rules.flag(n) & GONE != 0 {
         marks.mark(0);
     }
-    for &t in &rules.one {
-        if t >= n {
-            break;
+    // Every amount from 1 to n − 1 leaves a heap (`take any`): its options are the values of
+    // every pile from 1 to n − 1, kept as a bitset by the kernel, read a word at a time.
+    let every = n >= 2 && rules.one.len() >= n_us - 1 && rules.one[n_us - 2] == n - 1;
+    match taken_any {
+        Some(all) if every => {
+            for (w, &bits) in all.iter().enumerate() {
+                if w >= marks.words.len() {
+                    marks.words.resize(w + 1, 0);
+                }
+                marks.words[w] |= bits;
+            }
+            *work += all.len() as u64;
         }
-        marks.mark(g[reach.index(n_us - t as usize)?].value());
+        _ => {
+            for &t in &rules.one {
+                if t >= n {
+                    break;
+                }
+                marks.mark(g[reach.index(n_us - t as usize)?].value());
+            }
+            // A take marked bit by bit costs about eight pairs of the byte-wide scan below.
+            *work += TAKE_COST * rules.one.len().min(n_us) as u64;
+        }
     }
-    // A take marked bit by bit costs about eight pairs of the byte-wide scan below.
-    *work += TAKE_COST * rules.one.len().min(n_us) as u64;
     for &(t, f) in &rules.two {
         if t + 2 > n {
             break;

@@ -190,7 +190,7 @@ fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
         };
         let (one, mut work, n) = (Parallel { threads: 1, from: usize::MAX }, 0, job.n);
         let p = pile.as_mut();
-        let found = with_slots!(&values, g => next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, &mut work));
+        let found = with_slots!(&values, g => next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, None, &mut work));
         let searched = pile.and_then(|p| p.searched);
         last = found.map(|v| (job.n as usize, v));
         let spare = (held.map(|(table, _)| table).unwrap_or_default(), job.values);

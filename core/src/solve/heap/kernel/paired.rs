@@ -149,7 +149,7 @@ impl HeapKernel {
         let one = Parallel { threads: 1, from: usize::MAX };
         let mut work = 0;
         let p = pile.as_mut();
-        let found = with_slots!(&self.values, g => next_value(g, m, reach, rules, marks, largest, p, one, None, ahead, &mut work));
+        let found = with_slots!(&self.values, g => next_value(g, m, reach, rules, marks, largest, p, one, None, ahead, None, &mut work));
         // The whole table is kept: no value is missing.
         let Some(value) = found else {
             unreachable!("a pair of piles is computed only where every value is stored");
