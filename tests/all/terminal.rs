@@ -53,7 +53,7 @@ fn an_interactive_session_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.send_line(":load games/three-pile-wythoff.game")?;
     p.exp_string("loaded Three-pile Wythoff (3 piles)")?; // rexpect reads bytes as Latin-1: match ASCII only
     p.exp_string("takeaway> ")?;
-    p.send_line("solve 120 130 140 --max-states 1000000000")?;
+    p.send_line("solve 300 310 320 --max-states 1000000000")?;
     // The REPL shows the command line's progress bar (after half a second); once it shows, the
     // computation has started, and a Ctrl-C cancels it rather than being read at the prompt.
     p.exp_string("moves examined")?;
