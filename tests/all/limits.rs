@@ -23,7 +23,7 @@ fn the_questions_that_once_hung_answer_or_are_refused_on_the_defaults() {
         ("table games/misere-kayles.game --upto 1000000".into(), None),
         // The grid keeps Wythoff's rows, columns and diagonals: 9·10⁶ pairs in about a second.
         ("table games/wythoff.game --upto 3000".into(), None),
-        ("solve games/wythoff.game 3000 4000".into(), Some("takeaway::solve::too_many_positions")),
+        ("solve games/wythoff.game 10000 10000".into(), Some("takeaway::solve::too_many_positions")),
         // The grid values r-Wythoff's million pairs in seconds.
         ("table games/r-wythoff.game --upto 1000".into(), None),
         ("solve games/lasker-nim.game 893033".into(), Some("takeaway::solve::too_much_work")),
