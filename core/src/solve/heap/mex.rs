@@ -3,7 +3,7 @@
 
 use super::ahead::PileAhead;
 use super::sparse::{sparse_value, PileSparse};
-use super::values::{each_marked, Marks, Parallel, Reach, Slot};
+use super::values::{Marks, Parallel, Reach, Slot};
 use super::{HeapRules, GONE, TWO_ANY, TWO_EQUAL, TWO_UNEQUAL};
 
 /// The value of pile n from the stored values `g` (all of them, or a window's as `reach` says);
@@ -89,9 +89,8 @@ pub(super) fn next_value<T: Slot>(
                 }
                 None => reached[..size].fill(0),
             }
-            // The marks so far, bit by bit (a take-any game marks every smaller pile's value):
-            // values of piles and 0, all below `size`.
-            each_marked(words, |v| reached[v as usize] = 1);
+            // The marks so far stay bits (a take-any game marks every smaller pile's value, and
+            // turning each into a byte cost a store a value): the mex reads both below.
             let pairs: usize = plain_splits(rules, n).map(|(_, top)| top).sum();
             *work += pairs as u64;
             match block {
@@ -110,9 +109,29 @@ pub(super) fn next_value<T: Slot>(
                 }
                 None => scan_splits(g, n, rules, reached),
             }
-            Some(reached.iter().position(|&b| b == 0).unwrap_or(reached.len()) as u32)
+            Some(least_unmarked(words, reached) as u32)
         }
         Some(sparse) => sparse_value(g, n, reach, rules, marks, sparse, threads, ahead, work),
+    }
+}
+
+/// The least value marked neither in `bits` (the takes' options) nor in `bytes` (the splits'):
+/// the zero bits of each word, in order, are the only candidates for a byte to be read.
+fn least_unmarked(bits: &[u64], bytes: &[u8]) -> usize {
+    for (i, &word) in bits.iter().enumerate() {
+        let mut free = !word;
+        while free != 0 {
+            let v = i * 64 + free.trailing_zeros() as usize;
+            if bytes.get(v).is_none_or(|&b| b == 0) {
+                return v;
+            }
+            free &= free - 1;
+        }
+    }
+    let from = bits.len() * 64;
+    match bytes.get(from..) {
+        Some(rest) => from + rest.iter().position(|&b| b == 0).unwrap_or(rest.len()),
+        None => from,
     }
 }
 
