@@ -44,7 +44,7 @@ enum Command {
         /// game files to load first; the last one becomes the current game
         files: Vec<PathBuf>,
     },
-    /// Serve the classroom web page and its JSON API (built with --features serve)
+    /// Serve the classroom web page and its JSON API
     Serve(crate::serve::ServeArgs),
     /// Sweep a family of games (every octal code of up to D digits, codes, game files, a
     /// parameter's values): one row a game, on this machine's cores or a Dask cluster

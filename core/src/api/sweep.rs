@@ -218,7 +218,9 @@ fn expand(each: &str) -> Result<Vec<Settings>, String> {
     if let Some((lo, hi)) = value.trim().split_once("..").filter(|_| !value.trim().starts_with('{')) {
         let number = |t: &str| t.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number", t.trim()));
         let (lo, hi) = (number(lo)?, number(hi)?);
-        if hi < lo || hi - lo >= 1 << 20 {
+        // In 128 bits: the span of two far-apart 64-bit numbers overflows 64 (and once slipped
+        // past this bound, asking for 10¹⁹ settings).
+        if hi < lo || hi as i128 - lo as i128 >= 1 << 20 {
             return Err(format!("{lo}..{hi} is not a range of at most 2^20 numbers, the smaller first"));
         }
         return (lo..=hi).map(|v| one_setting(&format!("{name}={v}"))).collect();

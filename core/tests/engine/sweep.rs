@@ -187,6 +187,17 @@ fn a_rows_file_is_resumed_and_ends_as_a_whole_run() {
 }
 
 #[test]
+fn a_range_of_settings_too_wide_for_64_bits_is_refused_not_built() {
+    // -5·10¹⁸..5·10¹⁸: the span overflows an i64, and once wrapped to a small number.
+    let game = json!({ "source": "game \"S\"\nparam k = 2\npile\nmove: take 1..k\n" });
+    for range in ["k=-5000000000000000000..5000000000000000000", "k=-9223372036854775808..9223372036854775807"] {
+        let serde_json::Value::Object(map) = json!({ "game": game, "each": [range] }) else { unreachable!() };
+        let failure = SweepArgs::parse(map).and_then(|a| a.family()).expect_err("refused");
+        assert!(failure.render(false).contains("is not a range of at most 2^20"), "{range}: {}", failure.render(false));
+    }
+}
+
+#[test]
 fn a_parameter_family_is_one_game_a_value() {
     let rows = rows(json!({
         "game": { "source": "game \"S\"\nparam a = 2\nparam b = 3\npile\nmove: take {1, a, b}\n" },
