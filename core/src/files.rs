@@ -143,19 +143,46 @@ fn write_into(
         }
         if kind.is_fifo() {
             // Opening a pipe that nobody reads would wait for ever: without waiting, it fails.
-            fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(target).map_err(|e| {
+            let file = fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(target).map_err(|e| {
                 if e.raw_os_error() == Some(libc::ENXIO) {
                     io::Error::new(io::ErrorKind::BrokenPipe, "it is a pipe that no program reads")
                 } else {
                     e
                 }
             })?;
+            // The text goes through this very opening, made blocking again: closing it and
+            // opening the pipe anew let a reader that had met this one read an empty pipe and
+            // leave, and the second opening then waited for ever for another.
+            set_blocking(&file)?;
+            return fill_and_flush(file, fill);
         }
     }
     #[cfg(not(unix))]
     let _ = meta;
     let file: File = fs::OpenOptions::new().write(true).open(target)?;
+    fill_and_flush(file, fill)
+}
+
+/// Writes through a buffer into `file`, and flushes it.
+fn fill_and_flush(file: File, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let mut buffered = io::BufWriter::with_capacity(1 << 16, file);
     fill(&mut buffered)?;
     buffered.flush()
+}
+
+/// Clears `O_NONBLOCK` on an open file, so that writes wait for a slow reader.
+#[cfg(unix)]
+fn set_blocking(file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl reads and sets the flags of a descriptor this function's caller holds open.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
