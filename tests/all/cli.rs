@@ -1076,12 +1076,13 @@ fn explain_with_last_says_the_previous_move_in_its_header() {
 
 #[test]
 fn memory_in_megabytes_sets_the_search_limit() {
-    // 1 MB is about 7,500 positions of a search: three-pile Wythoff 12 12 12 fits, and the
-    // grid of every triple up to 40 40 40 holds 41³ = 68,921.
+    // 1 MB is about 7,500 positions of a search: three-pile Wythoff 12 12 12 fits, and
+    // 40 40 40 reaches at least 41³/3! = 11,487.
     ok(&["solve", "games/three-pile-wythoff.game", "12", "12", "12", "--memory", "1"]);
     let err = fails(1, &["solve", "games/three-pile-wythoff.game", "40", "40", "40", "--memory", "1"]);
-    // The grid keeps 8 bytes a position, 8 positions for each of the 7489 a search may keep.
-    assert!(err.contains("past the limit of 59912"), "{err}");
+    // The grid of every triple (68,921) is past 8 for each of them; the search, which values
+    // each set of three piles once, is refused from its own bound.
+    assert!(err.contains("past the limit of 7489"), "{err}");
     let err =
         fails(2, &["solve", "games/three-pile-wythoff.game", "3", "3", "3", "--memory", "1", "--max-states", "9"]);
     assert!(err.contains("cannot be used with"), "{err}");

@@ -171,6 +171,10 @@ fn the_shipped_games_the_grid_answers_agree_with_the_search() {
         assert_eq!(fast.value(&pos).unwrap(), reference.value(&pos).unwrap(), "Moore's Nim {piles:?}");
         assert_eq!(fast.remoteness(&pos).unwrap(), reference.remoteness(&pos).unwrap(), "Moore's Nim {piles:?}");
     }
+    // Ten piles: past the grid's places, the search answers (each set of piles once).
+    let game = common::game_text("game \"T\"\npiles\nmove: take 1..2 from 2 piles\nmove: take 1\n");
+    let pos = Position::new(vec![1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
+    assert_eq!(Solver::new(&game, &budget()).value(&pos).unwrap(), generic(&game, &budget()).value(&pos).unwrap());
     // Mem after a move of 4 (the file's own claim: N, Grundy value 2).
     let game = common::game("mem.game");
     let pos = Position { piles: vec![10], last: Some(4), cells: false };

@@ -27,6 +27,10 @@ const EVALUATION_OPTIONS: u64 = 16;
 /// Cells of a grid for each position a search may remember (4 bytes each, 8 with remoteness).
 const CELLS_PER_STATE: usize = 8;
 
+/// The most piles the grid takes: past them the box of every order of the piles is far larger
+/// than the sets of piles the search values.
+const MOST_PLACES: usize = 8;
+
 /// What one line costs a cell besides its words, in options.
 const LINE_STEPS: u64 = 8;
 
@@ -141,6 +145,10 @@ impl Dense {
     ) -> Result<Option<usize>, SolveError> {
         let canonical = game.canonical(pos);
         let (want, first) = self.wanted(game, &canonical);
+        // Many piles: the box counts every order of them, the search each set once.
+        if self.shape == Shape::Tuples && want.len() > MOST_PLACES {
+            return Ok(None);
+        }
         let fits = self.grid.as_ref().is_some_and(|g| {
             g.dims.len() >= want.len()
                 && want.iter().rev().zip(g.dims.iter().rev()).all(|(w, d)| w <= d)
@@ -156,6 +164,12 @@ impl Dense {
                 }
             };
             let first = first || self.grid.as_ref().is_some_and(|g| g.first_column);
+            // Three piles or more past the grid's memory: the search values each set of piles
+            // once, a sixth of the box or less, and its own bound refuses it at once where that
+            // is too many still. (Past the grid's time, the search would take longer yet.)
+            if self.shape == Shape::Tuples && dims.len() >= 3 && cells_of(&dims) > most_cells(limits) {
+                return Ok(None);
+            }
             self.grid = None;
             match Grid::build(game, self.shape, dims, first, limits)? {
                 Ok(grid) => self.grid = Some(grid),
@@ -227,9 +241,8 @@ impl Grid {
         first_column: bool,
         limits: &Limits,
     ) -> Result<Result<Grid, MoveError>, SolveError> {
-        let cells = dims.iter().try_fold(1u128, |acc, &d| acc.checked_mul(d as u128 + 1)).unwrap_or(u128::MAX);
-        let most_cells = (limits.max_states.saturating_mul(CELLS_PER_STATE) as u128).min(u32::MAX as u128 - 2);
-        if cells > most_cells {
+        let cells = cells_of(&dims);
+        if cells > most_cells(limits) {
             return Err(too_large(cells, None, limits));
         }
         // Compiling reads the rules' expressions for every size (and pair): counted first.
@@ -625,6 +638,17 @@ impl Compiled {
             }
         }
     }
+}
+
+/// The cells of a box.
+fn cells_of(dims: &[u64]) -> u128 {
+    dims.iter().try_fold(1u128, |acc, &d| acc.checked_mul(d as u128 + 1)).unwrap_or(u128::MAX)
+}
+
+/// The most cells a grid may have: `CELLS_PER_STATE` for each position a search may keep, and
+/// numbered in 32 bits.
+fn most_cells(limits: &Limits) -> u128 {
+    (limits.max_states.saturating_mul(CELLS_PER_STATE) as u128).min(u32::MAX as u128 - 2)
 }
 
 /// Every set of `min..=max` of the places `0..k`, each ascending.
