@@ -43,7 +43,7 @@ pub struct SweepCli {
     /// a folder for the games' checkpoints: a game stopped by --timeout goes on from its values
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
-    /// games run at once [default: the machine's cores]
+    /// games run at once [default: the machine's cores; at most four a core, and no more than the games]
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
     /// a Dask scheduler's address (tcp://HOST:8786): the games run on its workers, through the

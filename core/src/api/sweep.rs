@@ -47,7 +47,8 @@ pub struct SweepArgs {
     /// A folder for each game's checkpoint: a game stopped by its budget goes on from its
     /// values when the sweep is run again.
     pub checkpoints: Option<PathBuf>,
-    /// Games run at once on this machine: its cores, when left out.
+    /// Games run at once on this machine: its cores, when left out (at most four a core, and no
+    /// more than the games).
     pub workers: Option<usize>,
 }
 
@@ -286,6 +287,9 @@ pub struct SweepReport {
     pub resumed: usize,
 }
 
+/// Games a sweep runs at once for each of the machine's cores, at most.
+const MOST_WORKERS_PER_CORE: usize = 4;
+
 /// Sweeps the family on this machine: `workers` games at once (each on one thread), the rows
 /// appended to `out` as they finish, `on_row` told of each in the family's order. `budget` is
 /// each game's own, from the moment the game starts (a timeout of an hour is an hour a game).
@@ -314,14 +318,18 @@ pub fn sweep(
         std::fs::create_dir_all(dir)
             .map_err(|source| Failure::one(RowsError::Io { path: dir.display().to_string(), source }, None))?;
     }
-    let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(workers).build().map_err(|e| {
+    // The games are work for the cores: more at once than a few a core only wait (and 10⁵
+    // threads took most of a minute to start), and more than the games left run nothing.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = args.workers.unwrap_or(cores).min(cores.saturating_mul(MOST_WORKERS_PER_CORE));
+    let pool_size = workers.min(todo.len()).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(pool_size).build().map_err(|e| {
         Failure::one(RequestError::Invalid { verb: "sweep", argument: "workers", reason: e.to_string() }, None)
     })?;
     // Each game on one thread while the games are the parallel work; with fewer games than
     // workers each takes a share of the cores (a record run of one game takes them all), unless
     // --threads says otherwise. The values never depend on the threads.
-    let threads = budget.threads.map_or_else(|| (workers / todo.len().max(1)).max(1), usize::from);
+    let threads = budget.threads.map_or_else(|| (workers / todo.len().max(1)).clamp(1, cores), usize::from);
     let progress = if todo.len() == 1 { question.limits().progress.clone() } else { Progress::default() };
     let game_budget = |threads: usize| {
         Budget::from_args(budget).map(|b| b.cancel(cancel.clone()).threads(threads).progress(progress.clone()))

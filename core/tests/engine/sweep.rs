@@ -198,6 +198,16 @@ fn a_range_of_settings_too_wide_for_64_bits_is_refused_not_built() {
 }
 
 #[test]
+fn workers_past_the_machine_are_capped_and_give_the_same_rows() {
+    // 10⁵ workers once started 10⁵ threads (most of a minute) for one game; now as many as the
+    // cores allow, and the rows are those of one worker.
+    let many = rows(json!({ "codes": ["0.16", "0.56"], "workers": 100000, "upto": 2000 }));
+    let one = rows(json!({ "codes": ["0.16", "0.56"], "workers": 1, "upto": 2000 }));
+    let key = |r: &SweepRow| (r.game.clone(), r.values_computed, r.largest_value, r.preperiod, r.period);
+    assert_eq!(many.iter().map(key).collect::<Vec<_>>(), one.iter().map(key).collect::<Vec<_>>());
+}
+
+#[test]
 fn a_parameter_family_is_one_game_a_value() {
     let rows = rows(json!({
         "game": { "source": "game \"S\"\nparam a = 2\nparam b = 3\npile\nmove: take {1, a, b}\n" },
