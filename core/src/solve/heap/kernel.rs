@@ -6,7 +6,7 @@ use super::classes::Classes;
 use super::mex::{next_value, plain_splits, scan_ahead};
 use super::pair::PairThread;
 use super::sparse::{choose_classes, fewest_rare_classes, PileSparse, Sparse, WitnessChoice};
-use super::values::{with_slots, Marks, Parallel, Reach, Values, PARALLEL_PAIRS};
+use super::values::{set_bit, with_slots, Marks, Parallel, Reach, Values, PARALLEL_PAIRS};
 use super::*;
 
 mod paired;
@@ -647,13 +647,4 @@ impl HeapKernel {
             self.reach.base += self.recent;
         }
     }
-}
-
-/// Sets bit `v` of a bitset that grows as needed.
-fn set_bit(bits: &mut Vec<u64>, v: u32) {
-    let w = v as usize / 64;
-    if w >= bits.len() {
-        bits.resize(w + 1, 0);
-    }
-    bits[w] |= 1 << (v % 64);
 }

@@ -36,16 +36,12 @@ pub(super) fn next_value<T: Slot>(
     let every = n >= 2 && rules.one.len() >= n_us - 1 && rules.one[n_us - 2] == n - 1;
     match taken_any {
         Some(all) if every => {
-            for (w, &bits) in all.iter().enumerate() {
-                if w >= marks.words.len() {
-                    marks.words.resize(w + 1, 0);
-                }
-                marks.words[w] |= bits;
+            if marks.words.len() < all.len() {
+                marks.words.resize(all.len(), 0);
             }
-            // Counted as the takes were: the marks still become one byte a value below, and
-            // the scan's pairs of large values (a table past the first cache) cost more than the
-            // count says, so the estimates made from this count stay on the safe side.
-            *work += TAKE_COST * rules.one.len().min(n_us) as u64;
+            for (word, &bits) in marks.words.iter_mut().zip(all) {
+                *word |= bits;
+            }
         }
         _ => {
             for &t in &rules.one {
@@ -54,10 +50,13 @@ pub(super) fn next_value<T: Slot>(
                 }
                 marks.mark(g[reach.index(n_us - t as usize)?].value());
             }
-            // A take marked bit by bit costs about eight pairs of the byte-wide scan below.
-            *work += TAKE_COST * rules.one.len().min(n_us) as u64;
         }
     }
+    // A take marked bit by bit costs about eight pairs of the byte-wide scan below. Read as a
+    // bitset the takes cost less, but they are counted the same: the scan's pairs of large
+    // values (a table past the first cache) cost more than the count says, and the estimates
+    // made from this count stay on the safe side.
+    *work += TAKE_COST * rules.one.len().min(n_us) as u64;
     for &(t, f) in &rules.two {
         if t + 2 > n {
             break;

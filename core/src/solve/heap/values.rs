@@ -174,17 +174,23 @@ impl Marks {
     #[inline]
     pub(super) fn mark(&mut self, v: u32) {
         // Values can exceed the largest seen by XOR: grow rather than lose a mark.
-        let w = v as usize / 64;
-        if w >= self.words.len() {
-            self.words.resize(w + 1, 0);
-        }
-        self.words[w] |= 1 << (v % 64);
+        set_bit(&mut self.words, v);
     }
 
     /// Calls `f` with each marked value, increasing.
     pub(super) fn each_marked(&self, f: impl FnMut(u32)) {
         each_marked(&self.words, f);
     }
+}
+
+/// Sets bit `v` of a bitset that grows as needed.
+#[inline]
+pub(super) fn set_bit(bits: &mut Vec<u64>, v: u32) {
+    let w = v as usize / 64;
+    if w >= bits.len() {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << (v % 64);
 }
 
 /// Calls `f` with each value a bitset's words mark, increasing: `Marks::each_marked` for a caller
