@@ -179,11 +179,11 @@ fn flood() {
     let server = Server::start(2, 4, 30.0);
     let idle: Vec<TcpStream> = (0..1100).map(|_| TcpStream::connect(server.address).expect("a connection")).collect();
     let wythoff = game("three-pile-wythoff.game");
-    let splittles = game("splittles.game");
+    let slow = game("octal-0.354.game");
     let mut expensive = Vec::new();
     for i in 0..500u64 {
         let stream = if i % 2 == 0 {
-            server.send("period", &json!({ "source": splittles }))
+            server.send("period", &json!({ "source": slow }))
         } else {
             server.send("solve", &json!({ "source": wythoff, "position": format!("{} 130 140", 100 + i % 40) }))
         };
@@ -205,10 +205,10 @@ fn flood() {
 /// once, one is refused at once with 503 and `Retry-After`, and says why.
 fn full_queue() {
     let server = Server::start(1, 1, 30.0);
-    let splittles = game("splittles.game");
+    let slow = game("octal-0.354.game");
     let started = Instant::now();
     let streams: Vec<TcpStream> =
-        (0..3).map(|_| server.send("period", &json!({ "source": splittles, "timeout": 4 }))).collect();
+        (0..3).map(|_| server.send("period", &json!({ "source": slow, "timeout": 4 }))).collect();
     let readers: Vec<_> =
         streams.into_iter().map(|s| std::thread::spawn(move || (read_answer(s), started.elapsed()))).collect();
     let answers: Vec<(Answer, Duration)> = readers.into_iter().map(|h| h.join().expect("an answer")).collect();
@@ -227,11 +227,11 @@ fn full_queue() {
 /// counted from its arrival: one second, not the other question's four plus its own one.
 fn deadline_counts_the_wait() {
     let server = Server::start(1, 4, 30.0);
-    let splittles = game("splittles.game");
-    let first = server.send("period", &json!({ "source": splittles, "timeout": 4 }));
+    let slow = game("octal-0.354.game");
+    let first = server.send("period", &json!({ "source": slow, "timeout": 4 }));
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
-    let second = server.ask("period", &json!({ "source": splittles, "timeout": 1 }));
+    let second = server.ask("period", &json!({ "source": slow, "timeout": 1 }));
     let took = started.elapsed();
     assert_eq!((second.status, &second.json["kind"]), (422, &json!("timeout")), "{}", second.json);
     assert!(took < Duration::from_millis(2000), "the second question took {took:?}");

@@ -190,6 +190,20 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
     }
     match result {
         Ok(_) => Ok(run),
+        // The pace says the end is out of reach: a refusal of its own, whose help says how far
+        // the budget goes; a checkpoint keeps what was computed.
+        Err(cause @ SolveError::PeriodOutOfReach { .. }) => match &shown {
+            Some(path) => Err(PeriodError::Stopped {
+                at: run.computed(),
+                resume: format!(
+                    "the values so far are in the checkpoint {path}: run the same command again with a smaller --upto \
+                     or a longer --timeout to go on from pile {}",
+                    run.computed()
+                ),
+                cause,
+            }),
+            None => Err(cause.into()),
+        },
         Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. } | SolveError::PileWorkLimit { .. })) => {
             let further = match &cause {
                 SolveError::PileWorkLimit { .. } => format!(

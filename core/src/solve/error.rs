@@ -97,6 +97,22 @@ pub enum SolveError {
         advice: String,
     },
 
+    #[error("no period shows in the values of the piles below {computed}, and they still grow (the largest, {largest}, at pile {largest_at}); {pace}")]
+    #[diagnostic(code(takeaway::solve::period_out_of_reach), help("{advice}"))]
+    /// Reported as “no period shows in the values of the piles below {computed}, and they still grow (the largest, {largest}, at pile {largest_at}); {pace}”.
+    PeriodOutOfReach {
+        /// How many values were computed when the run stopped.
+        computed: u64,
+        /// The largest value so far.
+        largest: u32,
+        /// The first pile with that value.
+        largest_at: u64,
+        /// What the rest would cost at this pace, past the budget, in words.
+        pace: String,
+        /// What to do about it: how far the budget reaches.
+        advice: String,
+    },
+
     #[error("the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}")]
     #[diagnostic(
         code(takeaway::solve::forms_too_large),
@@ -193,6 +209,7 @@ impl SolveError {
             | SolveError::TooMuchWork { .. }
             | SolveError::TooManyValues { .. }
             | SolveError::PileWorkLimit { .. }
+            | SolveError::PeriodOutOfReach { .. }
             | SolveError::FormsTooLarge { .. }
             | SolveError::TooManyPositions { .. }
             | SolveError::LoopyTooLarge { .. } => FailureKind::Refused,

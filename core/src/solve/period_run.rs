@@ -78,6 +78,14 @@ struct Candidate {
 /// The most values whose room a run reserves at its start.
 const RESERVED_AHEAD: u64 = 1 << 27;
 
+/// The fewest values before a run's pace decides whether it can reach its end: fewer say
+/// little of where the work per pile goes.
+const FIRST_PROJECTION: u64 = 1 << 17;
+
+/// How many times the piles computed the budget must reach for a run with no period in view
+/// to go on (see `refuse_out_of_reach`).
+const REACH_FACTOR: u64 = 4;
+
 /// Values between the first looks for a candidate: small, since many codes are proven from a
 /// few hundred values (0.137 from 175) and a look at a few thousand costs less than a value.
 const FIRST_LOOK: u64 = 1 << 6;
@@ -245,6 +253,8 @@ impl PeriodRun {
         // The options the kernel scans, counted against the question's work as a table's are.
         let (mut options, mut work) = (0u64, Work::default());
         let mut next_pause = (self.computed() / every.max(1) + 1) * every;
+        // The options scanned when each power of two was reached in this run, for the pace.
+        let mut doublings: Vec<(u64, u64)> = Vec::new();
         while self.proven.is_none() && self.computed() < upto {
             let n = self.computed();
             // A window never starts here: nothing in a run asks for one.
@@ -259,6 +269,13 @@ impl PeriodRun {
                 options %= super::piles::KERNEL_OPTIONS_PER_MOVE;
                 work.add_piles(moves as usize, limits, computed, upto)?;
                 limits.progress.report(super::progress::Stage::PileValues, computed, upto);
+            }
+            if computed.is_power_of_two() {
+                doublings.push((computed, self.scanned));
+                if computed >= FIRST_PROJECTION && computed < upto {
+                    let spent = work.moves * super::piles::KERNEL_OPTIONS_PER_MOVE + options;
+                    self.refuse_out_of_reach(&doublings, upto, limits, spent)?;
+                }
             }
             if every > 0 && computed >= next_pause {
                 pause(self);
@@ -275,6 +292,83 @@ impl PeriodRun {
             self.look(upto);
         }
         Ok(self.proven)
+    }
+
+    /// Stops a run that cannot reach its end within the budget and shows no period that could
+    /// end it sooner: no candidate in view, values still setting new highs in the last
+    /// doubling (an eventually periodic sequence has its largest value before its period
+    /// starts), and a budget that reaches less than `REACH_FACTOR` times the piles computed.
+    /// It is a judgement, said as one: a proof could still come between 1.5n and the reach.
+    /// The pace is the work per pile over the last two doublings, extrapolated as a
+    /// power of the pile: the plain scan of every split grows as n, the sparse space flattens.
+    fn refuse_out_of_reach(
+        &self,
+        doublings: &[(u64, u64)],
+        upto: u64,
+        limits: &Limits,
+        spent: u64,
+    ) -> Result<(), SolveError> {
+        let [(quarter, s0), (half, s1), (n, s2)] = match doublings {
+            [.., a, b, c] => [*a, *b, *c],
+            _ => return Ok(()),
+        };
+        if half != 2 * quarter || n != 2 * half {
+            return Ok(());
+        }
+        let (recent, before) = ((s2 - s1) as f64, (s1 - s0) as f64);
+        if recent <= 0.0 || before <= 0.0 {
+            return Ok(());
+        }
+        // Per pile, the last doubling's work over the one before (it covered half as many piles).
+        let exponent = ((recent / 2.0) / before).log2().clamp(0.0, 3.0) + 1.0;
+        let share = 1.0 - 0.5f64.powf(exponent);
+        let to_reach = |x: f64| recent * ((x / n as f64).powf(exponent) - 1.0) / share;
+        let budget =
+            (limits.max_pile_moves() as f64 * super::piles::KERNEL_OPTIONS_PER_MOVE as f64 - spent as f64).max(0.0);
+        let needed = to_reach(upto as f64);
+        let reach = n as f64 * (1.0 + budget * share / recent).powf(1.0 / exponent);
+        // A period not in view needs more than 1.5n values (a candidate shows once the latest
+        // quarter repeats), so a run that reaches four times as far is let go on: 0.376's values
+        // rise until 123,675 and its period is proven at 4,536,507, well within its reach.
+        if needed <= budget || reach >= (REACH_FACTOR * n) as f64 {
+            return Ok(());
+        }
+        let values = self.values();
+        let (mut largest, mut largest_at, mut below_half) = (0u32, 0u64, 0u32);
+        for i in 0..values.len() {
+            let v = values.get(i);
+            if v > largest {
+                (largest, largest_at) = (v, i as u64);
+            }
+            if i as u64 == half - 1 {
+                below_half = largest;
+            }
+        }
+        if largest <= below_half || find_candidate(values).is_some() {
+            return Ok(());
+        }
+        // Rounded down to two significant figures: a suggestion, not a measurement.
+        let scale = 10f64.powi((reach.log10().floor() as i32 - 1).max(0));
+        let reach = ((reach / scale).floor() * scale) as u64;
+        let moves = needed / super::piles::KERNEL_OPTIONS_PER_MOVE as f64;
+        Err(SolveError::PeriodOutOfReach {
+            computed: n,
+            largest,
+            largest_at,
+            pace: format!(
+                "at this pace the values of piles up to {upto} need about {} moves examined ({}), past the budget of {}",
+                super::approximately(moves),
+                limits.time_of_pile_moves(moves),
+                super::duration_in_words(limits.seconds())
+            ),
+            advice: format!(
+                "within the budget the values reach about pile {reach}, not {REACH_FACTOR} times as far as now, and a \
+                 period not in view yet needs more than {} values to be proven; give --upto {reach} to look that far, \
+                 or give it longer with --timeout {}",
+                n + n / 2,
+                limits.seconds_for_work(4.0)
+            ),
+        })
     }
 
     /// Checks the candidate against the value just computed at n.

@@ -122,13 +122,24 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
                 approximately(estimate),
                 approximately(limits.max_states as f64)
             ),
-            advice: format!(
-                "an estimate: the pile of {p} reaches smaller piles a few counters at a time (down to {} in {} steps), \
-                 and each splits in many ways ({} on average among the moves listed); ask about a smaller pile",
-                r.lowest,
-                r.expanded,
-                approximately(r.parts / r.expanded as f64)
-            ),
+            advice: {
+                let per_size = r.parts / r.expanded as f64;
+                // "Splits in many ways" only where moves split: a subtraction game's piles
+                // are a chain of sizes and nothing more.
+                let splits = if per_size > 0.0 {
+                    format!(
+                        ", and each splits in many ways ({} on average among the moves listed)",
+                        approximately(per_size)
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "an estimate: the pile of {p} reaches smaller piles a few counters at a time (down to {} in {} \
+                     steps){splits}; ask about a smaller pile",
+                    r.lowest, r.expanded
+                )
+            },
         });
     }
     let mut sizes: Vec<String> = Vec::new();

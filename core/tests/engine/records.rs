@@ -264,3 +264,37 @@ fn every_subtraction_set_of_up_to_three_takes_to_30_has_the_brute_force_period()
         assert_eq!((found.preperiod, found.period), (preperiod, period), "{{{list}}}: the table's period");
     }
 }
+
+/// Splittles {1, 4} (0.7007): its values keep setting new highs, and each pile's work grows with
+/// the pile. The pace of the first 2¹⁷ values says the default end (10⁸ piles) is out of reach,
+/// so the run is refused there, naming the largest value so far, which is the kernel's; an end
+/// within reach is run to its end and answered.
+#[test]
+fn a_run_whose_end_is_out_of_reach_is_refused_from_its_pace() {
+    use takeaway_core::errors::{PeriodError, SolveError};
+    use takeaway_core::Error;
+    let text = "game \"Splittles\"\npiles\nmove: take 1 or 4, then split\n";
+    let game = common::loaded(text);
+    let failure = match common::ask(&game, &Request::Period(PeriodArgs::default())) {
+        Err(failure) => failure,
+        Ok(answer) => panic!("an answer: {answer:?}"),
+    };
+    let Some(Error::Period(PeriodError::Solve(SolveError::PeriodOutOfReach { computed, largest, largest_at, .. }))) =
+        failure.errors.first()
+    else {
+        panic!("{failure:?}")
+    };
+    assert_eq!(*computed, 1 << 17);
+    let (values, _, _) =
+        kernel_values(&common::game_text(text), 1 << 17, 1, usize::MAX, SparseMode::Auto, None).expect("compiles");
+    let most = *values.iter().max().expect("values");
+    assert_eq!(*largest, most);
+    assert_eq!(values.iter().position(|&v| v == most), Some(*largest_at as usize));
+    // The highs are still rising: the largest is past the first half.
+    assert!(*largest_at >= 1 << 16);
+    let report = match common::ask(&game, &Request::Period(PeriodArgs { upto: 150_000, checkpoint: None })) {
+        Ok(Answer::Period(report)) => report,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((report.proven, report.computed), (None, 150_000));
+}

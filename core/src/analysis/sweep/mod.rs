@@ -148,7 +148,9 @@ pub fn sweep_row(
         Err(PeriodError::Stopped { cause: SolveError::Cancelled, .. } | PeriodError::Solve(SolveError::Cancelled)) => {
             return Err(Cancelled)
         }
-        Err(e @ PeriodError::Stopped { at, .. }) => {
+        Err(e @ PeriodError::Stopped { at, .. })
+        | Err(e @ PeriodError::Solve(SolveError::PeriodOutOfReach { computed: at, .. })) => {
+            // Out of reach by its pace, a row stops early as one stopped by its budget does.
             let mut row = failed(label, &e);
             row.status = RowStatus::Stopped;
             row.values_computed = at;
