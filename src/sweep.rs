@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use takeaway_core::{sweep, Budget, BudgetArgs, CancelToken, Failure, GameText, Progress, SweepArgs};
 
 use crate::terminal::Failed;
-use crate::verbs::Format;
+use crate::verbs::{count, count_usize, Format};
 
 // The arguments of `takeaway sweep` (a plain comment: clap would make a doc comment the
 // subcommand's about, in place of the line its enum variant gives).
@@ -34,7 +34,7 @@ pub struct SweepCli {
     #[arg(long, value_name = "NAME=VALUE")]
     each: Vec<String>,
     /// values computed for each game at most, unless a period is proven first [default: 131072]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     upto: Option<u64>,
     /// the rows file, written as each game finishes (.jsonl: JSON lines; CSV otherwise); run
     /// the same command again to go on from the rows there
@@ -44,7 +44,7 @@ pub struct SweepCli {
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
     /// games run at once [default: the machine's cores; at most four a core, and no more than the games]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_usize)]
     workers: Option<usize>,
     /// a Dask scheduler's address (tcp://HOST:8786): the games run on its workers, through the
     /// Python package (pip install takeaway[dask])
@@ -54,7 +54,7 @@ pub struct SweepCli {
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// each game's work: as `period --max-states`
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_usize)]
     max_states: Option<usize>,
     /// output format: text (a line a game as it finishes), json (JSON lines) or csv, in the family's order
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -68,11 +68,11 @@ pub enum Verb<G: Args> {
         by_last: bool,
         /// how many values (piles 0..N-1) are looked at for a period, past the table if need be
         /// [default: 512, within a small share of the limits]
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         period_values: Option<u64>,
         /// games on any number of piles: every position of K piles, each up to N, and its
         /// P-positions (games on exactly 3 or more piles get this table without it)
-        #[arg(long, value_name = "K")]
+        #[arg(long, value_name = "K", value_parser = count_usize)]
         piles: Option<usize>,
         #[command(flatten)]
         output: OutputArgs,
@@ -108,9 +108,9 @@ pub enum Verb<G: Args> {
         #[command(flatten)]
         game: G,
         /// compute at most the values of piles 0..N-1 (also --upto N)
-        #[arg(value_name = "N")]
+        #[arg(value_name = "N", value_parser = count)]
         upto: Option<u64>,
-        #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true)]
+        #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true, value_parser = count)]
         upto_flag: Option<u64>,
         /// keep the values in FILE, written every 4,194,304 values and when the run stops (Ctrl-C,
         /// --timeout); given a FILE that exists, the run goes on from it
@@ -126,10 +126,10 @@ pub enum Verb<G: Args> {
         /// the other game: a game file (in the REPL also a game of the session, or a bundled game's name)
         other: String,
         /// compare piles of 0..N [default: 100]
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         upto: Option<u64>,
         /// read the second game at n + K [default: 0]
-        #[arg(long, value_name = "K")]
+        #[arg(long, value_name = "K", value_parser = count)]
         shift: Option<u64>,
         #[command(flatten)]
         output: OutputArgs,
@@ -181,7 +181,7 @@ pub struct PositionArgs {
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub position: Vec<String>,
     /// the size of the previous move, for games whose rules read `last`
-    #[arg(long)]
+    #[arg(long, value_parser = count)]
     pub last: Option<u64>,
 }
 
@@ -196,9 +196,9 @@ impl PositionArgs {
 #[derive(Args, Debug)]
 pub struct Upto {
     /// the largest pile size (also --upto N)
-    #[arg(value_name = "N")]
+    #[arg(value_name = "N", value_parser = count)]
     upto: Option<u64>,
-    #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true)]
+    #[arg(long = "upto", value_name = "N", conflicts_with = "upto", hide = true, value_parser = count)]
     upto_flag: Option<u64>,
 }
 
@@ -232,11 +232,11 @@ pub struct OutputArgs {
 pub struct LimitArgs {
     /// the most positions a search may visit before it stops with an error (the default keeps
     /// about 670 MB in a search over whole positions)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_usize)]
     pub max_states: Option<usize>,
     /// the memory a search over whole positions may keep, in MB: sets --max-states to about
     /// 7,500 positions a MB
-    #[arg(long, value_name = "MB", conflicts_with = "max_states")]
+    #[arg(long, value_name = "MB", conflicts_with = "max_states", value_parser = count)]
     pub memory: Option<u64>,
     /// stop with an error after this many seconds (without it, a question estimated to take
     /// more than half a minute is refused at once, saying how long it would take)
@@ -249,8 +249,24 @@ pub struct LimitArgs {
     pub keep_table: bool,
     /// threads the take-and-break kernel shares a pile's work with (the answers never depend on
     /// it) [default: the machine's cores, at most 2]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_u16)]
     pub threads: Option<u16>,
+}
+
+/// A count as the core reads one typed: `1000000`, `1e6`, `10^6`, `1,000,000`.
+pub(crate) fn count(s: &str) -> Result<u64, String> {
+    takeaway_core::parse_count(s)
+}
+
+/// A count that must fit the machine's word (positions, piles, workers).
+pub(crate) fn count_usize(s: &str) -> Result<usize, String> {
+    usize::try_from(count(s)?)
+        .map_err(|_| format!("`{s}` is past the largest count this machine holds, {}", usize::MAX))
+}
+
+/// A small count (threads).
+pub(crate) fn count_u16(s: &str) -> Result<u16, String> {
+    u16::try_from(count(s)?).map_err(|_| format!("`{s}` is past the largest count here, {}", u16::MAX))
 }
 
 /// A timeout: a finite number of seconds, 0 or more (0 stops at the first look at the clock).

@@ -51,10 +51,10 @@ use thiserror::Error;
 pub use analysis::sweep::SweepRow;
 pub use api::MOST_GAME_FILE_BYTES;
 pub use api::{
-    ask, defaults, load_game, load_text, parse_setting, position_of, read_game, read_game_text, Answer, Budget,
-    BudgetArgs, CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData,
-    Loaded, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings,
-    SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
+    ask, defaults, load_game, load_text, parse_count, parse_setting, position_of, read_game, read_game_text, Answer,
+    Budget, BudgetArgs, CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games,
+    LabelData, Loaded, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting,
+    Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
 pub use api::{
     checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
@@ -219,10 +219,28 @@ pub(crate) fn load_with(
     solve::check_cancel(limits).map_err(LoadError::Stopped)?;
     let file = syntax::parse(text)?;
     solve::check_cancel(limits).map_err(LoadError::Stopped)?;
-    let mut game = check::check(&file, default_name, settings, library, limits)?;
+    let mut game = check::check(&file, default_name, settings, library, limits).map_err(|e| phrased(e, text))?;
     without_repeated_rules(&mut game.first_moves, text);
     without_repeated_rules(&mut game.moves, text);
     Ok(game)
+}
+
+/// An unknown name on a line written in a phrasing the language says another way (`take k
+/// from both piles`, `take squares`): its help shows the language's way.
+fn phrased(error: LoadError, text: &str) -> LoadError {
+    match error {
+        LoadError::Check(mut errors) => {
+            for e in &mut errors {
+                if let check::CheckError::UnknownName { span, help, .. } = e {
+                    if let Some(way) = syntax::phrasing_help(syntax::line_at(text, span.start)) {
+                        *help = way;
+                    }
+                }
+            }
+            LoadError::Check(errors)
+        }
+        other => other,
+    }
 }
 
 /// A rule written again word for word allows the same moves as the first: it is kept once, so

@@ -1378,3 +1378,25 @@ fn a_thermograph_is_drawn_through_its_walls_corners() {
     let err = fails(1, &["plot", "games/nim.game", "--thermograph", "5"]);
     assert!(err.contains("takeaway::query::no_thermograph"), "{err}");
 }
+
+/// Every count reads the way it is typed: `1e2`, `10^2` and `1_00`
+/// give the same table as the digits, `--max-states 1e7` is a limit like `10000000`, and what
+/// is not a whole number says how to write one.
+#[test]
+fn counts_read_as_a_user_types_them() {
+    let digits = ok(&["table", "games/kayles.game", "--upto", "100", "--format", "csv"]);
+    for typed in ["1e2", "10^2", "1_00", "100"] {
+        assert_eq!(ok(&["table", "games/kayles.game", typed, "--format", "csv"]), digits, "{typed}");
+    }
+    let limited =
+        |max: &str| json(&["solve", "games/wythoff.game", "30", "40", "--max-states", max, "--format", "json"]);
+    assert_eq!(limited("1e7"), limited("10000000"));
+    assert_eq!(limited("1e7")["outcome"], limited("1,000,000")["outcome"]);
+    for (typed, said) in [("1.5", "is not a count"), ("1e-3", "has no fraction"), ("2^70", "past the largest count")] {
+        let stderr = fails(2, &["table", "games/kayles.game", "--upto", typed]);
+        assert!(stderr.contains(said), "{typed}: {stderr}");
+        assert!(stderr.contains("1e6 or 10^6") || said == "past the largest count", "{typed}: {stderr}");
+    }
+    let stderr = fails(2, &["solve", "games/nim.game", "3", "--threads", "1e6"]);
+    assert!(stderr.contains("past the largest count"), "{stderr}");
+}

@@ -49,3 +49,33 @@ fn a_good_game_checks_silently() {
     assert_eq!(code, 0);
     assert_eq!(stderr, "");
 }
+
+/// The phrasings teachers write (the teacher's trial of the engine issue): each file's
+/// diagnostic has help that shows the language's way to say it.
+#[test]
+fn each_teachers_phrasing_is_shown_the_languages_way() {
+    for (name, way) in [
+        ("square-number", "`take any where square(t)`"),
+        ("squares", "`take any where square(t)`"),
+        ("k-squared", "`take any where square(t)`"),
+        ("dots", "the squares are `take any where square(t)`"),
+        ("up-to", "`take ≤ 2*last`"),
+        ("number-against-name", "`2*last`"),
+        ("adjacent", "`take 1 or 2, then split`"),
+        ("same-from-both", "`take any from both piles`"),
+        ("k-from-both", "`take any from both piles`"),
+        ("left-colon", "`left move: take 1 or 2`"),
+        ("then-split-no-comma", "`take 1..2, then split`"),
+        ("param-set", "`param S = {1, 3, 4}`"),
+    ] {
+        let (code, stderr) = check(&format!("tests/all/bad/phrasing-{name}.game"));
+        assert_eq!(code, 1, "{name}");
+        let help = stderr.split("help:").nth(1).unwrap_or_else(|| panic!("{name}: no help in {stderr}"));
+        // The help is wrapped to the terminal's width: compared with its lines joined.
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(way), "{name}: {help}");
+    }
+    // Where a rule may start, a player's rule is among the words expected.
+    let (_, stderr) = check("tests/all/bad/phrasing-left-colon.game");
+    assert!(stderr.contains("`left move:` or `right move:`"), "{stderr}");
+}

@@ -323,7 +323,7 @@ impl Error {
             Error::Period(e) => e.kind(),
             Error::Compare(e) => e.kind(),
             Error::Request(e) => e.kind(),
-            Error::Sweep(_) => FailureKind::Question,
+            Error::Sweep(e) => e.kind(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! failure). The question's budget (limits, deadline, cancel token, progress sink) travels in
 //! its `Limits`. Nothing here renders: `render` turns answers into text, JSON, CSV or SVG.
 
+mod count;
 mod failure;
 mod games;
 mod request;
@@ -14,6 +15,7 @@ use serde::Serialize;
 
 pub use crate::solve::Budget;
 pub use crate::vocab::FailureKind;
+pub use count::parse_count;
 pub use failure::{DiagnosticData, Error, Failure, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES};
 pub use games::{extend, load_game, parse_setting, read_game, read_text as read_game_text, without_moves, Games};
 pub use request::{

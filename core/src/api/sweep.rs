@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::request::{defaults, parse_args, GameText, Settings};
-use super::{load_text, Budget, BudgetArgs, Error, Failure, RequestError};
+use super::{load_text, Budget, BudgetArgs, Failure, RequestError};
 use crate::analysis::sweep::{self, SweepRow};
 use crate::check::NoLibrary;
 use crate::solve::progress::Progress;
@@ -369,7 +369,20 @@ pub fn sweep(
         return Err(f);
     }
     if cancel.is_cancelled() {
-        return Err(Failure::one(Error::from(crate::solve::SolveError::Cancelled), None));
+        // A rerun with the same rows file goes on from the rows finished; without one there is
+        // nothing to go on from.
+        let resume = match &args.out {
+            Some(path) => format!(
+                "the finished rows are in {}: run the same sweep again to go on from them (the games that were \
+                 running start again)",
+                path.display()
+            ),
+            None => "no rows file was given, so nothing is kept: give one (--out FILE) and a sweep stopped again goes \
+                     on from its rows"
+                .to_string(),
+        };
+        let finished = resumed + new_rows.len();
+        return Err(Failure::one(RowsError::Stopped { finished, total: games.len(), resume }, None));
     }
     let rows = in_family_order(&games, done.into_iter().chain(new_rows).collect());
     if let Some(file) = file {

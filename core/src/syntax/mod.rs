@@ -1,6 +1,7 @@
 //! Parsing: game text → `ast::GameFile`. The only module that touches pest `Pair`s.
 
 mod error;
+mod phrasings;
 
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -658,6 +659,15 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
             }
         }
     }
+    // Where a rule may start, so may a first move's and one player's: pest names only the
+    // rule, and `Left: take 1 or 2` was told of `move:` alone.
+    if expected.contains(&"`move:`") {
+        for also in ["`first move:`", "`left move:` or `right move:`"] {
+            if !expected.contains(&also) {
+                expected.push(also);
+            }
+        }
+    }
     // Drop what another entry already says.
     if expected.contains(&"a number or an expression") {
         expected.retain(|w| *w != "`(`");
@@ -688,13 +698,25 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
     let found_len = token_len(rest);
     let token = &rest[..found_len];
     let found = describe_found(token);
-    let help = match (near_miss(text, pos, token), nearest_word(token, &expected)) {
+    let phrased = near_miss(text, pos, token).or_else(|| phrasing_help(line_at(text, pos)));
+    let help = match (phrased, nearest_word(token, &expected)) {
         (Some(phrase), _) => phrase,
         (None, Some(word)) => format!("did you mean `{word}`? ({help})"),
         (None, None) => help,
     };
     ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help }
 }
+
+/// The whole line of `text` that byte `pos` falls on.
+pub(crate) fn line_at(text: &str, pos: usize) -> &str {
+    let pos = pos.min(text.len());
+    let pos = (0..=pos).rev().find(|&p| text.is_char_boundary(p)).unwrap_or(0);
+    let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    &text[start..end]
+}
+
+pub(crate) use phrasings::phrasing_help;
 
 /// The phrase to write for what a teacher would say in words: `t is square` is a call,
 /// `split into two unequal heaps` needs no noun. Only for words the grammar cannot read at
@@ -821,7 +843,7 @@ fn join_or(words: &[&str]) -> String {
 fn help_for(expected: &[&str]) -> String {
     let has = |w: &str| expected.iter().any(|e| e.contains(w));
     if has("`game`") || has("`move:`") {
-        "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`/`coins`, `move: …`, `first move: …`, `play misère` or `tartan product of \"A\" and \"B\"`".into()
+        "each line is one statement: `game \"Name\"`, `param k = 3`, `pile`/`piles`/`rows`/`coins`, `move: …`, `first move: …`, `left move: …`/`right move: …`, `play misère` or `tartan product of \"A\" and \"B\"`".into()
     } else if has("`take`") {
         "a move is `take …`, `add …`, `split …`, `octal 0.77`, `code 4!.0`, `bite any square but (1, 1)` or `turn 1..3 coins`".into()
     } else if has("an amount") {

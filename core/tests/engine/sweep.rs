@@ -364,3 +364,35 @@ fn a_sweep_of_one_game_reports_its_progress_and_a_family_its_rows() {
     assert_eq!(rows.len(), 2);
     assert!(family.is_empty(), "{family:?}");
 }
+
+/// Ctrl-C (a cancelled question) stops a sweep with the rows finished kept in its rows file; the
+/// diagnostic says how many, and that the same sweep again goes on from them, which it does, to
+/// the rows of a whole run.
+#[test]
+fn a_stopped_sweep_says_a_rerun_goes_on_and_one_does() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = dir.path().join("rows.jsonl");
+    let request = json!({ "octal": 2, "upto": 512, "out": out, "workers": 1 });
+    let token = takeaway_core::CancelToken::new();
+    let question = Budget::new().cancel(token.clone());
+    let seen = Mutex::new(0usize);
+    let failure = sweep(&args(request.clone()), &BudgetArgs::default(), &question, &|_| {
+        let mut seen = seen.lock().unwrap();
+        *seen += 1;
+        if *seen == 10 {
+            token.cancel();
+        }
+    })
+    .expect_err("stopped");
+    assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::stopped"));
+    assert_eq!(failure.kind(), takeaway_core::FailureKind::Cancelled);
+    let kept = std::fs::read_to_string(&out).expect("the rows").lines().count();
+    let said = failure.to_string();
+    assert!(said.contains(&format!("with {kept} of its 126 games finished")), "{said}: {kept} rows kept");
+    let help = format!("{:?}", failure.errors.first().and_then(|e| miette::Diagnostic::help(e).map(|h| h.to_string())));
+    assert!(help.contains("go on from them"), "{help}");
+    let again = sweep(&args(request), &BudgetArgs::default(), &Budget::new(), &|_| {}).expect("the sweep runs");
+    assert_eq!(again.resumed, kept);
+    let strip = |rows: &[SweepRow]| rows.iter().map(SweepRow::comparable).collect::<Vec<_>>();
+    assert_eq!(strip(&again.rows), strip(&rows(json!({ "octal": 2, "upto": 512 }))));
+}

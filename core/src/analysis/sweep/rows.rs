@@ -39,6 +39,28 @@ pub enum RowsError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Ctrl-C, or the program that asked, stopped the sweep; the finished rows are kept.
+    #[error("the sweep was stopped with {finished} of its {total} games finished")]
+    #[diagnostic(code(takeaway::sweep::stopped), help("{resume}"))]
+    Stopped {
+        /// The games whose rows are done, this run's and a rows file's before it.
+        finished: usize,
+        /// The games of the family.
+        total: usize,
+        /// Where the rows are, and how to go on.
+        resume: String,
+    },
+}
+
+impl RowsError {
+    /// What kind of failure this is: a stopped sweep was cancelled, the rest are the
+    /// question's (its file).
+    pub fn kind(&self) -> crate::vocab::FailureKind {
+        match self {
+            RowsError::Stopped { .. } => crate::vocab::FailureKind::Cancelled,
+            RowsError::Io { .. } | RowsError::NotRows { .. } => crate::vocab::FailureKind::Question,
+        }
+    }
 }
 
 /// The format of a rows file, from its name.
