@@ -3,6 +3,8 @@ baseline measured in the same run.
 
     python python/benches/calls.py [--cli target/release/takeaway]
 
+0. `solve` on defaults (with the remoteness) of 20,000 small Nim positions (three piles below
+   8), and the same with `remoteness=False`.
 1. `solve` on random Nim positions of three piles below 1000, through `takeaway.Game.solve`,
    against the bare native call (`Game._game.ask`), which is the engine and the call alone.
 2. The periods of 400 subtraction games {1, a, b} (1 < a < b ≤ 30), through Python, against the
@@ -47,6 +49,24 @@ def solves(count: int) -> None:
     print(f"  ({zeros} were P-positions)")
 
 
+def small_solves(count: int) -> None:
+    """A class's loop: `solve` on defaults (remoteness included) of small Nim positions, three
+    piles below 8, against the same with `remoteness=False`."""
+    nim = takeaway.Game.from_file(ROOT / "games" / "nim.game")
+    rng = random.Random(20_000)
+    positions = [tuple(rng.randrange(8) for _ in range(3)) for _ in range(count)]
+    started = time.perf_counter()
+    remote = sum(nim.solve(*p).remoteness for p in positions)
+    defaults = time.perf_counter() - started
+    started = time.perf_counter()
+    for p in positions:
+        nim.solve(*p, remoteness=False)
+    without = time.perf_counter() - started
+    print(f"solve on defaults, {count} Nim positions of 3 piles < 8 (remoteness summed: {remote}):")
+    print(f"  on defaults       {defaults:8.3f} s   ({defaults / count * 1e6:.1f} us a call)")
+    print(f"  remoteness=False  {without:8.3f} s   ({without / count * 1e6:.1f} us a call)")
+
+
 def sweep_sets():
     return [(1, a, b) for b in range(3, 31) for a in range(2, b)][:400]
 
@@ -82,6 +102,7 @@ def main() -> None:
     parser.add_argument("--cli", default=str(ROOT / "target" / "release" / "takeaway"))
     parser.add_argument("--solves", type=int, default=100_000)
     args = parser.parse_args()
+    small_solves(20_000)
     solves(args.solves)
     started = time.perf_counter()
     by_python = sweep_python()

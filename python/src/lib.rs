@@ -26,7 +26,7 @@ use takeaway_core::{
 /// games are found in.
 #[pyclass(frozen, module = "takeaway._native")]
 struct NativeGame {
-    loaded: Loaded,
+    loaded: std::sync::Arc<Loaded>,
     settings: Settings,
     directory: std::path::PathBuf,
 }
@@ -179,6 +179,10 @@ fn build_exception(py: Python<'_>, failure: &Failure) -> PyResult<PyErr> {
 /// How often the asking thread looks for a signal Python is waiting to handle.
 const SIGNAL_LOOK: Duration = Duration::from_millis(50);
 
+/// How long a thread spins for a question's end, or a worker for its next question, before it
+/// sleeps: longer than a small question and the Python between two of them.
+const SPIN: Duration = Duration::from_micros(200);
+
 /// The stack a question's worker runs on: as deep as a main thread's, which the engine's
 /// recursive searches were measured on.
 const WORKER_STACK: usize = 64 << 20;
@@ -188,56 +192,121 @@ const WORKER_STACK: usize = 64 << 20;
 /// a notebook's interrupt): then it cancels the question and raises the signal's exception.
 /// Python runs signal handlers only on its main thread, so the look must happen here, on the
 /// thread that asked, not in the engine's loops, which may poll from threads of their own.
-pub(crate) fn detached<T: Send>(
+pub(crate) fn detached<T: Send + 'static>(
     py: Python<'_>,
     budget: Budget,
-    work: impl FnOnce(&Budget) -> Result<T, Failure> + Send,
+    work: impl FnOnce(&Budget) -> Result<T, Failure> + Send + 'static,
 ) -> PyResult<T> {
     let token = budget.cancel_token().clone();
     let mut caught: Option<PyErr> = None;
     let result = py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = std::sync::mpsc::channel();
-            let worker = std::thread::Builder::new()
-                .name("takeaway-question".into())
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, move || {
-                    let result = work(&budget);
-                    // The asking thread may have stopped listening only by panicking.
-                    let _ = done.send(());
-                    result
-                });
-            let worker = match worker {
-                Ok(worker) => worker,
-                Err(e) => return Err(Spawn(e)),
-            };
-            loop {
-                match finished.recv_timeout(SIGNAL_LOOK) {
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) if caught.is_none() => {
+        let (done, finished) = std::sync::mpsc::channel();
+        let job: Job = Box::new(move || {
+            // A panic is the asking thread's to raise; the worker goes on to the next question.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&budget)));
+            let _ = done.send(result);
+        });
+        on_a_worker(job).map_err(Spawn)?;
+        // A small question ends within microseconds: waited for by spinning, since putting this
+        // thread to sleep and waking it costs more than the question (two context switches).
+        let spinning = std::time::Instant::now();
+        while spinning.elapsed() < SPIN {
+            match finished.try_recv() {
+                Ok(result) => return Ok(result),
+                Err(std::sync::mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+            }
+        }
+        loop {
+            match finished.recv_timeout(SIGNAL_LOOK) {
+                Ok(result) => return Ok(result),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if caught.is_none() {
                         if let Err(e) = Python::attach(|py| py.check_signals()) {
                             token.cancel();
                             caught = Some(e);
                         }
                     }
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                    _ => break,
+                }
+                // The job is dropped unrun only if its worker died, which catch_unwind prevents.
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Spawn(std::io::Error::other("the question's worker stopped")))
                 }
             }
-            match worker.join() {
-                Ok(result) => Ok(result),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        })
+        }
     });
     if let Some(interrupt) = caught {
         return Err(interrupt);
     }
     match result {
-        Ok(result) => result.map_err(|f| exception(py, &f)),
+        Ok(Ok(result)) => result.map_err(|f| exception(py, &f)),
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
         Err(Spawn(e)) => {
             Err(pyo3::exceptions::PyRuntimeError::new_err(format!("could not start a thread for the question: {e}")))
         }
     }
+}
+
+/// A question for a worker thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Worker threads waiting for a question. A thread with a deep stack was started for every
+/// question, and that start cost a small question more than the question itself; a thread is
+/// now kept when its question ends, and started only when none waits (so there are as many as
+/// questions were ever asked at once).
+/// They are the process's that started them: a child forked from it (multiprocessing, a Dask
+/// worker) has the list but none of the threads, and starts its own.
+static WAITING_WORKERS: std::sync::Mutex<(u32, Vec<std::sync::mpsc::Sender<Job>>)> =
+    std::sync::Mutex::new((0, Vec::new()));
+
+/// The workers waiting in this process (a list inherited through a fork is forgotten first).
+fn with_waiting<T>(f: impl FnOnce(&mut Vec<std::sync::mpsc::Sender<Job>>) -> T) -> T {
+    let mut waiting = WAITING_WORKERS.lock().unwrap_or_else(|p| p.into_inner());
+    let (owner, workers) = &mut *waiting;
+    if *owner != std::process::id() {
+        // Those threads are the parent's. Forgotten, not dropped: dropping would touch
+        // channels that no thread of this process serves.
+        std::mem::forget(std::mem::take(workers));
+        *owner = std::process::id();
+    }
+    f(workers)
+}
+
+/// A worker that waits for a question of this process.
+fn waiting_worker() -> Option<std::sync::mpsc::Sender<Job>> {
+    with_waiting(Vec::pop)
+}
+
+/// Runs `job` on a waiting worker, or on a new one.
+fn on_a_worker(mut job: Job) -> std::io::Result<()> {
+    loop {
+        let Some(worker) = waiting_worker() else { break };
+        match worker.send(job) {
+            Ok(()) => return Ok(()),
+            Err(std::sync::mpsc::SendError(back)) => job = back,
+        }
+    }
+    let (sender, jobs) = std::sync::mpsc::channel::<Job>();
+    std::thread::Builder::new().name("takeaway-question".into()).stack_size(WORKER_STACK).spawn(move || {
+        job();
+        loop {
+            // A worker runs only in the process that started it, so this list is its own.
+            with_waiting(|workers| workers.push(sender.clone()));
+            // The next question of a loop of small ones comes within microseconds: spin for it
+            // a moment before sleeping, for the reason the asking thread spins.
+            let spinning = std::time::Instant::now();
+            let mut next = None;
+            while next.is_none() && spinning.elapsed() < SPIN {
+                next = jobs.try_recv().ok();
+                std::hint::spin_loop();
+            }
+            match next.map_or_else(|| jobs.recv(), Ok) {
+                Ok(next) => next(),
+                Err(_) => return,
+            }
+        }
+    })?;
+    Ok(())
 }
 
 /// A question's worker thread could not be started (the system is out of threads or memory).
@@ -272,8 +341,8 @@ impl NativeGame {
         let game = GameText { source: text.to_string(), name: Some(name.to_string()), settings: settings.clone() };
         let directory = std::path::PathBuf::from(directory);
         let library = Games { dir: directory.clone(), session: Vec::new() };
-        let loaded = detached(py, Budget::new(), |budget| load_text(&game, &library, budget))?;
-        Ok(NativeGame { loaded, settings, directory })
+        let loaded = detached(py, Budget::new(), move |budget| load_text(&game, &library, budget))?;
+        Ok(NativeGame { loaded: std::sync::Arc::new(loaded), settings, directory })
     }
 
     /// Reads, parses and checks a game file.
@@ -286,9 +355,9 @@ impl NativeGame {
     ) -> PyResult<NativeGame> {
         let settings = self::settings(settings)?;
         let listed: Vec<Setting> = settings.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
-        let loaded = detached(py, Budget::new(), |budget| read_game(&path, &listed, Vec::new(), budget))?;
         let directory = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-        Ok(NativeGame { loaded, settings, directory })
+        let loaded = detached(py, Budget::new(), move |budget| read_game(&path, &listed, Vec::new(), budget))?;
+        Ok(NativeGame { loaded: std::sync::Arc::new(loaded), settings, directory })
     }
 
     #[getter]
@@ -358,7 +427,8 @@ impl NativeGame {
             budget = budget.cancel(c.token.clone());
         }
         let library = Games { dir: self.directory.clone(), session: Vec::new() };
-        let answer = detached(py, budget, |budget| ask_engine(&self.loaded, &request, &library, budget))?;
+        let loaded = std::sync::Arc::clone(&self.loaded);
+        let answer = detached(py, budget, move |budget| ask_engine(&loaded, &request, &library, budget))?;
         Ok(NativeAnswer { answer })
     }
 }

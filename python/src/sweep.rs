@@ -3,7 +3,7 @@
 //! API; `takeaway/sweep.py` puts them on a Dask cluster when given a client.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -66,7 +66,8 @@ pub fn sweep_game<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let game: SweepGame = depythonize(game, "the game")?;
     let budget = budget_of(py, budget, cancel)?.threads(1);
-    let row = detached(py, budget, |budget| takeaway_core::sweep_game(&game, upto, checkpoints.as_deref(), budget))?;
+    let row =
+        detached(py, budget, move |budget| takeaway_core::sweep_game(&game, upto, checkpoints.as_deref(), budget))?;
     to_python(py, &serde_json::to_value(row).unwrap_or_default())
 }
 
@@ -86,22 +87,23 @@ pub fn sweep<'py>(
     // The sweep's own budget only carries the cancel token (Ctrl-C, `cancel`): each game gets
     // `each_game`, from the moment it starts.
     let sweep_budget = budget_of(py, None, cancel)?;
-    let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
-    let report = detached(py, sweep_budget, |budget| {
+    let callback_error: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let caught = Arc::clone(&callback_error);
+    let report = detached(py, sweep_budget, move |budget| {
         takeaway_core::sweep(&args, &each_game, budget, &|row| {
             if let Some(f) = &on_row {
                 Python::attach(|py| {
                     let called = to_python(py, &serde_json::to_value(row).unwrap_or_default())
                         .and_then(|r| f.call1(py, (r,)).map(|_| ()));
                     if let Err(e) = called {
-                        callback_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                        caught.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
                         budget.cancel_token().cancel();
                     }
                 });
             }
         })
     });
-    if let Some(e) = callback_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Some(e) = callback_error.lock().unwrap_or_else(|p| p.into_inner()).take() {
         return Err(e);
     }
     let report = report?;

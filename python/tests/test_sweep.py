@@ -115,6 +115,21 @@ def test_a_parameter_family_and_a_bad_game_are_rows():
     assert rows[1]["status"] == "proven"
 
 
+def test_games_are_rows_named_by_their_game_lines():
+    # Games loaded from text are named by their `game` line, not "game 1"; two of one name are
+    # told apart by their place, not refused.
+    s = 'game "S{1,%d}"\npile\nmove: take 1 or %d\n'
+    games = [takeaway.Game.from_source(s % (k, k)) for k in (2, 3)]
+    twin = takeaway.Game.from_source(s % (2, 2))
+    rows, _ = takeaway.sweep_rows(games=games + [twin], upto=100)
+    assert [r["game"] for r in rows] == ["S{1,2}", "S{1,3}", "S{1,2} (2)"]
+    # {1, 2}: 0 1 2 repeating; {1, 3}: 0 1 0 1 repeating.
+    assert [(r["preperiod"], r["period"]) for r in rows] == [(0, 3), (0, 2), (0, 3)]
+    with pytest.raises(takeaway.InvalidArgument) as raised:
+        takeaway.sweep_rows(["0.16", "0.16"])
+    assert "`codes`" in str(raised.value) and "named twice" in str(raised.value)
+
+
 def test_wrong_requests_raise_with_their_codes():
     with pytest.raises(takeaway.InvalidArgument) as raised:
         takeaway.sweep_rows(octal=9)

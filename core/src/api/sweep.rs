@@ -3,7 +3,7 @@
 //! answered on its own budget, on this machine's cores by rayon's pool; a distributed engine
 //! (Dask, from the Python package) asks `sweep_game` for one game at a time instead.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -140,6 +140,8 @@ impl SweepArgs {
             Failure::one(RequestError::Invalid { verb: "sweep", argument, reason }, None)
         };
         let mut games = Vec::new();
+        // The argument each game came from, for a label given twice.
+        let mut from: Vec<&'static str> = Vec::new();
         if let Some(digits) = self.octal {
             let mut leading = self.leading.clone();
             leading.dedup();
@@ -147,6 +149,7 @@ impl SweepArgs {
                 let shortest = self.at_least.unwrap_or(1) as usize;
                 for code in octal_codes(lead, digits).into_iter().filter(|c| c.len() - 2 >= shortest) {
                     games.push(octal_game(&code));
+                    from.push("octal");
                 }
             }
         }
@@ -156,10 +159,19 @@ impl SweepArgs {
                 return Err(invalid("codes", format!("`{code}` is not an octal code such as 0.16 or 4.337")));
             }
             games.push(octal_game(code));
+            from.push("codes");
         }
+        // A game text is labelled by its own `game "NAME"` line, else the name it was given (a
+        // file's), else its place; texts of the same name are told apart by their place.
+        let mut named: HashMap<String, usize> = HashMap::new();
         for (i, text) in self.games.iter().enumerate() {
-            let label = text.name.clone().unwrap_or_else(|| format!("game {}", i + 1));
+            let own = crate::syntax::outline(&text.source).ok().and_then(|o| o.name);
+            let label = own.or_else(|| text.name.clone()).unwrap_or_else(|| format!("game {}", i + 1));
+            let count = named.entry(label.clone()).or_insert(0);
+            *count += 1;
+            let label = if *count == 1 { label } else { format!("{label} ({})", *count) };
             games.push(SweepGame { label, text: text.clone() });
+            from.push("games");
         }
         if let Some(game) = &self.game {
             for each in &self.each {
@@ -168,12 +180,13 @@ impl SweepArgs {
                     let mut all = game.settings.clone();
                     all.extend(settings);
                     games.push(SweepGame { label, text: GameText { settings: all, ..game.clone() } });
+                    from.push("each");
                 }
             }
         }
         let mut seen = HashSet::new();
-        if let Some(twice) = games.iter().find(|g| !seen.insert(g.label.clone())) {
-            return Err(invalid("codes", format!("{} is named twice", twice.label)));
+        if let Some((twice, argument)) = games.iter().zip(&from).find(|(g, _)| !seen.insert(g.label.clone())) {
+            return Err(invalid(argument, format!("{} is named twice", twice.label)));
         }
         Ok(games)
     }

@@ -274,6 +274,9 @@ pub struct Solver<'g> {
     search: search::Search,
     /// For remoteness under the fast methods, with its own smaller budget.
     remoteness_search: search::Search,
+    /// For remoteness of a sum of single piles where the grid counts its positions (Nim):
+    /// made when first asked (`None` inside: the grid does not count this game).
+    remoteness_grid: Option<Option<dense::Dense>>,
 }
 
 impl<'g> Solver<'g> {
@@ -299,7 +302,14 @@ impl<'g> Solver<'g> {
             EngineChoice::Dense(d) => Method::Dense(Box::new(d)),
             EngineChoice::Search => Method::Search,
         };
-        Solver { game, limits, method, search: Default::default(), remoteness_search: Default::default() }
+        Solver {
+            game,
+            limits,
+            method,
+            search: Default::default(),
+            remoteness_search: Default::default(),
+            remoteness_grid: None,
+        }
     }
 
     /// The general engine alone, whatever the rules: the reference the fast methods are tested against.
@@ -310,6 +320,7 @@ impl<'g> Solver<'g> {
             method: Method::Search,
             search: Default::default(),
             remoteness_search: Default::default(),
+            remoteness_grid: None,
         }
     }
 
@@ -561,6 +572,23 @@ impl<'g> Solver<'g> {
         }
         if !matches!(self.method, Method::Search | Method::Dense(_)) && !self.remoteness_is_small(pos) {
             return Ok(None);
+        }
+        // A sum of single piles the grid counts (Nim, subtraction games): its box of sorted
+        // piles is valued without a position built or hashed, several times faster than the
+        // search below (small Nim positions asked one after another from Python spent most of
+        // their time there).
+        if let Method::PileSum(_) = self.method {
+            let game = self.game;
+            let grid = self.remoteness_grid.get_or_insert_with(|| dense::Dense::recognise(game));
+            if let Some(grid) = grid {
+                let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() };
+                match grid.remoteness(game, pos, &small) {
+                    Ok(Some(r)) => return Ok(Some(r)),
+                    Err(e @ (SolveError::Cancelled | SolveError::Timeout { .. })) => return Err(e),
+                    // Past the grid's smaller budget, or an amount it cannot read: the search.
+                    Ok(None) | Err(_) => {}
+                }
+            }
         }
         let (search, limits) = match self.method {
             Method::Search | Method::Dense(_) => (&mut self.search, self.limits.clone()),

@@ -989,3 +989,39 @@ fn moore_nim_grundy_values_of_three_piles_match_a_brute_force_mex() {
     }
     assert_eq!(brute([7, 7, 7], &mut memo), 21);
 }
+
+/// Normal-play sums of single piles (Nim, a subtraction game on any number of piles) take their
+/// remoteness from the grid: equal to the brute force on every triple of piles up to 7, asked
+/// largest first and then smallest first (the grid grows between questions and is reused).
+#[test]
+fn remoteness_of_sums_of_piles_matches_brute_force() {
+    let takes = |amounts: Vec<u64>| {
+        move |p: &[u64]| {
+            let mut out = Vec::new();
+            for i in 0..p.len() {
+                for &t in amounts.iter().filter(|&&t| t <= p[i]) {
+                    let mut c = p.to_vec();
+                    c[i] -= t;
+                    c.sort_unstable();
+                    out.push(c);
+                }
+            }
+            out
+        }
+    };
+    let text = |rule: &str| format!("game \"x\"\npiles\nmove: {rule}\n");
+    for (rule, amounts) in [("take any", (1..=7).collect::<Vec<u64>>()), ("take 1, 3 or 4", vec![1, 3, 4])] {
+        let g = common::game_text(&text(rule));
+        let moves = takes(amounts);
+        let mut memo = HashMap::new();
+        let triples: Vec<[u64; 3]> =
+            (0..=7u64).flat_map(|a| (a..=7).flat_map(move |b| (b..=7).map(move |c| [a, b, c]))).collect();
+        for order in [triples.iter().rev().collect::<Vec<_>>(), triples.iter().collect()] {
+            let mut s = solver(&g);
+            for &&[a, b, c] in &order {
+                let r = s.remoteness(&Position::new(vec![c, a, b])).unwrap().unwrap();
+                assert_eq!(r, brute_remoteness(vec![a, b, c], &moves, false, &mut memo).1, "{rule}: {a} {b} {c}");
+            }
+        }
+    }
+}
