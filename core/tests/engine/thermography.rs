@@ -159,6 +159,24 @@ impl Store {
         }
     }
 
+    /// The canonical form of g + h, from the definition: {gᴸ + h, g + hᴸ | gᴿ + h, g + hᴿ}.
+    fn add(&mut self, g: usize, h: usize, memo: &mut HashMap<(usize, usize), usize>) -> usize {
+        if let Some(&s) = memo.get(&(g, h)) {
+            return s;
+        }
+        let ((gl, gr), (hl, hr)) = (self.options[g].clone(), self.options[h].clone());
+        let mut side = |ga: &[usize], ha: &[usize], store: &mut Store| -> Vec<usize> {
+            let mut out: Vec<usize> = ga.iter().map(|&x| store.add(x, h, memo)).collect();
+            out.extend(ha.iter().map(|&y| store.add(g, y, memo)));
+            out
+        };
+        let left = side(&gl, &hl, self);
+        let right = side(&gr, &hr, self);
+        let s = self.canonical(left, right);
+        memo.insert((g, h), s);
+        s
+    }
+
     /// The number a canonical form is: {} = 0, {n | } = n + 1, { | −n} = −n − 1, and
     /// {a | b} with a < b numbers is the simplest number between them.
     fn number(&mut self, g: usize) -> Option<Q> {
@@ -344,9 +362,10 @@ fn thermograph(store: &mut Store, g: usize, memo: &mut HashMap<usize, std::rc::R
     if let Some(b) = memo.get(&g) {
         return b.clone();
     }
-    let b = if let Some(x) = store.number(g) {
-        let temperature = if x.1 == 1 { Q::int(-1) } else { Q::new(-1, x.1) };
-        Brute { left: Corners::mast(x), right: Corners::mast(x), temperature, mean: x }
+    // An integer's walls are a mast; any other number's are built from its canonical options
+    // as a game's are (below its temperature −1/2ⁿ they lean, as CGSuite draws them).
+    let b = if let Some(x) = store.number(g).filter(|x| x.1 == 1) {
+        Brute { left: Corners::mast(x), right: Corners::mast(x), temperature: Q::int(-1), mean: x }
     } else {
         let (l, r) = store.options[g].clone();
         let lw: Vec<Corners> = l.iter().map(|&x| thermograph(store, x, memo).right.tilt(-1)).collect();
@@ -385,14 +404,14 @@ fn thermograph(store: &mut Store, g: usize, memo: &mut HashMap<usize, std::rc::R
     b
 }
 
-/// A wall written as the engine writes it: the corners top down, then the slopes dx/dt read
-/// downwards between them (the first, above the top corner, is the mast's 0 and left out).
+/// A wall as CGSuite writes it: the corners top down, then the slope dx/dt of each stretch top
+/// down, the mast's 0 first and the last going on below the lowest corner.
 fn wall_text(mean: Q, w: &Corners) -> String {
     let corners: Vec<Q> = w.points.iter().skip(1).rev().map(|p| p.0).collect();
-    let mut slopes = Vec::new();
+    let mut slopes = vec![Q::int(0).text()];
     for i in (0..w.points.len().saturating_sub(1)).rev() {
         let (a, b) = (w.points[i], w.points[i + 1]);
-        slopes.push(Q::int(0).sub(b.1.sub(a.1).div(b.0.sub(a.0))).text());
+        slopes.push(b.1.sub(a.1).div(b.0.sub(a.0)).text());
     }
     let corners: Vec<String> = corners.iter().map(|c| c.text()).collect();
     format!("{},[{}],[{}]", mean.text(), corners.join(","), slopes.join(","))
@@ -476,4 +495,51 @@ fn shown(x: Q) -> String {
         }
         _ => x.text(),
     }
+}
+
+/// Hot sums: two piles of partizan subtraction games, whose value the engine adds as canonical
+/// forms, have the thermograph of the brute force's sum, text for text (CGSuite's form).
+#[test]
+fn sums_of_two_piles_have_the_thermographs_of_their_canonical_sums() {
+    let words = |s: &[u64]| s.iter().map(u64::to_string).collect::<Vec<_>>().join(" or ");
+    let mut checked = 0;
+    for (left, right) in
+        [(vec![1u64, 3], vec![2u64, 3]), (vec![1], vec![2]), (vec![1, 4], vec![2]), (vec![2, 3], vec![1])]
+    {
+        let source = format!("piles\nleft move: take {}\nright move: take {}\n", words(&left), words(&right));
+        let game = crate::common::loaded(&source);
+        let mut store = Store::default();
+        let (mut memo, mut sums) = (HashMap::new(), HashMap::new());
+        let mut values: Vec<usize> = Vec::new();
+        for n in 0..=9u64 {
+            let options = |set: &[u64]| -> Vec<usize> {
+                set.iter().filter(|&&s| s <= n).map(|&s| values[(n - s) as usize]).collect()
+            };
+            let (lo, ro) = (options(&left), options(&right));
+            let g = store.canonical(lo, ro);
+            values.push(g);
+        }
+        for a in 1..=9u64 {
+            for b in a..=9u64 {
+                let sum = store.add(values[a as usize], values[b as usize], &mut sums);
+                let brute = thermograph(&mut store, sum, &mut memo);
+                let arguments = json!({ "position": format!("{a} {b}") }).as_object().cloned().unwrap_or_default();
+                let request = Request::parse("solve", arguments).expect("a request");
+                let Answer::PartizanSolve(report) =
+                    ask(&game, &request, &NoLibrary, &Budget::new()).expect("the engine answers")
+                else {
+                    panic!("a partizan game answers with its report");
+                };
+                let heat = report.heat.expect("a normal-play partizan position has its heat");
+                let expected = format!(
+                    "Thermograph({},{})",
+                    wall_text(brute.mean, &brute.left),
+                    wall_text(brute.mean, &brute.right)
+                );
+                assert_eq!(heat.thermograph, expected, "L{left:?} R{right:?}: {a} + {b}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 4 * 45);
 }

@@ -176,26 +176,58 @@ pub struct Thermograph {
 }
 
 impl Thermograph {
+    /// A number's thermograph. An integer's walls are one mast. A number m/2ⁿ (n ≥ 1) is
+    /// {m/2ⁿ − 1/2ⁿ | m/2ⁿ + 1/2ⁿ} in canonical form, and below its temperature −1/2ⁿ its walls
+    /// are those options' walls tilted, as any game's are (CGSuite draws them so:
+    /// {−1/2 | −1}'s Left wall turns at −1/2, where −1/2's Right wall does).
     fn of_number(x: Dyadic) -> Thermograph {
         let temperature = match x.exponent() {
             0 => BOTTOM,
             n => -Dyadic::new(1, n),
         };
-        Thermograph { left: Wall::constant(x), right: Wall::constant(x), temperature, mean: x }
+        Thermograph { left: number_wall(x, true), right: number_wall(x, false), temperature, mean: x }
+    }
+
+    /// Whether both walls are known from t = −1 down to −∞, as CGSuite draws them; a search of
+    /// positions knows a game that is not a number only from t = 0 up (`above_zero`).
+    pub fn is_whole(&self) -> bool {
+        self.left.starts_at() == BOTTOM && self.right.starts_at() == BOTTOM
+    }
+}
+
+/// The Left (`left`) or Right wall of the number `x`: a chain through one option a level, since
+/// a Left wall reads only its Left option's Right wall and a Right wall its Right option's Left.
+fn number_wall(x: Dyadic, left: bool) -> Wall {
+    match x.exponent() {
+        0 => Wall::constant(x),
+        n => {
+            let step = Dyadic::new(1, n);
+            let below =
+                if left { number_wall(x - step, false).tilted(-1) } else { number_wall(x + step, true).tilted(1) };
+            below.mast_from(-step)
+        }
     }
 }
 
 /// CGSuite's text form: `Thermograph(mast,[corners],[slopes],mast,[corners],[slopes])`, the
-/// left wall then the right, each corner a temperature, top down.
+/// left wall then the right: each wall's mast value, its corners (temperatures) top down, and
+/// one slope more than corners, dx/dt of each stretch top down, the mast's 0 first (−1 where a
+/// Left wall leans out as t falls, +1 for a Right wall). The last stretch goes on below.
+/// Walls known only from t = 0 up (a search of positions) say so after the text, which is then
+/// not CGSuite's.
 impl fmt::Display for Thermograph {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let wall = |w: &Wall| {
             let (corners, slopes) = w.corners_and_slopes();
             let corners: Vec<String> = corners.iter().map(|c| plain(*c)).collect();
-            let slopes: Vec<String> = slopes.iter().skip(1).map(|s| (-s).to_string()).collect();
+            let slopes: Vec<String> = slopes.iter().map(i64::to_string).collect();
             format!("{},[{}],[{}]", plain(self.mean), corners.join(","), slopes.join(","))
         };
-        write!(f, "Thermograph({},{})", wall(&self.left), wall(&self.right))
+        write!(f, "Thermograph({},{})", wall(&self.left), wall(&self.right))?;
+        if !self.is_whole() {
+            write!(f, " from t = 0 up")?;
+        }
+        Ok(())
     }
 }
 
@@ -591,7 +623,52 @@ mod tests {
         assert_eq!(thermal.value(&f, one).confusion(), None);
         // The text form: the mast, then each wall's corners top down and the slopes between.
         let th = thermal.thermograph(&f, switch);
-        assert_eq!(th.to_string(), "Thermograph(1/2,[1/2],[1],1/2,[1/2],[-1])");
+        assert_eq!(th.to_string(), "Thermograph(1/2,[1/2],[0,-1],1/2,[1/2],[0,1])");
+    }
+
+    /// CGSuite's text for the games of the theory, each wall worked out by hand from the
+    /// definition (Siegel II.5): Left's wall is the highest of its Left options' Right walls
+    /// tilted by −t, Right's the lowest of its Right options' Left walls tilted by +t, below
+    /// where they meet; a mast above.
+    #[test]
+    fn the_text_is_cgsuites() {
+        let mut f = Forms::new(100_000);
+        let mut thermal = Thermal::default();
+        let mut text = |f: &mut Forms, g: FormId| thermal.thermograph(f, g).to_string();
+        let number = |f: &mut Forms, x: Dyadic| f.of_number(x).unwrap();
+        // An integer: a mast for every t.
+        assert_eq!(text(&mut f, FormId::ZERO), "Thermograph(0,[],[0],0,[],[0])");
+        let two = number(&mut f, 2.into());
+        assert_eq!(text(&mut f, two), "Thermograph(2,[],[0],2,[],[0])");
+        // 1/2 = {0 | 1}: below −1/2 its walls are 0 − t and 1 + t.
+        let half = number(&mut f, d(1, 1));
+        assert_eq!(text(&mut f, half), "Thermograph(1/2,[-1/2],[0,-1],1/2,[-1/2],[0,1])");
+        // 3/4 = {1/2 | 1}: Left's wall is 1/2's Right wall tilted, 1/2 − t down to −1/2 and
+        // 1 + t − t = 1 below; Right's is 1 + t.
+        let three_quarters = number(&mut f, d(3, 2));
+        assert_eq!(text(&mut f, three_quarters), "Thermograph(3/4,[-1/4,-1/2],[0,-1,0],3/4,[-1/4],[0,1])");
+        // * = {0 | 0}: temperature 0, walls −t and t below.
+        let star = f.nimber(1).unwrap();
+        assert_eq!(text(&mut f, star), "Thermograph(0,[0],[0,-1],0,[0],[0,1])");
+        // ±1 = {1 | −1}: 1 − t and −1 + t meet at t = 1.
+        let one = number(&mut f, 1.into());
+        let minus_one = f.neg(one).unwrap();
+        let pm = f.canonical(vec![one], vec![minus_one]).unwrap();
+        assert_eq!(text(&mut f, pm), "Thermograph(0,[1],[0,-1],0,[1],[0,1])");
+        // {1 | 0}: the switch of the example, mean and temperature 1/2.
+        let switch = f.canonical(vec![one], vec![FormId::ZERO]).unwrap();
+        assert_eq!(text(&mut f, switch), "Thermograph(1/2,[1/2],[0,-1],1/2,[1/2],[0,1])");
+        // {−1/2 | −1}: −1/2 − t and −1 + t meet at 1/4, at −3/4; below −1/2 Left's wall is
+        // −1/2's Right wall (t) tilted by −t: 0.
+        let minus_half = number(&mut f, d(-1, 1));
+        let g = f.canonical(vec![minus_half], vec![minus_one]).unwrap();
+        assert_eq!(text(&mut f, g), "Thermograph(-3/4,[1/4,-1/2],[0,-1,0],-3/4,[1/4],[0,1])");
+        // A hot sum, {2 | 0} + {1 | 0}: mean 1 + 1/2 and the hotter part's temperature (the
+        // text of sums is checked against a brute force in the engine's tests).
+        let big = f.canonical(vec![two], vec![FormId::ZERO]).unwrap();
+        let sum = f.add(big, switch).unwrap();
+        let th = thermal.thermograph(&f, sum);
+        assert_eq!((th.mean, th.temperature), (d(3, 1), 1.into()), "mean 3/2, temperature 1 of {}", th);
     }
 
     /// The canonical values of piles 0..=n of the partizan subtraction game L | R.
