@@ -197,7 +197,11 @@ function restore() {
   }
   for (const id of KEPT) if (params.has(id)) $(id).value = params.get(id);
   if (params.get("values") === "off") $("play-values").checked = false;
-  showTab(params.get("tab") || "table");
+  const tab = params.get("tab") || "table";
+  showTab(tab);
+  // A shared link opens with its answer drawn: every phone in a class sees the table or the
+  // plot, not an empty panel until someone presses the button.
+  if (restored && ["table", "plot", "thermograph", "quotient"].includes(tab)) $(tab + "-go").click();
 }
 for (const id of KEPT) $(id).addEventListener("change", keep);
 $("settings").addEventListener("input", () => { clearTimeout(checkTimer); checkTimer = setTimeout(check, 250); keep(); });
@@ -267,7 +271,15 @@ function showTab(name) {
   for (const t of document.querySelectorAll("nav.tabs button")) t.setAttribute("aria-selected", t.dataset.panel === name ? "true" : "false");
   for (const p of document.querySelectorAll(".panel")) p.classList.toggle("shown", p.id === "panel-" + name);
   if (name === "atlas") showAtlas();
+  // The value history is drawn to its box's width, which a hidden panel does not have.
+  if (name === "play" && game && game.history.length) drawHistory();
 }
+// A phone turned, a window narrowed: the value history redrawn to its new width.
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { if (game && game.history.length && currentTab() === "play") drawHistory(); }, 150);
+});
 for (const tab of document.querySelectorAll("nav.tabs button")) {
   tab.addEventListener("click", () => { showTab(tab.dataset.panel); keep(); });
 }
@@ -525,7 +537,9 @@ function drawHistory() {
   const known = heights.filter((y) => y !== null && y !== undefined);
   const top = known.length ? Math.max(...known, 1) : 1;
   const bottom = known.length ? Math.min(...known, 0) : 0;
-  const W = 640, H = 300, left = 70, right = 30, topPad = 44, base = 240;
+  // As wide as the box it is drawn in (a phone's is narrower), so that its text stays at its
+  // size: 16 px in a 640-unit picture shrunk to a phone's 350 px was 9 px.
+  const W = Math.round(Math.max(360, Math.min(640, $("play-history").clientWidth || 640))), H = 330, left = 70, right = 30, topPad = 44, base = 240;
   const x = (i) => left + (h.length <= 1 ? 0 : i * (W - left - right) / (h.length - 1));
   const y = (v) => base - ((v ?? bottom) - bottom) * (base - topPad) / (top - bottom || 1);
   const colour = { win: "#1b7f3b", lose: "#b3261e", draw: "#b58900", unknown: "#6b7280" };
@@ -538,7 +552,12 @@ function drawHistory() {
   // Misère partizan positions have no values (and so no mean): then only the colours say.
   const axis = known.length ? (partizan ? "mean" : "remoteness") : "(no values)";
   svg.append(el("text", { x: 16, y: (base + topPad) / 2, transform: "rotate(-90 16 " + (base + topPad) / 2 + ")", "text-anchor": "middle" }, axis));
-  svg.append(el("text", { x: (W + left) / 2, y: H - 12, "text-anchor": "middle" }, "moves played →"));
+  svg.append(el("text", { x: (W + left) / 2, y: H - 42, "text-anchor": "middle" }, "moves played →"));
+  // What the numbers above the dots are.
+  if (known.length) svg.append(el("text", { x: 4, y: H - 10 }, partizan ? "above a dot: its temperature" : "above a dot: its Grundy value"));
+  $("play-legend-axes").textContent = partizan
+    ? "(height: the mean value; above a dot: the temperature, what moving first is worth)"
+    : "(height: remoteness, the moves left with best play; above a dot: its Grundy value)";
   const points = h.map((p, i) => x(i) + "," + y(heights[i])).join(" ");
   svg.append(el("polyline", { points, fill: "none", stroke: "#888", "stroke-width": "2" }));
   h.forEach((p, i) => {
@@ -546,7 +565,10 @@ function drawHistory() {
     const dot = el("circle", { cx, cy, r: 8, fill: colour[p.for_you] || "#888", "data-for-you": p.for_you });
     dot.append(el("title", {}, "position " + (p.position.join(" ") || "0") + ": " + SAYS[p.for_you] + (p.to_move ? ", " + (p.to_move === "you" ? "you" : "the computer") + " to move" : "")));
     svg.append(dot);
-    const label = partizan ? (p.temperature !== undefined && p.temperature !== null ? "t " + p.temperature : "") : (p.value ?? "");
+    // A partizan position's label is its temperature where it is hot (0 or more): a number's
+    // negative temperature says nothing a student needs, and "t -1" read as a code.
+    const hot = p.temperature !== undefined && p.temperature !== null && numeric(p.temperature) >= 0;
+    const label = partizan ? (hot ? String(p.temperature) : "") : (p.value ?? "");
     if (label !== "" && h.length <= 24) svg.append(el("text", { x: cx, y: cy - 14, "text-anchor": "middle" }, label));
     svg.append(el("text", { x: cx, y: base + 22, "text-anchor": "middle" }, String(i)));
   });

@@ -214,7 +214,7 @@ fn a_slow_question_does_not_hold_up_quick_ones() {
         let tx = tx.clone();
         std::thread::spawn(move || {
             // Runs to the server's timeout of 3 s.
-            let (status, body) = post("period", json!({ "source": game("splittles.game") }));
+            let (status, body) = post("period", json!({ "source": game("octal-0.354.game") }));
             tx.send(("slow", status, body["kind"].clone())).unwrap();
         })
     };

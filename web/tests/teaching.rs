@@ -254,6 +254,9 @@ async fn a_link_opens_the_same_page_in_a_fresh_browser_and_a_reload_keeps_the_ga
     assert_eq!(tab.attr("data-panel").await.unwrap().as_deref(), Some("plot"));
     let upto = client.find(Locator::Css("#plot-upto")).await.unwrap().prop("value").await.unwrap().unwrap();
     assert_eq!(upto, "40");
+    // The link draws its panel by itself: the plot of 0..40, with nothing pressed.
+    assert!(appears(&client, "#plot-out svg").await, "a shared link draws its plot");
+    text_until(&client, "#plot-out", |t| t.contains("Grundy values")).await;
     // Enter in the field draws the plot.
     client.find(Locator::Css("#plot-upto")).await.unwrap().send_keys("\u{E007}").await.unwrap();
     let drawn = appears(&client, "#plot-out svg").await;
@@ -507,8 +510,43 @@ async fn axe_core_finds_no_serious_violation_and_the_page_fits_a_phone() {
     .await;
     assert!(smallest.as_f64().unwrap() >= 14.0, "the plot's smallest text is {smallest} px");
     screenshot(&client, "phone-plot").await;
+    // No tab makes the page wider than the phone: the atlas's wide table scrolls in its box.
+    let tabs = ["table", "plot", "explain", "solve", "play", "quotient", "thermograph", "atlas"];
+    for tab in tabs {
+        click(&client, &format!("nav.tabs button[data-panel={tab}]")).await;
+        if tab == "atlas" {
+            assert!(appears(&client, "#atlas-out table").await, "the atlas draws its table");
+        }
+        let fits = run(&client, "return document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1;")
+            .await;
+        assert_eq!(fits, Value::Bool(true), "the {tab} tab makes the page wider than a phone");
+    }
+    screenshot(&client, "phone-atlas").await;
+    // The value history's text, on the phone's screen: 12 px or more.
     click(&client, "nav.tabs button[data-panel=play]").await;
+    text_until(&client, "#play-position", |t| !t.is_empty()).await;
+    assert!(appears(&client, "#play-history svg").await, "the value history is drawn");
+    let smallest = run(
+        &client,
+        "const svg = document.querySelector('#play-history svg'); const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; \
+         const size = parseFloat(svg.getAttribute('font-size')); \
+         return Math.min(...[...svg.querySelectorAll('text')].map((t) => (parseFloat(t.getAttribute('font-size')) || size) * scale));",
+    )
+    .await;
+    assert!(smallest.as_f64().unwrap() >= 12.0, "the value history's smallest text is {smallest} px");
+    let caption = text_until(&client, "#play-history svg", |t| t.contains("above a dot")).await;
+    assert!(caption.contains("Grundy value"), "the chart says what its labels are: {caption}");
     screenshot(&client, "phone-play").await;
+    // On a desktop the atlas's last column is on the page or a scroll away in its box, never cut.
+    client.set_window_size(1280, 900).await.expect("a desktop's window");
+    click(&client, "nav.tabs button[data-panel=atlas]").await;
+    let reachable = run(
+        &client,
+        "const box = document.querySelector('#atlas-out'); const style = getComputedStyle(box); \
+         return box.scrollWidth <= box.clientWidth + 1 || style.overflowX === 'auto' || style.overflowX === 'scroll';",
+    )
+    .await;
+    assert_eq!(reachable, Value::Bool(true), "the atlas's last column can be reached");
     client.close().await.expect("the session ends");
 }
 
