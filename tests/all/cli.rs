@@ -1400,3 +1400,36 @@ fn counts_read_as_a_user_types_them() {
     let stderr = fails(2, &["solve", "games/nim.game", "3", "--threads", "1e6"]);
     assert!(stderr.contains("past the largest count"), "{stderr}");
 }
+
+/// A plot of more piles than pixels draws a bar a run of piles, each the largest value of its
+/// run: Lasker's Nim to 100,000 (once an 11 MB file), checked against its theorem (G(4k+1) =
+/// 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3).
+#[test]
+fn a_plot_of_more_piles_than_pixels_draws_the_largest_of_each_run() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = dir.path().join("lasker.svg");
+    let run = takeaway(&["plot", "games/lasker-nim.game", "--upto", "100000", "-o", out.to_str().expect("a path")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&out).expect("the picture");
+    assert!(svg.len() < 300_000, "{} bytes", svg.len());
+    assert!(svg.contains("each bar: the largest of "), "the picture says what a bar is");
+    let lasker = |n: u64| match n % 4 {
+        0 if n > 0 => n - 1,
+        3 => n + 1,
+        _ => n,
+    };
+    let mut bars = 0;
+    let mut covered = 0;
+    for title in svg.split("<title>n = ").skip(1) {
+        let title = title.split("</title>").next().expect("a title");
+        let Some((run, largest)) = title.split_once(": G up to ") else { continue };
+        let (a, b) = run.split_once("..").expect("a run of piles");
+        let (a, b): (u64, u64) = (a.parse().expect("a pile"), b.parse().expect("a pile"));
+        assert_eq!(largest.parse::<u64>().expect("a value"), (a..=b).map(lasker).max().expect("piles"), "{title}");
+        assert_eq!(a, covered, "the runs follow one another");
+        covered = b + 1;
+        bars += 1;
+    }
+    assert_eq!(covered, 100_001);
+    assert!(bars <= 900, "{bars} bars");
+}

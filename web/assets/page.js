@@ -143,6 +143,9 @@ function showFailure(target, result) {
   showDiagnostics(box, data, source.value);
   // What a student can do here, where the engine's help names the command line's options.
   if (data.kind === "timeout" || data.kind === "refused") {
+    // The engine's help speaks of the command line's flags (--timeout SECONDS): the page's
+    // own advice below stands for it.
+    for (const help of box.querySelectorAll(".help")) if (/--[a-z]/.test(help.textContent)) help.remove();
     const most = about.timeout;
     box.append(text("p", timeLimit() < most
       ? "On this page: raise the time limit at the top (this server allows up to " + most + " s), or ask a smaller question."
@@ -433,6 +436,8 @@ function showSvg(out, svgText) {
   const title = svg.querySelector("text");
   if (title) svg.setAttribute("aria-label", title.textContent);
   out.replaceChildren(document.importNode(svg, true));
+  // On a narrow screen the picture keeps its size and scrolls: said where it would be cut.
+  out.prepend(text("p", "← the picture scrolls sideways →", "note scroll-hint"));
 }
 
 $("plot-go").addEventListener("click", async () => {

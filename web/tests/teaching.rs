@@ -383,6 +383,7 @@ async fn a_long_question_shows_its_progress_and_is_cancelled_and_a_short_time_li
     click(&client, "#quotient-go").await;
     let said = text_until(&client, "#quotient-out", |t| t.contains("time limit")).await;
     assert!(said.contains("raise the time limit at the top (this server allows up to 30 s)"), "{said}");
+    assert!(!said.contains("--timeout"), "the page speaks of its own time limit, not the command line's: {said}");
 
     // Still answering: a quick question at once.
     type_into(&client, "#time-limit", "10").await;
@@ -509,6 +510,9 @@ async fn axe_core_finds_no_serious_violation_and_the_page_fits_a_phone() {
     )
     .await;
     assert!(smallest.as_f64().unwrap() >= 14.0, "the plot's smallest text is {smallest} px");
+    // Kept at that size, the picture scrolls sideways, and the page says so.
+    let hint = run(&client, "return getComputedStyle(document.querySelector('#plot-out .scroll-hint')).display;").await;
+    assert_eq!(hint, Value::String("block".into()), "a phone is told the plot scrolls sideways");
     screenshot(&client, "phone-plot").await;
     // No tab makes the page wider than the phone: the atlas's wide table scrolls in its box.
     let tabs = ["table", "plot", "explain", "solve", "play", "quotient", "thermograph", "atlas"];
@@ -517,8 +521,9 @@ async fn axe_core_finds_no_serious_violation_and_the_page_fits_a_phone() {
         if tab == "atlas" {
             assert!(appears(&client, "#atlas-out table").await, "the atlas draws its table");
         }
-        let fits = run(&client, "return document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1;")
-            .await;
+        let fits =
+            run(&client, "return document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1;")
+                .await;
         assert_eq!(fits, Value::Bool(true), "the {tab} tab makes the page wider than a phone");
     }
     screenshot(&client, "phone-atlas").await;

@@ -69,6 +69,10 @@ fn sequence(table: &Table) -> String {
         ),
     };
     let max_value = grundy.as_ref().map(|g| g.iter().flatten().copied().max().unwrap_or(0)).unwrap_or(1).max(1);
+    // More piles than the plot has pixels: one bar a run of piles, as a plotting library draws
+    // what a screen can show and not every point (a plot of 100,000 piles was an 11 MB file).
+    let per_bar = n.div_ceil(pw as usize).max(1);
+    let bars = n.div_ceil(per_bar).max(1);
     let x = |i: f64| left + pw * (i + 0.5) / n as f64;
     let y = |v: f64| top + ph - ph * v / max_value as f64;
     let bar = (pw / n as f64 * 0.8).max(0.5);
@@ -133,7 +137,10 @@ fn sequence(table: &Table) -> String {
                 top + ph / 2.0,
                 if symbol == "G" { "Grundy" } else { "misère Grundy" }
             );
-            for (i, g) in values.iter().enumerate() {
+            if per_bar > 1 {
+                runs(&mut s, table, values, per_bar, bars, (left, top, pw, ph), symbol, &y);
+            }
+            for (i, g) in values.iter().enumerate().filter(|_| per_bar == 1) {
                 let Some(g) = *g else {
                     if table.outcomes[0][i] == Outcome::P {
                         let _ = writeln!(
@@ -166,7 +173,11 @@ fn sequence(table: &Table) -> String {
             }
         }
         None => {
-            for (i, o) in table.outcomes[0].iter().enumerate() {
+            let none: Vec<Option<u64>> = vec![None; n];
+            if per_bar > 1 {
+                runs(&mut s, table, &none, per_bar, bars, (left, top, pw, ph), symbol, &y);
+            }
+            for (i, o) in table.outcomes[0].iter().enumerate().filter(|_| per_bar == 1) {
                 if *o == Outcome::P {
                     let _ = writeln!(
                         s,
@@ -185,6 +196,51 @@ fn sequence(table: &Table) -> String {
     );
     s.push_str("</svg>\n");
     s
+}
+
+/// The bars of a plot of more piles than pixels: each the largest value of `per_bar` piles in
+/// a row, with a P mark under it where the run has a P-position, and the run and its figures
+/// in its title; a note under the title says how many piles a bar is.
+#[allow(clippy::too_many_arguments)]
+fn runs(
+    s: &mut String,
+    table: &Table,
+    values: &[Option<u64>],
+    per_bar: usize,
+    bars: usize,
+    (left, top, pw, ph): (f64, f64, f64, f64),
+    symbol: &str,
+    y: &dyn Fn(f64) -> f64,
+) {
+    let width = pw / bars as f64;
+    let _ = writeln!(
+        s,
+        "<text x=\"{left}\" y=\"50\" font-size=\"16\" {FONT}>each bar: the largest of {per_bar} piles in a row</text>"
+    );
+    for (b, start) in (0..values.len()).step_by(per_bar).enumerate() {
+        let end = (start + per_bar).min(values.len());
+        let largest = values[start..end].iter().flatten().copied().max();
+        let p_count = table.outcomes[0][start..end].iter().filter(|o| **o == Outcome::P).count();
+        let cx = left + width * (b as f64 + 0.5);
+        let last = end - 1;
+        if let Some(g) = largest.filter(|g| *g > 0) {
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.2}\" height=\"{:.1}\" fill=\"{BAR_COLOUR}\"><title>n = {start}..{last}: {symbol} up to {g}</title></rect>",
+                cx - width / 2.0,
+                y(g as f64),
+                width,
+                top + ph - y(g as f64)
+            );
+        }
+        if p_count > 0 {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"1.5\" fill=\"{P_COLOUR}\"><title>n = {start}..{last}: {p_count} P-positions</title></circle>",
+                top + ph
+            );
+        }
+    }
 }
 
 fn legend(s: &mut String, x: f64, y: f64, bars: Option<&str>) {
