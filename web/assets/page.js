@@ -658,6 +658,9 @@ async function start(computerFirst) {
   logComputer(data);
   finished(data);
   render();
+  // On a phone the board sits below the editor, the tabs and the game's settings (1,000 px
+  // down): a started game brings its position and moves into view.
+  if (window.innerWidth <= 900) $("play-board").scrollIntoView({ block: "start" });
 }
 
 async function move(m) {

@@ -527,9 +527,18 @@ async fn axe_core_finds_no_serious_violation_and_the_page_fits_a_phone() {
         assert_eq!(fits, Value::Bool(true), "the {tab} tab makes the page wider than a phone");
     }
     screenshot(&client, "phone-atlas").await;
-    // The value history's text, on the phone's screen: 12 px or more.
+    // The value history's text, on the phone's screen: 12 px or more. A game started on a
+    // phone brings its moves into view.
     click(&client, "nav.tabs button[data-panel=play]").await;
+    click(&client, "#play-you-first").await;
     text_until(&client, "#play-position", |t| !t.is_empty()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let in_view = run(
+        &client,
+        "const b = document.querySelector('#play-moves button').getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight;",
+    )
+    .await;
+    assert_eq!(in_view, Value::Bool(true), "a phone sees its moves when the game starts");
     assert!(appears(&client, "#play-history svg").await, "the value history is drawn");
     let smallest = run(
         &client,
