@@ -298,3 +298,57 @@ fn a_run_whose_end_is_out_of_reach_is_refused_from_its_pace() {
     };
     assert_eq!((report.proven, report.computed), (None, 150_000));
 }
+
+/// A rule `period` takes, written as a teacher might, with the takes it allows (empty for an
+/// octal code, whose values come from its digits).
+fn period_rule() -> impl Strategy<Value = (String, Vec<u64>, Option<[u8; 4]>)> {
+    let set = proptest::collection::btree_set(1u64..=40, 1..=5).prop_map(|s| s.into_iter().collect::<Vec<u64>>());
+    prop_oneof![
+        set.clone().prop_map(|t| {
+            let list = t.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+            (format!("take {{{list}}}"), t, None)
+        }),
+        set.prop_map(|t| {
+            let words = match t.as_slice() {
+                [one] => one.to_string(),
+                [init @ .., last] => {
+                    format!("{} or {last}", init.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))
+                }
+                [] => unreachable!("at least one take"),
+            };
+            (format!("take {words}"), t, None)
+        }),
+        (1u64..=12, 0u64..=8).prop_map(|(a, len)| (format!("take {a}..{}", a + len), (a..=a + len).collect(), None)),
+        (0u8..8, 0u8..8, 1u8..8).prop_map(|(a, b, c)| (format!("octal 0.{a}{b}{c}"), Vec::new(), Some([0, a, b, c]))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Random rules of the language, as `period` takes them: never a panic, and a proven period
+    /// holds in the values of the definition (subtraction sets, octal codes by their digits)
+    /// past the stretch the theorem needs.
+    #[test]
+    fn random_rules_get_a_period_that_the_definition_keeps((rule, takes, digits) in period_rule()) {
+        let text = format!("game \"x\"\npiles\nmove: {rule}\n");
+        let game = common::loaded(&text);
+        // To 2¹⁴ values: a splitting code whose values keep growing costs the square of that.
+        let report = match common::ask(&game, &Request::Period(PeriodArgs { upto: 1 << 14, checkpoint: None })) {
+            Ok(Answer::Period(report)) => report,
+            Err(f) if f.kind() == takeaway_core::FailureKind::Refused => return Ok(()),
+            other => panic!("{rule}: {other:?}"),
+        };
+        if let Some((preperiod, period)) = report.proven {
+            let reach = preperiod + 2 * period + 64;
+            let g: Vec<u32> = match digits {
+                None => subtraction_values(&takes, reach),
+                // Splitting codes cost the square of the piles by the definition: checked while small.
+                Some(d) if reach <= 20_000 => by_definition(&d, reach as usize + 1, false),
+                Some(_) => return Ok(()),
+            };
+            for n in preperiod..=reach - period {
+                prop_assert_eq!(g[(n + period) as usize], g[n as usize], "{}: G({}) ≠ G({})", rule, n + period, n);
+            }
+        }
+    }
+}
