@@ -441,14 +441,7 @@ fn every_partizan_subtraction_game_in_one_to_five_keeps_its_thermographs() {
                 let g = store.canonical(lo, ro);
                 values.push(g);
                 let brute = thermograph(&mut store, g, &mut memo);
-                let arguments = json!({ "position": n.to_string() }).as_object().cloned().unwrap_or_default();
-                let request = Request::parse("solve", arguments).expect("a request");
-                let Answer::PartizanSolve(report) =
-                    ask(&game, &request, &NoLibrary, &Budget::new()).expect("the engine answers")
-                else {
-                    panic!("a partizan game answers with its report");
-                };
-                let heat = report.heat.expect("a normal-play partizan position has its heat");
+                let heat = engine_heat(&game, &n.to_string());
                 let what = format!("L{left:?} R{right:?} pile {n}");
                 assert_eq!(heat.mean, brute.mean.text(), "{what}: mean");
                 assert_eq!(heat.temperature, brute.temperature.text(), "{what}: temperature");
@@ -478,6 +471,17 @@ fn every_partizan_subtraction_game_in_one_to_five_keeps_its_thermographs() {
         }
     }
     assert_eq!(checked, 31 * 31 * (most as usize + 1));
+}
+
+/// What the engine's `solve` says of a position's heat.
+fn engine_heat(game: &takeaway_core::Loaded, position: &str) -> takeaway_core::answers::Heat {
+    let arguments = json!({ "position": position }).as_object().cloned().unwrap_or_default();
+    let request = Request::parse("solve", arguments).expect("a request");
+    let Answer::PartizanSolve(report) = ask(game, &request, &NoLibrary, &Budget::new()).expect("the engine answers")
+    else {
+        panic!("a partizan game answers with its report");
+    };
+    report.heat.expect("a normal-play partizan position has its heat")
 }
 
 /// A number as the confusion interval writes it: `½`, `-1½`, `3/4`.
@@ -523,14 +527,7 @@ fn sums_of_two_piles_have_the_thermographs_of_their_canonical_sums() {
             for b in a..=9u64 {
                 let sum = store.add(values[a as usize], values[b as usize], &mut sums);
                 let brute = thermograph(&mut store, sum, &mut memo);
-                let arguments = json!({ "position": format!("{a} {b}") }).as_object().cloned().unwrap_or_default();
-                let request = Request::parse("solve", arguments).expect("a request");
-                let Answer::PartizanSolve(report) =
-                    ask(&game, &request, &NoLibrary, &Budget::new()).expect("the engine answers")
-                else {
-                    panic!("a partizan game answers with its report");
-                };
-                let heat = report.heat.expect("a normal-play partizan position has its heat");
+                let heat = engine_heat(&game, &format!("{a} {b}"));
                 let expected = format!(
                     "Thermograph({},{})",
                     wall_text(brute.mean, &brute.left),
