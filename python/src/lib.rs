@@ -209,13 +209,8 @@ pub(crate) fn detached<T: Send + 'static>(
         on_a_worker(job).map_err(Spawn)?;
         // A small question ends within microseconds: waited for by spinning, since putting this
         // thread to sleep and waking it costs more than the question (two context switches).
-        let spinning = std::time::Instant::now();
-        while spinning.elapsed() < SPIN {
-            match finished.try_recv() {
-                Ok(result) => return Ok(result),
-                Err(std::sync::mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
-            }
+        if let Some(result) = spun_for(&finished) {
+            return Ok(result);
         }
         loop {
             match finished.recv_timeout(SIGNAL_LOOK) {
@@ -245,6 +240,20 @@ pub(crate) fn detached<T: Send + 'static>(
             Err(pyo3::exceptions::PyRuntimeError::new_err(format!("could not start a thread for the question: {e}")))
         }
     }
+}
+
+/// What comes on `channel` within `SPIN`, waited for by spinning; `None` if nothing does (or
+/// its sender is gone: the caller's own receive says so).
+fn spun_for<T>(channel: &std::sync::mpsc::Receiver<T>) -> Option<T> {
+    let spinning = std::time::Instant::now();
+    while spinning.elapsed() < SPIN {
+        match channel.try_recv() {
+            Ok(message) => return Some(message),
+            Err(std::sync::mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+    None
 }
 
 /// A question for a worker thread.
@@ -294,13 +303,7 @@ fn on_a_worker(mut job: Job) -> std::io::Result<()> {
             with_waiting(|workers| workers.push(sender.clone()));
             // The next question of a loop of small ones comes within microseconds: spin for it
             // a moment before sleeping, for the reason the asking thread spins.
-            let spinning = std::time::Instant::now();
-            let mut next = None;
-            while next.is_none() && spinning.elapsed() < SPIN {
-                next = jobs.try_recv().ok();
-                std::hint::spin_loop();
-            }
-            match next.map_or_else(|| jobs.recv(), Ok) {
+            match spun_for(&jobs).map_or_else(|| jobs.recv(), Ok) {
                 Ok(next) => next(),
                 Err(_) => return,
             }

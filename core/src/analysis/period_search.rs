@@ -241,7 +241,7 @@ fn report(game: &Game, run: &PeriodRun, upto: u64, checkpoint: Option<String>) -
         resumed_at: run.resumed_at(),
         sparse_space: run.uses_sparse_space(),
         value_width: values.width(),
-        largest_value: (0..values.len()).map(|n| values.get(n)).max().unwrap_or(0),
+        largest_value: values.largest_in(0..values.len()).map_or(0, |(v, _)| v),
         peak_bytes: run.peak_bytes(),
         checkpoint,
     }

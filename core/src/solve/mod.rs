@@ -127,6 +127,12 @@ fn choose_engine(game: &Game) -> EngineChoice {
     EngineChoice::Search
 }
 
+/// The question's limits with the smaller bound on positions a remoteness search keeps where a
+/// faster method found the value.
+fn remoteness_limits(limits: &Limits) -> Limits {
+    Limits { max_states: limits.max_states.min(REMOTENESS_STATES), ..limits.clone() }
+}
+
 /// Who wins with best play: the Previous player (the one who just moved) or the Next; in a
 /// loopy game, neither (a Draw: best play goes on for ever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -549,7 +555,7 @@ impl<'g> Solver<'g> {
             }
             // Values came from single piles; remoteness needs whole positions, which may be
             // too many: search them within a smaller budget.
-            let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() };
+            let small = remoteness_limits(&self.limits);
             return match loopy.remoteness(self.game, pos, &small) {
                 Err(SolveError::LoopyTooLarge { .. } | SolveError::StateLimit { .. }) => Ok(None),
                 other => other,
@@ -577,11 +583,11 @@ impl<'g> Solver<'g> {
         // piles is valued without a position built or hashed, several times faster than the
         // search below (small Nim positions asked one after another from Python spent most of
         // their time there).
+        let small = remoteness_limits(&self.limits);
         if let Method::PileSum(_) = self.method {
             let game = self.game;
             let grid = self.remoteness_grid.get_or_insert_with(|| dense::Dense::recognise(game));
             if let Some(grid) = grid {
-                let small = Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() };
                 match grid.remoteness(game, pos, &small) {
                     Ok(Some(r)) => return Ok(Some(r)),
                     Err(e @ (SolveError::Cancelled | SolveError::Timeout { .. })) => return Err(e),
@@ -593,10 +599,7 @@ impl<'g> Solver<'g> {
         let (search, limits) = match self.method {
             Method::Search | Method::Dense(_) => (&mut self.search, self.limits.clone()),
             // The fast methods know no remoteness: search, but within a smaller budget.
-            _ => (
-                &mut self.remoteness_search,
-                Limits { max_states: self.limits.max_states.min(REMOTENESS_STATES), ..self.limits.clone() },
-            ),
+            _ => (&mut self.remoteness_search, small),
         };
         match search.remoteness(self.game, pos, &limits) {
             Ok(r) => Ok(Some(r)),

@@ -334,16 +334,11 @@ impl PeriodRun {
             return Ok(());
         }
         let values = self.values();
-        let (mut largest, mut largest_at, mut below_half) = (0u32, 0u64, 0u32);
-        for i in 0..values.len() {
-            let v = values.get(i);
-            if v > largest {
-                (largest, largest_at) = (v, i as u64);
-            }
-            if i as u64 == half - 1 {
-                below_half = largest;
-            }
-        }
+        let (Some((largest, largest_at)), Some((below_half, _))) =
+            (values.largest_in(0..n as usize), values.largest_in(0..half as usize))
+        else {
+            return Ok(());
+        };
         if largest <= below_half || find_candidate(values).is_some() {
             return Ok(());
         }

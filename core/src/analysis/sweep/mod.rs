@@ -173,7 +173,8 @@ const APPARENT_WINDOW: usize = 1 << 24;
 fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
     let values = run.values();
     let proven = run.proven();
-    let (largest_value, largest_at) = largest(values);
+    let best = values.largest_in(0..values.len());
+    let (largest_value, largest_at) = (best.map(|b| b.0), best.map(|b| b.1));
     let (rare_values, last_rare) = match run.rare_values() {
         Some((count, last)) => (Some(count), last),
         None => (None, None),
@@ -215,18 +216,6 @@ fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
         seconds: 0.0,
         resumed_at: run.resumed_at(),
     }
-}
-
-/// The largest value and the first pile that has it.
-fn largest(values: &Values) -> (Option<u32>, Option<u64>) {
-    let mut best: Option<(u32, u64)> = None;
-    for n in 0..values.len() {
-        let v = values.get(n);
-        if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, n as u64));
-        }
-    }
-    (best.map(|b| b.0), best.map(|b| b.1))
 }
 
 /// FNV-1a, 64 bits, over the first `len` values as 32-bit little-endian words: a checksum any

@@ -50,6 +50,19 @@ impl Values {
         }
     }
 
+    /// The largest of the values of piles `piles` and the first pile that has it (`None` for
+    /// no piles): a sweep's row and a period run's pace both read it.
+    pub fn largest_in(&self, piles: std::ops::Range<usize>) -> Option<(u32, u64)> {
+        let mut best: Option<(u32, u64)> = None;
+        for n in piles {
+            let v = self.get(n);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, n as u64));
+            }
+        }
+        best
+    }
+
     pub(super) fn push(&mut self, g: u32) {
         match self {
             Values::Byte(v) if g <= u8::MAX as u32 => v.push(g as u8),

@@ -86,6 +86,11 @@ type Wins = (bool, bool);
 /// share of it.
 const POSITION_OVERHEAD: u64 = 112;
 
+/// The bytes a search holds for a position it keeps.
+fn held_bytes(p: &Position) -> u64 {
+    p.piles.len() as u64 * 8 + POSITION_OVERHEAD
+}
+
 /// Moves of the work budget that one entry of canonical-forms work counts as: an entry is a
 /// comparison of forms or more (L{1,3} R{2,3} to pile 300: about a second for 2.5·10⁶).
 const FORMS_WORK_SHARE: u64 = 4;
@@ -323,11 +328,12 @@ impl<'g> PartizanSolver<'g> {
         // The piles' walls are searched smallest first, so a pile past the limits would be
         // found only after the others (548, 135136 and 563986 took 5 s and 1 GB before a pile
         // of 733124256 was refused): every pile is checked first, the largest first.
-        for &n in sizes.iter().rev() {
+        let mut checked = sizes.clone();
+        checked.dedup();
+        for &n in checked.iter().rev() {
             let pile = self.game.canonical(&self.one_pile(n));
             if !self.thermals.contains_key(&pile) {
-                let kept = pile.piles.len() as u64 * 8 + POSITION_OVERHEAD;
-                crate::solve::reach::refuse_hopeless(self.game, &pile, &self.limits, kept)?;
+                crate::solve::reach::refuse_hopeless(self.game, &pile, &self.limits, held_bytes(&pile))?;
             }
         }
         let mut parts = Vec::with_capacity(sizes.len());
@@ -547,8 +553,7 @@ impl<'g> PartizanSolver<'g> {
             options.extend(self.moves(start, Side::Right)?);
             if !options.iter().all(|m| done(&self.game.canonical(&m.to))) {
                 // Each option is kept (a position) until its own position is valued.
-                let kept = start.piles.len() as u64 * 8 + POSITION_OVERHEAD;
-                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits, kept)?;
+                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits, held_bytes(start))?;
             }
         }
         let mut out = Vec::new();
@@ -558,7 +563,6 @@ impl<'g> PartizanSolver<'g> {
         // The memory the search holds, counted as it grows: each position keeps the positions
         // both players move to, which for many piles far outweighs the position itself.
         let budget = crate::solve::reach::held_memory(&self.limits);
-        let bytes = |q: &Position| (q.piles.len() as u64) * 8 + POSITION_OVERHEAD;
         let mut held = 0u64;
         let mut moves_examined = 0u64;
         while let Some((p, ready)) = stack.pop() {
@@ -577,7 +581,7 @@ impl<'g> PartizanSolver<'g> {
                 check_cancel(&self.limits)?;
             }
             seen.insert(p.clone());
-            held += bytes(&p);
+            held += held_bytes(&p);
             let left: Vec<Position> =
                 self.moves(&p, Side::Left)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
             let right: Vec<Position> =
@@ -587,12 +591,12 @@ impl<'g> PartizanSolver<'g> {
                 return Err(SolveError::work_limit(&self.limits));
             }
             stack.push((p.clone(), true));
-            held += bytes(&p) * 2;
+            held += held_bytes(&p) * 2;
             for q in left.iter().chain(&right) {
-                held += bytes(q);
+                held += held_bytes(q);
                 if !done(q) && !seen.contains(q) {
                     stack.push((q.clone(), false));
-                    held += bytes(q);
+                    held += held_bytes(q);
                 }
             }
             if held > budget {
