@@ -6,6 +6,11 @@
 /// `line` is the whole line the diagnostic falls on (comments included: they are cut here).
 pub(crate) fn phrasing_help(line: &str) -> Option<String> {
     let line = line.split('#').next().unwrap_or("").trim();
+    // The help quotes the line back: a control character in it is the mistake to name (the
+    // parser does), and would reach a terminal as it is.
+    if line.chars().any(char::is_control) {
+        return None;
+    }
     let lower = line.to_lowercase();
     let words: Vec<&str> =
         lower.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
@@ -164,6 +169,12 @@ mod tests {
             let help = phrasing_help(line).unwrap_or_else(|| panic!("{line}: no help"));
             assert!(help.contains(way), "{line}: {help}");
         }
+    }
+
+    #[test]
+    fn a_line_with_a_control_character_is_not_quoted_back() {
+        assert_eq!(phrasing_help("move: take up to 2*last\u{1b}[2J"), None);
+        assert_eq!(phrasing_help("Left:\u{7} take 1 or 2"), None);
     }
 
     #[test]
