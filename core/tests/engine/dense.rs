@@ -37,7 +37,7 @@ fn tuple_rule() -> impl Strategy<Value = String> {
         3 => Just(String::new()),
         1 => Just(" from one pile".to_string()),
         2 => (2usize..4).prop_map(|k| format!(" from {k} piles")),
-        1 => Just(" from both piles".to_string()),
+        1 => Just(" from both piles".to_string()), // made `from 2 piles` below unless `piles 2`
         1 => (2usize..4).prop_map(|k| format!(" from each of up to {k} piles")),
     ];
     prop_oneof![
@@ -59,7 +59,12 @@ fn tuple_game() -> impl Strategy<Value = (String, Vec<u64>)> {
             let board = if fixed == 0 { "piles".to_string() } else { format!("piles {fixed}") };
             let count = if fixed == 0 { 1 + piles[0] as usize % 3 } else { fixed };
             let play = if misere { "play misère\n" } else { "" };
-            let text = format!("game \"random\"\n{board}\n{}\n{play}", rules.join("\n"));
+            let mut rules = rules.join("\n");
+            if fixed != 2 {
+                // `both piles` is refused unless the game has exactly two piles.
+                rules = rules.replace("from both piles", "from 2 piles");
+            }
+            let text = format!("game \"random\"\n{board}\n{rules}\n{play}");
             (text, piles[..count].to_vec())
         })
 }
