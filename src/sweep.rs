@@ -158,7 +158,8 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
         clear();
         if text {
             let mut out = lines.lock().unwrap_or_else(|p| p.into_inner());
-            let _ = writeln!(out, "{}", takeaway_core::render::sweep_row_line(row)).and_then(|()| out.flush());
+            let _ = writeln!(out, "{}", crate::terminal::printable(&takeaway_core::render::sweep_row_line(row)))
+                .and_then(|()| out.flush());
         }
     })
     .map_err(failed)?;
@@ -169,7 +170,7 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
         Format::Json => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::JsonLines),
         Format::Csv => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::Csv),
     };
-    let _ = out.write_all(printed.as_bytes()).and_then(|()| out.flush());
+    let _ = out.write_all(crate::terminal::printable(&printed).as_bytes()).and_then(|()| out.flush());
     Ok(())
 }
 
@@ -183,7 +184,9 @@ fn on_dask(address: &str, request: &Map<String, Value>, budget: &BudgetArgs, for
     };
     let python = std::env::var("TAKEAWAY_PYTHON").unwrap_or_else(|_| "python3".to_string());
     let status = Command::new(&python)
-        .args(["-m", "takeaway._sweep", "--scheduler", address, "--format", format, "--request"])
+        // `-I`: the current folder is never on the import path, so a `takeaway/` or `json.py`
+        // planted there is not run; nor are PYTHON* variables read.
+        .args(["-I", "-m", "takeaway._sweep", "--scheduler", address, "--format", format, "--request"])
         .arg(Value::Object(request.clone()).to_string())
         .arg("--budget")
         .arg(serde_json::to_string(budget).unwrap_or_default())

@@ -88,8 +88,8 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
     };
     let (source, labels) = match text {
         Some((name, text)) => {
-            let (window, labels) = windowed(&text, &labels);
-            (Some(window.named(name)), labels)
+            let (window, labels) = windowed(&printable(&text), &labels);
+            (Some(window.named(printable_name(&name))), labels)
         }
         None => (None, labels),
     };
@@ -100,12 +100,36 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
     out
 }
 
+/// The text with each control character but tab, CR and LF shown as `?` (`??` for the two-byte
+/// ones), the same number of bytes, so that the labels' offsets still hold: a text quoted to a
+/// terminal must not carry an escape sequence into it.
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| if unsafe_char(c) { "?".repeat(c.len_utf8()) } else { c.to_string() })
+        .collect::<String>()
+        .into()
+}
+
+/// A text's name (a file's path) or a message, with its control characters but newline written
+/// as escapes.
+fn printable_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
+}
+
 /// Quoted user text (between backticks) longer than this many characters is shown cut short.
 const LONGEST_QUOTE: usize = 100;
 
 /// The text with each long `quoted` part cut to its first characters and `…`: a message that
-/// repeats a word or number of the input must not repeat a megabyte of it.
+/// repeats a word or number of the input must not repeat a megabyte of it. Control characters
+/// quoted from the input are written as escapes (`\u{1b}`), never sent to the terminal.
 fn shorten_quotes(text: &str) -> String {
+    let text = &printable_name(text);
     let mut out = String::with_capacity(text.len().min(4096));
     let mut parts = text.split('`');
     if let Some(first) = parts.next() {

@@ -229,15 +229,29 @@ def main(argv: Optional[List[str]] = None) -> int:
         if text:
             print(_native.sweep_render([row], "text").splitlines()[0], flush=True)
 
+    def unreachable(error: BaseException) -> int:
+        # The scheduler's diagnostic, never a traceback: an address Dask cannot read (ValueError),
+        # or one nobody answers at (OSError). Control characters of the address are escaped.
+        said = "".join(c if c.isprintable() else repr(c)[1:-1] for c in f"{given.scheduler}: {error}")
+        print(
+            f"takeaway::sweep::scheduler\n\n  × cannot reach the Dask scheduler {said}\n"
+            "  help: give the scheduler's address as dask-scheduler prints it, such as tcp://10.0.0.5:8786",
+            file=sys.stderr,
+        )
+        return 1
+
     try:
-        with Client(given.scheduler) as client:
+        client = Client(given.scheduler)
+    except (OSError, ValueError, TypeError) as error:
+        return unreachable(error)
+    try:
+        with client:
             rows, resumed = _on_dask(client, request, budget, say)
     except TakeawayError as error:
         print(error.rendered, file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"takeaway::sweep::scheduler\n\n  × cannot reach the Dask scheduler {given.scheduler}: {error}", file=sys.stderr)
-        return 1
+        return unreachable(error)
     if text:
         summary = _native.sweep_render(rows, "text", resumed, request.get("out"))
         print("\n".join(summary.splitlines()[len(rows):]))

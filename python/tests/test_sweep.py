@@ -227,6 +227,29 @@ def test_the_command_lines_dask_entry(cluster, tmp_path):
     assert bad.returncode == 1 and "takeaway::query::invalid" in bad.stderr
 
 
+def test_the_dask_entry_refuses_a_bad_address_without_a_traceback_and_imports_nothing_planted(tmp_path):
+    # `takeaway sweep --scheduler` starts `python3 -I -m takeaway._sweep` (the binary's own test
+    # checks the `-I`): a `takeaway/` or `json.py` planted in the current folder never runs.
+    marker = tmp_path / "ran"
+    plant = f"open({str(marker)!r}, 'w').write('planted')\n"
+    (tmp_path / "json.py").write_text(plant)
+    (tmp_path / "takeaway").mkdir()
+    (tmp_path / "takeaway" / "__init__.py").write_text(plant)
+    request = json.dumps({"codes": ["0.77"], "upto": 64})
+    for address in ["foo://bar", "tcp://", "tcp://[::1", "::::"]:
+        done = subprocess.run(
+            [sys.executable, "-I", "-m", "takeaway._sweep", "--scheduler", address, "--request", request],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 1, done.stderr
+        assert "takeaway::sweep::scheduler" in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert "help: give the scheduler's address" in done.stderr
+    assert not marker.exists()
+
+
 def test_the_manual_example_prints_what_it_says():
     import contextlib
     import io

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 /// Far beyond any answer's time: only a hang reaches it.
 #[path = "../../core/tests/engine/common/mutate.rs"]
 mod mutate;
+use crate::common;
 use mutate::{bundled_games, mutate, Rng};
 
 const HANG: Duration = Duration::from_secs(60);
@@ -394,4 +395,53 @@ fn files_of_twenty_thousand_rules_are_checked_and_solved_within_the_limits() {
     let r = run(&["plot", path.to_str().unwrap(), "--upto", "1"]);
     assert_eq!(r.code, Some(0), "{}", cut(&r.stderr));
     assert!(r.stdout_len > 0, "the plot was drawn");
+}
+
+/// A game file or an argument carrying escape sequences (a title, a cleared screen, the
+/// clipboard through OSC 52): nothing of them reaches the terminal, from any verb or the REPL,
+/// and the diagnostic names the character.
+#[test]
+fn no_escape_sequence_from_a_file_or_an_argument_reaches_the_terminal() {
+    let raw = |text: &str| text.contains('\u{1b}') || text.contains('\u{7}') || text.contains('\u{9b}');
+    let in_name = scratch("escape-name.game", "game \"evil\u{1b}]0;TITLE\u{7}\u{1b}[2J\"\npile\nmove: take 1..3\n");
+    let in_comment =
+        scratch("escape-comment.game", "game \"x\"\npile\nmove: take 1..3 # \u{1b}]52;c;aGVsbG8=\u{7}\u{9b}2J\n");
+    let nim = common::games_dir().join("nim.game");
+    let (name, comment, nim) = (in_name.to_str().unwrap(), in_comment.to_str().unwrap(), nim.to_str().unwrap());
+    for args in [
+        vec!["solve", name, "5"],
+        vec!["check", comment],
+        vec!["table", comment, "--upto", "5"],
+        vec!["compare", nim, comment, "--upto", "5"],
+        vec!["solve", nim, "3\u{1b}[2J"],
+        vec!["solve", nim, "3\u{9b}2J", "--format", "json"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_takeaway")).args(&args).env("NO_COLOR", "1").output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(!out.status.success(), "{args:?} is refused");
+        assert!(!raw(&stdout) && !raw(&stderr), "{args:?} printed a control character:\n{stdout}\n{stderr}");
+        if args[1].ends_with(".game") && !args.contains(&nim) || args[0] == "compare" {
+            assert!(stderr.contains("takeaway::parse::control_character"), "{args:?}: {stderr}");
+            assert!(stderr.contains("U+001B, ESC") || stderr.contains("U+009B"), "{args:?}: {stderr}");
+        }
+    }
+    // The REPL: `:load` of the file, and a definition typed with the character in its name.
+    let mut child = common::spawn(&[], Stdio::piped());
+    let script = format!(":load {name}\ngame \"a\u{1b}[2Jb\"\npile\nmove: take 1\n:games\n:quit\n");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!raw(&stdout) && !raw(&stderr), "the REPL printed a control character:\n{stdout}\n{stderr}");
+    assert_eq!(stderr.matches("takeaway::parse::control_character").count(), 2, "{stderr}");
+    // A game file whose name holds the character is never suggested for a near miss.
+    let dir = in_name.parent().unwrap().join("suggest");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("kay\u{1b}[2Jles.game"), "game \"k\"\npile\nmove: take 1\n").unwrap();
+    let wanted = dir.join("kay[2Jles.game");
+    let out = Command::new(env!("CARGO_BIN_EXE_takeaway"))
+        .args(["solve", wanted.to_str().unwrap(), "3"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!raw(&String::from_utf8_lossy(&out.stderr)), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -90,11 +90,13 @@ fn sweep_on_a_scheduler_hands_the_same_request_to_python() {
         .expect("runs");
     let said = String::from_utf8_lossy(&out.stdout);
     let args: Vec<&str> = said.lines().collect();
-    assert_eq!(&args[..6], ["-m", "takeaway._sweep", "--scheduler", "tcp://127.0.0.1:8786", "--format", "text"]);
-    assert_eq!(args[6], "--request");
-    let request: serde_json::Value = serde_json::from_str(args[7]).expect("JSON");
+    // `-I` first: the current folder is not on the helper's import path (Python's test plants a
+    // module there and sees it is not run).
+    assert_eq!(&args[..7], ["-I", "-m", "takeaway._sweep", "--scheduler", "tcp://127.0.0.1:8786", "--format", "text"]);
+    assert_eq!(args[7], "--request");
+    let request: serde_json::Value = serde_json::from_str(args[8]).expect("JSON");
     assert_eq!(request, serde_json::json!({"octal": 2, "upto": 4096}));
-    let budget: serde_json::Value = serde_json::from_str(args[9]).expect("JSON");
+    let budget: serde_json::Value = serde_json::from_str(args[10]).expect("JSON");
     assert_eq!(budget["timeout"], 5.0);
     let missing = std::process::Command::new(env!("CARGO_BIN_EXE_takeaway"))
         .env("TAKEAWAY_PYTHON", dir.join("no-such-python"))

@@ -193,6 +193,8 @@ fn nearest_file(path: &Path) -> String {
     let names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).collect())
         .unwrap_or_default();
+    // A name with a control character is never suggested: the help is printed to terminals.
+    let names: Vec<String> = names.into_iter().filter(|n| !n.chars().any(char::is_control)).collect();
     let close = names
         .iter()
         .filter(|n| n.ends_with(".game"))
@@ -253,7 +255,7 @@ impl Games<'_> {
                 entries
                     .filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().to_string())
-                    .filter(|n| n.ends_with(".game"))
+                    .filter(|n| n.ends_with(".game") && !n.chars().any(char::is_control))
                     .collect()
             })
             .unwrap_or_default();

@@ -78,6 +78,21 @@ pub enum ParseError {
         limit: usize,
     },
 
+    #[error("the game text holds a control character ({name})")]
+    #[diagnostic(
+        code(takeaway::parse::control_character),
+        help("a game file is plain text: delete the character (it does not show, and a terminal may act on it)")
+    )]
+    /// Reported as “the game text holds a control character”: anywhere, comments and strings
+    /// too, since a game's name and lines are printed to terminals.
+    ControlCharacter {
+        #[label("here")]
+        /// Where in the text the character is.
+        span: SourceSpan,
+        /// The character's code and name, such as `U+001B, escape`.
+        name: String,
+    },
+
     #[error("this expression applies more than {limit} operators in a row")]
     #[diagnostic(
         code(takeaway::parse::too_many_operators),

@@ -56,6 +56,20 @@ fn prescan(text: &str) -> Result<(), ParseError> {
         }
         return Err(ParseError::TooLong { span: (at, 0).into(), bytes: text.len(), limit: MAX_TEXT });
     }
+    // A control character (an escape sequence's ESC, a BEL) in a name or a comment would reach
+    // the terminals the text is printed to; tab, CR and LF are a text's own.
+    if let Some((at, c)) = text.char_indices().find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+        let name = match c {
+            '\0' => "NUL: the file may not be text".to_string(),
+            '\u{1b}' => "ESC".to_string(),
+            '\u{7}' => "BEL".to_string(),
+            _ => "which does not show".to_string(),
+        };
+        return Err(ParseError::ControlCharacter {
+            span: (at, c.len_utf8()).into(),
+            name: format!("U+{:04X}, {name}", c as u32),
+        });
+    }
     let mut depth = 0usize;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {

@@ -19,7 +19,8 @@ fn covered(text: &str, e: &ParseError) -> String {
         | ParseError::UnterminatedString { span }
         | ParseError::TooDeep { span, .. }
         | ParseError::TooLong { span, .. }
-        | ParseError::TooManyOperators { span, .. } => *span,
+        | ParseError::TooManyOperators { span, .. }
+        | ParseError::ControlCharacter { span, .. } => *span,
     };
     text[span.offset()..span.offset() + span.len()].to_string()
 }
