@@ -186,3 +186,26 @@ fn set_blocking(file: &File) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// What a name that is not a regular file names, for a diagnostic: "it is a folder", "it is a
+/// named pipe (FIFO)", …
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "it is a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_char_device() || t.is_block_device() {
+            return "it is a device";
+        }
+        if t.is_fifo() {
+            return "it is a named pipe (FIFO)";
+        }
+        if t.is_socket() {
+            return "it is a socket";
+        }
+    }
+    "it is not a file of text"
+}

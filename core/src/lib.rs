@@ -57,8 +57,8 @@ pub use api::{
     Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
 pub use api::{
-    checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
-    RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
+    asked_of_family, checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game,
+    RowStatus, RowsError, RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
 };
 pub use api::{write_table, TableFormat};
 pub use check::{Library, Lookup, NoLibrary, SettingValue};

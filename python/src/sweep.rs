@@ -148,10 +148,14 @@ pub struct SweepRows {
 
 #[pymethods]
 impl SweepRows {
-    /// Opens (or starts) the rows file at `path`.
+    /// Opens (or starts) the rows file at `path` for the family's `games` (as `sweep_family`
+    /// gives them) and `upto`: the rows kept are those that answer what is asked now.
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
-        let mut file = RowsFile::open(&path).map_err(|e| exception(py, &Failure::one(e, None)))?;
+    fn new(py: Python<'_>, path: PathBuf, games: &Bound<'_, PyAny>, upto: u64) -> PyResult<Self> {
+        let games: Vec<SweepGame> = depythonize(games, "the games")?;
+        let asked = takeaway_core::asked_of_family(&games, upto);
+        let mut file = RowsFile::open(&path, &|label| asked.get(label).cloned())
+            .map_err(|e| exception(py, &Failure::one(e, None)))?;
         let done = std::mem::take(&mut file.done);
         Ok(SweepRows { file: Some(file), done })
     }

@@ -104,6 +104,31 @@ class _Answer:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(self.text)
 
+    def __reduce__(self) -> Any:
+        # An answer pickles as its JSON and its text (and CSV, for a table), made now: a process
+        # pool's worker hands back `solve()`'s answer, and the engine's object stays behind.
+        return (_answer_again, (type(self), self.json, self._native.text(), self._native.csv()))
+
+
+class _Rendered:
+    # What an unpickled answer keeps of the engine's object: its text and CSV, already made.
+    __slots__ = ("_text", "_csv")
+
+    def __init__(self, text: str, csv: Optional[str]):
+        self._text = text
+        self._csv = csv
+
+    def text(self) -> str:
+        return self._text
+
+    def csv(self) -> Optional[str]:
+        return self._csv
+
+
+def _answer_again(cls: Any, data: Dict[str, Any], text: str, csv: Optional[str]) -> Any:
+    """A pickled answer, made again from its JSON, text and CSV."""
+    return cls(_Rendered(text, csv), data)
+
 
 @dataclass(frozen=True)
 class Move:

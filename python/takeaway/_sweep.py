@@ -88,7 +88,7 @@ def _on_dask(
 
     plan = _native.sweep_family(request)
     args, games = plan["args"], plan["games"]
-    rows_file = _native.SweepRows(args["out"]) if args.get("out") else None
+    rows_file = _native.SweepRows(args["out"], games, args["upto"]) if args.get("out") else None
     done: List[Row] = list(rows_file.done) if rows_file is not None else []
     finished = {row["game"] for row in done}
     todo = [g for g in games if g["label"] not in finished]

@@ -9,6 +9,7 @@ import json
 import pickle
 import subprocess
 import sys
+from typing import Tuple
 
 import pytest
 
@@ -128,3 +129,39 @@ def test_errors_and_games_cross_a_process_pool_whole(game):
             pool.submit(raise_a_game_error, "pile\nmove: tkae 1\n").result()
     assert far.value.code == "takeaway::parse::unexpected"
     assert type(far.value) is takeaway.GameError and far.value.line == 2
+
+
+def solve_in_another_process(piles: Tuple[int, ...]) -> takeaway.Solution:
+    return takeaway.Game.from_source('game "Nim"\npiles\nmove: take any\n').solve(*piles)
+
+
+def test_every_answer_pickles_and_a_pool_hands_solutions_back(game):
+    # Each kind of answer: its class, JSON, text and CSV come back the same.
+    nim, kayles = game("nim"), game("kayles")
+    answers = [
+        nim.solve(3, 5, 7),
+        kayles.explain(7),
+        kayles.table(20),
+        kayles.plot(30),
+        game("misere-kayles").quotient(20),
+        kayles.period(),
+        kayles.compare(game("dawsons-kayles"), upto=30),
+        nim.play(3, 5, computer=True, seed=1),
+    ]
+    for answer in answers:
+        back = pickle.loads(pickle.dumps(answer))
+        assert type(back) is type(answer)
+        assert back.json == answer.json and back.text == answer.text and str(back) == str(answer)
+    table = pickle.loads(pickle.dumps(answers[2]))
+    assert table.grundy == answers[2].grundy and table.csv == answers[2].csv and table.csv.startswith("n,")
+    assert table.grundy[:8] == [0, 1, 2, 3, 1, 4, 3, 2]  # Kayles, by its definition in Winning Ways
+    solution = pickle.loads(pickle.dumps(answers[0]))
+    assert (solution.grundy, solution.outcome) == (3 ^ 5 ^ 7, "N")
+    # A process pool's map that returns solve()'s answers.
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        solved = list(pool.map(solve_in_another_process, [(1, 2, 3), (3, 5, 7), (4, 4)]))
+    assert [s.grundy for s in solved] == [0, 3 ^ 5 ^ 7, 0]
+    assert [s.outcome for s in solved] == ["P", "N", "P"]

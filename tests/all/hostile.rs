@@ -354,8 +354,8 @@ fn a_partizan_misere_search_counts_the_options_it_keeps_and_stops_before_a_gigab
 #[test]
 fn a_nul_byte_is_named_and_old_mac_line_ends_are_counted_as_lines() {
     let path = scratch("nul.game", "game \"N\"\npile\nmove: take 1..3\0\n");
-    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::unexpected");
-    assert!(stderr.contains("U+0000 (a NUL byte"), "{}", cut(&stderr));
+    let stderr = refused(&["check", path.to_str().unwrap()], "takeaway::parse::control_character");
+    assert!(stderr.contains("U+0000, NUL: the file may not be text"), "{}", cut(&stderr));
     // CR alone ends the lines, with and without a byte-order mark: the header and the snippet
     // both say line 3, and no raw CR reaches the terminal.
     for (name, text) in [

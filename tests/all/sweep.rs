@@ -65,6 +65,13 @@ fn sweep_mistakes_are_diagnostics() {
     assert!(run.stderr.contains("name the family"), "{}", run.stderr);
     let run = takeaway(&["sweep", "--codes", "0.77", "-o", "/"]);
     assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("takeaway::sweep::not_a_file") && run.stderr.contains("it is a folder"),
+        "{}",
+        run.stderr
+    );
+    let run = takeaway(&["sweep", "--codes", "0.77", "-o", "/no/such/folder/rows.csv"]);
+    assert_eq!(run.code, 1);
     assert!(run.stderr.contains("takeaway::sweep::write"), "{}", run.stderr);
     let run = takeaway(&["sweep", "games/nim.game", "games/kayles.game", "--each", "k=1..3"]);
     assert_eq!(run.code, 1);

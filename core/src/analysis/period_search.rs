@@ -165,17 +165,36 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
     // Only a checkpoint needs the rules' fingerprint (which reads every amount up to the
     // largest take: 2³² of them took 19 s and 4 GB for a run of 1,000 values).
     let fingerprint = if question.checkpoint.is_some() { run.fingerprint() } else { 0 };
+    // A checkpoint holding more values than asked for is read up to `upto`, and left as it is.
+    let mut beyond_upto = false;
     if let Some(path) = question.checkpoint.as_deref().filter(|p| p.exists()) {
         let saved = checkpoint::read(path, &game.name, fingerprint)?;
-        run = run.resume(saved.values, saved.method);
+        let values = if saved.values.len() as u64 > question.upto {
+            beyond_upto = true;
+            saved.values.prefix(question.upto as usize)
+        } else {
+            saved.values
+        };
+        if let Some((pile, stored, from_rules)) = run.first_wrong_in_sample(&values)? {
+            return Err(CheckpointError::Corrupt {
+                path: path.display().to_string(),
+                what: format!(
+                    "it gives pile {pile} the value {stored}, where the rules give {from_rules} (a value was \
+                     changed since it was written)"
+                ),
+            }
+            .into());
+        }
+        run = run.resume(values, saved.method);
     }
+    let writes = question.checkpoint.as_ref().filter(|_| !beyond_upto);
     let save = |run: &PeriodRun, path: &Path| {
         checkpoint::write(path, &game.name, fingerprint, run.values(), run.method_state())
     };
     let mut write_failed = None;
-    let every = if question.checkpoint.is_some() { CHECKPOINT_EVERY } else { 0 };
+    let every = if writes.is_some() { CHECKPOINT_EVERY } else { 0 };
     let result = run.run(question.upto, limits, every, |run| {
-        if let Some(path) = &question.checkpoint {
+        if let Some(path) = writes {
             if let Err(e) = save(run, path) {
                 write_failed.get_or_insert(e);
             }
@@ -185,7 +204,7 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
         return Err(e.into());
     }
     let shown = question.checkpoint.as_ref().map(|p| p.display().to_string());
-    if let Some(path) = &question.checkpoint {
+    if let Some(path) = writes {
         save(&run, path)?;
     }
     match result {
@@ -344,5 +363,61 @@ impl PeriodReport {
             "peak_memory_bytes": self.peak_bytes,
             "checkpoint": self.checkpoint,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Values;
+
+    fn question(upto: u64, path: &Path) -> PeriodQuestion {
+        PeriodQuestion { upto, checkpoint: Some(path.to_path_buf()), without_theorem: true }
+    }
+
+    #[test]
+    fn a_checkpoint_past_upto_is_read_to_upto_and_left_as_it_is() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("g.ckpt");
+        let game = crate::test_support::game_text("game \"0.6\"\npiles\nmove: octal 0.6\n");
+        let long = run_period(&game, &question(20_000, &path), &Limits::default()).expect("runs");
+        assert_eq!(long.computed(), 20_000);
+        let before = std::fs::read(&path).expect("written");
+        let short = run_period(&game, &question(1_000, &path), &Limits::default()).expect("runs");
+        assert_eq!(short.computed(), 1_000);
+        let fresh = PeriodQuestion { upto: 1_000, checkpoint: None, without_theorem: true };
+        let fresh = run_period(&game, &fresh, &Limits::default()).expect("runs");
+        assert_eq!(short.values().len(), 1_000);
+        assert!((0..1_000).all(|n| short.values().get(n) == fresh.values().get(n)));
+        assert_eq!(std::fs::read(&path).expect("still there"), before, "the longer checkpoint is kept whole");
+    }
+
+    #[test]
+    fn a_value_changed_in_a_checkpoint_with_its_checksum_made_to_match_is_caught() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("g.ckpt");
+        for code in ["0.6", "0.644", "0.16", "0.165"] {
+            let game = crate::test_support::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
+            let _ = std::fs::remove_file(&path);
+            let mut run = run_period(&game, &question(30_000, &path), &Limits::default()).expect("runs");
+            let fingerprint = run.fingerprint();
+            let saved = checkpoint::read(&path, &game.name, fingerprint).expect("reads");
+            let values: Vec<u32> = (0..saved.values.len()).map(|n| saved.values.get(n)).collect();
+            // Piles at the end, in the middle and near the start, one at a time: each changed by
+            // one, and the file written again as a run would write it (its checksum matches).
+            let len = values.len();
+            assert!(len >= 1_000, "{code}: {len} values");
+            for pile in [len - 1, len * 2 / 3, len / 2 + 1, len / 4 + 3, 40] {
+                let mut forged = values.clone();
+                forged[pile] ^= 1;
+                let forged = Values::Wide(forged);
+                checkpoint::write(&path, &game.name, fingerprint, &forged, saved.method).expect("written");
+                let err = run_period(&game, &question(40_000, &path), &Limits::default()).err();
+                let Some(PeriodError::Checkpoint(CheckpointError::Corrupt { what, .. })) = err else {
+                    panic!("{code}: pile {pile} changed was not caught: {err:?}")
+                };
+                assert!(what.contains("where the rules give"), "{what}");
+            }
+        }
     }
 }

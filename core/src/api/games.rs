@@ -67,7 +67,7 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
         });
     }
     if !meta.is_file() {
-        return Err(FileError::NotAFile { path: shown, what: file_kind(&meta).into() });
+        return Err(FileError::NotAFile { path: shown, what: crate::files::kind_of(&meta).into() });
     }
     if meta.len() > MOST_GAME_FILE_BYTES {
         return Err(FileError::TooLarge { path: shown, bytes: meta.len(), most: MOST_GAME_FILE_BYTES });
@@ -165,25 +165,6 @@ fn normalised(text: String) -> String {
         out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') { '\n' } else { c });
     }
     out
-}
-
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_char_device() || t.is_block_device() {
-            return "it is a device";
-        }
-        if t.is_fifo() {
-            return "it is a named pipe (FIFO)";
-        }
-        if t.is_socket() {
-            return "it is a socket";
-        }
-    }
-    let _ = meta;
-    "it is not a file of text"
 }
 
 /// The help for a file that is not there: the nearest game file in its folder, if one is close.

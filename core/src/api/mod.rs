@@ -24,8 +24,8 @@ pub use request::{
 };
 pub use step::{ForPlayer, PlayStep, PlayerMove, StepHint, StepHottest, StepMove, StepPosition, StepSlip};
 pub use sweep::{
-    checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game, RowStatus, RowsError,
-    RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
+    asked_of_family, checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game,
+    RowStatus, RowsError, RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
 };
 
 use crate::analysis::partizan::{PartizanExplanation, PartizanReport, PartizanTable};

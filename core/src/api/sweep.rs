@@ -256,6 +256,12 @@ pub fn sweep_game(
     checkpoints: Option<&Path>,
     budget: &Budget,
 ) -> Result<SweepRow, Failure> {
+    let mut row = row_of_game(game, upto, checkpoints, budget)?;
+    row.asked = Some(asked_of(game, upto));
+    Ok(row)
+}
+
+fn row_of_game(game: &SweepGame, upto: u64, checkpoints: Option<&Path>, budget: &Budget) -> Result<SweepRow, Failure> {
     let cancelled = || Failure::one(crate::solve::SolveError::Cancelled, None);
     let loaded = match load_text(&game.text, &NoLibrary, budget) {
         Ok(loaded) => loaded,
@@ -275,6 +281,19 @@ pub fn sweep_game(
     }
     let checkpoint = checkpoints.map(|dir| dir.join(format!("{}.ckpt", file_stem(&game.label))));
     sweep::sweep_row(&game.label, &loaded.game, upto, checkpoint.as_deref(), budget.limits()).map_err(|_| cancelled())
+}
+
+/// What is asked of one game of a sweep, as the rows file keeps it (`SweepRow::asked`):
+/// FNV-1a of its text, name and settings and the values asked for. The budget is left out:
+/// a proven or open row is the same whatever the budget, and a stopped one is always run again.
+pub fn asked_of(game: &SweepGame, upto: u64) -> String {
+    let asked = serde_json::json!({ "text": game.text, "upto": upto });
+    format!("{:016x}", crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, asked.to_string().as_bytes()))
+}
+
+/// What is asked of each game of a family, by label.
+pub fn asked_of_family(games: &[SweepGame], upto: u64) -> HashMap<String, String> {
+    games.iter().map(|g| (g.label.clone(), asked_of(g, upto))).collect()
 }
 
 /// A label as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
@@ -319,8 +338,11 @@ pub fn sweep(
     let cancel = question.cancel_token();
     // Checked once here; each game's budget is made when the game starts.
     Budget::from_args(budget).map_err(|e| Failure::one(e, None))?;
+    let asked = asked_of_family(&games, args.upto);
     let mut file = match &args.out {
-        Some(path) => Some(RowsFile::open(path).map_err(|e| Failure::one(e, None))?),
+        Some(path) => {
+            Some(RowsFile::open(path, &|label| asked.get(label).cloned()).map_err(|e| Failure::one(e, None))?)
+        }
         None => None,
     };
     let done: Vec<SweepRow> = file.as_mut().map(|f| std::mem::take(&mut f.done)).unwrap_or_default();

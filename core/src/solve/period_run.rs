@@ -117,6 +117,11 @@ pub enum NoRun {
     NotCompiled,
 }
 
+/// Options the plain scan may examine checking a checkpoint's sample (a fifth of a second).
+const SAMPLE_WORK: u64 = 1 << 26;
+/// Piles of a checkpoint checked however long their scans.
+const SAMPLE_LEAST: u64 = 16;
+
 impl PeriodRun {
     pub fn new(game: &Game) -> Result<PeriodRun, NoRun> {
         let theorem = Theorem::of(game)?;
@@ -224,6 +229,42 @@ impl PeriodRun {
     pub fn fingerprint(&mut self) -> u64 {
         // Both theorems need a largest take, so every amount's rules are known.
         self.kernel.rules.fingerprint().unwrap_or(0)
+    }
+
+    /// A pile of `values` (a checkpoint's) whose value the rules, by the plain scan, do not
+    /// give: `(pile, stored, from the rules)`. A sample is checked: the last piles and others
+    /// spread over the rest, as many as `SAMPLE_WORK` options allow (at least `SAMPLE_LEAST`
+    /// piles), so that a value changed in the file (its checksum made to match) is caught
+    /// before it is trusted, where it or a value that depends on it is in the sample.
+    pub fn first_wrong_in_sample(&mut self, values: &Values) -> Result<Option<(u64, u32, u32)>, SolveError> {
+        let len = values.len() as u64;
+        if len == 0 {
+            return Ok(None);
+        }
+        let rules = &mut self.kernel.rules;
+        let each = rules.plain_cost(len).max(1);
+        let count = (SAMPLE_WORK / each).clamp(SAMPLE_LEAST, len);
+        // The last piles, then a fixed spread (the same sample on every run: output never
+        // depends on chance), each pile once.
+        let last = (count / 4).max(1).min(len);
+        let mut piles: Vec<u64> = (len - last..len).collect();
+        let mut state = len ^ 0x9e37_79b9_7f4a_7c15;
+        while (piles.len() as u64) < count {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            piles.push(state % len);
+        }
+        piles.sort_unstable();
+        piles.dedup();
+        let get = |n: u64| values.get(n as usize);
+        for n in piles {
+            let from_rules = rules.plain_value(n, get).map_err(SolveError::from)?;
+            if from_rules != get(n) {
+                return Ok(Some((n, get(n), from_rules)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether the sparse-space method computes the values.

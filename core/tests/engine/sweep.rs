@@ -396,3 +396,98 @@ fn a_stopped_sweep_says_a_rerun_goes_on_and_one_does() {
     let strip = |rows: &[SweepRow]| rows.iter().map(SweepRow::comparable).collect::<Vec<_>>();
     assert_eq!(strip(&again.rows), strip(&rows(json!({ "octal": 2, "upto": 512 }))));
 }
+
+fn sweep_to(
+    request: serde_json::Value,
+    budget: &BudgetArgs,
+) -> Result<takeaway_core::SweepReport, takeaway_core::Failure> {
+    sweep(&args(request), budget, &Budget::new(), &|_| {})
+}
+
+#[test]
+fn a_rows_file_that_is_not_this_familys_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().expect("a folder");
+    for name in ["rows.jsonl", "rows.csv"] {
+        let out = dir.path().join(name);
+        sweep_to(json!({ "codes": ["0.77", "0.137", "0.6"], "upto": 256, "out": out }), &BudgetArgs::default())
+            .expect("the sweep runs");
+        let before = std::fs::read(&out).expect("the rows");
+        let failure = sweep_to(json!({ "codes": ["0.77"], "upto": 256, "out": out }), &BudgetArgs::default())
+            .expect_err("another family");
+        assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::other_family"), "{name}");
+        assert_eq!(std::fs::read(&out).expect("kept"), before, "{name}: the rows are all there");
+        // A larger family that holds these games goes on from them.
+        let more = sweep_to(
+            json!({ "codes": ["0.77", "0.137", "0.6", "0.07"], "upto": 256, "out": out }),
+            &BudgetArgs::default(),
+        )
+        .expect("the sweep runs");
+        assert_eq!(more.resumed, 3, "{name}");
+    }
+    // Text files with no newline (a settings file, a one-line note): refused, unchanged.
+    for (name, text) in [("settings.json", "{\"theme\": \"dark\"}"), ("note.csv", "buy milk"), ("x.jsonl", "[1, 2]")] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("written");
+        let failure = sweep_to(json!({ "codes": ["0.77"], "upto": 64, "out": path }), &BudgetArgs::default())
+            .expect_err("not rows");
+        assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::not_rows"), "{name}");
+        assert_eq!(std::fs::read_to_string(&path).expect("kept"), text, "{name}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_a_link_to_one_and_a_rows_file_in_use_are_refused_at_once() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let fifo = dir.path().join("pipe.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&fifo, &link).expect("a link");
+    for path in [&fifo, &link] {
+        let failure = sweep_to(json!({ "codes": ["0.77"], "upto": 64, "out": path }), &BudgetArgs::default())
+            .expect_err("refused");
+        assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::not_a_file"), "{}", path.display());
+    }
+    // A second sweep on a file another has open: refused, never run beside it.
+    let out = dir.path().join("rows.jsonl");
+    let asked = takeaway_core::asked_of_family(&args(json!({ "codes": ["0.77"], "upto": 64 })).family().unwrap(), 64);
+    let held = takeaway_core::RowsFile::open(&out, &|label| asked.get(label).cloned()).expect("opens");
+    let failure =
+        sweep_to(json!({ "codes": ["0.77"], "upto": 64, "out": out }), &BudgetArgs::default()).expect_err("busy");
+    assert_eq!(failure.code().as_deref(), Some("takeaway::sweep::busy"));
+    drop(held);
+    sweep_to(json!({ "codes": ["0.77"], "upto": 64, "out": out }), &BudgetArgs::default()).expect("free again");
+}
+
+#[test]
+fn a_rerun_redoes_the_rows_whose_question_changed_and_goes_on_from_stopped_ones() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = dir.path().join("rows.jsonl");
+    let game = |takes: &str| json!({ "source": format!("game \"s\"\npile\nmove: take {takes}\n") });
+    let family = |takes: &str, upto: u64| json!({ "games": [game(takes)], "codes": [], "upto": upto, "out": out });
+    let first = sweep_to(family("1..2", 100), &BudgetArgs::default()).expect("runs").rows;
+    assert_eq!(first[0].period, Some(3));
+    // The same question: kept.
+    assert_eq!(sweep_to(family("1..2", 100), &BudgetArgs::default()).expect("runs").resumed, 1);
+    // The game edited: its period is now 5, not the old row's 3.
+    let edited = sweep_to(family("1..4", 100), &BudgetArgs::default()).expect("runs");
+    assert_eq!((edited.resumed, edited.rows[0].period), (0, Some(5)));
+    // A larger --upto for an open row: computed again, to the new bound.
+    let open = json!({ "codes": ["0.6"], "upto": 100, "out": out.with_file_name("open.jsonl") });
+    let small = sweep_to(open.clone(), &BudgetArgs::default()).expect("runs").rows;
+    assert_eq!((small[0].status, small[0].values_computed), (RowStatus::Open, 100));
+    let mut larger = open.clone();
+    larger["upto"] = json!(400);
+    let larger = sweep_to(larger, &BudgetArgs::default()).expect("runs");
+    assert_eq!((larger.resumed, larger.rows[0].values_computed), (0, 400));
+    // A stopped row goes on from its checkpoint on a rerun with the same rows file.
+    let stopped = json!({ "codes": ["0.6"], "upto": 1 << 20, "out": out.with_file_name("stopped.csv"), "checkpoints": dir.path().join("ck") });
+    let small = BudgetArgs { timeout: Some(0.05), ..BudgetArgs::default() };
+    let first = sweep_to(stopped.clone(), &small).expect("runs").rows;
+    assert_eq!(first[0].status, RowStatus::Stopped);
+    let again = sweep_to(stopped, &BudgetArgs::default()).expect("runs");
+    assert_eq!(again.resumed, 0);
+    assert_eq!(again.rows[0].status, RowStatus::Open);
+    assert_eq!(again.rows[0].resumed_at, Some(first[0].values_computed));
+}

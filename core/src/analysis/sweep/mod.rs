@@ -87,6 +87,11 @@ pub struct SweepRow {
     pub seconds: f64,
     /// The pile a run went on from, when it resumed from a checkpoint.
     pub resumed_at: Option<u64>,
+    /// What was asked of the game, as a checksum (FNV-1a of its text, settings and the values
+    /// asked for): a rerun keeps a row only when the same is asked again. Rows written before
+    /// this column have none, and are run again.
+    #[serde(default)]
+    pub asked: Option<String>,
 }
 
 impl SweepRow {
@@ -116,6 +121,7 @@ impl SweepRow {
             work: 0,
             seconds: 0.0,
             resumed_at: None,
+            asked: None,
         }
     }
 
@@ -215,6 +221,7 @@ fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
         work: run.scanned(),
         seconds: 0.0,
         resumed_at: run.resumed_at(),
+        asked: None,
     }
 }
 

@@ -321,6 +321,44 @@ impl HeapRules {
         })
     }
 
+    /// The value of pile `n` by the plain scan of every option, from `value` of the smaller
+    /// piles: a check of a stored value that shares nothing with the kernel's methods (a
+    /// checkpoint's sample is checked with it).
+    pub fn plain_value(&mut self, n: u64, value: impl Fn(u64) -> u32) -> Result<u32, MoveError> {
+        self.evaluate_to(n)?;
+        let mut seen: Vec<bool> = Vec::new();
+        let mut mark = |v: u32| {
+            let v = v as usize;
+            if v >= seen.len() {
+                seen.resize(v + 1, false);
+            }
+            seen[v] = true;
+        };
+        if n > 0 && self.flag(n) & GONE != 0 {
+            mark(0);
+        }
+        for &t in self.one.iter().take_while(|&&t| t < n) {
+            mark(value(n - t));
+        }
+        for &(t, f) in self.two.iter().take_while(|&&(t, _)| t + 2 <= n) {
+            let rest = n - t;
+            for a in 1..=rest / 2 {
+                let b = rest - a;
+                let allowed = f & TWO_ANY != 0 || f & if a == b { TWO_EQUAL } else { TWO_UNEQUAL } != 0;
+                if allowed {
+                    mark(value(a) ^ value(b));
+                }
+            }
+        }
+        Ok(seen.iter().position(|s| !s).unwrap_or(seen.len()) as u32)
+    }
+
+    /// The options the plain scan of pile `n` examines, about: what `plain_value` costs.
+    pub fn plain_cost(&self, n: u64) -> u64 {
+        let splits = self.two.iter().filter(|&&(t, _)| t + 2 <= n).count() as u64;
+        1 + self.one.len() as u64 + splits * (n / 2)
+    }
+
     /// Evaluates what amounts 0..=upto may do (past the largest amount there is nothing to do).
     fn evaluate_to(&mut self, upto: u64) -> Result<(), MoveError> {
         let upto = match self.most_taken {
