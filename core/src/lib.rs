@@ -217,7 +217,11 @@ pub(crate) fn load_with(
     limits: &solve::Limits,
 ) -> Result<Game, LoadError> {
     solve::check_cancel(limits).map_err(LoadError::Stopped)?;
-    let file = syntax::parse(text)?;
+    // A long text is parsed a piece at a time, the deadline read between pieces.
+    let file = syntax::parse_within(text, || solve::check_cancel(limits)).map_err(|e| match e {
+        syntax::Interrupted::Parse(e) => LoadError::from(e),
+        syntax::Interrupted::Stopped(stop) => LoadError::Stopped(stop),
+    })?;
     solve::check_cancel(limits).map_err(LoadError::Stopped)?;
     let mut game = check::check(&file, default_name, settings, library, limits).map_err(|e| phrased(e, text))?;
     without_repeated_rules(&mut game.first_moves, text);

@@ -26,20 +26,88 @@ pub const MAX_OPERATORS: usize = 200;
 
 /// Parses a whole game text.
 pub fn parse(text: &str) -> Result<GameFile, ParseError> {
-    prescan(text)?;
+    match parse_within(text, || Ok::<(), std::convert::Infallible>(())) {
+        Ok(file) => Ok(file),
+        Err(Interrupted::Parse(e)) => Err(e),
+        Err(Interrupted::Stopped(never)) => match never {},
+    }
+}
+
+/// Why `parse_within` gave no file: the text is wrong, or the question stopped it.
+#[derive(Debug)]
+pub enum Interrupted<E> {
+    /// The text is wrong.
+    Parse(ParseError),
+    /// `between` said to stop.
+    Stopped(E),
+}
+
+/// Text longer than this, in bytes, is parsed a piece of whole lines at a time, and `between`
+/// is asked between pieces whether to go on: a megabyte's parse takes most of a second, too
+/// long to go without reading a question's deadline. A statement never spans lines, so the
+/// pieces give the statements, spans and errors of one parse.
+const PIECE: usize = 1 << 16;
+
+thread_local! {
+    /// Where the piece being parsed starts in the whole text: its spans are moved by it.
+    static PIECE_START: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Parses a whole game text as `parse` does, calling `between` between pieces of it (see
+/// `PIECE`) and stopping with its error.
+pub fn parse_within<E>(text: &str, mut between: impl FnMut() -> Result<(), E>) -> Result<GameFile, Interrupted<E>> {
+    prescan(text).map_err(Interrupted::Parse)?;
     pest::set_error_detail(true);
-    let mut pairs = GameParser::parse(Rule::file, text).map_err(|e| error_from_pest(text, e))?;
+    let mut statements = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = piece_end(text, start);
+        parse_piece(text, start, end, &mut statements).map_err(Interrupted::Parse)?;
+        if end >= text.len() {
+            return Ok(GameFile { statements });
+        }
+        between().map_err(Interrupted::Stopped)?;
+        start = end;
+    }
+}
+
+/// Where the piece of whole lines from `start` ends: after the last newline within `PIECE`
+/// bytes (or the first one past it, for a longer line), or at the end of the text.
+fn piece_end(text: &str, start: usize) -> usize {
+    if text.len() - start <= PIECE {
+        return text.len();
+    }
+    let bytes = &text.as_bytes()[start..];
+    match bytes[..PIECE].iter().rposition(|&b| b == b'\n') {
+        Some(at) => start + at + 1,
+        None => bytes.iter().position(|&b| b == b'\n').map_or(text.len(), |at| start + at + 1),
+    }
+}
+
+/// Parses `text[start..end]` (whole lines) and adds its statements, with spans in `text`.
+fn parse_piece(
+    text: &str,
+    start: usize,
+    end: usize,
+    statements: &mut Vec<Spanned<Statement>>,
+) -> Result<(), ParseError> {
+    let piece = &text[start..end];
+    let mut pairs = GameParser::parse(Rule::file, piece).map_err(|e| error_from_pest(text, e, start))?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    PIECE_START.set(start);
     // `flatten` walks the tree without recursion; each expression's walk recurses only into
     // brackets, which `prescan` bounds.
-    for pair in file.clone().into_inner().flatten() {
-        if matches!(pair.as_rule(), Rule::expr | Rule::arith) {
-            operators_within_limit(pair, 0)?;
-        }
+    let within = file
+        .clone()
+        .into_inner()
+        .flatten()
+        .filter(|pair| matches!(pair.as_rule(), Rule::expr | Rule::arith))
+        .try_for_each(|pair| operators_within_limit(pair, 0));
+    if within.is_ok() {
+        statements.extend(file.into_inner().filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI)).map(statement));
     }
-    let statements =
-        file.into_inner().filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI)).map(statement).collect();
-    Ok(GameFile { statements })
+    PIECE_START.set(0);
+    within
 }
 
 /// The longest game text read, in bytes: a game is a few lines, and a text of megabytes is a
@@ -122,9 +190,9 @@ fn operators_within_limit(pair: Pair<Rule>, outer: usize) -> Result<(), ParseErr
             neg | not | add | sub | mul | div | rem | pow | le | ge | ne | eq | lt | gt | and | or => {
                 count += 1;
                 if count > MAX_OPERATORS {
-                    let s = child.as_span();
+                    let s = span_of(&child);
                     return Err(ParseError::TooManyOperators {
-                        span: (s.start(), s.end() - s.start()).into(),
+                        span: (s.start, s.end - s.start).into(),
                         limit: MAX_OPERATORS,
                     });
                 }
@@ -142,7 +210,8 @@ fn operators_within_limit(pair: Pair<Rule>, outer: usize) -> Result<(), ParseErr
 
 fn span_of(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    Span::new(s.start(), s.end())
+    let piece = PIECE_START.get();
+    Span::new(piece + s.start(), piece + s.end())
 }
 
 /// The children of a pair, without the keyword tokens, which carry no information.
@@ -635,11 +704,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
 /// Punctuation that pest tried at the error position and that a user should be told about.
 const PUNCTUATION: &[&str] = &["=", ":", "..", ",", "(", ")", "{", "}"];
 
-fn error_from_pest(text: &str, err: pest::error::Error<Rule>) -> ParseError {
-    let pos = match err.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((s, _)) => s,
-    };
+/// The diagnostic of pest's error in the piece of `text` that starts at `piece`.
+fn error_from_pest(text: &str, err: pest::error::Error<Rule>, piece: usize) -> ParseError {
+    let pos = piece
+        + match err.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((s, _)) => s,
+        };
     let mut expected: Vec<&str> = Vec::new();
     let mut push = |w: &'static str| {
         if !expected.contains(&w) {

@@ -224,3 +224,47 @@ fn a_set_parameter_and_the_sides_of_a_partizan_move_parse() {
     fails_at!("left take 1", "take");
     fails_at!("param S = {1, 3", "3");
 }
+
+#[test]
+fn a_long_text_parsed_in_pieces_gives_the_statements_spans_and_errors_of_one_parse() {
+    // Past `PIECE` bytes the text is parsed a piece of whole lines at a time.
+    let line = "move: take 1..3 where t < 1 + 2 * 3   # a comment\n";
+    let lines = 3 * super::PIECE / line.len();
+    let good = format!("game \"long\"\npile\n{}", line.repeat(lines));
+    let file = parse(&good).expect("parses");
+    assert_eq!(file.statements.len(), lines + 2);
+    for (i, st) in file.statements.iter().skip(2).enumerate() {
+        let start = "game \"long\"\npile\n".len() + i * line.len();
+        assert_eq!(st.span.start, start, "statement {i}");
+        assert!(good[st.span.start..st.span.end].starts_with("move: take 1..3 where t < 1 + 2 * 3"), "statement {i}");
+    }
+    // A line cut short at the end of a piece is wrong where it stands (the end of its line),
+    // not a text that more input could finish; and an error in a later piece points into it.
+    for bad_at in [super::PIECE / line.len() - 2, super::PIECE / line.len() - 1, super::PIECE / line.len(), lines - 10]
+    {
+        let mut text = good.clone();
+        let start = "game \"long\"\npile\n".len() + bad_at * line.len();
+        text.replace_range(
+            start..start + line.len(),
+            &format!("{:<width$}\n", "move: take 1..", width = line.len() - 1),
+        );
+        let err = parse(&text).expect_err("refused");
+        let ParseError::Unexpected { span, .. } = &err else { panic!("{bad_at}: {err:?}") };
+        let at = span.offset();
+        assert!(at >= start + "move: take 1..".len() && at < start + line.len(), "{bad_at}: {at} not in line {start}");
+    }
+    // The same text whole: an unfinished last line more input could finish.
+    let open = format!("{good}move: take 1..");
+    assert!(parse(&open).expect_err("refused").is_incomplete());
+    // Between pieces the caller may stop the parse.
+    let mut asked = 0;
+    let stopped = super::parse_within(&good, || {
+        asked += 1;
+        if asked == 2 {
+            Err("stop")
+        } else {
+            Ok(())
+        }
+    });
+    assert!(matches!(stopped, Err(super::Interrupted::Stopped("stop"))));
+}

@@ -205,3 +205,69 @@ fn a_misere_quotient_stops_within_a_heap_when_its_question_is_cancelled() {
     let late = stopped - cancelled_at;
     assert!(late < std::time::Duration::from_secs(1), "stopped {late:?} after the cancel");
 }
+
+#[test]
+fn a_partizan_sum_stops_within_its_forms_when_its_question_is_cancelled() {
+    // Thirty piles of 97 of partizan subtraction: adding the piles' forms runs for seconds
+    // between the solver's own looks at its token, and the store of forms must look too.
+    let loaded = crate::common::loaded_file("partizan-subtraction.game");
+    let token = takeaway_core::CancelToken::new();
+    let budget = takeaway_core::Budget::new().timeout(Some(600.0)).cancel(token.clone());
+    let position = vec!["97"; 30].join(" ");
+    let request = takeaway_core::Request::parse(
+        "solve",
+        serde_json::json!({ "position": position, "remoteness": false }).as_object().unwrap().clone(),
+    )
+    .expect("a request");
+    let cancelled_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let at = cancelled_at.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        *at.lock().unwrap() = Some(std::time::Instant::now());
+        token.cancel();
+    });
+    let answered = takeaway_core::ask(&loaded, &request, &takeaway_core::NoLibrary, &budget);
+    let stopped = std::time::Instant::now();
+    let Err(failure) = answered else { panic!("the sum finished although its question was cancelled") };
+    assert_eq!(failure.code().as_deref(), Some("takeaway::solve::cancelled"), "{}", failure.render(false));
+    let cancelled_at = cancelled_at.lock().unwrap().expect("cancelled");
+    let late = stopped - cancelled_at;
+    assert!(late < std::time::Duration::from_secs(1), "stopped {late:?} after the cancel");
+}
+
+#[test]
+fn a_cancelled_question_stops_in_the_parse_of_a_long_text() {
+    // A megabyte of rules takes most of a second to parse; it is parsed a piece at a time and
+    // the question's token is read between pieces. Its last line is wrong: parsed whole, the
+    // parse error would come first; cancelled at the first look between pieces, the question
+    // stops there, before the parse reaches that line.
+    let line = "move: take 1..3 where t < 1 + 2 * 3   # a rule\n";
+    let source = format!("game \"long\"\npile\n{}move: tkae 1\n", line.repeat((1 << 20) / line.len() - 1));
+    let text = takeaway_core::GameText { source, ..Default::default() };
+    let whole = takeaway_core::load_text(&text, &takeaway_core::NoLibrary, &takeaway_core::Budget::new());
+    assert_eq!(whole.err().and_then(|f| f.code()).as_deref(), Some("takeaway::parse::unexpected"));
+    let token = takeaway_core::CancelToken::new();
+    let budget = takeaway_core::Budget::new().cancel(token.clone());
+    // Cancelled after the first look (before the parse), so that only the pieces see it.
+    let looks = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    struct CancelOnSecondLook(std::sync::Arc<std::sync::atomic::AtomicUsize>, takeaway_core::CancelToken);
+    impl takeaway_core::Reporter for CancelOnSecondLook {
+        fn report(&self, _: takeaway_core::Stage, _: u64, _: u64) {}
+        fn poll(&self) {
+            if self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+                self.1.cancel();
+            }
+        }
+    }
+    let budget =
+        budget.progress(takeaway_core::Progress::to(std::sync::Arc::new(CancelOnSecondLook(looks.clone(), token))));
+    let Err(failure) = takeaway_core::load_text(&text, &takeaway_core::NoLibrary, &budget) else {
+        panic!("the load finished although its question was cancelled")
+    };
+    assert_eq!(failure.code().as_deref(), Some("takeaway::solve::cancelled"));
+    assert_eq!(
+        looks.load(std::sync::atomic::Ordering::SeqCst),
+        2,
+        "the look before the parse, then one between pieces"
+    );
+}

@@ -54,7 +54,18 @@ pub struct Forms {
     /// k·↑ + *m by form, for the notation: built once, when first asked for.
     pub(super) ups: Option<HashMap<FormId, (i32, u32)>>,
     limit: usize,
+    /// The question's cancel token and deadline, read every `STOP_EVERY` comparisons and
+    /// forms: one sum of large forms runs for seconds between the solver's own checks.
+    stop_with: Option<crate::solve::Limits>,
+    steps: u32,
+    /// Set for good once the question is cancelled or past its deadline: every form made after
+    /// fails (`TooManyForms`, which the solver reports as the stop), comparisons answer at once
+    /// and nothing more is remembered, so that no answer is made from a cut-short comparison.
+    stopped: bool,
 }
+
+/// Comparisons and forms between two reads of the clock (about a tenth of a millisecond).
+const STOP_EVERY: u32 = 1 << 12;
 
 /// The result of simplifying a game, as `explain` shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -88,7 +99,33 @@ impl Forms {
             birthdays: HashMap::new(),
             ups: None,
             limit: limit.max(16),
+            stop_with: None,
+            steps: 0,
+            stopped: false,
         }
+    }
+
+    /// Stops the store's work when `limits`' question is cancelled or past its deadline.
+    pub fn stop_with(&mut self, limits: crate::solve::Limits) {
+        self.stop_with = Some(limits);
+    }
+
+    /// Whether the question stopped the store's work (see `stopped`).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// One step of work: true once the question is cancelled or past its deadline.
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped {
+            self.steps = self.steps.wrapping_add(1);
+            if self.steps.is_multiple_of(STOP_EVERY) {
+                if let Some(limits) = &self.stop_with {
+                    self.stopped = crate::solve::check_cancel(limits).is_err();
+                }
+            }
+        }
+        self.stopped
     }
 
     /// The work done so far, in entries remembered: forms, comparisons and sums. It grows
@@ -122,7 +159,10 @@ impl Forms {
         // Everything remembered counts, comparisons and sums too: they are most of the memory
         // and the time of a large sum, which would otherwise fill gigabytes before the forms
         // themselves reached the limit.
-        if self.nodes.len() >= self.limit || self.work() >= self.limit.saturating_mul(ENTRIES_PER_FORM) {
+        if self.should_stop()
+            || self.nodes.len() >= self.limit
+            || self.work() >= self.limit.saturating_mul(ENTRIES_PER_FORM)
+        {
             return Err(TooManyForms);
         }
         let id = FormId(self.nodes.len() as u32);
@@ -216,6 +256,10 @@ impl Forms {
         if let Some(&known) = self.less_equal.get(&(g, h)) {
             return known;
         }
+        if self.should_stop() {
+            // Any answer: the form being made fails, and this one is not remembered.
+            return true;
+        }
         let mut result = true;
         for i in 0..self.nodes[g.0 as usize].left.len() {
             let gl = self.nodes[g.0 as usize].left[i];
@@ -233,7 +277,9 @@ impl Forms {
                 }
             }
         }
-        self.less_equal.insert((g, h), result);
+        if !self.stopped {
+            self.less_equal.insert((g, h), result);
+        }
         result
     }
 
@@ -284,6 +330,10 @@ impl Forms {
             if let Some(n) = notes.as_deref_mut() {
                 n.dominated_right.extend(gone);
             }
+            if self.stopped {
+                // The options were kept or dropped by comparisons cut short.
+                return Err(TooManyForms);
+            }
             let node = Node { left: left.clone(), right: right.clone() };
             if let Some(&id) = self.index.get(&node) {
                 return Ok(id);
@@ -322,6 +372,9 @@ impl Forms {
                     }
                     None => new_right.push(gr),
                 }
+            }
+            if self.stopped {
+                return Err(TooManyForms);
             }
             if !changed {
                 // The temporary node is canonical: it becomes the form itself.

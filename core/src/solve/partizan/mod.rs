@@ -187,9 +187,11 @@ impl<'g> PartizanSolver<'g> {
 
     /// A solver within the engine's limits.
     pub(crate) fn within(game: &'g Game, limits: Limits) -> Self {
+        let mut forms = Forms::new(limits.max_states);
+        forms.stop_with(limits.clone());
         PartizanSolver {
             game,
-            forms: Forms::new(limits.max_states),
+            forms,
             limits,
             piles: Vec::new(),
             positions: HashMap::new(),
@@ -400,6 +402,12 @@ impl<'g> PartizanSolver<'g> {
     }
 
     fn forms_too_large(&self, pile: u64) -> SolveError {
+        // A store stopped by the question's deadline or cancel token reports that.
+        if self.forms.stopped() {
+            if let Err(stop) = check_cancel(&self.limits) {
+                return stop;
+            }
+        }
         let limit = self.forms_budget();
         let suggested = self.limits.seconds_for_work(4.0);
         SolveError::FormsTooLarge { limit, pile, suggested }
