@@ -41,8 +41,6 @@ pub mod render;
 mod rules;
 mod solve;
 mod syntax;
-#[cfg(test)]
-mod test_support;
 mod vocab;
 
 use miette::Diagnostic;
@@ -60,7 +58,6 @@ pub use api::{
     asked_of_family, checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game,
     RowStatus, RowsError, RowsFile, RowsFormat, SweepArgs, SweepGame, SweepReport,
 };
-pub use api::{write_table, TableFormat};
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
 pub use files::write_file;
@@ -68,6 +65,7 @@ pub use play::{
     choose_partizan, partizan_hint, pick, Hint, Kept, PartizanAdvice, PartizanHint, Play, Player, Random, Slip, Status,
     Strength, Turn,
 };
+pub use render::{write_table, TableFormat};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};
 pub use solve::progress::{CancelToken, Progress, Reporter, Stage};
@@ -223,7 +221,11 @@ pub(crate) fn load_with(
         syntax::Interrupted::Stopped(stop) => LoadError::Stopped(stop),
     })?;
     solve::check_cancel(limits).map_err(LoadError::Stopped)?;
-    let mut game = check::check(&file, default_name, settings, library, limits).map_err(|e| phrased(e, text))?;
+    let checked = check::check(&file, default_name, settings, library, limits).map_err(|e| match e {
+        check::CheckFailure::Errors(errors) => LoadError::Check(errors),
+        check::CheckFailure::Stopped(stop) => LoadError::Stopped(stop),
+    });
+    let mut game = checked.map_err(|e| phrased(e, text))?;
     without_repeated_rules(&mut game.first_moves, text);
     without_repeated_rules(&mut game.moves, text);
     Ok(game)

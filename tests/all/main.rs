@@ -8,6 +8,7 @@ mod conformance;
 mod diagnostics;
 mod files;
 mod hostile;
+mod layout;
 mod limits;
 mod play;
 mod records;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::partizan::{try_values, TABLE_FORM};
+use super::partizan_values::{try_values, TABLE_FORM};
 use super::WinningMove;
 use crate::rules::{Position, Side};
 use crate::solve::partizan::thermo::plain;

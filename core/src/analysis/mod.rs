@@ -5,11 +5,15 @@ pub mod compare;
 pub mod explain;
 pub mod heat;
 pub mod partizan;
+mod partizan_values;
 pub mod period_search;
 pub mod periods;
 pub mod quotient;
 pub mod sweep;
 mod table;
+
+#[cfg(test)]
+mod misere_tests;
 
 pub use compare::{compare, CompareError, Comparison};
 pub use explain::{explain_with, Explanation};

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::heat::{sum_heat, Cooled, SumHeat};
+use super::partizan_values::{try_values, SEARCHED, TABLE_FORM};
 use super::WinningMove;
 use crate::rules::{Move, Position, Side};
 use crate::solve::partizan::thermo::plain;
@@ -11,26 +12,6 @@ use crate::solve::partizan::{Dyadic, FormId, Heat, PartizanOutcome, PartizanSolv
 use crate::solve::period::subtraction_bound;
 use crate::solve::SolveError;
 use crate::vocab::{Convention, FailureKind};
-
-/// Computes the position's value where it fits the limits; where the forms grow past them,
-/// the solver answers from the search instead, and the reason comes back.
-pub(crate) fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<Option<String>, SolveError> {
-    if !solver.has_values() {
-        return Ok(None);
-    }
-    match solver.value(pos) {
-        Ok(_) => Ok(None),
-        Err(e @ SolveError::FormsTooLarge { .. }) => {
-            solver.give_up_values();
-            Ok(Some(format!("{e}; {SEARCHED}")))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Where the outcome comes from once the values are given up.
-const SEARCHED: &str =
-    "the outcome and winning moves come from a search of the game tree (--max-states raises the limit)";
 
 /// Each non-empty pile's value, written out, where the position is a sum of several piles
 /// (empty otherwise: one pile is its own value, and other games are valued whole).
@@ -339,9 +320,6 @@ pub struct PartizanTable {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period_note: Option<String>,
 }
-
-/// The longest value a table writes out; `solve` writes longer ones.
-pub const TABLE_FORM: usize = 60;
 
 /// How far the outcome sequence is computed when a period is looked for past the table.
 pub const PERIOD_LOOK: u64 = 4096;
@@ -873,5 +851,27 @@ impl PartizanExplanation {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Limits;
+
+    #[test]
+    fn a_game_too_large_for_values_is_answered_by_search() {
+        // The forms of this game grow with the pile; with a small limit the value is refused and
+        // the outcome still comes (from the search), matching a search that knows no values.
+        let text = "game \"g\"\npiles\nleft move: take 1 or 3\nright move: take 2 or 3\n";
+        let game = crate::solve::test_support::game_text(text);
+        let mut s = PartizanSolver::within(&game, Limits::states(20_000));
+        let report = solve(&mut s, &Position::new(vec![200]), None).unwrap();
+        assert!(report.value.is_none());
+        assert!(report.value_note.as_deref().unwrap().contains("grow past the limit"), "{report:?}");
+        let mut search = PartizanSolver::within(&game, Limits::default());
+        search.give_up_values();
+        let (left, right) = search.searched_wins(&Position::new(vec![200])).expect("search");
+        assert_eq!(report.outcome, PartizanOutcome::from_wins(left, right));
     }
 }

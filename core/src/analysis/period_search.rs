@@ -379,7 +379,7 @@ mod tests {
     fn a_checkpoint_past_upto_is_read_to_upto_and_left_as_it_is() {
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("g.ckpt");
-        let game = crate::test_support::game_text("game \"0.6\"\npiles\nmove: octal 0.6\n");
+        let game = crate::solve::test_support::game_text("game \"0.6\"\npiles\nmove: octal 0.6\n");
         let long = run_period(&game, &question(20_000, &path), &Limits::default()).expect("runs");
         assert_eq!(long.computed(), 20_000);
         let before = std::fs::read(&path).expect("written");
@@ -397,7 +397,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("g.ckpt");
         for code in ["0.6", "0.644", "0.16", "0.165"] {
-            let game = crate::test_support::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
+            let game = crate::solve::test_support::game_text(&format!("game \"{code}\"\npiles\nmove: octal {code}\n"));
             let _ = std::fs::remove_file(&path);
             let mut run = run_period(&game, &question(30_000, &path), &Limits::default()).expect("runs");
             let fingerprint = run.fingerprint();

@@ -354,7 +354,7 @@ fn big_pile(loaded: &Loaded, position: &str, last: Option<u64>) -> Result<Option
     }
 }
 
-fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> Result<Answer, Failure> {
+pub(crate) fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> Result<Answer, Failure> {
     if loaded.game.is_partizan() {
         if let Some(given) = options.piles.filter(|&k| k != 1) {
             let board = "one pile at a time in a partizan table (ask about sums with `solve`)".to_string();
@@ -370,7 +370,7 @@ fn table(loaded: &Loaded, upto: u64, options: TableOptions, limits: &Limits) -> 
     crate::analysis::table(&mut solver, upto, options).map(Answer::Table).map_err(|e| table_failure(loaded, e))
 }
 
-fn table_failure(loaded: &Loaded, e: crate::analysis::TableError) -> Failure {
+pub(crate) fn table_failure(loaded: &Loaded, e: crate::analysis::TableError) -> Failure {
     // What was computed before a limit stopped it still goes to the output.
     let partial = match &e {
         crate::analysis::TableError::Incomplete { partial, .. } => Some(Box::new(Answer::Table((**partial).clone()))),
@@ -379,59 +379,8 @@ fn table_failure(loaded: &Loaded, e: crate::analysis::TableError) -> Failure {
     Failure { errors: vec![e.into()], source: Some(loaded.source.clone()), partial }
 }
 
-fn table_options(a: &TableArgs) -> TableOptions {
+pub(crate) fn table_options(a: &TableArgs) -> TableOptions {
     TableOptions { remoteness: a.remoteness, by_last: a.by_last, period_values: a.period_values, piles: a.piles }
-}
-
-/// The formats a table is written in by `write_table`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableFormat {
-    /// One row per position, as `render::write_csv` writes a table.
-    Csv,
-    /// As `render::json_text` writes a table.
-    Json,
-}
-
-/// Answers a `table` request by writing it to `out`: a one-pile table of outcomes and Grundy
-/// values is written as its rows are made, from the solver's values (stored, or a proven period
-/// repeating), in memory that does not grow with its rows, and is refused only for the time its
-/// rows would take to write; any other table is made whole and rendered. The bytes are those of
-/// `ask` and `render` either way. The outer error is the question's; the inner one is `out`'s (a
-/// closed pipe), after what was written.
-pub fn write_table(
-    loaded: &Loaded,
-    args: &TableArgs,
-    budget: &Budget,
-    format: TableFormat,
-    out: &mut dyn std::io::Write,
-) -> Result<std::io::Result<()>, Failure> {
-    let limits = budget.limits();
-    budget.check().map_err(|e| Failure::one(e, None))?;
-    let whole = |answer: Answer, out: &mut dyn std::io::Write| match format {
-        TableFormat::Csv => crate::render::write_csv(&answer, out).map_err(|e| Failure::one(e, None)),
-        TableFormat::Json => Ok(out.write_all(crate::render::json_text(&answer).as_bytes())),
-    };
-    if loaded.game.is_partizan() {
-        return whole(table(loaded, args.upto, table_options(args), limits)?, out);
-    }
-    let mut solver = Solver::within(&loaded.game, limits.clone());
-    let made = crate::analysis::stream_table(&mut solver, args.upto, table_options(args));
-    match made.map_err(|e| table_failure(loaded, e))? {
-        crate::analysis::TableStream::Whole(t) => whole(Answer::Table(t), out),
-        crate::analysis::TableStream::Rows(rows) => {
-            let written = match format {
-                TableFormat::Csv => rows.write_csv(out),
-                TableFormat::Json => rows.write_json(out),
-            };
-            match written {
-                Ok(()) => Ok(Ok(())),
-                Err(crate::analysis::StreamError::Io(e)) => Ok(Err(e)),
-                Err(crate::analysis::StreamError::Stopped(e)) => {
-                    Err(table_failure(loaded, crate::analysis::TableError::Solve(e)))
-                }
-            }
-        }
-    }
 }
 
 /// The largest picture a plot draws: past it no viewer shows the squares, and the file alone

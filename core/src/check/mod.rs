@@ -59,6 +59,15 @@ impl Library for NoLibrary {
     }
 }
 
+/// Why a parsed game was not made: every error found, or the question stopped the check.
+#[derive(Debug)]
+pub enum CheckFailure {
+    /// The statements make no sense together: every error found.
+    Errors(Vec<CheckError>),
+    /// The question's deadline passed, or it was cancelled.
+    Stopped(crate::solve::SolveError),
+}
+
 /// Checks a parsed game. `default_name` names it when it has no `game` line;
 /// `settings` are `--set NAME=VALUE` overrides of its parameters.
 /// The check reads `limits`' deadline and cancel token between rules: a text of thousands of
@@ -69,9 +78,9 @@ pub fn check(
     settings: &[(String, SettingValue)],
     library: &dyn Library,
     limits: &crate::solve::Limits,
-) -> Result<Game, crate::LoadError> {
+) -> Result<Game, CheckFailure> {
     if file.statements.is_empty() {
-        return Err(crate::LoadError::Check(vec![CheckError::Empty]));
+        return Err(CheckFailure::Errors(vec![CheckError::Empty]));
     }
     let mut c = Checker {
         errors: Vec::new(),
@@ -84,7 +93,7 @@ pub fn check(
     };
     let mut game = c.game(file, default_name, settings);
     if let Some(e) = c.stopped {
-        return Err(crate::LoadError::Stopped(e));
+        return Err(CheckFailure::Stopped(e));
     }
     if let Some((kind, parts, span)) = product_statement(file) {
         if let Some(product) = c.product(file, kind, parts, span, library) {
@@ -96,7 +105,7 @@ pub fn check(
     if c.errors.is_empty() {
         Ok(game)
     } else {
-        Err(crate::LoadError::Check(c.errors))
+        Err(CheckFailure::Errors(c.errors))
     }
 }
 

@@ -2,6 +2,9 @@
 //! spreadsheet, SVG for a picture. Every front end renders through here, so the same answer
 //! reads the same in the command line, the REPL, Python and the web page.
 
+mod table_file;
+
+pub use table_file::{write_table, TableFormat};
 mod plot;
 mod thermograph;
 
@@ -11,7 +14,11 @@ use crate::api::{Answer, CheckReport, Failure, Plot, RequestError};
 
 /// One diagnostic as a terminal shows it: its code, message, the lines of `source` it points
 /// at with their labels, and its help; in colour when asked.
-pub fn diagnostic(diagnostic: &dyn miette::Diagnostic, source: Option<&crate::Source>, color: bool) -> String {
+pub fn diagnostic(
+    diagnostic: &dyn miette::Diagnostic,
+    source: Option<&crate::diagnostics::Source>,
+    color: bool,
+) -> String {
     crate::diagnostics::render(diagnostic, source, color)
 }
 
@@ -96,26 +103,32 @@ pub fn csv(answer: &Answer) -> Result<String, RequestError> {
 }
 
 /// A sweep's rows read back from the text of its rows file (JSON lines or CSV).
-pub fn read_sweep_rows(text: &str, format: crate::RowsFormat) -> Result<Vec<crate::SweepRow>, crate::RowsError> {
+pub fn read_sweep_rows(
+    text: &str,
+    format: crate::analysis::sweep::rows::RowsFormat,
+) -> Result<Vec<crate::analysis::sweep::SweepRow>, crate::analysis::sweep::rows::RowsError> {
     crate::analysis::sweep::rows::parse_rows(text, format, std::path::Path::new("the rows"))
 }
 
 /// A sweep's rows as JSON lines or CSV (the columns of the rows file).
-pub fn sweep_rows(rows: &[crate::SweepRow], format: crate::RowsFormat) -> String {
+pub fn sweep_rows(
+    rows: &[crate::analysis::sweep::SweepRow],
+    format: crate::analysis::sweep::rows::RowsFormat,
+) -> String {
     crate::analysis::sweep::rows::render(rows, format)
 }
 
 /// One game's line as it finishes.
-pub fn sweep_row_line(row: &crate::SweepRow) -> String {
+pub fn sweep_row_line(row: &crate::analysis::sweep::SweepRow) -> String {
     let mut line = format!("{:<10} ", row.game);
     match row.status {
-        crate::RowStatus::Proven => line.push_str(&format!(
+        crate::analysis::sweep::RowStatus::Proven => line.push_str(&format!(
             "period {} from {} (proven from {} values)",
             row.period.unwrap_or(0),
             row.preperiod.unwrap_or(0),
             row.values_needed.unwrap_or(row.values_computed)
         )),
-        crate::RowStatus::Open => {
+        crate::analysis::sweep::RowStatus::Open => {
             line.push_str(&format!("open to {} values", row.values_computed));
             if let (Some(p), Some(s)) = (row.apparent_period, row.apparent_saltus) {
                 let pre = row.apparent_preperiod.unwrap_or(0);
@@ -126,10 +139,12 @@ pub fn sweep_row_line(row: &crate::SweepRow) -> String {
                 }
             }
         }
-        crate::RowStatus::Stopped => {
+        crate::analysis::sweep::RowStatus::Stopped => {
             line.push_str(&format!("stopped at {} values: {}", row.values_computed, row.error.as_deref().unwrap_or("")))
         }
-        crate::RowStatus::Refused => line.push_str(&format!("refused: {}", row.error.as_deref().unwrap_or(""))),
+        crate::analysis::sweep::RowStatus::Refused => {
+            line.push_str(&format!("refused: {}", row.error.as_deref().unwrap_or("")))
+        }
     }
     if let Some(v) = row.largest_value {
         line.push_str(&format!("; largest {v}"));
@@ -144,16 +159,20 @@ pub fn sweep_row_line(row: &crate::SweepRow) -> String {
 }
 
 /// What a sweep did, in a line or two: its rows by status, and its file.
-pub fn sweep_summary(rows: &[crate::SweepRow], resumed: usize, out: Option<&std::path::Path>) -> String {
-    let count = |s: crate::RowStatus| rows.iter().filter(|r| r.status == s).count();
+pub fn sweep_summary(
+    rows: &[crate::analysis::sweep::SweepRow],
+    resumed: usize,
+    out: Option<&std::path::Path>,
+) -> String {
+    let count = |s: crate::analysis::sweep::RowStatus| rows.iter().filter(|r| r.status == s).count();
     let same = rows.iter().filter(|r| r.same_values_as.is_some()).count();
     let mut text = format!(
         "{} games: {} proven, {} open, {} stopped, {} refused; {} with the same values as an earlier one\n",
         rows.len(),
-        count(crate::RowStatus::Proven),
-        count(crate::RowStatus::Open),
-        count(crate::RowStatus::Stopped),
-        count(crate::RowStatus::Refused),
+        count(crate::analysis::sweep::RowStatus::Proven),
+        count(crate::analysis::sweep::RowStatus::Open),
+        count(crate::analysis::sweep::RowStatus::Stopped),
+        count(crate::analysis::sweep::RowStatus::Refused),
         same
     );
     if let Some(path) = out {

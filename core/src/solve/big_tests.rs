@@ -6,8 +6,8 @@ use num_bigint::BigUint;
 
 use super::BigSchwenk;
 use crate::rules::Position;
+use crate::solve::test_support as common;
 use crate::solve::{Limits, Outcome, Solver};
-use crate::test_support as common;
 
 /// Fibonacci numbers 1, 2, 3, 5, … past `limit`, in arbitrary-size integers.
 fn fibonacci_past(limit: &BigUint) -> Vec<BigUint> {

@@ -33,6 +33,8 @@ mod piles;
 pub mod progress;
 pub mod reach;
 mod search;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use serde::Serialize;
 

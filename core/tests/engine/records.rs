@@ -352,3 +352,67 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_long_period_is_proven_by_the_record_runs_path() {
+    // The records' runs are `takeaway sweep GAME --upto N` (docs/records/run.sh); 0.1152 is
+    // the shortest of the atlas's long periods: period 1,706 from 61,205, proven by Guy and
+    // Smith's theorem from 2·61,205 + 2·1,706 + 4 = 125,826 values, whose checksum the atlas
+    // row gives.
+    let serde_json::Value::Object(map) = serde_json::json!({ "codes": ["0.1152"], "upto": 1 << 20 }) else {
+        unreachable!("an object")
+    };
+    let args = takeaway_core::SweepArgs::parse(map).expect("a good sweep");
+    let report =
+        takeaway_core::sweep(&args, &takeaway_core::BudgetArgs::default(), &takeaway_core::Budget::new(), &|_| {})
+            .expect("the sweep runs");
+    let row = &report.rows[0];
+    assert_eq!(row.status, takeaway_core::RowStatus::Proven);
+    assert_eq!((row.preperiod, row.period, row.saltus), (Some(61_205), Some(1_706), Some(0)));
+    assert_eq!((row.values_needed, row.values_computed), (Some(125_826), 125_826));
+    let atlas = std::fs::read_to_string(common::repository_file("docs/atlas/atlas.csv")).expect("the atlas");
+    let line = atlas.lines().find(|l| l.starts_with("0.1152,")).expect("0.1152 in the atlas");
+    assert!(line.contains(&format!(",{},", row.checksum.as_deref().unwrap_or("-"))), "{line}");
+}
+
+#[test]
+fn the_committed_record_rows_prove_flammenkamps_largest_periods() {
+    // docs/records/: each row is a `takeaway sweep` run's (docs/records/run.sh), and its proven
+    // preperiod and period are Flammenkamp's, as the OEIS gives them (a last exception at n is
+    // a preperiod of n + 1); the values the theorem needs are 2·(preperiod + period) + t.
+    for (stem, preperiod, period) in [
+        ("octal-0.104", 197_769_598u64, 11_770_282u64),
+        ("octal-0.054", 193_235_616, 10_015_179),
+        ("octal-0.056", 193_235_616, 10_015_179),
+        ("octal-0.1777", 160_949_018, 60_620_715),
+    ] {
+        let path = common::repository_file(&format!("docs/records/{stem}.jsonl"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let rows = takeaway_core::render::read_sweep_rows(&text, takeaway_core::RowsFormat::JsonLines)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let row = &rows[0];
+        assert_eq!(row.status, takeaway_core::RowStatus::Proven, "{stem}");
+        assert_eq!((row.preperiod, row.period), (Some(preperiod), Some(period)), "{stem}");
+        let digits = stem.len() as u64 - "octal-0.".len() as u64;
+        assert_eq!(row.values_needed, Some(2 * preperiod + 2 * period + digits), "{stem}");
+        // The game file the row was made from says the same in its header.
+        let game = std::fs::read_to_string(common::repository_file(&format!("docs/records/{stem}.game"))).unwrap();
+        assert!(
+            game.contains(&format!("period {} from a preperiod of {}", grouped(period), grouped(preperiod))),
+            "{stem}"
+        );
+    }
+}
+
+/// 1234567 as "1,234,567".
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -4,6 +4,7 @@ use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
 use crate::solve::{Limits, Outcome, PileColumn, SolveError, Solver, Value, Values};
 
+mod csv;
 mod error;
 mod many;
 mod render;

@@ -3,31 +3,11 @@
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
+use super::csv::{csv_header, RowNumber, CSV_BLOCK};
 use super::stream::{OnePileJson, Rows};
 use super::{LastGrid, Table, TableShape};
 use crate::analysis::periods::Periodicity;
 use crate::solve::Outcome;
-
-/// How many bytes of CSV rows are put together before they are written out.
-pub(super) const CSV_BLOCK: usize = 1 << 16;
-
-/// The header line of a one-pile table's CSV.
-pub(super) fn csv_header(table: &Table) -> Vec<u8> {
-    let n = if table.coins { "coin" } else { "n" };
-    // With --by-last, a column for the previous move: empty on the rows of the game's start,
-    // then the grid of (n, last) rows.
-    let n = if table.by_last.is_some() { format!("{n},last") } else { n.to_string() };
-    let mut bytes = match &table.misere {
-        Some(_) => format!("{n},outcome,misere_grundy,genus,tame,phi"),
-        None => format!("{n},outcome,grundy"),
-    }
-    .into_bytes();
-    if table.remoteness.is_some() {
-        bytes.extend_from_slice(b",remoteness");
-    }
-    bytes.push(b'\n');
-    bytes
-}
 
 fn grundy_text(g: Option<u64>) -> String {
     g.map(|g| g.to_string()).unwrap_or_else(|| "-".into())
@@ -499,49 +479,5 @@ fn right_aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String
     for n in 0..rows {
         let cells = row(n);
         line(&mut cells.iter().map(String::as_str));
-    }
-}
-
-/// The decimal text of a row number, counted up in place: the rows of a table come in order,
-/// and adding one to the text costs less than writing each number afresh.
-pub(super) struct RowNumber {
-    digits: [u8; 20],
-    start: usize,
-}
-
-impl Default for RowNumber {
-    fn default() -> Self {
-        RowNumber { digits: [b'0'; 20], start: 19 }
-    }
-}
-
-impl RowNumber {
-    pub(super) fn text(&self) -> &[u8] {
-        &self.digits[self.start..]
-    }
-
-    pub(super) fn advance(&mut self) {
-        for i in (0..20).rev() {
-            if self.digits[i] != b'9' {
-                self.digits[i] += 1;
-                self.start = self.start.min(i);
-                return;
-            }
-            self.digits[i] = b'0';
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::RowNumber;
-
-    #[test]
-    fn row_numbers_count_as_decimal_text() {
-        let mut row = RowNumber::default();
-        for i in 0..=1_000_100u64 {
-            assert_eq!(row.text(), i.to_string().as_bytes());
-            row.advance();
-        }
     }
 }

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use super::render::{csv_header, RowNumber, CSV_BLOCK};
+use super::csv::{csv_header, RowNumber, CSV_BLOCK};
 use super::Table;
 use crate::solve::{check_cancel, Limits, Outcome, PileColumn, SolveError};
 

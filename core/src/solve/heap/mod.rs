@@ -528,11 +528,11 @@ mod fingerprint_tests {
     /// only in it still differ.
     #[test]
     fn a_huge_take_is_fingerprinted_without_reading_every_amount() {
-        let game = crate::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967296\n");
+        let game = crate::solve::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967296\n");
         let mut rules = HeapRules::compile(&game).expect("a take compiles");
         let a = rules.fingerprint().expect("a largest take");
         assert!(rules.flags.len() as u64 <= FINGERPRINT_AMOUNTS + 1, "{}", rules.flags.len());
-        let other = crate::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967297\n");
+        let other = crate::solve::test_support::game_text("game \"s\"\npiles\nmove: take 1 or 4294967297\n");
         let b = HeapRules::compile(&other).expect("a take compiles").fingerprint().expect("a largest take");
         assert_ne!(a, b);
     }

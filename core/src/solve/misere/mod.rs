@@ -1,6 +1,8 @@
 //! Misère play of heap games: the misère quotient of the game's sums (answers for positions of
 //! any number of piles), and misère Grundy values and Conway's genus of single piles.
 
+#[cfg(test)]
+pub(crate) mod brute;
 mod certify;
 pub mod genus;
 mod learn;

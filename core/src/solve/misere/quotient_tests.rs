@@ -1,69 +1,11 @@
-//! The quotient's own tests, and the octal options and search over whole positions that the
-//! relative quotients' tests share.
+//! The quotient's own tests.
+use super::super::brute::{brute_with, octal_options};
 use super::super::certify::{certify, Verdict};
 use super::*;
 use std::collections::HashMap;
 
-/// Options of a heap of n in an octal game, as words.
-pub(in super::super) fn octal_options(code: &[u8], n: u64) -> Vec<Word> {
-    let mut out = Vec::new();
-    for (t, &d) in code.iter().enumerate().skip(1) {
-        let t = t as u64;
-        if t > n {
-            break;
-        }
-        let r = n - t;
-        if d & 1 != 0 && r == 0 {
-            out.push(vec![]);
-        }
-        if d & 2 != 0 && r > 0 {
-            out.push(vec![r]);
-        }
-        if d & 4 != 0 {
-            for a in 1..=r / 2 {
-                if r - a >= 1 {
-                    out.push(vec![a, r - a]);
-                }
-            }
-        }
-    }
-    out
-}
-
 fn brute(code: &[u8], pos: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
     brute_with(&|n| octal_options(code, n), pos, memo)
-}
-
-/// Misère outcome (true: P) of a sum of heaps, by search over whole positions.
-pub(in super::super) fn brute_with(
-    options: &dyn Fn(u64) -> Vec<Word>,
-    pos: &[u64],
-    memo: &mut HashMap<Vec<u64>, bool>,
-) -> bool {
-    let mut key: Vec<u64> = pos.iter().copied().filter(|&h| h > 0).collect();
-    key.sort_unstable();
-    if let Some(&p) = memo.get(&key) {
-        return p;
-    }
-    let mut any_move = false;
-    let mut to_p = false;
-    'all: for i in 0..key.len() {
-        if i > 0 && key[i] == key[i - 1] {
-            continue;
-        }
-        for o in options(key[i]) {
-            any_move = true;
-            let mut next: Vec<u64> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
-            next.extend(o);
-            if brute_with(options, &next, memo) {
-                to_p = true;
-                break 'all;
-            }
-        }
-    }
-    let p = any_move && !to_p;
-    memo.insert(key, p);
-    p
 }
 
 fn build(code: &[u8], upto: u64) -> Quotient {

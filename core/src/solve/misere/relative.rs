@@ -483,7 +483,7 @@ pub(super) fn reduce(rel: &Rel) -> (super::monoid::Monoid, Vec<u32>, Vec<Word>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::quotient::tests::{brute_with, octal_options};
+    use super::super::brute::{brute_with, octal_options};
     use super::*;
 
     fn run(options: &[Vec<Word>]) -> Option<(super::super::monoid::Monoid, Vec<u32>, Vec<Word>)> {

@@ -9,68 +9,7 @@ use crate::solve::misere::{heap_options, MisereHeaps, Word};
 use crate::solve::{Limits, MethodKind, Outcome, Solver};
 use proptest::prelude::*;
 
-fn game(rules: &str) -> crate::rules::Game {
-    crate::load(&format!("piles\n{rules}\nplay misère\n"), "g", &[]).expect("game loads")
-}
-
-/// Options of a heap of an octal game, written from the code's definition.
-fn octal_options(code: &[u8], n: u64) -> Vec<Word> {
-    let mut out = Vec::new();
-    for (t, &d) in code.iter().enumerate().skip(1) {
-        let t = t as u64;
-        if t > n {
-            break;
-        }
-        let r = n - t;
-        if d & 1 != 0 && r == 0 {
-            out.push(vec![]);
-        }
-        if d & 2 != 0 && r > 0 {
-            out.push(vec![r]);
-        }
-        if d & 4 != 0 {
-            for a in 1..=r / 2 {
-                out.push(vec![a, r - a]);
-            }
-        }
-    }
-    out
-}
-
-/// Misère outcome (true: P) of a sum of heaps, by search over whole positions.
-use super::quotient::tests::brute_with as brute;
-
-fn octal_rules(code: &[u8]) -> String {
-    format!("move: octal 0.{}", code[1..].iter().map(|d| d.to_string()).collect::<String>())
-}
-
-#[test]
-fn misere_kayles_has_the_published_misere_grundy_values_and_answers_big_sums_by_its_quotient() {
-    let g = game("move: take 1..2, then split");
-    let mut solver = Solver::within(&g, Limits::default());
-    assert_eq!(solver.method(), MethodKind::MisereQuotient);
-    let table = crate::analysis::table(&mut solver, 20, Default::default()).expect("table");
-    let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
-    assert_eq!(got, [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]);
-    // Four piles of 20..35 against the search, and piles of 10^18 from the proven period.
-    let mut search = Solver::generic(&g, Limits::states(20_000_000));
-    let pos = Position::new(vec![3, 7, 9, 12]);
-    assert_eq!(solver.value(&pos).unwrap().outcome, search.value(&pos).unwrap().outcome);
-    let huge = Position::new(vec![1_000_000_000_000_000_000, 7, 3]);
-    let reduced = Position::new(vec![71 + (1_000_000_000_000_000_000u64 - 71) % 12, 7, 3]);
-    assert_eq!(solver.value(&huge).unwrap().outcome, solver.value(&reduced).unwrap().outcome);
-    let period = solver.misere().unwrap().period().expect("Kayles' Φ is proven periodic");
-    assert_eq!((period.preperiod, period.period), (71, 12));
-}
-
-#[test]
-fn grundys_game_has_the_published_misere_grundy_values() {
-    let g = game("move: split unequal");
-    let mut solver = Solver::within(&g, Limits::default());
-    let table = crate::analysis::table(&mut solver, 20, Default::default()).expect("table");
-    let got: Vec<u64> = table.misere.expect("misère columns").grundy.iter().map(|g| g.unwrap()).collect();
-    assert_eq!(got, [1, 1, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
-}
+use super::brute::{brute_with as brute, game, octal_options, octal_rules};
 
 /// G⁻(heap n + k copies of ∗2), by search over positions of game heaps and nim heaps.
 fn misere_grundy_with_twos(
@@ -357,25 +296,6 @@ fn winning_moves_on_huge_piles_come_from_the_period_and_lead_to_p_positions() {
     }
 }
 
-#[test]
-fn explain_applies_misere_nims_rule_where_every_pile_is_tame() {
-    let g = game("move: take 1..3");
-    let mut solver = Solver::within(&g, Limits::default());
-    for a in 0..10u64 {
-        for b in a..10 {
-            let e = crate::analysis::explain_with(&mut solver, &Position::new(vec![a, b, 5]), false).unwrap();
-            let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
-            let values: Vec<u64> = [a, b, 5].iter().filter(|&&p| p > 0).map(|p| p % 4).collect();
-            assert_eq!(tame_values, Some(values), "{a} {b} 5");
-        }
-    }
-    let kayles = game("move: take 1..2, then split");
-    let mut solver = Solver::within(&kayles, Limits::default());
-    let e = crate::analysis::explain_with(&mut solver, &Position::new(vec![5, 9]), false).unwrap();
-    let crate::analysis::Explanation::Quotient { tame_values, .. } = e else { panic!("{e:?}") };
-    assert_eq!(tame_values, None, "heap 5 of Kayles is wild");
-}
-
 /// The published genera of Kayles heaps 0..20, as the issue that asked for them writes them: a
 /// bare n is the genus of the nim heap ∗n; otherwise g^{γ₀γ₁…}. Two entries are written shorter
 /// than the rest (heap 7 `2^2` beside heap 19 `2^20`, heap 8 `1^1` beside heap 16 `1^13`): the
@@ -426,97 +346,4 @@ fn genus_of_dawsons_kayles_and_grundys_game_to_heap_20_agrees_with_the_search() 
     check_genus("Dawson's Kayles", &dawson, 20);
     let grundy = |n: u64| -> Vec<Word> { (1..n.div_ceil(2)).map(|a| vec![a, n - a]).collect() };
     check_genus("Grundy's game", &grundy, 20);
-}
-
-/// 0.44 and 0.46 need Φ to heap 336 for the periodicity theorem: a quotient asked for without a
-/// bound goes on until the period is proven, and its answers agree with a search over whole
-/// positions on every sum of up to three heaps below 13 (and on one heap of each size to 40).
-#[test]
-fn quotients_of_0_44_and_0_46_are_proven_on_defaults_and_agree_with_the_search() {
-    for code in [[0u8, 4, 4], [0, 4, 6]] {
-        let g = game(&octal_rules(&code));
-        let mut solver = Solver::within(&g, Limits::default());
-        let report = crate::analysis::quotient(&mut solver, None).expect("a quotient");
-        let proven = report.proven.unwrap_or_else(|| panic!("{code:?}: no period proven: {:?}", report.stopped));
-        assert!(proven.needed <= report.computed, "{code:?}");
-        assert_eq!((proven.preperiod, proven.period), (143, 24), "{code:?}");
-        agrees_with_the_search(&format!("{code:?}"), &|n| octal_options(&code, n), &mut solver, 13);
-    }
-}
-
-/// One heap to 40, and every sum of two or three heaps below `below`: the solver (through its
-/// quotient) against the search over whole positions.
-fn agrees_with_the_search(name: &str, options: &dyn Fn(u64) -> Vec<Word>, solver: &mut Solver, below: u64) {
-    let mut memo = HashMap::new();
-    let mut check = |pos: Vec<u64>| {
-        let expected = if brute(options, &pos, &mut memo) { Outcome::P } else { Outcome::N };
-        assert_eq!(solver.value(&Position::new(pos.clone())).unwrap().outcome, expected, "{name} {pos:?}");
-    };
-    for n in 0..=40 {
-        check(vec![n]);
-    }
-    for a in 1..below {
-        for b in a..below {
-            check(vec![a, b]);
-            for c in b..below {
-                check(vec![a, b, c]);
-            }
-        }
-    }
-}
-
-/// 0.56's quotient reaches heap 300 on the default limits with the published order, 66, and
-/// answers sums of small heaps as a search over whole positions does.
-#[test]
-fn quotient_of_0_56_reaches_heap_300_on_defaults_and_agrees_with_the_search() {
-    let code = [0u8, 5, 6];
-    let g = game(&octal_rules(&code));
-    let mut solver = Solver::within(&g, Limits::default());
-    let report = crate::analysis::quotient(&mut solver, Some(300)).expect("a quotient");
-    assert_eq!((report.computed, report.order, report.stopped), (300, 66, None));
-    agrees_with_the_search("0.56", &|n| octal_options(&code, n), &mut solver, 14);
-}
-
-/// Grundy's game's quotient to heap 24 has the published order, 48, and P-portion, 7, and
-/// answers sums of small heaps as a search over whole positions does.
-#[test]
-fn grundys_game_quotient_to_heap_24_has_order_48_and_agrees_with_the_search() {
-    let g = game("move: split unequal");
-    let mut solver = Solver::within(&g, Limits::default());
-    let report = crate::analysis::quotient(&mut solver, Some(24)).expect("a quotient");
-    assert_eq!((report.computed, report.order, report.p_portion.len(), report.stopped), (24, 48, 7, None));
-    // Split a heap of n into two non-empty heaps of different sizes.
-    let options = |n: u64| (1..n.div_ceil(2)).map(|a| vec![a, n - a]).collect::<Vec<Word>>();
-    agrees_with_the_search("Grundy's game", &options, &mut solver, 14);
-}
-
-/// When the work allowed runs out after some heaps, the quotient of those is the answer, and the
-/// reason names the heap and the budget.
-#[test]
-fn a_quotient_out_of_work_answers_with_the_heaps_it_has() {
-    // A tenth of a second's work, counted: 0.56's quotient grows past it within a few hundred heaps.
-    let g = game("move: octal 0.56");
-    let mut solver = Solver::within(&g, Limits::default().within(0.1));
-    let report = crate::analysis::quotient(&mut solver, None).expect("the heaps computed");
-    let stopped = report.stopped.expect("a reason");
-    assert!(stopped.starts_with(&format!("at heap {} the work allowed ran out", report.computed + 1)), "{stopped}");
-    assert!(stopped.contains("it grows with --timeout, now under a second"), "{stopped}");
-    assert!(report.computed >= 8 && report.proven.is_none());
-}
-
-/// A misère table's outcome period is proven where the quotient proves Φ periodic.
-#[test]
-fn misere_kayles_outcome_period_is_proven_by_its_quotient() {
-    let g = game("move: take 1..2, then split");
-    let mut solver = Solver::within(&g, Limits::default());
-    let table = crate::analysis::table(&mut solver, 1000, Default::default()).expect("table");
-    let period = table.period.expect("a period");
-    assert_eq!((period.of, period.preperiod, period.period), ("outcome", 21, 1));
-    assert!(period.proven);
-    assert_eq!(period.theorem, Some(crate::analysis::periods::MISERE_QUOTIENT_PROOF));
-    // Against the search: no single row of 21 to 36 pins is a P-position.
-    let mut search = Solver::generic(&g, Limits::states(20_000_000));
-    for n in 21..=36 {
-        assert_eq!(search.value(&Position::new(vec![n])).unwrap().outcome, Outcome::N, "{n}");
-    }
 }

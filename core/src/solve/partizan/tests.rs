@@ -2,7 +2,7 @@
 //! the laws of the canonical-form engine, the simplicity rule, and agreement with the
 //! impartial theory where Left and Right have the same moves.
 
-use crate::test_support as common;
+use crate::solve::test_support as common;
 
 use crate::rules::{Position, Side};
 use crate::solve::partizan::{Dyadic, FormId, PartizanOutcome, PartizanSolver};
@@ -173,18 +173,6 @@ fn the_issues_example_is_an_l_position_with_its_published_form() {
     assert_eq!(s.show(v), "{1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}");
     assert_eq!(s.outcome_of(v), PartizanOutcome::L);
     assert_eq!(searched(&game, &[6]), PartizanOutcome::L);
-}
-
-#[test]
-fn a_game_too_large_for_values_is_answered_by_search() {
-    // The forms of this game grow with the pile; with a small limit the value is refused and
-    // the outcome still comes (from the search), matching the search.
-    let game = subtraction(&[1, 3], &[2, 3], false);
-    let mut s = PartizanSolver::within(&game, Limits::states(20_000));
-    let report = crate::analysis::partizan::solve(&mut s, &Position::new(vec![200]), None).unwrap();
-    assert!(report.value.is_none());
-    assert!(report.value_note.as_deref().unwrap().contains("grow past the limit"), "{report:?}");
-    assert_eq!(report.outcome, searched(&game, &[200]));
 }
 
 // ---- temperature theory without canonical forms ------------------------------------------
