@@ -397,22 +397,7 @@ fn the_committed_record_rows_prove_flammenkamps_largest_periods() {
         assert_eq!(row.values_needed, Some(2 * preperiod + 2 * period + digits), "{stem}");
         // The game file the row was made from says the same in its header.
         let game = std::fs::read_to_string(common::repository_file(&format!("docs/records/{stem}.game"))).unwrap();
-        assert!(
-            game.contains(&format!("period {} from a preperiod of {}", grouped(period), grouped(preperiod))),
-            "{stem}"
-        );
+        let said = game.replace(',', "");
+        assert!(said.contains(&format!("period {period} from a preperiod of {preperiod}")), "{stem}");
     }
-}
-
-/// 1234567 as "1,234,567".
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
