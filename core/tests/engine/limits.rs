@@ -271,3 +271,24 @@ fn a_cancelled_question_stops_in_the_parse_of_a_long_text() {
         "the look before the parse, then one between pieces"
     );
 }
+
+#[test]
+fn a_table_the_sparse_space_method_makes_linear_is_answered_not_refused() {
+    // 0.014 to 2^20: the plain scan's cost grows like n² until the kernel tries the
+    // sparse-space method again, past which the rest is nearly linear (the whole table takes
+    // about 1.5 s). The estimate from the plain scan alone said 106 s and refused it at 32,768.
+    let loaded = crate::common::loaded("game \"0.014\"\npiles\nmove: octal 0.014\n");
+    let table = crate::common::table(&loaded, serde_json::json!({ "upto": 1 << 20 }));
+    assert_eq!(table.grundy[0].len(), (1 << 20) + 1);
+    let defined = crate::common::octal::octal_by_definition([0, 1, 4], 3000);
+    for (n, &g) in defined.iter().enumerate() {
+        assert_eq!(table.grundy[0][n], Some(g as u64), "pile {n}");
+    }
+    // A game the method never pays for is still refused from its estimate.
+    let loaded = crate::common::loaded("game \"0.564\"\npiles\nmove: octal 0.564\n");
+    let request =
+        takeaway_core::Request::parse("table", serde_json::json!({ "upto": 1 << 22 }).as_object().unwrap().clone())
+            .expect("a request");
+    let failure = crate::common::ask(&loaded, &request).expect_err("refused");
+    assert!(failure.render(false).contains("takeaway::solve::too_much_work"), "{}", failure.render(false));
+}

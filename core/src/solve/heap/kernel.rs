@@ -397,6 +397,24 @@ impl HeapKernel {
         !self.sparse_tried && self.sparse_mode != SparseMode::Never && self.rules.splits()
     }
 
+    /// The pile at which the sparse-space method, given up or never fitted, is tried again
+    /// (`try_sparse_again`), when that comes before pile `upto`: the plain scan's cost so far
+    /// does not predict the piles past it.
+    pub fn next_sparse_retry(&self, upto: u64) -> Option<u64> {
+        let waits = self.sparse.is_none()
+            && self.sparse_tried
+            && self.sparse_mode != SparseMode::Never
+            && self.reach.dropped() == 0
+            && self.recent == 0
+            && self.rules.splits();
+        if !waits {
+            return None;
+        }
+        let from = (self.values.len() as u64).max(SPARSE_WARM_UP).max(SPARSE_RETRY_GROWTH * self.sparse_retried);
+        let retry = from.checked_next_power_of_two()? + 1;
+        (retry < upto).then_some(retry)
+    }
+
     /// Whether the sparse-space method is in use (for the benchmark's report).
     pub fn uses_sparse_space(&self) -> bool {
         self.sparse.is_some()
