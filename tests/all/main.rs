@@ -6,6 +6,7 @@ mod common;
 mod cli;
 mod conformance;
 mod diagnostics;
+mod editors;
 mod files;
 mod hostile;
 mod layout;
