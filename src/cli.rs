@@ -131,7 +131,7 @@ fn print(text: &str, bar: &Option<Arc<ProgressBar>>) {
     }
     // A closed pipe (`takeaway table … | head`) is not an error worth reporting.
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(crate::terminal::printable(text).as_bytes()).and_then(|_| stdout.flush());
+    let _ = stdout.write_all(takeaway_core::render::printable(text).as_bytes()).and_then(|_| stdout.flush());
 }
 
 fn fail(rendered: String, bar: &Option<Arc<ProgressBar>>) -> Failed {
@@ -237,7 +237,7 @@ fn report_failure(failure: &Failure, format: Format, color: bool) {
         _ => None,
     };
     if let Some(text) = shown {
-        let _ = stdout.write_all(crate::terminal::printable(&text).as_bytes()).and_then(|_| stdout.flush());
+        let _ = stdout.write_all(takeaway_core::render::printable(&text).as_bytes()).and_then(|_| stdout.flush());
     }
     eprint!("{}", failure.render(color));
 }

@@ -158,7 +158,7 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
         clear();
         if text {
             let mut out = lines.lock().unwrap_or_else(|p| p.into_inner());
-            let _ = writeln!(out, "{}", crate::terminal::printable(&takeaway_core::render::sweep_row_line(row)))
+            let _ = writeln!(out, "{}", takeaway_core::render::printable(&takeaway_core::render::sweep_row_line(row)))
                 .and_then(|()| out.flush());
         }
     })
@@ -170,7 +170,7 @@ pub(crate) fn main(cli: SweepCli, cancel: CancelToken, color: bool) -> Result<()
         Format::Json => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::JsonLines),
         Format::Csv => takeaway_core::render::sweep_rows(&report.rows, takeaway_core::RowsFormat::Csv),
     };
-    let _ = out.write_all(crate::terminal::printable(&printed).as_bytes()).and_then(|()| out.flush());
+    let _ = out.write_all(takeaway_core::render::printable(&printed).as_bytes()).and_then(|()| out.flush());
     Ok(())
 }
 

@@ -88,8 +88,8 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
     };
     let (source, labels) = match text {
         Some((name, text)) => {
-            let (window, labels) = windowed(&printable(&text), &labels);
-            (Some(window.named(printable_name(&name))), labels)
+            let (window, labels) = windowed(&masked_controls(&text), &labels);
+            (Some(window.named(printable(&name).into_owned())), labels)
         }
         None => (None, labels),
     };
@@ -103,7 +103,7 @@ pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool)
 /// The text with each control character but tab, CR and LF shown as `?` (`??` for the two-byte
 /// ones), the same number of bytes, so that the labels' offsets still hold: a text quoted to a
 /// terminal must not carry an escape sequence into it.
-fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+fn masked_controls(text: &str) -> std::borrow::Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
     if !text.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(text);
@@ -114,12 +114,16 @@ fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-/// A text's name (a file's path) or a message, with its control characters but newline written
-/// as escapes.
-fn printable_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() })
-        .collect()
+/// `text` with every control character but newline and tab written as an escape (`\u{1b}`):
+/// a message, an answer or a file name can quote a file's or a request's text, and an escape
+/// sequence in it must not reach the terminal (to set its title, clear it or write the
+/// clipboard). Every front end in a terminal prints through it.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !matches!(c, '\n' | '\t');
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars().map(|c| if unsafe_char(c) { c.escape_unicode().to_string() } else { c.to_string() }).collect()
 }
 
 /// Quoted user text (between backticks) longer than this many characters is shown cut short.
@@ -129,7 +133,7 @@ const LONGEST_QUOTE: usize = 100;
 /// repeats a word or number of the input must not repeat a megabyte of it. Control characters
 /// quoted from the input are written as escapes (`\u{1b}`), never sent to the terminal.
 fn shorten_quotes(text: &str) -> String {
-    let text = &printable_name(text);
+    let text = &printable(text);
     let mut out = String::with_capacity(text.len().min(4096));
     let mut parts = text.split('`');
     if let Some(first) = parts.next() {

@@ -154,7 +154,7 @@ fn print_stoppable(text: &str, cancel: &CancelToken) {
             let _ = writeln!(stdout, "… (output stopped by Ctrl-C)");
             break;
         }
-        let _ = stdout.write_all(crate::terminal::printable(&chunk.concat()).as_bytes());
+        let _ = stdout.write_all(takeaway_core::render::printable(&chunk.concat()).as_bytes());
     }
     let _ = stdout.flush();
     cancel.reset();

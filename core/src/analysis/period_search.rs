@@ -175,7 +175,7 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
         } else {
             saved.values
         };
-        if let Some((pile, stored, from_rules)) = run.first_wrong_in_sample(&values)? {
+        if let Some((pile, stored, from_rules)) = run.first_wrong_in_sample(&values, limits)? {
             return Err(CheckpointError::Corrupt {
                 path: path.display().to_string(),
                 what: format!(

@@ -629,23 +629,24 @@ impl Checker<'_> {
                 // "Both" says the game has two piles. On a board of any other count it
                 // would quietly mean "any two", and a table of single piles then reads as
                 // if Wythoff's game had no P-positions but 0.
-                if matches!(board, Board::OnePile | Board::AnyPiles) || matches!(board, Board::FixedPiles(k) if k != 2)
-                {
-                    let (message, help) = match board {
-                        Board::OnePile => (
-                            "this move needs 2 piles, but the game has 1".to_string(),
-                            "declare `piles 2` for a game of two piles (Wythoff's game is one)",
-                        ),
-                        Board::FixedPiles(k) => (
-                            format!("`both piles` says the game has two piles, but it has {k}"),
-                            "declare `piles 2`, or write `from 2 piles` to take from any two of the piles",
-                        ),
-                        _ => (
-                            "`both piles` says the game has two piles, but `piles` allows any number".to_string(),
-                            "declare `piles 2` for a game of two piles (Wythoff's game is one), or write \
-                             `from 2 piles` to take from any two of the piles",
-                        ),
-                    };
+                let refused = match board {
+                    Board::OnePile => Some((
+                        "this move needs 2 piles, but the game has 1".to_string(),
+                        "declare `piles 2` for a game of two piles (Wythoff's game is one)",
+                    )),
+                    Board::FixedPiles(2) => None,
+                    Board::FixedPiles(k) => Some((
+                        format!("`both piles` says the game has two piles, but it has {k}"),
+                        "declare `piles 2`, or write `from 2 piles` to take from any two of the piles",
+                    )),
+                    Board::AnyPiles => Some((
+                        "`both piles` says the game has two piles, but `piles` allows any number".to_string(),
+                        "declare `piles 2` for a game of two piles (Wythoff's game is one), or write \
+                         `from 2 piles` to take from any two of the piles",
+                    )),
+                    _ => None,
+                };
+                if let Some((message, help)) = refused {
                     self.errors.push(CheckError::BoardMismatch {
                         span: from.span,
                         message,

@@ -4,6 +4,7 @@
 
 mod table_file;
 
+pub use crate::diagnostics::printable;
 pub use table_file::{write_table, TableFormat};
 mod plot;
 mod thermograph;

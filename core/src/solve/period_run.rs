@@ -11,7 +11,7 @@
 //! since the last look.
 
 use super::heap::{HeapKernel, HeapRules, MethodState, Values};
-use super::{period, Limits, SolveError, Work};
+use super::{check_cancel, period, Limits, SolveError, Work};
 use crate::rules::Game;
 
 /// Which theorem proves a period of the game's values.
@@ -236,7 +236,13 @@ impl PeriodRun {
     /// spread over the rest, as many as `SAMPLE_WORK` options allow (at least `SAMPLE_LEAST`
     /// piles), so that a value changed in the file (its checksum made to match) is caught
     /// before it is trusted, where it or a value that depends on it is in the sample.
-    pub fn first_wrong_in_sample(&mut self, values: &Values) -> Result<Option<(u64, u32, u32)>, SolveError> {
+    /// The question's deadline and cancel token are read before each pile: a pile of a
+    /// record run's checkpoint (2³² values) is a scan of billions of options.
+    pub fn first_wrong_in_sample(
+        &mut self,
+        values: &Values,
+        limits: &Limits,
+    ) -> Result<Option<(u64, u32, u32)>, SolveError> {
         let len = values.len() as u64;
         if len == 0 {
             return Ok(None);
@@ -259,6 +265,7 @@ impl PeriodRun {
         piles.dedup();
         let get = |n: u64| values.get(n as usize);
         for n in piles {
+            check_cancel(limits)?;
             let from_rules = rules.plain_value(n, get).map_err(SolveError::from)?;
             if from_rules != get(n) {
                 return Ok(Some((n, get(n), from_rules)));

@@ -156,7 +156,7 @@ impl RowsFile {
         })?;
         let mut text = String::new();
         (&file).read_to_string(&mut text).map_err(io_error)?;
-        let (whole, torn) = split_torn(&text, format);
+        let (whole, torn) = split_torn(&text);
         if torn > 0 && !tail_is_a_row(&text[..whole], &text[whole..], format) {
             return Err(RowsError::NotRows {
                 path: shown.clone(),
@@ -184,11 +184,17 @@ impl RowsFile {
         if whole == 0 && format == RowsFormat::Csv {
             file.write_all(csv_header().as_bytes()).and_then(|()| file.flush()).map_err(io_error)?;
         }
+        // A game's latest row, in the order the games first came (a family of 8,190 octal codes
+        // is looked up by label, not searched row by row).
+        let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let mut latest: Vec<SweepRow> = Vec::new();
         for row in rows {
-            match latest.iter().position(|r| r.game == row.game) {
-                Some(i) => latest[i] = row,
-                None => latest.push(row),
+            match at.get(&row.game) {
+                Some(&i) => latest[i] = row,
+                None => {
+                    at.insert(row.game.clone(), latest.len());
+                    latest.push(row);
+                }
             }
         }
         let done = latest
@@ -265,7 +271,7 @@ fn same_file(_: &std::fs::Metadata, _: &Path) -> bool {
 
 /// Where the whole lines of a rows file's text end, and how many bytes follow them (a line a
 /// kill cut short).
-fn split_torn(text: &str, _format: RowsFormat) -> (usize, usize) {
+fn split_torn(text: &str) -> (usize, usize) {
     let whole = text.rfind('\n').map_or(0, |end| end + 1);
     (whole, text.len() - whole)
 }
