@@ -49,6 +49,11 @@ enum Command {
     /// Sweep a family of games (every octal code of up to D digits, codes, game files, a
     /// parameter's values): one row a game, on this machine's cores or a Dask cluster
     Sweep(crate::sweep::SweepCli),
+    /// Lay out game files the one canonical way (comments kept); --check only says which are not
+    Fmt(crate::fmt::FmtArgs),
+    /// The language server an editor starts: diagnostics, hover, completion and formatting of
+    /// game files over stdio (see the manual's chapter on editors)
+    Lsp,
 }
 
 #[derive(Debug, Error, Diagnostic)]
@@ -89,6 +94,11 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             crate::interrupt::cancel_on_ctrl_c(&cancel);
             crate::sweep::main(args, cancel, color)
         }
+        Some(Command::Fmt(args)) => crate::fmt::main(args, color),
+        Some(Command::Lsp) => takeaway_lsp::serve_stdio().map_err(|e| {
+            eprintln!("takeaway lsp: {}", takeaway_core::render::printable(&e));
+            Failed
+        }),
         Some(Command::Verb(verb)) => {
             // Ctrl-C ends a long computation with a diagnostic (and a table with the rows it
             // has), rather than killing the process mid-line.

@@ -3,6 +3,7 @@
 //! engine's typed answers, rendered here for a terminal.
 
 pub mod cli;
+pub mod fmt;
 pub mod interrupt;
 pub mod play;
 pub mod progress_bar;

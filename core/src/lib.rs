@@ -116,7 +116,11 @@ pub mod errors {
 /// a game without checking every rule again.
 pub mod text {
     pub use crate::api::{extend, without_moves};
-    pub use crate::syntax::{outline, Outline};
+    pub use crate::api::{rule_moves, Fix, RuleMoves};
+    pub use crate::syntax::{
+        complete, format, keyword_help, outline, symbols, tokens, Completion, CompletionKind, Outline, Symbol,
+        SymbolKind, Token, TokenKind,
+    };
 
     /// Every word of the language and every name a rule may read or call, for completion.
     pub fn words() -> Vec<&'static str> {
@@ -237,9 +241,10 @@ fn phrased(error: LoadError, text: &str) -> LoadError {
     match error {
         LoadError::Check(mut errors) => {
             for e in &mut errors {
-                if let check::CheckError::UnknownName { span, help, .. } = e {
+                if let check::CheckError::UnknownName { span, help, fix, .. } = e {
                     if let Some(way) = syntax::phrasing_help(syntax::line_at(text, span.start)) {
                         *help = way;
+                        *fix = None;
                     }
                 }
             }

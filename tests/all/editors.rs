@@ -146,3 +146,89 @@ fn every_bundled_game_file_is_coloured_as_the_language_reads_it() {
     }
     assert!(files >= 40, "{files} game files");
 }
+
+/// The manual's keyword table and the server's hover say the same of every word of the
+/// grammar.
+#[test]
+fn the_manuals_keyword_table_is_the_servers_hover_for_every_word() {
+    let manual = std::fs::read_to_string(root().join("docs/src/language.md")).expect("the language chapter");
+    let section = manual.split("## Keywords").nth(1).expect("a keyword section").split("\n## ").next().unwrap_or("");
+    let rows: Vec<(String, String)> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` | "))
+        .map(|(word, rest)| (word.to_string(), rest.trim_end_matches(" |").to_string()))
+        .collect();
+    for word in pest_keywords() {
+        let row = rows.iter().find(|(w, _)| *w == word).unwrap_or_else(|| panic!("`{word}` has no row in the manual"));
+        assert_eq!(takeaway_core::text::keyword_help(&word), Some(row.1.as_str()), "`{word}`");
+    }
+    assert_eq!(rows.len(), pest_keywords().len(), "a row for a word the grammar does not have: {rows:?}");
+}
+
+/// `takeaway fmt`: every bundled game is formatted; a messy file is named by `--check` and left
+/// as it is, then rewritten; a file that does not parse gets its diagnostic and is left alone;
+/// `-` formats standard input.
+#[test]
+fn takeaway_fmt_checks_rewrites_and_leaves_a_broken_file_alone() {
+    let mut games: Vec<String> = std::fs::read_dir(root().join("games"))
+        .expect("games/")
+        .filter_map(|e| e.ok())
+        .map(|e| format!("games/{}", e.file_name().to_string_lossy()))
+        .filter(|n| n.ends_with(".game"))
+        .collect();
+    games.sort();
+    let mut args = vec!["fmt", "--check"];
+    args.extend(games.iter().map(String::as_str));
+    let run = crate::common::takeaway(&args);
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+
+    let dir = crate::common::scratch_dir().join("fmt");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let messy = dir.join("messy.game");
+    let text = "game  \"M\";pile\nmove :take 1 ,2 or 3   # at most three\n";
+    std::fs::write(&messy, text).expect("written");
+    let shown = messy.display().to_string();
+    let run = crate::common::takeaway(&["fmt", "--check", &shown]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, format!("{shown} is not formatted\n"));
+    assert_eq!(std::fs::read_to_string(&messy).expect("the file"), text, "--check changes nothing");
+    let run = crate::common::takeaway(&["fmt", &shown]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    let formatted = "game \"M\"\npile\nmove: take 1, 2 or 3  # at most three\n";
+    assert_eq!(std::fs::read_to_string(&messy).expect("the file"), formatted);
+    // The formatted game is the same game: the same table.
+    std::fs::write(dir.join("original.game"), text).expect("written");
+    let before = crate::common::takeaway(&["table", &dir.join("original.game").display().to_string(), "20"]);
+    let after = crate::common::takeaway(&["table", &shown, "20"]);
+    assert_eq!(before.stdout, after.stdout);
+    assert!(after.stdout.contains("P-positions: 0, 4, 8, 12, 16, 20"), "{}", after.stdout);
+
+    let broken = dir.join("broken.game");
+    std::fs::write(&broken, "pile\nmove: tkae 1\n").expect("written");
+    let run = crate::common::takeaway(&["fmt", &broken.display().to_string()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("takeaway::parse::unexpected") && run.stderr.contains("did you mean `take`?"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&broken).expect("the file"), "pile\nmove: tkae 1\n");
+
+    let output = crate::common::run_stdin(&["fmt", "-"], text);
+    assert_eq!(output, formatted);
+}
+
+/// The VS Code folder starts the server as `takeaway lsp` from the file its manifest names.
+#[test]
+fn the_vscode_extension_starts_takeaway_lsp() {
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("editors/vscode/package.json")).expect("package.json"),
+    )
+    .expect("JSON");
+    let main = manifest["main"].as_str().expect("a main file");
+    let client = std::fs::read_to_string(root().join("editors/vscode").join(main)).expect("the client");
+    assert!(client.contains("args: [\"lsp\"]"), "{client}");
+    assert_eq!(manifest["activationEvents"][0], "onLanguage:takeaway");
+    assert!(manifest["dependencies"]["vscode-languageclient"].is_string());
+}

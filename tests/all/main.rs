@@ -11,6 +11,7 @@ mod files;
 mod hostile;
 mod layout;
 mod limits;
+mod lsp;
 mod play;
 mod records;
 mod repl;

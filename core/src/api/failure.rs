@@ -470,3 +470,33 @@ impl From<crate::LoadError> for Failure {
         Failure { errors, source: None, partial: None }
     }
 }
+
+/// The one sure fix of a diagnostic: the bytes `start..end` of the text it points into,
+/// replaced by `replacement` (a misspelt word by the word it is close to).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// The first byte replaced.
+    pub start: usize,
+    /// The byte after the last replaced.
+    pub end: usize,
+    /// What goes in their place.
+    pub replacement: String,
+}
+
+impl Failure {
+    /// For each diagnostic, in the order of `diagnostics()`, its sure fix where it has one.
+    pub fn fixes(&self) -> Vec<Option<Fix>> {
+        self.errors
+            .iter()
+            .map(|e| match e {
+                Error::Parse(crate::syntax::ParseError::Unexpected { span, fix: Some(word), .. }) => {
+                    Some(Fix { start: span.offset(), end: span.offset() + span.len(), replacement: word.clone() })
+                }
+                Error::Check(CheckError::UnknownName { span, fix: Some(word), .. }) => {
+                    Some(Fix { start: span.start, end: span.end, replacement: word.clone() })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+}

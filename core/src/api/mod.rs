@@ -5,6 +5,7 @@
 //! its `Limits`. Nothing here renders: `render` turns answers into text, JSON, CSV or SVG.
 
 mod count;
+mod editor;
 mod failure;
 mod games;
 mod request;
@@ -16,7 +17,8 @@ use serde::Serialize;
 pub use crate::solve::Budget;
 pub use crate::vocab::FailureKind;
 pub use count::parse_count;
-pub use failure::{DiagnosticData, Error, Failure, FileError, LabelData, RequestError, MOST_GAME_FILE_BYTES};
+pub use editor::{rule_moves, RuleMoves};
+pub use failure::{DiagnosticData, Error, Failure, FileError, Fix, LabelData, RequestError, MOST_GAME_FILE_BYTES};
 pub use games::{extend, load_game, parse_setting, read_game, read_text as read_game_text, without_moves, Games};
 pub use request::{
     defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,

@@ -20,6 +20,8 @@ pub enum CheckError {
         name: String,
         /// What to do about it.
         help: String,
+        /// The one known name close to it, which an editor may put in its place.
+        fix: Option<String>,
     },
 
     #[error("`{word}` has no meaning here")]

@@ -310,11 +310,9 @@ impl Checker<'_> {
         known.extend(self.pair_names.iter().flatten().map(|n| n.as_str()));
         let mut listed = std::collections::HashSet::new();
         known.retain(|n| listed.insert(*n));
-        self.errors.push(CheckError::UnknownName {
-            span,
-            name: name.to_string(),
-            help: suggest(name, &known, "the names here are"),
-        });
+        let help = suggest(name, &known, "the names here are");
+        let fix = super::close_word(name, &known).map(str::to_string);
+        self.errors.push(CheckError::UnknownName { span, name: name.to_string(), help, fix });
         None
     }
 }

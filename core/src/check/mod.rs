@@ -733,15 +733,20 @@ fn rule_reads_last(rule: &Rule) -> bool {
     in_amount || rule.condition.as_ref().is_some_and(|c| c.reads(Var::Last))
 }
 
-/// "did you mean `x`?" when a known word is close, else the list of known words.
-fn suggest(word: &str, known: &[&str], intro: &str) -> String {
-    let close = known
+/// The known word closest to `word`, when one is close.
+fn close_word<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
         .iter()
         .map(|k| (strsim::damerau_levenshtein(word, k), *k))
         .filter(|(d, k)| *d <= 2 && *d < k.len().max(word.len()))
-        .min();
-    match close {
-        Some((_, k)) => format!("did you mean `{k}`?"),
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// "did you mean `x`?" when a known word is close, else the list of known words.
+fn suggest(word: &str, known: &[&str], intro: &str) -> String {
+    match close_word(word, known) {
+        Some(k) => format!("did you mean `{k}`?"),
         None => {
             let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
             format!("{intro} {}", list.join(", "))

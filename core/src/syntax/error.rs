@@ -20,6 +20,8 @@ pub enum ParseError {
         #[help]
         /// What to do about it.
         help: String,
+        /// The one word close to what was found, which an editor may put in its place.
+        fix: Option<String>,
     },
 
     /// The text stops before a statement is finished: more input could make it right.

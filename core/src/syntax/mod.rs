@@ -1,7 +1,12 @@
 //! Parsing: game text → `ast::GameFile`. The only module that touches pest `Pair`s.
 
+mod complete;
 mod error;
+mod format;
 mod phrasings;
+mod symbols;
+mod tokens;
+mod words;
 
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -9,7 +14,12 @@ use pest::Parser;
 use pest_derive::Parser;
 use std::sync::OnceLock;
 
+pub use complete::{complete, Completion, CompletionKind};
 pub use error::ParseError;
+pub use format::format;
+pub use symbols::{symbols, Symbol, SymbolKind};
+pub use tokens::{tokens, Token, TokenKind};
+pub use words::keyword_help;
 
 use crate::ast::*;
 
@@ -784,12 +794,15 @@ fn error_from_pest(text: &str, err: pest::error::Error<Rule>, piece: usize) -> P
     let token = &rest[..found_len];
     let found = describe_found(token);
     let phrased = near_miss(text, pos, token).or_else(|| phrasing_help(line_at(text, pos)));
-    let help = match (phrased, nearest_word(token, &expected)) {
-        (Some(phrase), _) => phrase,
-        (None, Some(word)) => format!("did you mean `{word}`? ({help})"),
-        (None, None) => help,
+    let (help, fix) = match (phrased, nearest_word(token, &expected)) {
+        (Some(phrase), _) => (phrase, None),
+        (None, Some(word)) => {
+            let fix = word.trim_end_matches(':').to_string();
+            (format!("did you mean `{word}`? ({help})"), Some(fix))
+        }
+        (None, None) => (help, None),
     };
-    ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help }
+    ParseError::Unexpected { found, span: (pos, found_len).into(), expected: expected_text, help, fix }
 }
 
 /// The whole line of `text` that byte `pos` falls on.
@@ -1014,6 +1027,17 @@ pub fn outline(text: &str) -> Result<Outline, ParseError> {
         }
     }
     Ok(out)
+}
+
+/// Each line of `text` that `read` makes something of, with the byte it starts at: how an
+/// editor's view of a text that does not parse as a whole is still read, line by line.
+fn by_line<'t, T>(text: &'t str, read: impl Fn(&'t str) -> Option<T> + 't) -> impl Iterator<Item = (usize, T)> + 't {
+    let mut at = 0;
+    text.split_inclusive('\n').filter_map(move |line| {
+        let start = at;
+        at += line.len();
+        read(line).map(|t| (start, t))
+    })
 }
 
 /// Every keyword of the language as the grammar spells it (its `kw_*` rules, each spelling),

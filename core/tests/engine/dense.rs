@@ -48,7 +48,7 @@ fn tuple_rule() -> impl Strategy<Value = String> {
 }
 
 /// A game on a tuple of piles, and a position of it.
-fn tuple_game() -> impl Strategy<Value = (String, Vec<u64>)> {
+pub(crate) fn tuple_game() -> impl Strategy<Value = (String, Vec<u64>)> {
     (
         prop_oneof![Just(0usize), Just(2), Just(3)],
         proptest::collection::vec(tuple_rule(), 1..3),
@@ -71,7 +71,7 @@ fn tuple_game() -> impl Strategy<Value = (String, Vec<u64>)> {
 
 /// A game on one pile whose moves read the previous one, and a position (with or without a
 /// previous move).
-fn history_game() -> impl Strategy<Value = (String, u64, Option<u64>)> {
+pub(crate) fn history_game() -> impl Strategy<Value = (String, u64, Option<u64>)> {
     let first = prop_oneof![
         Just("first move: take any\n"),
         Just("first move: take 1..n-1\n"),

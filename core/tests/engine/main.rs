@@ -6,6 +6,7 @@ mod api;
 mod codes;
 mod dense;
 mod files;
+mod format;
 mod frontier;
 mod games;
 mod heap_library;

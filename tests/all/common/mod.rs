@@ -158,3 +158,12 @@ pub fn post_text(verb: &str, body: &str) -> (u16, Value) {
     };
     (status, serde_json::from_str(&json).unwrap_or_else(|e| panic!("{verb}: not JSON ({e}): {json}")))
 }
+
+/// Runs the built binary from the project folder with `input` on stdin; what it printed.
+pub fn run_stdin(args: &[&str], input: &str) -> String {
+    let mut child = spawn(args, Stdio::piped());
+    child.stdin.take().expect("stdin is piped").write_all(input.as_bytes()).expect("the input is written");
+    let out = child.wait_with_output().expect("the binary finishes");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -1,0 +1,284 @@
+//! takeaway-lsp: the language server `takeaway lsp` runs over stdio, so that game files get in
+//! any editor what the REPL and the classroom page give: diagnostics as you type, hover,
+//! completion, definitions, symbols, formatting, quick fixes and semantic tokens. Every answer
+//! comes from the engine's own functions; this crate only speaks the protocol.
+//!
+//! The message loop is synchronous and answers from the text alone at once. The one answer
+//! that solves (a hover's first values) runs on a thread of its own under a small budget, and
+//! is cancelled when its document changes or the editor cancels it.
+#![warn(missing_docs)]
+
+mod document;
+mod features;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types as lsp;
+use lsp_types::notification::Notification as _;
+use takeaway_core::{Budget, CancelToken};
+
+use document::Document;
+use features::Hover;
+
+/// Seconds a hover's values may take on defaults (the editor waits for them).
+pub const HOVER_SECONDS: f64 = 2.0;
+
+/// What the editor may set when it starts the server (`initializationOptions`).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct Options {
+    /// Seconds a hover's values may take (`HOVER_SECONDS` when not given).
+    hover_seconds: Option<f64>,
+}
+
+/// Serves one editor over standard input and output until it asks the server to exit.
+pub fn serve_stdio() -> Result<(), String> {
+    let (connection, threads) = Connection::stdio();
+    serve(connection)?;
+    threads.join().map_err(|e| e.to_string())
+}
+
+/// Serves one editor over `connection` until it asks the server to exit.
+pub fn serve(connection: Connection) -> Result<(), String> {
+    let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
+    let init = connection.initialize(capabilities).map_err(|e| e.to_string())?;
+    let options = init
+        .get("initializationOptions")
+        .filter(|o| !o.is_null())
+        .map(|o| serde_json::from_value::<Options>(o.clone()))
+        .transpose()
+        .map_err(|e| format!("initializationOptions: {e}"))?
+        .unwrap_or_default();
+    let mut server = Server {
+        connection: &connection,
+        documents: HashMap::new(),
+        running: Arc::new(Mutex::new(HashMap::new())),
+        hover_seconds: options.hover_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(HOVER_SECONDS),
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
+                    return Ok(());
+                }
+                server.request(request);
+            }
+            Message::Notification(notification) => server.notification(notification),
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn capabilities() -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Kind(lsp::TextDocumentSyncKind::FULL)),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        completion_provider: Some(lsp::CompletionOptions {
+            trigger_characters: Some(vec![" ".into(), "\"".into()]),
+            ..Default::default()
+        }),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+            lsp::SemanticTokensOptions {
+                legend: lsp::SemanticTokensLegend {
+                    token_types: features::TOKEN_TYPES.to_vec(),
+                    token_modifiers: Vec::new(),
+                },
+                full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..Default::default()
+            },
+        )),
+        ..Default::default()
+    }
+}
+
+/// A question running on a thread: its document and the token that cancels it.
+type Running = Arc<Mutex<HashMap<RequestId, (lsp::Url, CancelToken)>>>;
+
+struct Server<'c> {
+    connection: &'c Connection,
+    documents: HashMap<lsp::Url, Document>,
+    running: Running,
+    hover_seconds: f64,
+}
+
+impl Server<'_> {
+    fn send(&self, message: impl Into<Message>) {
+        // The editor has gone when this fails; the loop ends when its input does.
+        let _ = self.connection.sender.send(message.into());
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        match notification.method.as_str() {
+            lsp::notification::DidOpenTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lsp::DidOpenTextDocumentParams>(notification.params) {
+                    self.changed(p.text_document.uri, p.text_document.text, Some(p.text_document.version));
+                }
+            }
+            lsp::notification::DidChangeTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lsp::DidChangeTextDocumentParams>(notification.params) {
+                    // Full sync: the last change holds the whole text.
+                    if let Some(change) = p.content_changes.into_iter().last() {
+                        self.changed(p.text_document.uri, change.text, Some(p.text_document.version));
+                    }
+                }
+            }
+            lsp::notification::DidCloseTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lsp::DidCloseTextDocumentParams>(notification.params) {
+                    self.cancel_for(&p.text_document.uri);
+                    self.documents.remove(&p.text_document.uri);
+                    self.publish(p.text_document.uri, Vec::new(), None);
+                }
+            }
+            lsp::notification::Cancel::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lsp::CancelParams>(notification.params) {
+                    let id: RequestId = match p.id {
+                        lsp::NumberOrString::Number(n) => n.into(),
+                        lsp::NumberOrString::String(s) => s.into(),
+                    };
+                    if let Some((_, token)) = self.running.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+                        token.cancel();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A document opened or changed: what ran on its old text is cancelled, and its
+    /// diagnostics are published again.
+    fn changed(&mut self, uri: lsp::Url, text: String, version: Option<i32>) {
+        self.cancel_for(&uri);
+        let doc = Document::new(uri.clone(), text);
+        let diagnostics = features::diagnostics(&doc);
+        self.documents.insert(uri.clone(), doc);
+        self.publish(uri, diagnostics, version);
+    }
+
+    fn cancel_for(&self, uri: &lsp::Url) {
+        for (doc, token) in self.running.lock().unwrap_or_else(|e| e.into_inner()).values() {
+            if doc == uri {
+                token.cancel();
+            }
+        }
+    }
+
+    fn publish(&self, uri: lsp::Url, diagnostics: Vec<lsp::Diagnostic>, version: Option<i32>) {
+        let params = lsp::PublishDiagnosticsParams { uri, diagnostics, version };
+        self.send(Notification::new(lsp::notification::PublishDiagnostics::METHOD.into(), params));
+    }
+
+    fn request(&mut self, request: Request) {
+        let id = request.id.clone();
+        match self.answer(request) {
+            Ok(Some(result)) => self.send(Response::new_ok(id, result)),
+            Ok(None) => {}
+            Err((code, message)) => self.send(Response::new_err(id, code as i32, message)),
+        }
+    }
+
+    /// The answer to a request; `Ok(None)` when a thread will give it.
+    fn answer(&mut self, request: Request) -> Result<Option<serde_json::Value>, (ErrorCode, String)> {
+        use lsp::request::*;
+        let json = |v: serde_json::Value| Ok(Some(v));
+        let method = request.method.clone();
+        match method.as_str() {
+            HoverRequest::METHOD => {
+                let p: lsp::HoverParams = params(request.params)?;
+                let doc = self.document(&p.text_document_position_params.text_document.uri)?;
+                let offset = doc.offset(p.text_document_position_params.position);
+                match features::hover(doc, offset) {
+                    Hover::Ready(hover) => json(serde_json::to_value(hover).unwrap_or_default()),
+                    Hover::Values => {
+                        self.values_hover(request.id, p.text_document_position_params.text_document.uri);
+                        Ok(None)
+                    }
+                }
+            }
+            Completion::METHOD => {
+                let p: lsp::CompletionParams = params(request.params)?;
+                let doc = self.document(&p.text_document_position.text_document.uri)?;
+                let items = features::completion(doc, doc.offset(p.text_document_position.position));
+                json(serde_json::to_value(lsp::CompletionResponse::Array(items)).unwrap_or_default())
+            }
+            GotoDefinition::METHOD => {
+                let p: lsp::GotoDefinitionParams = params(request.params)?;
+                let doc = self.document(&p.text_document_position_params.text_document.uri)?;
+                let at = features::definition(doc, doc.offset(p.text_document_position_params.position));
+                json(serde_json::to_value(at).unwrap_or_default())
+            }
+            References::METHOD => {
+                let p: lsp::ReferenceParams = params(request.params)?;
+                let doc = self.document(&p.text_document_position.text_document.uri)?;
+                let offset = doc.offset(p.text_document_position.position);
+                let places = features::references(doc, offset, p.context.include_declaration);
+                json(serde_json::to_value(places).unwrap_or_default())
+            }
+            DocumentSymbolRequest::METHOD => {
+                let p: lsp::DocumentSymbolParams = params(request.params)?;
+                let doc = self.document(&p.text_document.uri)?;
+                let symbols = lsp::DocumentSymbolResponse::Nested(features::symbols(doc));
+                json(serde_json::to_value(symbols).unwrap_or_default())
+            }
+            Formatting::METHOD => {
+                let p: lsp::DocumentFormattingParams = params(request.params)?;
+                let doc = self.document(&p.text_document.uri)?;
+                json(serde_json::to_value(features::formatting(doc)).unwrap_or_default())
+            }
+            CodeActionRequest::METHOD => {
+                let p: lsp::CodeActionParams = params(request.params)?;
+                let doc = self.document(&p.text_document.uri)?;
+                json(serde_json::to_value(features::code_actions(doc, p.range)).unwrap_or_default())
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: lsp::SemanticTokensParams = params(request.params)?;
+                let doc = self.document(&p.text_document.uri)?;
+                let tokens = lsp::SemanticTokens { result_id: None, data: features::semantic_tokens(doc) };
+                json(serde_json::to_value(tokens).unwrap_or_default())
+            }
+            _ => Err((ErrorCode::MethodNotFound, format!("takeaway lsp does not answer {method}"))),
+        }
+    }
+
+    fn document(&self, uri: &lsp::Url) -> Result<&Document, (ErrorCode, String)> {
+        self.documents.get(uri).ok_or_else(|| (ErrorCode::InvalidParams, format!("{uri} is not open")))
+    }
+
+    /// The game's first values, solved on a thread under the hover's budget; cancelled when
+    /// the text changes or the editor cancels the request.
+    fn values_hover(&self, id: RequestId, uri: lsp::Url) {
+        let Some(doc) = self.documents.get(&uri) else { return };
+        let doc = Document::new(uri.clone(), doc.text.clone());
+        let token = CancelToken::new();
+        self.running.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), (uri, token.clone()));
+        let budget = Budget::new().timeout(Some(self.hover_seconds)).cancel(token.clone());
+        let sender = self.connection.sender.clone();
+        let running = Arc::clone(&self.running);
+        std::thread::spawn(move || {
+            let answer = features::values_hover(&doc, &budget);
+            running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            let response = match answer {
+                _ if token.is_cancelled() => Response::new_err(
+                    id,
+                    ErrorCode::RequestCanceled as i32,
+                    "cancelled: the text changed, or the editor cancelled it".into(),
+                ),
+                Ok(hover) => Response::new_ok(id, hover),
+                Err(failure) => Response::new_ok(id, features::failure_hover(&failure)),
+            };
+            let _ = sender.send(response.into());
+        });
+    }
+}
+
+fn params<P: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<P, (ErrorCode, String)> {
+    serde_json::from_value(value).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+}
