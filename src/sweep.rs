@@ -24,8 +24,10 @@ pub struct SweepCli {
     /// with --octal: only the codes of at least K digits (--octal 4 --at-least 4: the 7,168 four-digit codes)
     #[arg(long, value_name = "K", requires = "octal")]
     at_least: Option<u8>,
-    /// the digits before the point of --octal's codes, such as 0 or 0,4 [default: 0,4]
-    #[arg(long, value_name = "DIGITS", value_delimiter = ',')]
+    #[arg(long, value_name = "DIGITS", value_delimiter = ',', help = format!(
+        "the digits before the point of --octal's codes, such as 0 or 0,4 [default: {}]",
+        takeaway_core::defaults::SWEEP_LEADING.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+    ))]
     leading: Vec<u8>,
     /// octal codes named one by one: 0.16,0.354,4.337
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
@@ -33,8 +35,10 @@ pub struct SweepCli {
     /// the game file's parameter, one game for each: k=1..20, or "S={1,2,5}" (repeatable)
     #[arg(long, value_name = "NAME=VALUE")]
     each: Vec<String>,
-    /// values computed for each game at most, unless a period is proven first [default: 131072]
-    #[arg(long, value_name = "N", value_parser = count)]
+    #[arg(long, value_name = "N", value_parser = count, help = format!(
+        "values computed for each game at most, unless a period is proven first [default: {}]",
+        takeaway_core::defaults::SWEEP_UPTO
+    ))]
     upto: Option<u64>,
     /// the rows file, written as each game finishes (.jsonl: JSON lines; CSV otherwise); run
     /// the same command again to go on from the rows there

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 use takeaway_core::errors::RequestError;
 use takeaway_core::render;
-use takeaway_core::{parse_setting, Answer, BudgetArgs, Request, Setting};
+use takeaway_core::{defaults, parse_setting, Answer, BudgetArgs, Request, Setting};
 
 use crate::play::PlayOptions;
 
@@ -66,9 +66,12 @@ pub enum Verb<G: Args> {
         /// memory games: add a grid of one pile of n after a previous move of each size
         #[arg(long)]
         by_last: bool,
-        /// how many values (piles 0..N-1) are looked at for a period, past the table if need be
-        /// [default: 512, within a small share of the limits]
-        #[arg(long, value_name = "N", value_parser = count)]
+        // The help's default is the engine's (`defaults`), as every number a help text gives.
+        #[arg(long, value_name = "N", value_parser = count, help = format!(
+            "how many values (piles 0..N-1) are looked at for a period, past the table if need be \
+             [default: {}, within a small share of the limits]",
+            defaults::PERIOD_VALUES
+        ))]
         period_values: Option<u64>,
         /// games on any number of piles: every position of K piles, each up to N, and its
         /// P-positions (games on exactly 3 or more piles get this table without it)
@@ -125,11 +128,11 @@ pub enum Verb<G: Args> {
         game: G,
         /// the other game: a game file (in the REPL also a game of the session, or a bundled game's name)
         other: String,
-        /// compare piles of 0..N [default: 100]
-        #[arg(long, value_name = "N", value_parser = count)]
+        #[arg(long, value_name = "N", value_parser = count,
+            help = format!("compare piles of 0..N [default: {}]", defaults::COMPARE_UPTO))]
         upto: Option<u64>,
-        /// read the second game at n + K [default: 0]
-        #[arg(long, value_name = "K", value_parser = count)]
+        #[arg(long, value_name = "K", value_parser = count,
+            help = format!("read the second game at n + K [default: {}]", defaults::SHIFT))]
         shift: Option<u64>,
         #[command(flatten)]
         output: OutputArgs,
@@ -230,26 +233,33 @@ pub struct OutputArgs {
 // The budget of one question.
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// the most positions a search may visit before it stops with an error (the default keeps
-    /// about 670 MB in a search over whole positions)
-    #[arg(long, value_name = "N", value_parser = count_usize)]
+    #[arg(long, value_name = "N", value_parser = count_usize, help = format!(
+        "the most positions a search may visit before it stops with an error [default: {}, about \
+         {} MB in a search over whole positions]",
+        defaults::MAX_STATES,
+        (defaults::MAX_STATES / 7_500).next_multiple_of(10)
+    ))]
     pub max_states: Option<usize>,
     /// the memory a search over whole positions may keep, in MB: sets --max-states to about
     /// 7,500 positions a MB
     #[arg(long, value_name = "MB", conflicts_with = "max_states", value_parser = count)]
     pub memory: Option<u64>,
-    /// stop with an error after this many seconds (without it, a question estimated to take
-    /// more than half a minute is refused at once, saying how long it would take)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help = format!(
+        "stop with an error after this many seconds (without it, a question estimated to take \
+         more than {} seconds is refused at once, saying how long it would take)",
+        defaults::SECONDS
+    ))]
     pub timeout: Option<f64>,
     /// keep every pile's Grundy value in memory; without it, solving a pile of 2^21 or more in a
     /// splitting game keeps only the first 2^18 piles' values and the latest 2^18 to 2^19 (all
     /// the sparse-space method reads)
     #[arg(long)]
     pub keep_table: bool,
-    /// threads the take-and-break kernel shares a pile's work with (the answers never depend on
-    /// it) [default: the machine's cores, at most 2]
-    #[arg(long, value_name = "N", value_parser = count_u16)]
+    #[arg(long, value_name = "N", value_parser = count_u16, help = format!(
+        "threads the take-and-break kernel shares a pile's work with (the answers never depend \
+         on it) [default: the machine's cores, at most {}]",
+        defaults::MOST_THREADS
+    ))]
     pub threads: Option<u16>,
 }
 

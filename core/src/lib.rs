@@ -34,6 +34,7 @@ mod analysis;
 mod api;
 mod ast;
 mod check;
+pub mod defaults;
 mod diagnostics;
 mod files;
 mod play;
@@ -49,10 +50,10 @@ use thiserror::Error;
 pub use analysis::sweep::SweepRow;
 pub use api::MOST_GAME_FILE_BYTES;
 pub use api::{
-    ask, defaults, load_game, load_text, parse_count, parse_setting, position_of, read_game, read_game_text, Answer,
-    Budget, BudgetArgs, CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games,
-    LabelData, Loaded, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting,
-    Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
+    ask, load_game, load_text, parse_count, parse_setting, position_of, read_game, read_game_text, Answer, Budget,
+    BudgetArgs, CompareArgs, DiagnosticData, Error, ExplainArgs, Failure, FailureKind, GameText, Games, LabelData,
+    Loaded, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText, QuotientArgs, Request, Setting, Settings,
+    SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
 pub use api::{
     asked_of_family, checksum_of, in_family_order, mark_same_values, octal_codes, octal_game, sweep, sweep_game,

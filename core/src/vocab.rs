@@ -242,3 +242,16 @@ impl From<i64> for SettingValue {
         SettingValue::Number(v)
     }
 }
+
+/// A count with thousands separated, as the published records write them: 100,000,000.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

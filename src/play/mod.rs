@@ -256,11 +256,15 @@ pub struct PlayOptions {
     /// who moves first [default: you]
     #[arg(long, value_enum)]
     first: Option<First>,
-    /// the percentage of the computer's moves that are perfect (the rest are random) [default: 100]
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "the percentage of the computer's moves that are perfect (the rest are random) [default: {}]",
+        takeaway_core::defaults::STRENGTH
+    ))]
     strength: Option<u8>,
-    /// seed for the computer's random moves at a strength below 100 [default: 1]
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "seed for the computer's random moves at a strength below 100 [default: {}]",
+        takeaway_core::defaults::SEED
+    ))]
     seed: Option<u64>,
     /// in a partizan game, the player you are (the computer is the other) [default: left]
     #[arg(long, value_enum)]

@@ -1,17 +1,19 @@
 //! What `:help` says: the session's commands, and a page for each verb and topic.
 
+use takeaway_core::defaults;
+
 /// `:help` and `:help TOPIC`.
 pub fn help(topic: &str) -> String {
     let text = match topic.trim_start_matches(':') {
         "" => HELP,
         "solve" => "solve POSITION [--last N] [--format json] [--max-states N]\n  outcome (P or N), Grundy value and every winning move of a position of the current game.\n  Positions are numbers separated by spaces or commas: solve 41 163 13\n",
-        "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default 30); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
-        "period" => "period [N] [--checkpoint FILE] [--format json]\n  octal and subtraction games: one pile's values until Guy and Smith's theorem (or the\n  subtraction-game theorem) proves their period, at most N values (default 10^8); Ctrl-C\n  stops it, and with --checkpoint the values are kept to go on from\n",
-        "quotient" => "quotient [N] [--format json]\n  the misère quotient of a misère heap game, heaps 0..N (default 300): generators, relations,\n  the P-portion and Φ(n), the element each heap pretends to be; whether Φ's period is proven\n",
+        "table" => "table [N] [--remoteness] [--by-last] [--format json] [--max-states N]\n  outcome and Grundy value of one pile of 0..N (default {table_upto}); for two-pile games every pair up\n  to N. Also: table --upto N. For games that read `last`, --by-last adds the values of one\n  pile of n after a previous move of 1..N\n",
+        "period" => "period [N] [--checkpoint FILE] [--format json]\n  octal and subtraction games: one pile's values until Guy and Smith's theorem (or the\n  subtraction-game theorem) proves their period, at most N values (default {period_upto}); Ctrl-C\n  stops it, and with --checkpoint the values are kept to go on from\n",
+        "quotient" => "quotient [N] [--format json]\n  the misère quotient of a misère heap game, heaps 0..N (default {quotient_heaps}): generators, relations,\n  the P-portion and Φ(n), the element each heap pretends to be; whether Φ's period is proven\n",
         "explain" => "explain POSITION [--last N] [--all] [--format json]\n  how the answer follows: the mex of the options, the nim-sum column by column, Schwenk's\n  sequence for take ≤ f(last) games, and for a P-position a winning reply to every move;\n  for one pile the winning moves, and with --all the values G(0..n-1) the options read\n",
         "compare" => "compare NAME [--upto N] [--shift K]\n  the first pile size where the current game and NAME differ (NAME read at n + K), or\n  identical up to N. NAME is a game of the session, a game file, or a bundled game (Kayles)\n",
         "play" => "play POSITION [--first you|computer] [--strength 0-100] [--seed N]\n  a game against the computer; type a move's number or `to` and the position; hint, undo,\n  moves, quit\n",
-        "plot" => "plot [N] [-o FILE.svg]\n  the Grundy values of 0..N (default 60), or for two piles a map of the P-positions, as SVG\n",
+        "plot" => "plot [N] [-o FILE.svg]\n  the Grundy values of 0..N (default {plot_upto}), or for two piles a map of the P-positions, as SVG\n",
         "check" => "check\n  silent when the current game is right (a definition is checked when it is made)\n",
         "set" => "set NAME = VALUE\n  changes a parameter of the current game without retyping it: set k = 5\n",
         "load" => ":load FILE\n  reads a game file; its game becomes the current one\n",
@@ -29,7 +31,11 @@ pub fn help(topic: &str) -> String {
         "partizan" => "left move: …   right move: …\n  lines of the game that only Left (or only Right) may play make it partizan: positions\n  have outcomes L (Left wins), R, N (whoever moves wins) and P, and under normal play a\n  canonical value ({…|…}, numbers, ↑, *). solve, table, explain, plot and play work;\n  quotient, period and compare are for impartial games. Try: :load games/partizan-subtraction.game\n",
         _ => "no help on that; try :help, :help solve, :help table, :help set, :help language, :help misère, :help partizan\n",
     };
-    text.to_string()
+    // The numbers a page gives as defaults are the engine's.
+    text.replace("{table_upto}", &defaults::TABLE_UPTO.to_string())
+        .replace("{period_upto}", &takeaway_core::render::grouped(defaults::PERIOD_UPTO))
+        .replace("{quotient_heaps}", &defaults::QUOTIENT_HEAPS.to_string())
+        .replace("{plot_upto}", &defaults::PLOT_UPTO.to_string())
 }
 
 const HELP: &str = "Define a game over a few lines, then ask about it:

@@ -5,6 +5,7 @@ mod common;
 
 mod cli;
 mod conformance;
+mod defaults;
 mod diagnostics;
 mod editors;
 mod files;

@@ -838,7 +838,10 @@ async function loadAbout() {
   } catch (e) { /* the defaults */ }
   $("time-limit").max = String(about.timeout);
   $("time-most").textContent = " (≤ " + about.timeout + ")";
-  if (!new URLSearchParams(location.hash.slice(1)).has("time-limit")) $("time-limit").value = String(about.default_timeout);
+  const shared = new URLSearchParams(location.hash.slice(1));
+  if (!shared.has("time-limit")) $("time-limit").value = String(about.default_timeout);
+  // The fields start at the engine's defaults (the page's own values are for a page offline).
+  for (const [id, value] of Object.entries(about.defaults || {})) if (!shared.has(id)) $(id).value = String(value);
 }
 // Past the server's limit the field says the limit (left empty, a question has the default).
 $("time-limit").addEventListener("change", () => {

@@ -119,13 +119,18 @@ async fn script() -> impl IntoResponse {
 }
 
 /// `GET /api/about`: what the page shows of the server: the most time a question may have (the
-/// page's time limit goes up to it), and the addresses a class opens the page by, with a QR code
-/// of the first.
+/// page's time limit goes up to it), the engine's defaults for the page's fields (by their
+/// ids), and the addresses a class opens the page by, with a QR code of the first.
 async fn about(axum::extract::State(app): axum::extract::State<Arc<App>>) -> axum::Json<serde_json::Value> {
     let qr = app.urls.first().and_then(|u| share::qr_svg(u));
     axum::Json(serde_json::json!({
         "timeout": app.config.timeout,
         "default_timeout": takeaway_core::Budget::DEFAULT_SECONDS.min(app.config.timeout),
+        "defaults": {
+            "table-upto": takeaway_core::defaults::TABLE_UPTO,
+            "plot-upto": takeaway_core::defaults::PLOT_UPTO,
+            "play-strength": takeaway_core::defaults::STRENGTH,
+        },
         "urls": app.urls,
         "qr": qr,
     }))

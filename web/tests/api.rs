@@ -391,6 +391,10 @@ fn about_gives_the_longest_time_and_no_address_on_loopback() {
     assert_eq!(about["default_timeout"], 3.0);
     assert_eq!(about["urls"], json!([]));
     assert_eq!(about["qr"], Value::Null);
+    // The page's fields start at the engine's defaults.
+    let defaults = json!({"table-upto": 30, "plot-upto": 60, "play-strength": 100});
+    assert_eq!(about["defaults"], defaults);
+    assert_eq!(takeaway_core::defaults::TABLE_UPTO, 30);
     // A server on every address names the machine's other addresses, each with the port.
     let everywhere: std::net::SocketAddr = "0.0.0.0:8123".parse().unwrap();
     for url in takeaway_web::urls(everywhere) {

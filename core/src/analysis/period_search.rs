@@ -12,7 +12,7 @@ use crate::rules::Game;
 use crate::solve::checkpoint::{self, CheckpointError};
 use crate::solve::period_run::{NoRun, PeriodRun};
 use crate::solve::{Limits, SolveError};
-use crate::vocab::Span;
+use crate::vocab::{grouped, Span};
 
 /// Values between two checkpoints written on the way (besides the one written when a run
 /// stops): about 4 MB of values each time.
@@ -264,19 +264,6 @@ fn report(game: &Game, run: &PeriodRun, upto: u64, checkpoint: Option<String>) -
         peak_bytes: run.peak_bytes(),
         checkpoint,
     }
-}
-
-/// A count with thousands separated, as the published records write them.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn megabytes(bytes: u64) -> String {

@@ -7,7 +7,7 @@ use serde::Serialize;
 pub use crate::solve::period::{detect, octal_bound, octal_needs, proof};
 
 /// At least this many values are examined, so that a period shows itself several times.
-pub const MIN_EXAMINED: u64 = 512;
+pub const MIN_EXAMINED: u64 = crate::defaults::PERIOD_VALUES;
 
 /// A period found in a sequence of values.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -78,10 +78,10 @@ pub struct QuotientReport {
 
 /// The heaps a quotient asked for without a bound covers first; it goes on, doubling, while no
 /// period is proven, up to `MOST_QUOTIENT_HEAPS`.
-pub const QUOTIENT_HEAPS: u64 = 300;
+pub const QUOTIENT_HEAPS: u64 = crate::defaults::QUOTIENT_HEAPS;
 
 /// The most heaps a quotient asked for without a bound goes to in search of its period.
-pub const MOST_QUOTIENT_HEAPS: u64 = 4096;
+pub const MOST_QUOTIENT_HEAPS: u64 = crate::defaults::MOST_QUOTIENT_HEAPS;
 
 /// The quotient of heaps 0..=upto, or with no bound, until its period is proven (within the
 /// question's budget). Where the budget of work runs out after some heaps, the quotient of the

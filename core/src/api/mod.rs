@@ -21,7 +21,7 @@ pub use editor::{rule_moves, RuleMoves};
 pub use failure::{DiagnosticData, Error, Failure, FileError, Fix, LabelData, RequestError, MOST_GAME_FILE_BYTES};
 pub use games::{extend, load_game, parse_setting, read_game, read_text as read_game_text, without_moves, Games};
 pub use request::{
-    defaults, BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
+    BudgetArgs, CompareArgs, ExplainArgs, GameText, OtherGame, PeriodArgs, PlayArgs, PlotArgs, PositionText,
     QuotientArgs, Request, Settings, SolveArgs, TableArgs, BUDGET_ARGUMENTS, VERBS,
 };
 pub use step::{ForPlayer, PlayStep, PlayerMove, StepHint, StepHottest, StepMove, StepPosition, StepSlip};

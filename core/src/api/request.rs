@@ -13,32 +13,9 @@ use serde_json::{Map, Value};
 
 use super::RequestError;
 use crate::check::SettingValue;
+use crate::defaults;
 use crate::solve::Budget;
 use crate::vocab::Side;
-
-/// The default of every argument a front end may leave out.
-pub mod defaults {
-    /// `table`: piles 0..=30.
-    pub const TABLE_UPTO: u64 = 30;
-    /// `plot`: piles 0..=60.
-    pub const PLOT_UPTO: u64 = 60;
-    /// `compare`: piles 0..=100.
-    pub const COMPARE_UPTO: u64 = 100;
-    /// `period`: at most 10⁸ values (100 MB at a byte each), within the budget.
-    pub const PERIOD_UPTO: u64 = 100_000_000;
-    /// The largest `period --upto`: 2³⁴ values.
-    pub const MOST_PERIOD_UPTO: u64 = 1 << 34;
-    /// `play`: the percentage of the computer's moves that are perfect.
-    pub const STRENGTH: u8 = 100;
-    /// `play`: the seed of the computer's random moves below full strength.
-    pub const SEED: u64 = 1;
-    /// `sweep`: values computed for each game at most (2¹⁷, the atlas's four-digit codes).
-    pub const SWEEP_UPTO: u64 = 1 << 17;
-    /// `sweep`: the digits before the point of an octal family (1–3 play as 0, 5–7 as 4).
-    pub const SWEEP_LEADING: &[u8] = &[0, 4];
-    /// `solve`: how long best play lasts is searched for too.
-    pub const REMOTENESS: bool = true;
-}
 
 /// A position as the user wrote it: `"41 163 13"`, `[41, 163, 13]` or `10`; kept as the text
 /// the game's own reading takes (a pile past 64 bits stays whole, for Schwenk's games).
@@ -219,7 +196,7 @@ pub struct CompareArgs {
 
 impl Default for CompareArgs {
     fn default() -> Self {
-        CompareArgs { other: OtherGame::default(), upto: defaults::COMPARE_UPTO, shift: 0 }
+        CompareArgs { other: OtherGame::default(), upto: defaults::COMPARE_UPTO, shift: defaults::SHIFT }
     }
 }
 

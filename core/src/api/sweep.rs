@@ -10,10 +10,11 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::request::{defaults, parse_args, GameText, Settings};
+use super::request::{parse_args, GameText, Settings};
 use super::{load_text, Budget, BudgetArgs, Failure, RequestError};
 use crate::analysis::sweep::{self, SweepRow};
 use crate::check::NoLibrary;
+use crate::defaults;
 use crate::solve::progress::Progress;
 
 pub use crate::analysis::sweep::rows::{RowsError, RowsFile, RowsFormat};

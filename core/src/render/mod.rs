@@ -5,6 +5,7 @@
 mod table_file;
 
 pub use crate::diagnostics::printable;
+pub use crate::vocab::grouped;
 pub use table_file::{write_table, TableFormat};
 mod plot;
 mod thermograph;

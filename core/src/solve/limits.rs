@@ -38,7 +38,7 @@ pub struct Limits {
 }
 
 /// More threads than this share one pile's scans with too little each to pay.
-pub const MOST_THREADS: usize = 2;
+pub const MOST_THREADS: usize = crate::defaults::MOST_THREADS;
 
 /// The threads the kernel uses unless told: every core, up to `MOST_THREADS`.
 pub fn default_threads() -> usize {
@@ -78,10 +78,10 @@ impl Table {
     pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
-pub const DEFAULT_MAX_STATES: usize = 5_000_000;
+pub const DEFAULT_MAX_STATES: usize = crate::defaults::MAX_STATES;
 
 /// Seconds a question may take on defaults: estimates past it are refused at once.
-pub const DEFAULT_SECONDS: f64 = 30.0;
+pub const DEFAULT_SECONDS: f64 = crate::defaults::SECONDS;
 
 /// Moves examined in a second, as the budget counts them: what a 2-core machine of 2026 does
 /// in the engines' own measure (a move listed by a search; `PILE_SHARE` kernel moves), so
