@@ -368,6 +368,8 @@ impl Request {
             "period" => names::<PeriodArgs>(),
             "compare" => names::<CompareArgs>(),
             "play" => names::<PlayArgs>(),
+            // A family's question, asked without a game (`api::sweep`), in the same schema.
+            "sweep" => names::<super::sweep::SweepArgs>(),
             _ => Vec::new(),
         }
     }

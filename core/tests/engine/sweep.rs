@@ -97,6 +97,14 @@ fn wrong_requests_are_refused_with_the_argument_named() {
     assert!(failure.render(false).contains("is not an octal code"));
     let serde_json::Value::Object(map) = json!({ "octal": 2, "colour": 1 }) else { unreachable!() };
     assert_eq!(SweepArgs::parse(map).expect_err("unknown").code().as_deref(), Some("takeaway::query::arguments"));
+    // A slip is answered with the argument meant and every argument a sweep takes (it was once
+    // told that `sweep` takes no arguments).
+    let serde_json::Value::Object(map) = json!({ "octal": 2, "uptoo": 5 }) else { unreachable!() };
+    let said = SweepArgs::parse(map).expect_err("unknown").data().remove(0).help.unwrap_or_default();
+    assert_eq!(
+        said,
+        "did you mean `upto`? `sweep` takes octal, at_least, leading, codes, games, game, each, upto, out, checkpoints, workers"
+    );
 }
 
 #[test]
