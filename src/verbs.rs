@@ -255,6 +255,12 @@ pub struct LimitArgs {
     /// the sparse-space method reads)
     #[arg(long)]
     pub keep_table: bool,
+    #[arg(long, value_name = "N", value_parser = count, help = format!(
+        "the most moves the question may examine, counted rather than timed, so that it stops at \
+         the same place on every machine [default: as many as {} seconds allow]",
+        defaults::SECONDS
+    ))]
+    pub max_moves: Option<u64>,
     #[arg(long, value_name = "N", value_parser = count_u16, help = format!(
         "threads the take-and-break kernel shares a pile's work with (the answers never depend \
          on it) [default: the machine's cores, at most {}]",
@@ -297,6 +303,7 @@ impl LimitArgs {
             memory: self.memory,
             threads: self.threads,
             keep_table: self.keep_table,
+            max_moves: self.max_moves,
         }
     }
 }

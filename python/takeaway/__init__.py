@@ -10,8 +10,8 @@ Load a game from text or from a file, then ask about it::
 
 Every question takes a budget as keyword arguments, as the command line's flags name them:
 ``timeout`` (seconds; without it, a question estimated past half a minute is refused),
-``max_states`` or ``memory`` (positions, or MB, a search may keep), ``threads`` and
-``keep_table``, and ``cancel`` (a :class:`CancelToken`). Every argument left out, or given as
+``max_states`` or ``memory`` (positions, or MB, a search may keep), ``max_moves`` (the moves
+it may examine, counted), ``threads`` and ``keep_table``, and ``cancel`` (a :class:`CancelToken`). Every argument left out, or given as
 None, takes the engine's default, the same as on the command line and the web page. A question
 past its budget raises :class:`Refused` at once, with the estimate and what would make it fit;
 Ctrl-C (a notebook's interrupt) stops a long one with ``KeyboardInterrupt``. The engine works

@@ -225,10 +225,9 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
         },
         Err(cause @ (SolveError::Cancelled | SolveError::Timeout { .. } | SolveError::PileWorkLimit { .. })) => {
             let further = match &cause {
-                SolveError::PileWorkLimit { .. } => format!(
-                    "; --timeout {} lets one run examine four times as many moves",
-                    limits.seconds_for_work(4.0)
-                ),
+                SolveError::PileWorkLimit { .. } => {
+                    format!("; {} lets one run examine four times as many moves", limits.more_moves(4.0))
+                }
                 _ => String::new(),
             };
             let resume = match &shown {

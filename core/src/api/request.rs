@@ -281,10 +281,14 @@ pub struct BudgetArgs {
     pub threads: Option<u16>,
     /// Keep every pile's value in memory (a long run keeps a window otherwise).
     pub keep_table: bool,
+    /// The most moves the question may examine: its work, counted, not timed (the same
+    /// question stops at the same place on every machine). Without it, as many as its time
+    /// allows.
+    pub max_moves: Option<u64>,
 }
 
 /// The names of the budget's arguments.
-pub const BUDGET_ARGUMENTS: &[&str] = &["timeout", "max_states", "memory", "threads", "keep_table"];
+pub const BUDGET_ARGUMENTS: &[&str] = &["timeout", "max_states", "memory", "threads", "keep_table", "max_moves"];
 
 impl Request {
     /// The verb that asks this.
@@ -353,12 +357,6 @@ impl Request {
 
     /// The names of the arguments `verb` takes (its own, not the budget's).
     pub fn arguments(verb: &str) -> Vec<String> {
-        fn names<T: Default + Serialize>() -> Vec<String> {
-            match serde_json::to_value(T::default()) {
-                Ok(Value::Object(map)) => map.keys().cloned().collect(),
-                _ => Vec::new(),
-            }
-        }
         match verb {
             "solve" => names::<SolveArgs>(),
             "explain" => names::<ExplainArgs>(),
@@ -368,8 +366,6 @@ impl Request {
             "period" => names::<PeriodArgs>(),
             "compare" => names::<CompareArgs>(),
             "play" => names::<PlayArgs>(),
-            // A family's question, asked without a game (`api::sweep`), in the same schema.
-            "sweep" => names::<super::sweep::SweepArgs>(),
             _ => Vec::new(),
         }
     }
@@ -402,20 +398,28 @@ impl Request {
 }
 
 /// `check` takes no arguments.
-#[derive(Deserialize)]
+#[derive(Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Empty {}
 
+/// The names of the arguments of `T`, from its fields as serde writes them.
+fn names<T: Default + Serialize>() -> Vec<String> {
+    match serde_json::to_value(T::default()) {
+        Ok(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// One verb's arguments from a JSON object: `null` is left out, and serde's message becomes a
-/// diagnostic that lists what the verb takes.
-pub(crate) fn parse_args<T: DeserializeOwned>(verb: &str, args: Map<String, Value>) -> Result<T, RequestError> {
+/// diagnostic that lists what the verb takes (the fields of `T`, whatever the verb: a sweep's
+/// too, though a sweep is asked of a family, not of a game).
+pub(crate) fn parse_args<T: DeserializeOwned + Default + Serialize>(
+    verb: &str,
+    args: Map<String, Value>,
+) -> Result<T, RequestError> {
     let given: Map<String, Value> = args.into_iter().filter(|(_, v)| !v.is_null()).collect();
     serde_json::from_value(Value::Object(given.clone())).map_err(|e| {
-        let known = if verb == "the budget" {
-            BUDGET_ARGUMENTS.iter().map(|s| s.to_string()).collect()
-        } else {
-            Request::arguments(verb)
-        };
+        let known = names::<T>();
         let unknown = given.keys().find(|k| !known.contains(k) && !BUDGET_ARGUMENTS.contains(&k.as_str()));
         let help = match (unknown, known.is_empty()) {
             (Some(k), false) => match nearest(k, &known.iter().map(String::as_str).collect::<Vec<_>>()) {
@@ -497,6 +501,11 @@ impl Budget {
             Some(n) => budget = budget.threads(usize::from(n)),
             None => {}
         }
-        Ok(budget.keep_table(args.keep_table).timeout(args.timeout))
+        let budget = budget.keep_table(args.keep_table).timeout(args.timeout);
+        match args.max_moves {
+            Some(0) => Err(invalid("max_moves", "a question examines at least 1 move".into())),
+            Some(moves) => Ok(budget.max_moves(moves)),
+            None => Ok(budget),
+        }
     }
 }

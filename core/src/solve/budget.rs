@@ -51,6 +51,13 @@ impl Budget {
         self
     }
 
+    /// The most moves the question may examine, counted: its work (time grows with it), and
+    /// the bound its estimates are held to. A deadline given by `timeout` still stops it.
+    pub fn max_moves(mut self, moves: u64) -> Budget {
+        self.limits = self.limits.with_max_moves(moves.max(1));
+        self
+    }
+
     /// The most positions a search may keep (memory grows with it).
     pub fn max_states(mut self, positions: usize) -> Budget {
         self.limits = self.limits.with_max_states(positions.max(1));

@@ -201,6 +201,12 @@ impl Limits {
         Limits { seconds: self.seconds / parts, max_work: (self.max_work as f64 / parts) as u64, ..self.clone() }
     }
 
+    /// The same limits examining at most `moves` moves, and holding estimates to the seconds
+    /// those moves take (a deadline, if any, stays).
+    pub fn with_max_moves(self, moves: u64) -> Self {
+        Limits { max_work: moves, seconds: moves as f64 / WORK_PER_SECOND, ..self }
+    }
+
     /// The same limits with at most `max_states` positions.
     pub fn with_max_states(self, max_states: usize) -> Self {
         Limits { max_states, ..self }
@@ -249,6 +255,13 @@ impl Limits {
     /// The --timeout that gives `factor` times the work allowed now, for advice in diagnostics.
     pub fn seconds_for_work(&self, factor: f64) -> u64 {
         (self.seconds * factor).ceil().clamp(1.0, 1e9) as u64
+    }
+
+    /// How to let the question examine `factor` times as many moves, as the command line says
+    /// it: the moves themselves (`--max-moves`, counted), or the time they take (`--timeout`).
+    pub fn more_moves(&self, factor: f64) -> String {
+        let moves = (self.max_work as f64 * factor).min(u64::MAX as f64) as u64;
+        format!("--max-moves {moves} (or --timeout {})", self.seconds_for_work(factor))
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
@@ -329,9 +342,8 @@ impl Work {
                 needed,
                 limit: approximately(limits.max_pile_moves() as f64),
                 advice: format!(
-                    "ask about a pile below {computed}, or give it longer with --timeout {} (the moves a question \
-                     may examine grow with its time)",
-                    limits.seconds_for_work(4.0)
+                    "ask about a pile below {computed}, or let it examine more moves with {}",
+                    limits.more_moves(4.0)
                 ),
             });
         }

@@ -407,9 +407,9 @@ impl PeriodRun {
             advice: format!(
                 "within the budget the values reach about pile {reach}, not {REACH_FACTOR} times as far as now, and a \
                  period not in view yet needs more than {} values to be proven; give --upto {reach} to look that far, \
-                 or give it longer with --timeout {}",
+                 or let it examine more moves with {}",
                 n + n / 2,
-                limits.seconds_for_work(4.0)
+                limits.more_moves(4.0)
             ),
         })
     }

@@ -292,3 +292,37 @@ fn a_table_the_sparse_space_method_makes_linear_is_answered_not_refused() {
     let failure = crate::common::ask(&loaded, &request).expect_err("refused");
     assert!(failure.render(false).contains("takeaway::solve::too_much_work"), "{}", failure.render(false));
 }
+
+/// `max_moves` is the limit a long run stops at, named as what it counts: a run of officers
+/// (0.6, whose period is unknown) stops at the same pile every time on the same count, goes
+/// further on four times the count, and says so.
+#[test]
+fn a_period_run_stops_where_its_moves_run_out_and_more_moves_take_it_further() {
+    use takeaway_core::errors::PeriodError;
+    use takeaway_core::{ask, BudgetArgs, Error, NoLibrary, PeriodArgs, Request};
+    let game = common::loaded("game \"Officers\"\npiles\nmove: octal 0.6\n");
+    let request = Request::Period(PeriodArgs { upto: 1 << 22, checkpoint: None });
+    // Where the run stops, and what it says to go further: it either ran out of moves, or saw
+    // from its pace that the values asked for are out of the moves' reach.
+    let stopped_at = |moves: u64| -> (u64, String) {
+        let budget =
+            Budget::from_args(&BudgetArgs { max_moves: Some(moves), ..BudgetArgs::default() }).expect("a budget");
+        let failure = ask(&game, &request, &NoLibrary, &budget).expect_err("stopped");
+        match &failure.errors[0] {
+            Error::Period(PeriodError::Stopped { at, cause: SolveError::PileWorkLimit { .. }, resume }) => {
+                (*at, resume.clone())
+            }
+            Error::Period(PeriodError::Solve(SolveError::PeriodOutOfReach { computed, advice, .. })) => {
+                (*computed, advice.clone())
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let (first, advice) = stopped_at(5_000_000);
+    assert_eq!(stopped_at(5_000_000), (first, advice.clone()), "the same count stops at the same pile");
+    assert!(advice.contains("--max-moves 20000000"), "{advice}");
+    let (further, _) = stopped_at(20_000_000);
+    assert!(further > first, "{further} ≤ {first}");
+    // Zero moves is refused as an argument.
+    assert!(Budget::from_args(&BudgetArgs { max_moves: Some(0), ..BudgetArgs::default() }).is_err());
+}
