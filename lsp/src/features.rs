@@ -18,8 +18,8 @@ const HOVER_TABLE_UPTO: u64 = 12;
 
 /// The diagnostics of a document: every error `takeaway check` reports, each at its first
 /// label, its other labels as related places.
-pub(crate) fn diagnostics(doc: &Document) -> Vec<lsp::Diagnostic> {
-    match doc.load(&Budget::new().timeout(Some(CHECK_SECONDS))) {
+pub(crate) fn diagnostics(doc: &Document, budget: &Budget) -> Vec<lsp::Diagnostic> {
+    match doc.load(budget) {
         Ok(_) => Vec::new(),
         Err(failure) => diagnostics_of(doc, &failure),
     }

@@ -3,9 +3,10 @@
 //! completion, definitions, symbols, formatting, quick fixes and semantic tokens. Every answer
 //! comes from the engine's own functions; this crate only speaks the protocol.
 //!
-//! The message loop is synchronous and answers from the text alone at once. The one answer
-//! that solves (a hover's first values) runs on a thread of its own under a small budget, and
-//! is cancelled when its document changes or the editor cancels it.
+//! The message loop is synchronous and answers from the text alone at once. What may take
+//! longer runs on a thread of its own under a small budget, cancelled when its document
+//! changes: a text's check (a megabyte of rules takes half a second) and a hover that solves
+//! (the game's first values), which the editor may also cancel.
 #![warn(missing_docs)]
 
 mod document;
@@ -55,6 +56,7 @@ pub fn serve(connection: Connection) -> Result<(), String> {
         connection: &connection,
         documents: HashMap::new(),
         running: Arc::new(Mutex::new(HashMap::new())),
+        checking: HashMap::new(),
         hover_seconds: options.hover_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(HOVER_SECONDS),
     };
     for message in &connection.receiver {
@@ -107,6 +109,8 @@ struct Server<'c> {
     connection: &'c Connection,
     documents: HashMap<lsp::Url, Document>,
     running: Running,
+    /// The check of each document's latest text, running or done.
+    checking: HashMap<lsp::Url, CancelToken>,
     hover_seconds: f64,
 }
 
@@ -153,17 +157,31 @@ impl Server<'_> {
         }
     }
 
-    /// A document opened or changed: what ran on its old text is cancelled, and its
-    /// diagnostics are published again.
+    /// A document opened or changed: what ran on its old text is cancelled, and its new text
+    /// is checked on a thread, whose diagnostics are published unless the text changes first.
     fn changed(&mut self, uri: lsp::Url, text: String, version: Option<i32>) {
         self.cancel_for(&uri);
-        let doc = Document::new(uri.clone(), text);
-        let diagnostics = features::diagnostics(&doc);
+        let doc = Document::new(uri.clone(), text.clone());
         self.documents.insert(uri.clone(), doc);
-        self.publish(uri, diagnostics, version);
+        let token = CancelToken::new();
+        self.checking.insert(uri.clone(), token.clone());
+        let budget = Budget::new().timeout(Some(features::CHECK_SECONDS)).cancel(token.clone());
+        let sender = self.connection.sender.clone();
+        std::thread::spawn(move || {
+            let doc = Document::new(uri.clone(), text);
+            let diagnostics = features::diagnostics(&doc, &budget);
+            if !token.is_cancelled() {
+                let params = lsp::PublishDiagnosticsParams { uri, diagnostics, version };
+                let notification = Notification::new(lsp::notification::PublishDiagnostics::METHOD.into(), params);
+                let _ = sender.send(notification.into());
+            }
+        });
     }
 
-    fn cancel_for(&self, uri: &lsp::Url) {
+    fn cancel_for(&mut self, uri: &lsp::Url) {
+        if let Some(check) = self.checking.remove(uri) {
+            check.cancel();
+        }
         for (doc, token) in self.running.lock().unwrap_or_else(|e| e.into_inner()).values() {
             if doc == uri {
                 token.cancel();

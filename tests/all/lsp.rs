@@ -462,3 +462,42 @@ fn a_wrong_request_gets_an_error_and_the_server_goes_on() {
     assert!(tokens["data"].as_array().is_some_and(|d| !d.is_empty()));
     client.stop();
 }
+
+#[test]
+fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
+    // A megabyte of rules: its check takes a good part of a second.
+    let mut text = String::from("game \"Long\"\npiles\n");
+    let mut i = 0;
+    while text.len() < 990_000 {
+        i += 1;
+        text.push_str(&format!("move: take {}..{}  # rule {i}\n", 1 + i % 50, 2 + i % 50 + i % 7));
+    }
+    let lines = text.lines().count() as u64;
+    text.push_str("move: take 1..kk\n");
+    let (_, uri) = file("long", "pile\nmove: take 1\n");
+    let mut client = Client::start(Value::Null);
+    client.open(&uri, "pile\nmove: take 1\n");
+    assert!(client.diagnostics(&uri, 1).is_empty());
+    client.change(&uri, 2, &text);
+    // Typing goes on while the text is checked: a completion is answered first.
+    let id = client.request("textDocument/completion", Client::at(&uri, lines as u32, 11));
+    let first = client.wait("an answer", |m| {
+        m["id"] == json!(id) || (m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2)
+    });
+    assert_eq!(first["id"], json!(id), "the check answered before the completion: {first}");
+    let found = client.diagnostics(&uri, 2);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(range(&found[0]), (lines, 14, lines, 16));
+    // A change while a check runs: only the latest text's diagnostics are published.
+    client.change(&uri, 3, &text);
+    client.change(&uri, 4, "pile\nmove: take 1..3\n");
+    assert!(client.diagnostics(&uri, 4).is_empty());
+    std::thread::sleep(Duration::from_millis(1500));
+    while let Ok(message) = client.messages.try_recv() {
+        client.held.push(message);
+    }
+    for message in &client.held {
+        assert!(message["params"]["version"] != 3, "the cancelled check published: {message}");
+    }
+    client.stop();
+}
