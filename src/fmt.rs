@@ -26,8 +26,9 @@ pub struct FmtArgs {
 pub(crate) fn main(args: FmtArgs, color: bool) -> Result<(), Failed> {
     let mut failed = false;
     for path in &args.files {
-        let shown = path.display().to_string();
-        let text = if path.as_os_str() == "-" {
+        let stdin = path.as_os_str() == "-";
+        let shown = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+        let text = if stdin {
             let mut text = String::new();
             if let Err(e) = std::io::stdin().read_to_string(&mut text) {
                 eprintln!("cannot read standard input: {e}");
@@ -48,13 +49,12 @@ pub(crate) fn main(args: FmtArgs, color: bool) -> Result<(), Failed> {
         let formatted = match takeaway_core::text::format(&text) {
             Ok(formatted) => formatted,
             Err(e) => {
-                let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { shown.clone() };
-                eprint!("{}", Failure::one(e, Some(&Source::new(name, text.as_str()))).render(color));
+                eprint!("{}", Failure::one(e, Some(&Source::new(shown.as_str(), text.as_str()))).render(color));
                 failed = true;
                 continue;
             }
         };
-        if path.as_os_str() == "-" {
+        if stdin {
             if args.check {
                 failed |= formatted != text;
             } else {

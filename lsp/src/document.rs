@@ -39,10 +39,7 @@ impl Document {
 
     /// The protocol position of a byte of the text.
     pub(crate) fn position(&self, offset: usize) -> Position {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = self.text.floor_char_boundary(offset);
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line];
         let character = self.text[start..offset].chars().map(char::len_utf16).sum::<usize>();

@@ -76,7 +76,7 @@ const PHRASES: &[(&str, &[&str])] = &[
 /// What may be typed at byte `offset` of `text`. `games` are the names a product statement
 /// may name (the game files beside the text). Nothing is offered inside a comment.
 pub fn complete(text: &str, offset: usize, games: &[String]) -> Vec<Completion> {
-    let offset = floor_boundary(text, offset);
+    let offset = text.floor_char_boundary(offset);
     let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let statement_start = text[line_start..offset].rfind(';').map_or(line_start, |i| line_start + i + 1);
     let typed = &text[statement_start..offset];
@@ -154,14 +154,6 @@ fn parameters(text: &str) -> Vec<String> {
         .map(|rest| rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect())
         .filter(|name: &String| !name.is_empty())
         .collect()
-}
-
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// The grammar's rules and literal tokens tried where `statement` (a statement's text up to

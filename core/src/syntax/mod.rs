@@ -108,14 +108,7 @@ fn parse_piece(
     let mut pairs = GameParser::parse(Rule::file, piece).map_err(|e| error_from_pest(text, e, start))?;
     let file = pairs.next().expect("the file rule always yields one pair");
     PIECE_START.set(start);
-    // `flatten` walks the tree without recursion; each expression's walk recurses only into
-    // brackets, which `prescan` bounds.
-    let within = file
-        .clone()
-        .into_inner()
-        .flatten()
-        .filter(|pair| matches!(pair.as_rule(), Rule::expr | Rule::arith))
-        .try_for_each(|pair| operators_within_limit(pair, 0));
+    let within = expressions_within_limit(&file);
     if within.is_ok() {
         statements.extend(file.into_inner().filter(|p| !matches!(p.as_rule(), Rule::eol | Rule::EOI)).map(statement));
     }
@@ -191,6 +184,17 @@ fn prescan(text: &str) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// Refuses an expression of the parsed `file` with more operators than `MAX_OPERATORS`.
+fn expressions_within_limit(file: &Pair<Rule>) -> Result<(), ParseError> {
+    // `flatten` walks the tree without recursion; each expression's walk recurses only into
+    // brackets, which `prescan` bounds.
+    file.clone()
+        .into_inner()
+        .flatten()
+        .filter(|pair| matches!(pair.as_rule(), Rule::expr | Rule::arith))
+        .try_for_each(|pair| operators_within_limit(pair, 0))
 }
 
 /// Counts the operators of an expression (and, through brackets and calls, of the expressions

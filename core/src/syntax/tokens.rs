@@ -67,12 +67,13 @@ pub fn tokens(text: &str) -> Vec<Token> {
 
 /// The tokens of `text` with their rules.
 pub(super) fn leaves(text: &str) -> Result<Vec<Leaf>, ParseError> {
+    // A text is formatted or coloured only within the parser's own limits: its size, nesting
+    // and operators.
     prescan(text)?;
-    // The whole text is checked first by the parser the engine uses, so that a text is
-    // formatted or coloured only when it is a game text (its limits on operators included).
-    super::parse(text)?;
+    pest::set_error_detail(true);
     let mut pairs = GameParser::parse(Rule::file, text).map_err(|e| super::error_from_pest(text, e, 0))?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    super::expressions_within_limit(&file)?;
     let mut out = Vec::new();
     let mut at = 0;
     for pair in file.into_inner().flatten() {
