@@ -62,10 +62,7 @@ pub use api::{
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
 pub use files::write_file;
-pub use play::{
-    choose_partizan, partizan_hint, pick, Hint, Kept, PartizanAdvice, PartizanHint, Play, Player, Random, Slip, Status,
-    Strength, Turn,
-};
+pub use play::{pick, Advice, ForPlayer, Hint, Hottest, Kept, Play, Player, Slip, Status, Strength};
 pub use render::{write_table, TableFormat};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};

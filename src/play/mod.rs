@@ -7,50 +7,23 @@
 
 use std::io::Write;
 
-use takeaway_core::{Budget, Failure, Loaded, Move, PlayArgs, Position, Side};
-
-mod partizan;
 use takeaway_core::errors::SolveError;
-
-use takeaway_core::{Hint, Kept, Play, Status};
-pub use takeaway_core::{Player, Random, Strength, Turn};
-
-/// `undo`: back to the player's previous turn, the computer's moves since and the player's own
-/// taken back, said to the player. The position and the count of the player's moves follow;
-/// true when a move of the player's was among those taken back.
-pub(crate) fn take_back(
-    out: &mut dyn Write,
-    history: &mut Vec<Turn>,
-    position: &mut Position,
-    your_moves: &mut usize,
-    announced: &mut Option<Position>,
-) -> bool {
-    let mut undone = false;
-    while let Some(turn) = history.pop() {
-        *position = turn.before;
-        if turn.mover == Player::You {
-            undone = true;
-            *your_moves -= 1;
-            break;
-        }
-    }
-    *announced = None;
-    say(out, if undone { "Your last move is taken back.\n" } else { "Nothing to undo.\n" }.into());
-    undone
-}
+use takeaway_core::{
+    Advice, Budget, Failure, Hint, Kept, Loaded, Move, Play, PlayArgs, Player, Position, Side, Status, Strength,
+};
 
 /// How a move is typed, as the start of a game says it.
 const HOW_TO_MOVE: &str =
     "Type a move's number, the move as listed (take 3), or `to` and the position it leads to; also moves, hint, undo, quit.\n";
 
 /// Writes to the player at once (a prompt may follow).
-pub(crate) fn say(out: &mut dyn Write, text: String) {
+fn say(out: &mut dyn Write, text: String) {
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
 }
 
 /// What the player typed at their turn, once the commands every game shares are handled.
-pub(crate) enum Typed {
+enum Typed {
     /// nothing to act on (an empty line, or `moves`, answered): ask again
     Again,
     /// `quit`, or the input ended: the game is left unfinished (already said)
@@ -63,7 +36,7 @@ pub(crate) enum Typed {
 
 /// The player's turn: the position announced once (with its moves when they are few; `side`
 /// names the player in a partizan game), then a line read and the shared commands handled.
-pub(crate) fn your_turn(
+fn your_turn(
     out: &mut dyn Write,
     next_line: &mut dyn FnMut() -> Option<String>,
     position: &Position,
@@ -125,24 +98,47 @@ impl PlayRequest {
     }
 }
 
+/// The names the terminal gives the players: in a partizan game their sides.
+struct Names {
+    /// ` (Left)` after "your move", or nothing.
+    you: String,
+    /// ` (Right)` after "the computer", or nothing.
+    computer: String,
+    /// The computer's side, for hints: `Right`, or `your opponent`.
+    them: String,
+}
+
 /// Plays one game from `start`, reading the player's lines from `next_line` (`None` ends the
-/// game), over the engine's state machine. Fails only when solving itself fails.
+/// game), over the engine's state machine, for every kind of game. Fails only when solving
+/// itself fails.
 pub fn play(
     request: &PlayRequest,
     next_line: &mut dyn FnMut() -> Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
     let game = &request.loaded.game;
-    if game.is_partizan() {
-        return partizan::play(request, next_line, out);
+    let mut play =
+        Play::new(game, request.start.clone(), request.first, request.side, request.strength, &request.budget);
+    let sides = play.side(Player::You).zip(play.side(Player::Computer));
+    let names = match sides {
+        Some((you, them)) => Names {
+            you: format!(" ({})", you.name()),
+            computer: format!(" ({})", them.name()),
+            them: them.name().to_string(),
+        },
+        None => Names { you: String::new(), computer: String::new(), them: "your opponent".into() },
+    };
+    match sides {
+        Some((you, them)) => {
+            say(out, format!("{}: you are {}, the computer is {}. {HOW_TO_MOVE}", game.name, you.name(), them.name()))
+        }
+        None => say(out, format!("{}: you play against the computer. {HOW_TO_MOVE}", game.name)),
     }
-    let mut play = Play::new(game, request.start.clone(), request.first, request.strength, &request.budget);
     // The position last announced to the player, so that commands do not repeat it.
     let mut announced: Option<Position> = None;
     // Positions met in this game, so that a drawn game that comes round is pointed out once.
     let mut met: std::collections::HashSet<Position> = std::collections::HashSet::new();
     let mut told_circle = false;
-    say(out, format!("{}: you play against the computer. {HOW_TO_MOVE}", game.name));
     loop {
         let position = play.position().clone();
         if !met.insert(game.canonical(&position)) && !told_circle && play.is_draw(&position)? {
@@ -157,11 +153,16 @@ pub fn play(
         }
         match play.status()? {
             Status::Over { winner } => {
-                say(out, format!("position {}: no move is left.\n", position.piles_text()));
+                match play.side(play.to_move()) {
+                    Some(side) => {
+                        say(out, format!("position {}: {} has no move left.\n", position.piles_text(), side.name()))
+                    }
+                    None => say(out, format!("position {}: no move is left.\n", position.piles_text())),
+                }
                 match winner {
-                    Player::You => say(out, "You win!\n".into()),
+                    Player::You => say(out, format!("You{} win!\n", names.you)),
                     Player::Computer => {
-                        say(out, "The computer wins.\n".into());
+                        say(out, format!("The computer{} wins.\n", names.computer));
                         if let Some(s) = play.slip() {
                             let (what, would_have) = match s.kept {
                                 Kept::Win => ("win", "won"),
@@ -186,11 +187,15 @@ pub fn play(
                 // The status said the computer is to move, so it has a move; if not, the next
                 // status says the game is over.
                 let Some(chosen) = play.computer_move()? else { continue };
+                if play.by_temperature() {
+                    say(out, "(too large to search: the computer moves in the hottest pile)\n".to_string());
+                }
                 say(
                     out,
                     format!(
-                        "position {}: the computer plays {}, to {}\n",
+                        "position {}: the computer{} plays {}, to {}\n",
                         position.piles_text(),
+                        names.computer,
                         chosen.describe(),
                         chosen.to.piles_text()
                     ),
@@ -198,10 +203,10 @@ pub fn play(
             }
             Status::ToMove(Player::You) => {
                 let moves = play.moves()?;
-                match your_turn(out, next_line, &position, &moves, "", &mut announced) {
+                match your_turn(out, next_line, &position, &moves, &names.you, &mut announced) {
                     Typed::Again => {}
                     Typed::Quit => return Ok(()),
-                    Typed::Hint => say(out, hint_text(play.hint()?)),
+                    Typed::Hint => say(out, hint_text(play.hint()?, sides.is_some(), &names.them)),
                     Typed::Undo => {
                         let undone = play.undo();
                         announced = None;
@@ -220,7 +225,7 @@ pub fn play(
     }
 }
 
-pub(crate) fn moves_list(moves: &[Move]) -> String {
+fn moves_list(moves: &[Move]) -> String {
     moves
         .iter()
         .enumerate()
@@ -228,25 +233,49 @@ pub(crate) fn moves_list(moves: &[Move]) -> String {
         .collect()
 }
 
-fn hint_text(hint: Hint) -> String {
-    match hint {
-        Hint::Win(m) => format!(
-            "hint: {}, to {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
-            m.describe(),
-            m.to.piles_text()
-        ),
-        Hint::Draw(m) => format!(
-            "hint: no move wins here, but {}, to {}, keeps the draw: your opponent cannot win from there either.\n",
-            m.describe(),
-            m.to.piles_text()
-        ),
-        Hint::Lost(Some(m)) => format!(
-            "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: {}, to {}, keeps it going longest.\n",
-            m.describe(),
-            m.to.piles_text()
-        ),
-        Hint::Lost(None) => "hint: this is a P-position, and no move is left.\n".into(),
+/// A hint in words: an impartial game's in terms of P-positions, a partizan game's in terms of
+/// who wins moving first, with the hottest pile of a sum.
+fn hint_text(hint: Hint, partizan: bool, them: &str) -> String {
+    let mut out = String::new();
+    // Where moving first is worth the most: the hottest pile (temperature theory's rule of
+    // thumb, which the winning move may overrule).
+    if let Some(h) = &hint.hottest {
+        out.push_str(&format!(
+            "the hottest pile is the pile of {}: temperature {}, so moving there first is worth the most\n",
+            h.pile, h.temperature
+        ));
     }
+    let to = |m: &Move| format!("{}, to {}", m.describe(), m.to.piles_text());
+    out.push_str(&match (hint.advice, partizan) {
+        (Advice::Win(m), false) => format!(
+            "hint: {}: it leaves a P-position, from which every move your opponent makes can be answered.\n",
+            to(&m)
+        ),
+        (Advice::Win(m), true) => format!("hint: {}: from there {them}, moving first, loses.\n", to(&m)),
+        (Advice::Draw(m), _) => format!(
+            "hint: no move wins here, but {}, keeps the draw: your opponent cannot win from there either.\n",
+            to(&m)
+        ),
+        (Advice::Lost { play: None, .. }, false) => "hint: this is a P-position, and no move is left.\n".into(),
+        (Advice::Lost { play: None, .. }, true) => "hint: no move is left.\n".into(),
+        (Advice::Lost { play: Some(m), .. }, false) => format!(
+            "hint: this is a P-position: every move leaves your opponent a winning position. Make the game last: {}, keeps it going longest.\n",
+            to(&m)
+        ),
+        (Advice::Lost { play: Some(m), resists: true }, true) => format!(
+            "hint: no move wins here: whatever you play, {them} moving first from there wins with best play. Make it hard: {}, leaves {them} a winning move to find (from there whoever moves first wins).\n",
+            to(&m)
+        ),
+        (Advice::Lost { play: Some(m), resists: false }, true) => format!(
+            "hint: no move wins here: whatever you play, {them} wins from there, moving first or second. Make the game last: {}, keeps it going longest.\n",
+            to(&m)
+        ),
+        (Advice::ByTemperature(m), _) => format!(
+            "too large to search; by temperature: {} (the hottest pile's best move; advice, not a proof)\n",
+            to(&m)
+        ),
+    });
+    out
 }
 
 // How a game against the computer is played, on the command line and in the REPL alike (a plain
@@ -301,13 +330,4 @@ impl PlayOptions {
 pub enum First {
     You,
     Computer,
-}
-
-impl First {
-    pub fn player(self) -> Player {
-        match self {
-            First::You => Player::You,
-            First::Computer => Player::Computer,
-        }
-    }
 }

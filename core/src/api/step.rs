@@ -10,30 +10,14 @@ use serde::Serialize;
 
 use super::request::PlayArgs;
 use super::{position_of, Failure, Loaded, RequestError};
-use crate::play::{Hint, Kept, Play, Player, Status, Strength};
+pub use crate::play::ForPlayer;
+use crate::play::{Advice, Hint, Play, Player, Status, Strength};
 use crate::rules::{Move, Position};
-use crate::solve::{Limits, Outcome, SolveError, Solver};
-use crate::vocab::FailureKind;
-
-#[path = "step_partizan.rs"]
-mod partizan;
+use crate::solve::{Limits, SolveError};
+use crate::vocab::Side;
 
 /// The most moves a step lists for the player to choose from.
 pub const MOST_LISTED_MOVES: usize = 2_000;
-
-/// What a position or a move means for a player with best play from there on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ForPlayer {
-    /// The player wins.
-    Win,
-    /// The player loses.
-    Lose,
-    /// Neither can force a win (a loopy game).
-    Draw,
-    /// Too large to tell within the question's limits.
-    Unknown,
-}
 
 /// A move, as a step lists it: in words, the position it leads to, and what it means for the
 /// one who makes it.
@@ -193,33 +177,6 @@ impl PlayStep {
     }
 }
 
-/// A figure the engine may be unable to give within the question's limits: then there is none.
-/// Running out of time or being cancelled still ends the question.
-fn where_known<T>(figure: Result<Option<T>, SolveError>) -> Result<Option<T>, SolveError> {
-    match figure {
-        Err(e) if e.kind() == FailureKind::Refused => Ok(None),
-        other => other,
-    }
-}
-
-/// What an impartial position's outcome means for the one to move.
-fn for_mover(outcome: Outcome) -> ForPlayer {
-    match outcome {
-        Outcome::N => ForPlayer::Win,
-        Outcome::P => ForPlayer::Lose,
-        Outcome::D => ForPlayer::Draw,
-    }
-}
-
-/// The same result seen by the other player.
-fn other_view(r: ForPlayer) -> ForPlayer {
-    match r {
-        ForPlayer::Win => ForPlayer::Lose,
-        ForPlayer::Lose => ForPlayer::Win,
-        other => other,
-    }
-}
-
 /// The listed moves, refused past `MOST_LISTED_MOVES`.
 fn listable(moves: Vec<Move>) -> Result<Vec<Move>, Failure> {
     if moves.len() > MOST_LISTED_MOVES {
@@ -243,136 +200,111 @@ fn chosen_move(loaded: &Loaded, args: &PlayArgs, moves: &[Move]) -> Result<Optio
     }
 }
 
-/// One step of `play`.
+/// One step of `play`, for every kind of game: the engine's `Play` makes the moves, and the
+/// step writes down what they mean.
 pub(super) fn step(loaded: &Loaded, args: &PlayArgs, limits: &Limits) -> Result<PlayStep, Failure> {
-    if loaded.game.is_partizan() {
-        return partizan::step(loaded, args, limits);
-    }
     let start = position_of(loaded, &args.position.0, args.last)?;
     let engine = |e: SolveError| Failure::one(e, Some(&loaded.source));
-    let first = if args.computer { Player::Computer } else { Player::You };
+    // The computer moves first only when no move of the player's is given.
+    let first = if args.computer && args.to.is_none() { Player::Computer } else { Player::You };
     let strength = Strength { percent: args.strength, seed: args.seed };
-    let mut play = Play::within(&loaded.game, start.clone(), first, strength, limits.clone());
-    // The figures of each position come from a solver of their own, so that the game's
-    // solver keeps to the choices it makes.
-    let mut judge = Solver::within(&loaded.game, limits.clone());
+    let mut play = Play::within(&loaded.game, start, first, args.side, strength, limits.clone());
     let mut out = PlayStep::new(&loaded.game.name);
-    let you_to_move = args.to.is_some() || !args.computer;
-    out.positions.push(position_figures(&mut judge, &start, Some(you_to_move), None).map_err(engine)?);
+    out.side = play.side(Player::You).map(Side::name);
+    out.positions.push(figures(&mut play).map_err(engine)?);
     if args.hint {
-        out.hint = Some(match play.hint().map_err(engine)? {
-            Hint::Win(m) => {
-                StepHint { kind: "win", words: Some(m.kind.describe()), to: Some(m.to.piles), hottest: None }
-            }
-            Hint::Draw(m) => {
-                StepHint { kind: "draw", words: Some(m.kind.describe()), to: Some(m.to.piles), hottest: None }
-            }
-            Hint::Lost(m) => StepHint {
-                kind: "lost",
-                words: m.as_ref().map(|m| m.kind.describe()),
-                to: m.map(|m| m.to.piles),
-                hottest: None,
-            },
-        });
+        out.hint = Some(step_hint(play.hint().map_err(engine)?));
     } else if let Some(chosen) = chosen_move(loaded, args, &play.moves().map_err(engine)?)? {
         play.play(&chosen).map_err(engine)?;
-        let slip = play.slip().map(|s| StepSlip {
-            played: s.played.clone(),
-            better: s.better.clone(),
-            kept: match s.kept {
-                Kept::Win => "win",
-                Kept::Draw => "draw",
-            },
-        });
-        out.you = Some(PlayerMove { words: chosen.kind.describe(), to: chosen.to.piles.clone(), slip });
-        // The status after each move is asked once: it lists the moves again.
-        let status = play.status().map_err(engine)?;
-        let over = matches!(status, Status::Over { .. });
-        let winner = over.then_some(status);
-        out.positions.push(position_figures(&mut judge, &chosen.to, (!over).then_some(false), winner).map_err(engine)?);
-        if !over {
-            out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
-        }
+        let slip =
+            play.slip().map(|s| StepSlip { played: s.played.clone(), better: s.better.clone(), kept: s.kept.name() });
+        out.you = Some(PlayerMove { words: chosen.describe(), to: chosen.to.piles.clone(), slip });
+        out.positions.push(figures(&mut play).map_err(engine)?);
+        computer_move(&mut play, &mut out).map_err(engine)?;
     } else if args.computer {
-        out.computer = computer_move(&mut play, &mut judge).map_err(engine)?;
-    }
-    let status = play.status().map_err(engine)?;
-    if let Some(c) = &out.computer {
-        let to = Position { piles: c.to.clone(), last: c.last, ..start.clone() };
-        let you_next = matches!(status, Status::ToMove(Player::You)).then_some(true);
-        let winner = matches!(status, Status::Over { .. }).then(|| status.clone());
-        out.positions.push(position_figures(&mut judge, &to, you_next, winner).map_err(engine)?);
+        computer_move(&mut play, &mut out).map_err(engine)?;
     }
     out.position = play.position().piles.clone();
     out.last = play.position().last;
-    match status {
+    match play.status().map_err(engine)? {
         Status::Over { winner } => {
             out.over = true;
-            out.winner = Some(name(winner));
+            out.winner = Some(winner.name());
         }
         Status::ToMove(player) => {
-            out.to_move = Some(name(player));
-            out.outcome = Some(play.outcome().map_err(engine)?.letter());
+            out.to_move = Some(player.name());
+            out.outcome = play.outcome().map_err(engine)?;
             let moves = listable(play.moves().map_err(engine)?)?;
-            out.moves = moves.iter().map(|m| listed(&mut judge, m)).collect::<Result<_, _>>().map_err(engine)?;
+            // The moves' remoteness comes from the position's own count, which reaches them
+            // all; where it is out of reach, so are theirs, and none is asked.
+            let here = play.position().clone();
+            let counted = play.remoteness(&here, player).map_err(engine)?.is_some();
+            out.moves = moves
+                .iter()
+                .map(|m| listed(&mut play, m, player, counted))
+                .collect::<Result<_, _>>()
+                .map_err(engine)?;
         }
     }
     Ok(out)
 }
 
-/// The computer's move, made, as a listed move.
-fn computer_move(play: &mut Play, judge: &mut Solver) -> Result<Option<StepMove>, SolveError> {
-    match play.computer_move()? {
-        Some(m) => Ok(Some(listed(judge, &m)?)),
-        None => Ok(None),
-    }
+/// A hint as a step writes it.
+fn step_hint(hint: Hint) -> StepHint {
+    let (kind, m) = match hint.advice {
+        Advice::Win(m) => ("win", Some(m)),
+        Advice::Draw(m) => ("draw", Some(m)),
+        Advice::Lost { play, .. } => ("lost", play),
+        Advice::ByTemperature(m) => ("temperature", Some(m)),
+    };
+    let hottest = hint.hottest.map(|h| StepHottest { pile: h.pile, temperature: h.temperature });
+    StepHint { kind, words: m.as_ref().map(Move::describe), to: m.map(|m| m.to.piles), hottest }
 }
 
-/// A move with what it means for the one who makes it: the position it leads to, seen by the
-/// opponent who moves from there, turned round.
-fn listed(judge: &mut Solver, m: &Move) -> Result<StepMove, SolveError> {
-    let result = other_view(for_mover(judge.outcome(&m.to)?));
+/// The computer's move, made, as a listed move, with the position it leads to added to the
+/// step's history; none when the computer is not to move.
+fn computer_move(play: &mut Play, out: &mut PlayStep) -> Result<(), SolveError> {
+    if play.status()? != Status::ToMove(Player::Computer) {
+        return Ok(());
+    }
+    if let Some(m) = play.computer_move()? {
+        out.computer = Some(listed(play, &m, Player::Computer, true)?);
+        out.positions.push(figures(play)?);
+    }
+    Ok(())
+}
+
+/// A move of `mover` with what it means for `mover`: the opponent moves from where it leads.
+/// Its remoteness is asked only where `counted`.
+fn listed(play: &mut Play, m: &Move, mover: Player, counted: bool) -> Result<StepMove, SolveError> {
+    let opponent = mover.other();
     Ok(StepMove {
-        words: m.kind.describe(),
+        words: m.describe(),
         to: m.to.piles.clone(),
         last: m.to.last,
-        result,
-        remoteness: where_known(judge.remoteness(&m.to))?,
-        value: where_known(judge.value(&m.to).map(|v| v.grundy))?.map(|g| g.to_string()),
+        result: play.for_mover(&m.to, opponent)?.for_other(),
+        remoteness: if counted { play.remoteness(&m.to, opponent)? } else { None },
+        value: play.value(&m.to)?,
     })
 }
 
-/// A position's figures for the value history: `you_next` says whether the player moves from
-/// it (none once it is over, when `over` says who won).
-fn position_figures(
-    judge: &mut Solver,
-    p: &Position,
-    you_next: Option<bool>,
-    over: Option<Status>,
-) -> Result<StepPosition, SolveError> {
-    let for_you = match (over, you_next) {
-        (Some(Status::Over { winner: Player::You }), _) => ForPlayer::Win,
-        (Some(Status::Over { .. }), _) => ForPlayer::Lose,
-        (_, Some(true)) => for_mover(judge.outcome(p)?),
-        _ => other_view(for_mover(judge.outcome(p)?)),
-    };
+/// The position now, as the value history shows it, seen by the player.
+fn figures(play: &mut Play) -> Result<StepPosition, SolveError> {
+    let p = play.position().clone();
+    let mover = play.to_move();
+    let over = matches!(play.status()?, Status::Over { .. });
+    let for_mover = play.for_mover(&p, mover)?;
+    let heat = play.heat(&p)?;
     Ok(StepPosition {
         position: p.piles.clone(),
         last: p.last,
-        to_move: you_next.map(|you| if you { "you" } else { "computer" }),
-        for_you,
-        remoteness: where_known(judge.remoteness(p))?,
-        value: where_known(judge.value(p).map(|v| v.grundy))?.map(|g| g.to_string()),
-        mean: None,
-        temperature: None,
+        to_move: (!over).then_some(mover.name()),
+        for_you: if mover == Player::You { for_mover } else { for_mover.for_other() },
+        remoteness: play.remoteness(&p, mover)?,
+        value: play.value(&p)?,
+        mean: heat.as_ref().map(|h| h.mean.clone()),
+        temperature: heat.map(|h| h.temperature),
     })
-}
-
-fn name(p: Player) -> &'static str {
-    match p {
-        Player::You => "you",
-        Player::Computer => "computer",
-    }
 }
 
 impl PlayStep {

@@ -131,7 +131,7 @@ fn choose_engine(game: &Game) -> EngineChoice {
 
 /// The question's limits with the smaller bound on positions a remoteness search keeps where a
 /// faster method found the value.
-fn remoteness_limits(limits: &Limits) -> Limits {
+pub(crate) fn remoteness_limits(limits: &Limits) -> Limits {
     Limits { max_states: limits.max_states.min(REMOTENESS_STATES), ..limits.clone() }
 }
 

@@ -124,14 +124,14 @@ fn the_example_program_runs_on_the_typed_api() {
 
 #[test]
 fn a_game_against_the_computer_is_a_state_machine() {
-    use takeaway_core::{Hint, Kept, Play, Player, Status, Strength};
+    use takeaway_core::{Advice, Kept, Play, Player, Side, Status, Strength};
     // Subtraction {1, 2, 3}: the P-positions are the multiples of 4.
     let tag = game("game \"TAG\"\npile\nmove: take 1..3\n");
     let perfect = Strength { percent: 100, seed: 1 };
-    let mut play = Play::new(&tag.game, Position::new(vec![10]), Player::You, perfect, &Budget::new());
+    let mut play = Play::new(&tag.game, Position::new(vec![10]), Player::You, Side::Left, perfect, &Budget::new());
     assert_eq!(play.status().unwrap(), Status::ToMove(Player::You));
-    match play.hint().unwrap() {
-        Hint::Win(m) => assert_eq!(m.to.piles, vec![8]),
+    match play.hint().unwrap().advice {
+        Advice::Win(m) => assert_eq!(m.to.piles, vec![8]),
         other => panic!("{other:?}"),
     }
     // The player slips: 10 → 9 leaves the computer a win, which it takes to 8.
@@ -152,8 +152,8 @@ fn a_game_against_the_computer_is_a_state_machine() {
         remoteness[n] = 1 + if n % 4 == 0 { *options.iter().max().unwrap() } else { *to_p.iter().min().unwrap() };
     }
     let longest = (5..=7).map(|n| remoteness[n]).max().unwrap();
-    match play.hint().unwrap() {
-        Hint::Lost(Some(m)) => {
+    match play.hint().unwrap().advice {
+        Advice::Lost { play: Some(m), .. } => {
             assert_eq!(remoteness[m.to.piles[0] as usize], longest);
             assert_eq!(m.to.piles, vec![7]);
         }
@@ -167,8 +167,8 @@ fn a_game_against_the_computer_is_a_state_machine() {
     loop {
         match play.status().unwrap() {
             Status::ToMove(Player::You) => {
-                let m = match play.hint().unwrap() {
-                    Hint::Win(m) => m,
+                let m = match play.hint().unwrap().advice {
+                    Advice::Win(m) => m,
                     other => panic!("a win from {:?}: {other:?}", play.position()),
                 };
                 play.play(&m).unwrap();

@@ -11,7 +11,7 @@ use crate::common::mutate::{bundled_games, mutate, Rng};
 fn mutated_game_files_never_crash_any_verb_or_play() {
     use takeaway_core::{
         ask, load_game, position_of, Budget, CompareArgs, ExplainArgs, GameText, NoLibrary, OtherGame, PeriodArgs,
-        Play, PlayArgs, Player, PlotArgs, QuotientArgs, Request, SolveArgs, Source, Strength, TableArgs,
+        Play, PlayArgs, Player, PlotArgs, QuotientArgs, Request, Side, SolveArgs, Source, Strength, TableArgs,
     };
 
     let cases: usize = std::env::var("TAKEAWAY_FUZZ_VERB_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
@@ -67,7 +67,8 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
         }
         // A few moves of play from the position, when the game takes it.
         if let Ok(start) = position_of(&game, &position, None) {
-            let mut play = Play::new(&game.game, start, Player::You, Strength { percent: 100, seed }, &budget);
+            let mut play =
+                Play::new(&game.game, start, Player::You, Side::Left, Strength { percent: 100, seed }, &budget);
             for _ in 0..3 {
                 let Ok(moves) = play.moves() else { break };
                 let Some(m) = moves.get(rng.below(moves.len().max(1))).cloned() else { break };

@@ -117,6 +117,35 @@ fn partizan_wins(piles: &[u64], left: bool, memo: &mut HashMap<(Vec<u64>, bool),
     wins
 }
 
+/// The moves left with best play in partizan subtraction (Left takes 1 or 3, Right 2 or 3),
+/// `left` moving first, by brute force over every line of play: a side with no move has lost
+/// (none left); a winner takes the quickest win, a loser the longest loss.
+fn partizan_remoteness(piles: &[u64], left: bool) -> u64 {
+    fn go(piles: &[u64], left: bool) -> (bool, u64) {
+        let takes: &[u64] = if left { &[1, 3] } else { &[2, 3] };
+        let mut wins: Vec<u64> = Vec::new();
+        let mut losses: Vec<u64> = Vec::new();
+        for i in 0..piles.len() {
+            for &k in takes.iter().filter(|&&k| k <= piles[i]) {
+                let mut after = piles.to_vec();
+                after[i] -= k;
+                let (they_win, r) = go(&after, !left);
+                if they_win {
+                    losses.push(r)
+                } else {
+                    wins.push(r)
+                }
+            }
+        }
+        match (wins.iter().min(), losses.iter().max()) {
+            (Some(&r), _) => (true, r + 1),
+            (None, Some(&r)) => (false, r + 1),
+            (None, None) => (false, 0),
+        }
+    }
+    go(piles, left).1
+}
+
 #[test]
 fn a_partizan_game_is_played_as_either_side() {
     let mut memo = HashMap::new();
@@ -129,12 +158,14 @@ fn a_partizan_game_is_played_as_either_side() {
             let wins = !partizan_wins(&m.to, !left, &mut memo);
             assert_eq!(m.result, if wins { ForPlayer::Win } else { ForPlayer::Lose }, "{side} {position} → {:?}", m.to);
             assert!(m.value.is_some(), "a canonical value for each move");
-            assert_eq!(m.remoteness, None);
+            // Its remoteness, counted by brute force: the winner hurries, the loser delays.
+            assert_eq!(m.remoteness, Some(partizan_remoteness(&m.to, !left)), "{side} {position} → {:?}", m.to);
         }
         let piles: Vec<u64> = position.split(' ').map(|p| p.parse().unwrap()).collect();
         let start = &s.positions[0];
         let wins = partizan_wins(&piles, left, &mut memo);
         assert_eq!(start.for_you, if wins { ForPlayer::Win } else { ForPlayer::Lose }, "{side} at {position}");
+        assert_eq!(start.remoteness, Some(partizan_remoteness(&piles, left)), "{side} at {position}");
     }
     // Values from the game file's theory: a pile of 5 is {1|1,{1|0}||0,{1|0}|0}, and moving
     // first at 8 is worth 1/2 (mean and temperature 1/2).

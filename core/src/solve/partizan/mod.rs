@@ -82,6 +82,13 @@ impl PartizanOutcome {
 /// Who wins moving first: (Left, Right).
 type Wins = (bool, bool);
 
+/// Whether the side moving first wins, and the moves left with best play.
+#[derive(Clone, Copy, Debug)]
+struct MovesLeft {
+    wins: bool,
+    moves: u64,
+}
+
 /// What a position costs a search besides its piles' numbers: its vector and the hash map's
 /// share of it.
 const POSITION_OVERHEAD: u64 = 112;
@@ -115,6 +122,9 @@ pub struct PartizanSolver<'g> {
     positions: HashMap<Position, FormId>,
     /// Who wins moving first, by canonical position, from a search of the game tree.
     searched: HashMap<Position, Wins>,
+    /// Moves left with best play, Left moving first and Right moving first, by canonical
+    /// position (the winner hurrying, the loser delaying).
+    remote: HashMap<Position, (MovesLeft, MovesLeft)>,
     /// Set once the canonical forms grew past the limits: outcomes and winning moves then
     /// come from the search, which needs no values.
     values_given_up: bool,
@@ -196,6 +206,7 @@ impl<'g> PartizanSolver<'g> {
             piles: Vec::new(),
             positions: HashMap::new(),
             searched: HashMap::new(),
+            remote: HashMap::new(),
             values_given_up: false,
             thermal: thermo::Thermal::default(),
             thermals: HashMap::new(),
@@ -554,6 +565,18 @@ impl<'g> PartizanSolver<'g> {
         start: &Position,
         done: &dyn Fn(&Position) -> bool,
     ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
+        self.children_first_within(start, done, &self.limits)
+    }
+
+    /// As `children_first`, within `limits` (a smaller budget for the figures a move list
+    /// shows beside the values).
+    #[allow(clippy::type_complexity)]
+    fn children_first_within(
+        &self,
+        start: &Position,
+        done: &dyn Fn(&Position) -> bool,
+        limits: &Limits,
+    ) -> Result<Vec<(Position, Vec<Position>, Vec<Position>)>, SolveError> {
         // Refused at once when even a lower bound on the positions is past the limits, unless
         // every option is known already (the next row of a table): then there is one to value.
         if !done(start) {
@@ -561,7 +584,7 @@ impl<'g> PartizanSolver<'g> {
             options.extend(self.moves(start, Side::Right)?);
             if !options.iter().all(|m| done(&self.game.canonical(&m.to))) {
                 // Each option is kept (a position) until its own position is valued.
-                crate::solve::reach::refuse_hopeless(self.game, start, &self.limits, held_bytes(start))?;
+                crate::solve::reach::refuse_hopeless(self.game, start, limits, held_bytes(start))?;
             }
         }
         let mut out = Vec::new();
@@ -570,7 +593,7 @@ impl<'g> PartizanSolver<'g> {
         let mut stack = vec![(start.clone(), false)];
         // The memory the search holds, counted as it grows: each position keeps the positions
         // both players move to, which for many piles far outweighs the position itself.
-        let budget = crate::solve::reach::held_memory(&self.limits);
+        let budget = crate::solve::reach::held_memory(limits);
         let mut held = 0u64;
         let mut moves_examined = 0u64;
         while let Some((p, ready)) = stack.pop() {
@@ -582,11 +605,11 @@ impl<'g> PartizanSolver<'g> {
             if done(&p) || seen.contains(&p) {
                 continue;
             }
-            if seen.len() >= self.limits.max_states {
-                return Err(self.too_many());
+            if seen.len() >= limits.max_states {
+                return Err(SolveError::state_limit(limits));
             }
             if seen.len().is_multiple_of(256) {
-                check_cancel(&self.limits)?;
+                check_cancel(limits)?;
             }
             seen.insert(p.clone());
             held += held_bytes(&p);
@@ -595,8 +618,8 @@ impl<'g> PartizanSolver<'g> {
             let right: Vec<Position> =
                 self.moves(&p, Side::Right)?.into_iter().map(|m| self.game.canonical(&m.to)).collect();
             moves_examined += (left.len() + right.len()) as u64;
-            if moves_examined > self.limits.max_moves() {
-                return Err(SolveError::work_limit(&self.limits));
+            if moves_examined > limits.max_moves() {
+                return Err(SolveError::work_limit(limits));
             }
             stack.push((p.clone(), true));
             held += held_bytes(&p) * 2;
@@ -608,7 +631,7 @@ impl<'g> PartizanSolver<'g> {
                 }
             }
             if held > budget {
-                return Err(self.too_many());
+                return Err(SolveError::state_limit(limits));
             }
             waiting.insert(p, (left, right));
         }
@@ -630,6 +653,55 @@ impl<'g> PartizanSolver<'g> {
             self.searched.insert(p, (left_wins, right_wins));
         }
         Ok(self.searched[&start])
+    }
+
+    /// Moves left from `pos` with `side` moving first and best play after (the winner hurrying,
+    /// the loser delaying; a side with no move has none left), where a search within a smaller
+    /// budget than the values' can count them: none past it.
+    pub fn remoteness(&mut self, pos: &Position, side: Side) -> Result<Option<u64>, SolveError> {
+        let start = self.game.canonical(pos);
+        if !self.remote.contains_key(&start) {
+            let limits = crate::solve::remoteness_limits(&self.limits);
+            let order = match self.children_first_within(&start, &|p| self.remote.contains_key(p), &limits) {
+                Ok(order) => order,
+                Err(e) if e.kind() == crate::vocab::FailureKind::Refused => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            let misere = self.game.convention == Convention::Misere;
+            for (p, left, right) in order {
+                let left_first = self.moves_left(&left, Side::Left, misere);
+                let right_first = self.moves_left(&right, Side::Right, misere);
+                self.remote.insert(p, (left_first, right_first));
+            }
+        }
+        let (left, right) = self.remote[&start];
+        Ok(Some(if side == Side::Left { left.moves } else { right.moves }))
+    }
+
+    /// Who wins and in how many moves, `side` moving first to `options` (each already in
+    /// `remote`): it wins where some option leaves the opponent, moving first, a loss, and
+    /// then hurries; else it delays. With no option the mover loses under normal play, wins
+    /// under misère play, and no move is left.
+    fn moves_left(&self, options: &[Position], side: Side, misere: bool) -> MovesLeft {
+        if options.is_empty() {
+            return MovesLeft { wins: misere, moves: 0 };
+        }
+        let seen_by_opponent = |q: &Position| {
+            let (l, r) = self.remote[q];
+            if side == Side::Left {
+                r
+            } else {
+                l
+            }
+        };
+        let winning = options.iter().map(seen_by_opponent).filter(|o| !o.wins).map(|o| o.moves).min();
+        match winning {
+            Some(fastest) => MovesLeft { wins: true, moves: fastest + 1 },
+            None => MovesLeft {
+                wins: false,
+                moves: options.iter().map(|q| seen_by_opponent(q).moves).max().unwrap_or(0) + 1,
+            },
+        }
     }
 
     /// The outcome class of `pos`: from its value under normal play, from a search under misère.
