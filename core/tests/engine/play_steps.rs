@@ -266,6 +266,14 @@ fn a_lost_partizan_hint_leaves_the_opponent_a_win_to_find() {
             let some_resist = options.iter().any(|o| first_wins(o, &mut memo));
             assert_eq!(first_wins(&to, &mut memo), some_resist, "{side} at {position}: {to:?}");
             resisting += usize::from(some_resist);
+            // And of those moves (resisting, or all where none resists) the one that lasts
+            // longest, by brute-force remoteness with the opponent moving next.
+            let longest = options
+                .iter()
+                .filter(|o| !some_resist || first_wins(o, &mut memo))
+                .map(|o| partizan_remoteness(o, !left))
+                .max();
+            assert_eq!(Some(partizan_remoteness(&to, !left)), longest, "{side} at {position}: {to:?}");
         }
     }
     // The check has both kinds of lost positions to look at.
