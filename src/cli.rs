@@ -73,6 +73,11 @@ enum CliError {
 /// Runs the command line and returns the process's exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
+    // The engine's messages name the arguments to give as this medium spells them; the
+    // server's answers go to the web API, which spells them as the request schema does.
+    if args.get(1).is_none_or(|a| a != "serve") {
+        takeaway_core::wording::set_wording(crate::verbs::command_line_wording);
+    }
     if let Some(split) = split_set(&args) {
         eprint!("{}", render(&split, None, stderr_wants_color()));
         return ExitCode::from(2);

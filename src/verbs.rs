@@ -441,3 +441,18 @@ pub fn printed(answer: &Answer, format: Format) -> Result<String, RequestError> 
         Format::Csv => render::csv(answer),
     }
 }
+
+/// How the command line spells an argument the engine's messages name: `--max-states 10000`,
+/// `--set k=5`, and a value the shell would split or expand in quotes (`--set "S={1,2,5}"`).
+pub fn command_line_wording(argument: takeaway_core::wording::Argument, value: Option<&str>) -> String {
+    use takeaway_core::wording::Argument;
+    let flag = match argument {
+        Argument::Set => "--set".to_string(),
+        other => format!("--{}", other.name().replace('_', "-")),
+    };
+    match value {
+        Some(v) if v.chars().any(|c| " {}()[]*?;|&<>$'\"".contains(c)) => format!("{flag} \"{v}\""),
+        Some(v) => format!("{flag} {v}"),
+        None => flag,
+    }
+}

@@ -43,6 +43,7 @@ mod rules;
 mod solve;
 mod syntax;
 mod vocab;
+pub mod wording;
 
 use miette::Diagnostic;
 use thiserror::Error;

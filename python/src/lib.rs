@@ -454,6 +454,7 @@ fn write_file(py: Python<'_>, path: std::path::PathBuf, contents: &[u8]) -> PyRe
 /// The module `takeaway._native` (public for a program that embeds Python and registers it).
 #[pymodule]
 pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    takeaway_core::wording::set_wording(python_wording);
     m.add_class::<NativeGame>()?;
     m.add_class::<NativeAnswer>()?;
     m.add_class::<CancelToken>()?;
@@ -469,4 +470,17 @@ pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep_refused_row, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// How Python spells an argument the engine's messages name: a keyword argument of the
+/// question's method (`max_states=10000`), and a parameter's value as a keyword of
+/// `Game.from_file`.
+fn python_wording(argument: takeaway_core::wording::Argument, value: Option<&str>) -> String {
+    use takeaway_core::wording::Argument;
+    match (argument, value) {
+        (Argument::Set, Some(v)) => format!("`Game.from_file(path, {v})`"),
+        (Argument::Set, None) => "a keyword of `Game.from_file`".to_string(),
+        (_, Some(v)) => format!("`{}={v}`", argument.name()),
+        (_, None) => format!("`{}=`", argument.name()),
+    }
 }

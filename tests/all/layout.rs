@@ -148,3 +148,78 @@ fn the_check_finds_a_circle_where_there_is_one() {
     std::fs::write(src.join("b.rs"), "pub fn thing() {}\n").unwrap();
     assert_eq!(circles(src), Vec::<String>::new());
 }
+
+/// The string literals of a Rust source, comments left out (raw strings included).
+fn string_literals(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < chars.len() {
+        match chars[i] {
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            // A character literal such as '"' is not a string's start.
+            '\'' if chars.get(i + 2) == Some(&'\'')
+                || (chars.get(i + 1) == Some(&'\\') && chars.get(i + 3) == Some(&'\'')) =>
+            {
+                i += if chars[i + 1] == '\\' { 4 } else { 3 };
+            }
+            'r' if chars.get(i + 1) == Some(&'#') || chars.get(i + 1) == Some(&'"') => {
+                let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+                if chars.get(i + 1 + hashes) != Some(&'"') {
+                    i += 1;
+                    continue;
+                }
+                let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                let start = i + 2 + hashes;
+                let rest: String = chars[start..].iter().collect();
+                let end = rest.find(&close).unwrap_or(rest.len());
+                out.push(rest[..end].to_string());
+                i = start + rest[..end].chars().count() + close.chars().count();
+            }
+            '"' => {
+                let mut s = String::new();
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' {
+                        i += 1;
+                    }
+                    if let Some(&c) = chars.get(i) {
+                        s.push(c);
+                    }
+                    i += 1;
+                }
+                out.push(s);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The engine's messages name what to give as data (`wording::Argument`), and each front end
+/// words it in its own medium: no string of the core spells a command-line flag.
+#[test]
+fn no_string_in_the_core_names_a_command_line_flag() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let flag = regex::Regex::new(r"(^|[^-\w])--[a-z][a-z-]+").expect("a pattern");
+    let (mut found, mut scanned) = (Vec::new(), 0);
+    for (_, file) in modules(&root.join("core/src")) {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        for literal in string_literals(&text) {
+            scanned += 1;
+            if flag.is_match(&literal) {
+                found.push(format!("{}: {literal:?}", file.strip_prefix(root).unwrap_or(&file).display()));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+    assert!(scanned > 2000, "only {scanned} strings read");
+    // The check sees a flag where there is one.
+    let sample = "// --not-this\nlet a = \"raise --max-states\"; let b = r#\"--timeout\"#; let c = '\"';";
+    let seen: Vec<bool> = string_literals(sample).iter().map(|l| flag.is_match(l)).collect();
+    assert_eq!(seen, [true, true]);
+}

@@ -1,5 +1,6 @@
 //! `compare`: the first pile size at which two games differ, or how far they agree.
 
+use crate::wording::{give_value, Argument};
 use serde::Serialize;
 
 use crate::rules::{Board, Position};
@@ -47,8 +48,8 @@ pub enum CompareError {
         game: String,
     },
 
-    #[error("--shift {shift} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})")]
-    #[diagnostic(code(takeaway::compare::shift_too_large), help("give a shift of at most {fits} for --upto {upto}"))]
+    #[error("{give_1} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})", give_1 = give_value(Argument::Shift, .shift))]
+    #[diagnostic(code(takeaway::compare::shift_too_large), help("give a shift of at most {fits} for {give_1}", give_1 = give_value(Argument::Upto, .upto)))]
     /// Reported as “--shift {shift} reads the second game at piles up to {upto} + {shift}, past the largest pile a game holds ({largest})”.
     ShiftTooLarge {
         /// The largest pile asked for.

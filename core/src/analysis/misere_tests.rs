@@ -105,7 +105,7 @@ fn a_quotient_out_of_work_answers_with_the_heaps_it_has() {
     let report = crate::analysis::quotient(&mut solver, None).expect("the heaps computed");
     let stopped = report.stopped.expect("a reason");
     assert!(stopped.starts_with(&format!("at heap {} the work allowed ran out", report.computed + 1)), "{stopped}");
-    assert!(stopped.contains("it grows with --timeout, now under a second"), "{stopped}");
+    assert!(stopped.contains("it grows with `timeout`, now under a second"), "{stopped}");
     assert!(report.computed >= 8 && report.proven.is_none());
 }
 

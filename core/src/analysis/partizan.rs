@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::heat::{sum_heat, Cooled, SumHeat};
-use super::partizan_values::{try_values, SEARCHED, TABLE_FORM};
+use super::partizan_values::{searched, try_values, TABLE_FORM};
 use super::WinningMove;
 use crate::rules::{Move, Position, Side};
 use crate::solve::partizan::thermo::plain;
@@ -117,9 +117,9 @@ pub fn solve(solver: &mut PartizanSolver, pos: &Position, cool: Option<Dyadic>) 
         Err(e) => return Err(e),
     };
     let value_note = match (value_note, &sum_heat) {
-        (Some(note), Some(_)) => {
-            Some(note.replace(SEARCHED, "too large to search too, so the outcome comes from the piles' thermographs"))
-        }
+        (Some(note), Some(_)) => Some(
+            note.replace(&searched(), "too large to search too, so the outcome comes from the piles' thermographs"),
+        ),
         (note, _) => note,
     };
     // The walls need no canonical form: a position too large for its value still has its

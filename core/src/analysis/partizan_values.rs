@@ -4,6 +4,7 @@
 use crate::rules::Position;
 use crate::solve::partizan::PartizanSolver;
 use crate::solve::SolveError;
+use crate::wording::{give, Argument};
 
 /// The longest value a table writes out; `solve` writes longer ones.
 pub(crate) const TABLE_FORM: usize = 60;
@@ -18,12 +19,16 @@ pub(crate) fn try_values(solver: &mut PartizanSolver, pos: &Position) -> Result<
         Ok(_) => Ok(None),
         Err(e @ SolveError::FormsTooLarge { .. }) => {
             solver.give_up_values();
-            Ok(Some(format!("{e}; {SEARCHED}")))
+            Ok(Some(format!("{e}; {}", searched())))
         }
         Err(e) => Err(e),
     }
 }
 
 /// Where the outcome comes from once the values are given up.
-pub(super) const SEARCHED: &str =
-    "the outcome and winning moves come from a search of the game tree (--max-states raises the limit)";
+pub(super) fn searched() -> String {
+    format!(
+        "the outcome and winning moves come from a search of the game tree ({} raises the limit)",
+        give(Argument::MaxStates)
+    )
+}

@@ -2,6 +2,7 @@
 //! checkpoints to stop and resume it, and what it cost in memory. The run itself is
 //! `solve::period_run`; this is the question and its report.
 
+use crate::wording::{give, give_value, Argument};
 use std::path::{Path, PathBuf};
 
 use miette::Diagnostic;
@@ -67,7 +68,7 @@ pub enum PeriodError {
     #[error("no theorem proves the values of {game} periodic")]
     #[diagnostic(
         code(takeaway::period::no_theorem),
-        help("`period` proves periods of octal games (Guy and Smith) and subtraction games; for an apparent period of any game, use `table FILE --upto N --period-values N`")
+        help("`period` proves periods of octal games (Guy and Smith) and subtraction games; for an apparent period of any game, ask for a `table` with {upto} and {values}", upto = give_value(Argument::Upto, "N"), values = give_value(Argument::PeriodValues, "N"))
     )]
     /// Reported as “no theorem proves the values of {game} periodic”.
     NoTheorem {
@@ -95,7 +96,7 @@ pub enum PeriodError {
     #[error("the values of {game} are not computed by the take-and-break kernel")]
     #[diagnostic(
         code(takeaway::period::not_compiled),
-        help("`table FILE --upto N --period-values N` finds and proves a period of these rules at smaller sizes")
+        help("a `table` with {upto} and {values} finds and proves a period of these rules at smaller sizes", upto = give_value(Argument::Upto, "N"), values = give_value(Argument::PeriodValues, "N"))
     )]
     /// Reported as “the values of {game} are not computed by the take-and-break kernel”.
     NotCompiled {
@@ -215,8 +216,10 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
             Some(path) => Err(PeriodError::Stopped {
                 at: run.computed(),
                 resume: format!(
-                    "the values so far are in the checkpoint {path}: run the same command again with a smaller --upto \
-                     or a longer --timeout to go on from pile {}",
+                    "the values so far are in the checkpoint {path}: ask again with a smaller {} or a longer {} to go \
+                     on from pile {}",
+                    give(Argument::Upto),
+                    give(Argument::Timeout),
                     run.computed()
                 ),
                 cause,
@@ -236,7 +239,8 @@ pub(crate) fn run_period(game: &Game, question: &PeriodQuestion, limits: &Limits
                     run.computed()
                 ),
                 None => format!(
-                    "give --checkpoint FILE to keep the values of a stopped run and go on from there{further}"
+                    "give {} to keep the values of a stopped run and go on from there{further}",
+                    give_value(Argument::Checkpoint, "FILE")
                 ),
             };
             Err(PeriodError::Stopped { at: run.computed(), cause, resume })
@@ -297,14 +301,17 @@ impl PeriodReport {
                 ));
                 match self.suggested {
                     Some((pre, p, needed)) => out.push_str(&format!(
-                        "the values suggest period {} from n = {}: {} needs the values of piles 0..{} to prove it (--upto {})\n",
+                        "the values suggest period {} from n = {}: {} needs the values of piles 0..{} to prove it ({})\n",
                         grouped(p),
                         grouped(pre),
                         self.theorem,
                         grouped(needed - 1),
-                        needed
+                        give_value(Argument::Upto, needed)
                     )),
-                    None => out.push_str("no period shows in the latest values yet: raise --upto to look further\n"),
+                    None => out.push_str(&format!(
+                        "no period shows in the latest values yet: raise {} to look further\n",
+                        give(Argument::Upto)
+                    )),
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! `quotient`: a misère heap game's quotient as the literature prints it — generators,
 //! relations, the P-portion, Φ(n) for each heap — and how far it was computed and proven.
 
+use crate::wording::{give, Argument};
 use miette::Diagnostic;
 use serde_json::{json, Value as Json};
 use thiserror::Error;
@@ -168,8 +169,10 @@ impl QuotientReport {
                 self.computed
             )),
             (None, None) => out.push_str(&format!(
-                "no period proven up to heap {}: this is the quotient of sums of heaps up to {} (ask for more with --upto)\n",
-                self.computed, self.computed
+                "no period proven up to heap {}: this is the quotient of sums of heaps up to {} (ask for more with {})\n",
+                self.computed,
+                self.computed,
+                give(Argument::Upto)
             )),
         }
         out

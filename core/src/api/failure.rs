@@ -1,6 +1,7 @@
 //! Why a question got no answer: the diagnostics of every stage in one `Failure`, their
 //! kinds for front ends that answer each kind differently, and each diagnostic as data.
 
+use crate::wording::{give, give_value, Argument};
 use miette::Diagnostic;
 use serde::Serialize;
 use thiserror::Error;
@@ -80,7 +81,7 @@ pub enum RequestError {
     #[error("a last move was given, but the rules of {game} never read `last`")]
     #[diagnostic(
         code(takeaway::query::last_unused),
-        help("leave out the last move (--last, or last= in Python) for this game")
+        help("leave out the last move ({last}) for this game", last = give(Argument::Last))
     )]
     /// Reported as “a last move was given, but the rules of {game} never read `last`”.
     LastUnused {
@@ -119,7 +120,7 @@ pub enum RequestError {
     #[error("cooling is for a partizan game under normal play, and {game} is {why}")]
     #[diagnostic(
         code(takeaway::query::no_cooling),
-        help("temperature theory is for games where Left and Right move differently (`left move:`, `right move:`), under normal play; leave out the temperature to cool by (--cool, cool=)")
+        help("temperature theory is for games where Left and Right move differently (`left move:`, `right move:`), under normal play; leave out the temperature to cool by ({cool})", cool = give(Argument::Cool))
     )]
     /// Reported as “cooling is for a partizan game under normal play, and {game} is {why}”.
     NoCooling {
@@ -129,9 +130,12 @@ pub enum RequestError {
         why: &'static str,
     },
 
-    #[error("--format csv is for `table`: this answer is not a table")]
-    #[diagnostic(code(takeaway::query::csv_is_for_tables), help("use --format text or --format json here"))]
-    /// Reported as “--format csv is for `table`: this answer is not a table”.
+    #[error("{csv} is for `table`: this answer is not a table", csv = give_value(Argument::Format, "csv"))]
+    #[diagnostic(
+        code(takeaway::query::csv_is_for_tables),
+        help("use {text} or {json} here", text = give_value(Argument::Format, "text"), json = give_value(Argument::Format, "json"))
+    )]
+    /// Reported as “the CSV format is for `table`: this answer is not a table”.
     CsvIsForTables,
 
     #[error("no question called `{verb}`")]

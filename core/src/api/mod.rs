@@ -166,7 +166,7 @@ pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &B
             refuse_partizan(
                 loaded,
                 "period",
-                "`table FILE --upto N` gives a partizan game's outcomes and values, with their period",
+                "`table` gives a partizan game's outcomes and values up to a size, with their period",
             )?;
             let question = PeriodQuestion { upto: a.upto, checkpoint: a.checkpoint.clone(), without_theorem: false };
             crate::analysis::period_search::period_search(&loaded.game, &question, limits)

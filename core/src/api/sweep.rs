@@ -3,6 +3,7 @@
 //! answered on its own budget, on this machine's cores by rayon's pool; a distributed engine
 //! (Dask, from the Python package) asks `sweep_game` for one game at a time instead.
 
+use crate::wording::{give_value, Argument};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -413,9 +414,11 @@ pub fn sweep(
                  running start again)",
                 path.display()
             ),
-            None => "no rows file was given, so nothing is kept: give one (--out FILE) and a sweep stopped again goes \
-                     on from its rows"
-                .to_string(),
+            None => format!(
+                "no rows file was given, so nothing is kept: give one ({}) and a sweep stopped again goes on from its \
+                 rows",
+                give_value(Argument::Out, "FILE")
+            ),
         };
         let finished = resumed + new_rows.len();
         return Err(Failure::one(RowsError::Stopped { finished, total: games.len(), resume }, None));

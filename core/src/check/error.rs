@@ -1,6 +1,7 @@
 //! The checker's diagnostics: every semantic mistake a game file can hold, each with a stable
 //! code, a label on the text and a help line.
 
+use crate::wording::{give_value, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -334,7 +335,7 @@ pub enum CheckError {
     #[error("parameter `{name}` has no value")]
     #[diagnostic(
         code(takeaway::check::param_without_value),
-        help("give it a default, `param {name} = 3`, or a value on the command line: --set {name}=3")
+        help("give it a default, `param {name} = 3`, or a value on the command line: {give_1}", give_1 = give_value(Argument::Set, format!("{}=3", .name)))
     )]
     /// Reported as “parameter `{name}` has no value”.
     ParamWithoutValue {
@@ -356,8 +357,8 @@ pub enum CheckError {
         name: String,
         /// How many were given.
         given: String,
-        /// What kind of value it holds.
-        wanted: &'static str,
+        /// What kind of value it holds, with an example.
+        wanted: String,
     },
 
     #[error("this set has more than {most} members")]

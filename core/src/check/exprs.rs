@@ -2,6 +2,7 @@
 //! can never be taken reported (naming the `--set` that made them so).
 
 use super::*;
+use crate::wording::{give_value, Argument};
 
 impl Checker<'_> {
     pub(super) fn amount(&mut self, amount: &Spanned<ast::AmountSpec>, scope: Scope) -> Amount {
@@ -105,7 +106,10 @@ impl Checker<'_> {
         };
         for error in &mut self.errors[before..] {
             if let CheckError::ImpossibleAmount { what, help, .. } = error {
-                *what = format!("with {name} = {value} (given by --set {name}={value}), {what}");
+                *what = format!(
+                    "with {name} = {value} (given by {}), {what}",
+                    give_value(Argument::Set, format!("{name}={value}"))
+                );
                 *help = match &own {
                     Some(own) => format!(
                         "this value of {name} leaves the rule nothing to take; the game's own value is {name} = {own}"

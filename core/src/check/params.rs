@@ -2,6 +2,7 @@
 //! them. A set parameter stands where amounts are listed (`take S`, `take any except S`).
 
 use super::*;
+use crate::wording::{give_value, Argument};
 
 /// The most members a set parameter may have once its ranges are written out.
 pub const MAX_SET_MEMBERS: usize = 10_000;
@@ -18,7 +19,7 @@ impl Checker<'_> {
     ) {
         let name = pname.node.clone();
         let setting = settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
-        let mismatch = |given: &SettingValue, wanted: &'static str| CheckError::SettingKind {
+        let mismatch = |given: &SettingValue, wanted: String| CheckError::SettingKind {
             span: pname.span,
             name: name.clone(),
             given: given.to_string(),
@@ -26,11 +27,14 @@ impl Checker<'_> {
         };
         match (default, setting) {
             (Some(ast::ParamDefault::Set(_)), Some(given @ SettingValue::Number(_))) => {
-                self.errors.push(mismatch(&given, "a set of amounts, such as --set \"S={1,2,5}\""));
+                self.errors.push(mismatch(
+                    &given,
+                    format!("a set of amounts, such as {}", give_value(Argument::Set, "S={1,2,5}")),
+                ));
                 self.sets.push((name, None));
             }
             (Some(ast::ParamDefault::Number(_)), Some(given @ SettingValue::Set(_))) => {
-                self.errors.push(mismatch(&given, "a number, such as --set k=5"));
+                self.errors.push(mismatch(&given, format!("a number, such as {}", give_value(Argument::Set, "k=5"))));
                 self.params.push((name, None));
             }
             (_, Some(SettingValue::Set(members))) => {

@@ -1,6 +1,7 @@
 //! Checked expressions: names resolved, types known, parameters folded to constants.
 //! Evaluation uses checked arithmetic; an overflow is an error pointing at the expression.
 
+use crate::wording::{give, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -122,7 +123,7 @@ pub enum EvalError {
     #[error("`{word}` has no value here")]
     #[diagnostic(
         code(takeaway::eval::unbound),
-        help("`last` has no value before the first move; give the position a previous move with --last")
+        help("`last` has no value before the first move; give the position a previous move with {last}", last = give(Argument::Last))
     )]
     Unbound {
         #[label("no value for `{word}` when {context}")]

@@ -1,6 +1,7 @@
 //! Why a move could not be listed or made: the rules stage's errors while play goes on, and
 //! the text of another game a product's error points into.
 
+use crate::wording::{give, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -32,7 +33,7 @@ pub enum MoveError {
     #[error("position {position} has more than {limit} moves")]
     #[diagnostic(
         code(takeaway::rules::too_many_moves),
-        help("raise the limit with --max-states, or ask about a smaller position")
+        help("raise the limit with {max_states}, or ask about a smaller position", max_states = give(Argument::MaxStates))
     )]
     /// Reported as “position {position} has more than {limit} moves”.
     TooManyMoves {

@@ -3,6 +3,7 @@
 //! amount may leave), and ends with a checksum of everything before it. A file that does not
 //! match the game or the version, is cut short or has a changed byte is refused, never used.
 
+use crate::wording::{give, Argument};
 use std::path::Path;
 
 use miette::Diagnostic;
@@ -29,7 +30,7 @@ pub enum CheckpointError {
     #[error("cannot read the checkpoint {path}: {reason}")]
     #[diagnostic(
         code(takeaway::checkpoint::unreadable),
-        help("check the path, or leave out --checkpoint to start from pile 0")
+        help("check the path, or leave out {give_1} to start from pile 0", give_1 = give(Argument::Checkpoint))
     )]
     /// Reported as “cannot read the checkpoint {path}: {reason}”.
     Unreadable {
@@ -55,7 +56,7 @@ pub enum CheckpointError {
     #[error("{path} is not a takeaway checkpoint")]
     #[diagnostic(
         code(takeaway::checkpoint::not_a_checkpoint),
-        help("give --checkpoint a file that a `takeaway period` run wrote, or a new path to start one")
+        help("give {give_1} a file that a `takeaway period` run wrote, or a new path to start one", give_1 = give(Argument::Checkpoint))
     )]
     /// Reported as “{path} is not a takeaway checkpoint”.
     NotACheckpoint {
@@ -81,7 +82,7 @@ pub enum CheckpointError {
     #[error("the checkpoint {path} is of another game: {found} (its rules differ from those of {game})")]
     #[diagnostic(
         code(takeaway::checkpoint::other_game),
-        help("resume it with the game file and --set values it was written for, or give this game a checkpoint file of its own")
+        help("resume it with the game file and {give_1} values it was written for, or give this game a checkpoint file of its own", give_1 = give(Argument::Set))
     )]
     /// Reported as “the checkpoint {path} is of another game: {found} (its rules differ from those of {game})”.
     OtherGame {

@@ -1,6 +1,7 @@
 //! Why a position could not be solved: the solving stage's errors, their kinds and their
 //! suggestions.
 
+use crate::wording::{give_value, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -20,7 +21,8 @@ pub enum SolveError {
     #[diagnostic(
         code(takeaway::solve::state_limit),
         help(
-            "raise the limit with --max-states {suggested} (a search keeps about {memory} at that limit, and takes longer), or ask about a smaller position"
+            "raise the limit with {give_1} (a search keeps about {memory} at that limit, and takes longer), or ask about a smaller position",
+            give_1 = give_value(Argument::MaxStates, .suggested)
         )
     )]
     /// Reported as “this needs more than {limit} {what}”.
@@ -38,7 +40,7 @@ pub enum SolveError {
     #[error("this would examine more than the {limit} moves that {seconds} allow")]
     #[diagnostic(
         code(takeaway::solve::work_limit),
-        help("give it longer with --timeout {suggested} (the moves a question may examine grow with its time), or ask about a smaller position")
+        help("give it longer with {give_1} (the moves a question may examine grow with its time), or ask about a smaller position", give_1 = give_value(Argument::Timeout, .suggested))
     )]
     /// Reported as “this would examine more than the {limit} moves that {seconds} allow”.
     WorkLimit {
@@ -71,7 +73,7 @@ pub enum SolveError {
     #[error("a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles")]
     #[diagnostic(
         code(takeaway::solve::too_many_values),
-        help("no theorem can prove a period for this game, so no pile may be skipped: ask about a pile below {limit}, or raise the limit with --max-states {suggested} (memory and time grow with it)")
+        help("no theorem can prove a period for this game, so no pile may be skipped: ask about a pile below {limit}, or raise the limit with {give_1} (memory and time grow with it)", give_1 = give_value(Argument::MaxStates, .suggested))
     )]
     /// Reported as “a pile of {needed} needs the value of every smaller pile, past the limit of {limit} piles”.
     TooManyValues {
@@ -116,7 +118,7 @@ pub enum SolveError {
     #[error("the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}")]
     #[diagnostic(
         code(takeaway::solve::forms_too_large),
-        help("outcomes and winning moves need no values and come from a search; for the values, give it longer with --timeout {suggested}")
+        help("outcomes and winning moves need no values and come from a search; for the values, give it longer with {give_1}", give_1 = give_value(Argument::Timeout, .suggested))
     )]
     /// Reported as “the canonical values of this partizan game grow past the limit of {limit} entries of work (forms, comparisons and sums) by pile {pile}”.
     FormsTooLarge {
@@ -141,7 +143,7 @@ pub enum SolveError {
     #[error("the computation ran out of time after {seconds} s")]
     #[diagnostic(
         code(takeaway::solve::timeout),
-        help("give it longer with --timeout SECONDS, or ask about a smaller position")
+        help("give it longer with {give_1}, or ask about a smaller position", give_1 = give_value(Argument::Timeout, "SECONDS"))
     )]
     /// Reported as “the computation ran out of time after {seconds} s”.
     Timeout {
@@ -160,7 +162,7 @@ pub enum SolveError {
     #[error("this loopy game reaches more than {limit} positions from here")]
     #[diagnostic(
         code(takeaway::solve::loopy_too_large),
-        help("a game that adds counters is solved over every position it can reach: bound the rule, as in `where n + t ≤ 20`, or raise the limit with --max-states {suggested}")
+        help("a game that adds counters is solved over every position it can reach: bound the rule, as in `where n + t ≤ 20`, or raise the limit with {give_1}", give_1 = give_value(Argument::MaxStates, .suggested))
     )]
     /// Reported as “this loopy game reaches more than {limit} positions from here”.
     LoopyTooLarge {

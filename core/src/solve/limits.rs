@@ -1,6 +1,7 @@
 //! What a question may spend, and the state that travels with it: its limits, deadline,
 //! cancellation and progress, the work counted against them, and their defaults.
 
+use crate::wording::{give_value, Argument};
 use std::time::{Duration, Instant};
 
 use super::error::{approximately, search_memory};
@@ -261,7 +262,11 @@ impl Limits {
     /// it: the moves themselves (`--max-moves`, counted), or the time they take (`--timeout`).
     pub fn more_moves(&self, factor: f64) -> String {
         let moves = (self.max_work as f64 * factor).min(u64::MAX as f64) as u64;
-        format!("--max-moves {moves} (or --timeout {})", self.seconds_for_work(factor))
+        format!(
+            "{} (or {})",
+            give_value(Argument::MaxMoves, moves),
+            give_value(Argument::Timeout, self.seconds_for_work(factor))
+        )
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).

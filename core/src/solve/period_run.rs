@@ -13,6 +13,7 @@
 use super::heap::{HeapKernel, HeapRules, MethodState, Values};
 use super::{check_cancel, period, Limits, SolveError, Work};
 use crate::rules::Game;
+use crate::wording::{give_value, Argument};
 
 /// Which theorem proves a period of the game's values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,9 +407,10 @@ impl PeriodRun {
             ),
             advice: format!(
                 "within the budget the values reach about pile {reach}, not {REACH_FACTOR} times as far as now, and a \
-                 period not in view yet needs more than {} values to be proven; give --upto {reach} to look that far, \
+                 period not in view yet needs more than {} values to be proven; give {} to look that far, \
                  or let it examine more moves with {}",
                 n + n / 2,
+                give_value(Argument::Upto, reach),
                 limits.more_moves(4.0)
             ),
         })

@@ -10,6 +10,7 @@ use super::heap::{HeapKernel, HeapRules, Values};
 use super::{check_cancel, period, Limits, SolveError, Table, Work, PILE_SHARE};
 use crate::rules::{Amount, Game, Move, MoveKind, Position};
 use crate::vocab::Span;
+use crate::wording::{give_value, Argument};
 
 /// Values are looked at for a period each time their number doubles from here.
 const FIRST_PERIOD_CHECK: usize = 64;
@@ -490,7 +491,10 @@ impl PileValues {
         }
         let factor = estimate / budget as f64;
         let raise = if factor < 1e4 {
-            format!("; this one would need --timeout {} or so", limits.seconds_for_work(factor * 1.25))
+            format!(
+                "; this one would need {} or so",
+                give_value(Argument::Timeout, limits.seconds_for_work(factor * 1.25))
+            )
         } else {
             String::new()
         };

@@ -8,6 +8,7 @@
 //! reachable, and each has at least its piles' own moves; where piles are interchangeable, each
 //! position is counted at most k! times among k piles' combinations.
 
+use crate::wording::{give_value, Argument};
 use std::collections::{HashMap, HashSet};
 
 use super::{approximately, Limits, SolveError};
@@ -155,8 +156,11 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
     let held = moves * kept as f64;
     let (at_least, remedy) = if held > held_memory(limits) as f64 {
         let remedy = format!(
-            "raise --max-states to {} (the memory grows with it)",
-            approximately((limits.max_states as f64 * held / held_memory(limits) as f64).ceil())
+            "raise the limit with {} (the memory grows with it)",
+            give_value(
+                Argument::MaxStates,
+                approximately((limits.max_states as f64 * held / held_memory(limits) as f64).ceil())
+            )
         );
         let at_least = format!(
             "at least {} moves examined, each kept until its position is valued: {} or more, past the {} allowed",
@@ -168,8 +172,8 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
     } else if positions > limits.max_states as f64 {
         let limit = approximately(limits.max_states as f64);
         let remedy = format!(
-            "raise --max-states to {} (a search keeps about {} at that limit)",
-            approximately(positions.ceil()),
+            "raise the limit with {} (a search keeps about {} at that limit)",
+            give_value(Argument::MaxStates, approximately(positions.ceil())),
             super::search_memory(positions.min(usize::MAX as f64) as usize)
         );
         (format!("at least {} positions, past the limit of {limit}", approximately(positions)), remedy)
@@ -182,8 +186,8 @@ pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) 
             super::duration_in_words(limits.seconds())
         );
         let remedy = format!(
-            "give it longer with --timeout {}",
-            limits.seconds_for_work(moves / limits.estimate_moves() as f64 * 1.25)
+            "give it longer with {}",
+            give_value(Argument::Timeout, limits.seconds_for_work(moves / limits.estimate_moves() as f64 * 1.25))
         );
         (at_least, remedy)
     } else {

@@ -5,7 +5,7 @@
 /// What each keyword means, in the manual's words.
 const HELP: &[(&str, &str)] = &[
     ("game", "names the game: `game \"Kayles\"` (without it, the file's name)"),
-    ("param", "a named number or set of amounts, changed with `--set`: `param k = 3`, `param S = {1, 3, 4}`"),
+    ("param", "a named number or set of amounts, which a question may give another value: `param k = 3`, `param S = {1, 3, 4}`"),
     ("pile", "the game is played on exactly one pile; in a rule, `from one pile`"),
     ("piles", "any number of piles (`piles`), exactly N (`piles 2`); in a rule, which piles a move takes from"),
     ("rows", "a Chomp board: row lengths, bottom row first"),

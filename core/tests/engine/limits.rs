@@ -152,7 +152,7 @@ fn searches_that_cannot_finish_are_refused_before_they_start() {
     // and b ≤ 900: 801·901 − 800·801/2 = 401,301.
     let text = search_refusal(&wythoff, &[800, 900]);
     assert!(text.contains("moves examined (about 68 s), past the budget of about 30 s"), "{text}");
-    assert!(text.contains("give it longer with --timeout 86"), "{text}");
+    assert!(text.contains("give it longer with `\"timeout\": 86`"), "{text}");
     // A search the bound allows still answers: Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋).
     let mut solver = Solver::new(&wythoff, &Budget::new());
     assert_eq!(solver.value(&Position::new(vec![21, 34])).unwrap().outcome, takeaway_core::Outcome::P);
@@ -320,7 +320,7 @@ fn a_period_run_stops_where_its_moves_run_out_and_more_moves_take_it_further() {
     };
     let (first, advice) = stopped_at(5_000_000);
     assert_eq!(stopped_at(5_000_000), (first, advice.clone()), "the same count stops at the same pile");
-    assert!(advice.contains("--max-moves 20000000"), "{advice}");
+    assert!(advice.contains("`\"max_moves\": 20000000`"), "{advice}");
     let (further, _) = stopped_at(20_000_000);
     assert!(further > first, "{further} ≤ {first}");
     // Zero moves is refused as an argument.

@@ -4,6 +4,7 @@
 //! finished file is rewritten in the family's order, atomically, so that a sweep run in pieces
 //! ends with the same file as one run whole. JSON lines (`.jsonl`, `.json`) or CSV (anything else).
 
+use crate::wording::{give, Argument};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use super::{RowStatus, SweepRow};
 pub enum RowsError {
     /// The file could not be read or written.
     #[error("cannot write the sweep's rows to {path}: {source}")]
-    #[diagnostic(code(takeaway::sweep::write), help("give --out a file in a folder you can write to"))]
+    #[diagnostic(code(takeaway::sweep::write), help("give {out} a file in a folder you can write to", out = give(Argument::Out)))]
     Io {
         /// The rows file.
         path: String,
@@ -29,7 +30,7 @@ pub enum RowsError {
     #[error("{path} line {line} is not a sweep's row: {reason}")]
     #[diagnostic(
         code(takeaway::sweep::not_rows),
-        help("a sweep goes on only from a file of rows it wrote itself; give --out a new file name")
+        help("a sweep goes on only from a file of rows it wrote itself; give {give_1} a new file name", give_1 = give(Argument::Out))
     )]
     NotRows {
         /// The rows file.
@@ -43,7 +44,7 @@ pub enum RowsError {
     #[error("{path} holds the rows of another family: `{game}` is not one of this sweep's games")]
     #[diagnostic(
         code(takeaway::sweep::other_family),
-        help("a rows file keeps one family's rows, and the file was left as it is: give --out a new file name")
+        help("a rows file keeps one family's rows, and the file was left as it is: give {give_1} a new file name", give_1 = give(Argument::Out))
     )]
     OtherFamily {
         /// The rows file.
@@ -56,7 +57,7 @@ pub enum RowsError {
     #[error("another sweep is writing {path}")]
     #[diagnostic(
         code(takeaway::sweep::busy),
-        help("wait for that sweep to finish (its rows are then there for this one), or give --out another file")
+        help("wait for that sweep to finish (its rows are then there for this one), or give {give_1} another file", give_1 = give(Argument::Out))
     )]
     Busy {
         /// The rows file.
@@ -65,7 +66,7 @@ pub enum RowsError {
     /// The name is not a regular file (a FIFO, a device, a folder): rows are never written into
     /// what cannot be read back, and a FIFO nobody reads would wait for ever.
     #[error("{path} is not a regular file: {what}")]
-    #[diagnostic(code(takeaway::sweep::not_a_file), help("give --out the name of a regular file, new or a sweep's"))]
+    #[diagnostic(code(takeaway::sweep::not_a_file), help("give {give_1} the name of a regular file, new or a sweep's", give_1 = give(Argument::Out)))]
     NotAFile {
         /// The rows file.
         path: String,

@@ -1,5 +1,6 @@
 //! Why a table could not be made, and the refusals made before any row is computed.
 
+use crate::wording::{give, give_value, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -27,7 +28,7 @@ pub enum TableError {
         cause: SolveError,
     },
 
-    #[error("--by-last was given, but the rules of {game} never read `last`")]
+    #[error("{give_1} was given, but the rules of {game} never read `last`", give_1 = give(Argument::ByLast))]
     #[diagnostic(
         code(takeaway::table::last_unused),
         help("a table by last move is for memory games, whose rules read `last` (as in `take ≤ 2·last`)")
@@ -38,10 +39,10 @@ pub enum TableError {
         game: String,
     },
 
-    #[error("--by-last shows one pile after each previous move, and {game} is not a one-pile game")]
+    #[error("{give_1} shows one pile after each previous move, and {game} is not a one-pile game", give_1 = give(Argument::ByLast))]
     #[diagnostic(
         code(takeaway::table::by_last_needs_one_pile),
-        help("ask about single positions instead: takeaway solve FILE 3 4 --last 2")
+        help("ask about single positions instead: takeaway solve FILE 3 4 {give_1}", give_1 = give_value(Argument::Last, "2"))
     )]
     /// Reported as “--by-last shows one pile after each previous move, and {game} is not a one-pile game”.
     ByLastNeedsOnePile {
@@ -53,7 +54,8 @@ pub enum TableError {
     #[diagnostic(
         code(takeaway::table::too_many_piles),
         help(
-            "`table` lists the positions of more piles and the P-positions among them: takeaway table FILE --upto 10"
+            "`table` lists the positions of more piles and the P-positions among them: a `table` with {upto}",
+            upto = give_value(Argument::Upto, 10)
         )
     )]
     /// Reported as “`plot` draws one pile or two piles, and {game} is played on {piles} piles”.
@@ -64,10 +66,10 @@ pub enum TableError {
         piles: usize,
     },
 
-    #[error("--piles {given} was given, but {game} is played on {board}")]
+    #[error("{give_1} was given, but {game} is played on {board}", give_1 = give_value(Argument::Piles, .given))]
     #[diagnostic(
         code(takeaway::table::piles_fixed),
-        help("--piles chooses how many piles a table shows for games played on any number of piles (`piles` in the game file); leave it out here")
+        help("{give_1} chooses how many piles a table shows for games played on any number of piles (`piles` in the game file); leave it out here", give_1 = give(Argument::Piles))
     )]
     /// Reported as “--piles {given} was given, but {game} is played on {board}”.
     PilesFixed {
@@ -79,7 +81,7 @@ pub enum TableError {
         board: String,
     },
 
-    #[error("--piles {given} was given: a table lists positions of at most {most} piles")]
+    #[error("{give_1} was given: a table lists positions of at most {most} piles", give_1 = give_value(Argument::Piles, .given))]
     #[diagnostic(
         code(takeaway::table::piles_too_many),
         help("ask about one position of many piles with `solve`; a table of K piles lists every multiset of K sizes")
@@ -109,15 +111,15 @@ pub enum TableError {
         largest: u64,
     },
 
-    #[error("--piles 0 was given: a table needs at least one pile")]
-    #[diagnostic(code(takeaway::table::no_piles), help("--piles 3 lists every position of three piles up to --upto"))]
+    #[error("{give_1} was given: a table needs at least one pile", give_1 = give_value(Argument::Piles, "0"))]
+    #[diagnostic(code(takeaway::table::no_piles), help("{give_1} lists every position of three piles up to {give_2}", give_1 = give_value(Argument::Piles, "3"), give_2 = give(Argument::Upto)))]
     /// Reported as “--piles 0 was given: a table needs at least one pile”.
     NoPiles,
 
     #[error("a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions")]
     #[diagnostic(
         code(takeaway::table::too_large),
-        help("the boards inside an r×c box number C(r + c, r); tables up to --upto {largest} fit the limit (raise it with --max-states, or ask about one board with `solve`)")
+        help("the boards inside an r×c box number C(r + c, r); tables up to {give_1} fit the limit (raise it with {give_2}, or ask about one board with `solve`)", give_1 = give_value(Argument::Upto, .largest), give_2 = give(Argument::MaxStates))
     )]
     /// Reported as “a table of rectangles up to {upto}×{upto} holds every board inside that box: {boards} boards, past the limit of {limit} positions”.
     TooLarge {
@@ -134,7 +136,7 @@ pub enum TableError {
     #[error("a table up to {upto} holds {positions} positions, past the limit of {limit}")]
     #[diagnostic(
         code(takeaway::table::too_many_rows),
-        help("a table keeps every position it shows: ask for --upto {largest} or less (or raise the limit with --max-states), or ask about one position with `solve`; a one-pile table of outcomes and values in --format csv or json is written as it is made, without this limit")
+        help("a table keeps every position it shows: ask for {give_1} or less (or raise the limit with {give_2}), or ask about one position with `solve`; a one-pile table of outcomes and values in {give_3} or json is written as it is made, without this limit", give_1 = give_value(Argument::Upto, .largest), give_2 = give(Argument::MaxStates), give_3 = give_value(Argument::Format, "csv"))
     )]
     /// Reported as “a table up to {upto} holds {positions} positions, past the limit of {limit}”.
     TooManyRows {
@@ -151,7 +153,7 @@ pub enum TableError {
     #[error("a table up to {upto} is {rows} rows, which take {time} to write, past the budget of {budget}")]
     #[diagnostic(
         code(takeaway::table::too_long_to_write),
-        help("ask for --upto {largest} or less, or give it the time with --timeout {seconds}")
+        help("ask for {give_1} or less, or give it the time with {give_2}", give_1 = give_value(Argument::Upto, .largest), give_2 = give_value(Argument::Timeout, .seconds))
     )]
     /// Reported as “a table up to {upto} is {rows} rows, which take {time} to write, past the budget of {budget}”.
     TooLongToWrite {

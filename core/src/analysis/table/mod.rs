@@ -3,6 +3,7 @@
 use super::periods::{self, Periodicity};
 use crate::rules::{Board, Game, Position};
 use crate::solve::{Limits, Outcome, PileColumn, SolveError, Solver, Value, Values};
+use crate::wording::{give, give_value, Argument};
 
 mod csv;
 mod error;
@@ -524,14 +525,17 @@ fn one_pile_rows(
             Err(cause) if n > 0 => {
                 let partial = one_pile_partial(name, n - 1, o, g, p_positions, coins);
                 let reason = match &cause {
-                    SolveError::Timeout { .. } => "give it longer with --timeout".to_string(),
+                    SolveError::Timeout { .. } => format!("give it longer with {}", give(Argument::Timeout)),
                     SolveError::StateLimit { suggested, .. } => {
-                        format!("raise the limit with --max-states {suggested}")
+                        format!("raise the limit with {}", give_value(Argument::MaxStates, suggested))
                     }
                     SolveError::PileWorkLimit { .. }
                     | SolveError::TooMuchWork { .. }
                     | SolveError::WorkLimit { .. } => {
-                        format!("give it longer with --timeout {}", solver.limits().seconds_for_work(4.0))
+                        format!(
+                            "give it longer with {}",
+                            give_value(Argument::Timeout, solver.limits().seconds_for_work(4.0))
+                        )
                     }
                     _ => "see the cause below".to_string(),
                 };

@@ -1,5 +1,6 @@
 //! How a table is shown: text for a terminal, JSON, and CSV for a spreadsheet.
 
+use crate::wording::{give_value, Argument};
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
@@ -303,7 +304,10 @@ impl Table {
                     self.game, self.upto, self.upto
                 ));
                 if self.upto > 30 {
-                    out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
+                    out.push_str(&format!(
+                        "(the grid is shown up to 30; {} gives all of it)\n",
+                        give_value(Argument::Format, "json")
+                    ));
                 }
                 out.push_str(&value_grid("x\\y", &self.outcomes, &self.grundy, (1, 1), 30));
                 out.push_str("(0 or P marks a P-position: the player to move loses)\n");
@@ -366,7 +370,10 @@ impl Table {
         }
         let draws = self.outcomes[0].iter().filter(|o| **o == Outcome::D).count();
         if draws > 0 {
-            out.push_str(&format!("draws: {draws} positions (--format csv lists every position)\n"));
+            out.push_str(&format!(
+                "draws: {draws} positions ({} lists every position)\n",
+                give_value(Argument::Format, "csv")
+            ));
         }
         out
     }
@@ -402,7 +409,10 @@ impl LastGrid {
         let upto = self.outcomes.len().saturating_sub(1);
         let mut out = format!("\nafter a move of last = 1..{upto} (across), one pile of n (down): Grundy values\n");
         if upto > 30 {
-            out.push_str("(the grid is shown up to 30; --format json gives all of it)\n");
+            out.push_str(&format!(
+                "(the grid is shown up to 30; {} gives all of it)\n",
+                give_value(Argument::Format, "json")
+            ));
         }
         out.push_str(&value_grid("n\\last", &self.outcomes, &self.grundy, (0, 1), 30));
         out.push_str("(0 marks a P-position: the player to move loses)\n");

@@ -7,6 +7,7 @@
 mod lines;
 mod rules;
 
+use crate::wording::{give_value, Argument};
 use lines::{least_missing, Line, Seen};
 use rules::{Amounts, Set, Sets, TupleRule};
 
@@ -694,8 +695,8 @@ fn too_large(cells: u128, options: Option<u128>, limits: &Limits) -> SolveError 
                 super::duration_in_words(limits.seconds())
             ),
             advice: format!(
-                "ask about a smaller position, or give it longer with --timeout {} (a question may examine more with more time)",
-                limits.seconds_for_work(4.0)
+                "ask about a smaller position, or give it longer with {} (a question may examine more with more time)",
+                give_value(Argument::Timeout, limits.seconds_for_work(4.0))
             ),
         },
         None => {
@@ -709,7 +710,8 @@ fn too_large(cells: u128, options: Option<u128>, limits: &Limits) -> SolveError 
                     limits.max_states
                 ),
                 advice: format!(
-                    "ask about a smaller position, or raise --max-states to {states} (the grid keeps 8 bytes a position: {} MB)",
+                    "ask about a smaller position, or raise the limit with {} (the grid keeps 8 bytes a position: {} MB)",
+                    give_value(Argument::MaxStates, states),
                     (cells * 8).div_ceil(1 << 20)
                 ),
             }

@@ -13,6 +13,7 @@ mod relative;
 mod step;
 mod walk;
 
+use crate::wording::{give, Argument};
 use miette::Diagnostic;
 use thiserror::Error;
 
@@ -70,7 +71,8 @@ pub enum MisereError {
 /// Why the quotient stopped at `heap` when a question's work ran out there.
 pub fn out_of_work(heap: u64, limits: &Limits) -> String {
     format!(
-        "at heap {heap} the work allowed ran out (it grows with --timeout, now {})",
+        "at heap {heap} the work allowed ran out (it grows with {}, now {})",
+        give(Argument::Timeout),
         super::duration_in_words(limits.seconds())
     )
 }
