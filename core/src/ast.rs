@@ -2,17 +2,18 @@
 //!
 //! Nothing here is checked: names may be unknown and types wrong. `check` gives it meaning.
 
-pub use crate::vocab::{BinOp, CmpOp, Convention, ProductKind, Side, Span, Spanned, SplitShape, UnOp};
+pub(crate) use crate::vocab::{BinOp, CmpOp, Convention, Side, Span, SplitShape, UnOp};
+pub(crate) use crate::vocab::{ProductKind, Spanned};
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameFile {
+pub(crate) struct GameFile {
     pub statements: Vec<Spanned<Statement>>,
 }
 
 // One tree per file: the size of the larger variants costs nothing worth boxing for.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
-pub enum Statement {
+pub(crate) enum Statement {
     /// `game "Name"`
     Game(Spanned<String>),
     /// `param k = 3`, `param S = {1, 3, 4}`, or `param k` with no default.
@@ -28,7 +29,7 @@ pub enum Statement {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum BoardDecl {
+pub(crate) enum BoardDecl {
     OnePile,
     AnyPiles,
     FixedPiles(Spanned<u64>),
@@ -38,7 +39,7 @@ pub enum BoardDecl {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct MoveDecl {
+pub(crate) struct MoveDecl {
     pub first: bool,
     /// `left move:` / `right move:`: a move only that player may make (a partizan game).
     pub side: Option<Spanned<Side>>,
@@ -48,14 +49,14 @@ pub struct MoveDecl {
 
 /// A parameter's value as written: a number, or a set of amounts.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ParamDefault {
+pub(crate) enum ParamDefault {
     Number(Expr),
     Set(Spanned<Vec<ChoiceSpec>>),
 }
 
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub(crate) enum Action {
     Take(Take),
     /// `take k from one pile and l from the other`: two named amounts, one from each of two
     /// piles, which the condition may relate.
@@ -82,14 +83,14 @@ pub enum Action {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Take {
+pub(crate) struct Take {
     pub amount: Spanned<AmountSpec>,
     pub from: Option<Spanned<PileChoice>>,
     pub then_split: Option<Spanned<Split>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum AmountSpec {
+pub(crate) enum AmountSpec {
     /// `any`: 1 up to the whole pile.
     Any,
     /// `any except 2, 3`
@@ -101,13 +102,13 @@ pub enum AmountSpec {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ChoiceSpec {
+pub(crate) enum ChoiceSpec {
     Value(Expr),
     Range(Expr, Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum PileChoice {
+pub(crate) enum PileChoice {
     /// `from one pile` (the default)
     One,
     /// `from both piles`, `from 2 piles`, `from up to k piles`, with `each of` for independent amounts
@@ -115,14 +116,14 @@ pub enum PileChoice {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Split {
+pub(crate) struct Split {
     pub parts: Option<Expr>,
     pub shape: Option<SplitShape>,
 }
 
 /// A condition on the set of coins a move turns.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CoinShape {
+pub(crate) enum CoinShape {
     Consecutive,
     EquallySpaced,
     /// the set is its own mirror image about its middle
@@ -133,10 +134,10 @@ pub enum CoinShape {
     Within(Expr),
 }
 
-pub type Expr = Spanned<ExprKind>;
+pub(crate) type Expr = Spanned<ExprKind>;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     /// The literal as written; it may not fit in 64 bits, which `check` reports.
     Int(String),
     Name(String),

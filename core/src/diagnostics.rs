@@ -20,7 +20,7 @@ impl Source {
 
 /// Line and column (both from 1, the column in characters) of byte `offset` in `text`. A lone
 /// CR ends a line as CRLF and LF do, so that line numbers agree with the snippet shown.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char(text, offset.min(text.len()));
     let before = &text[..offset];
     let mut line = 1;
@@ -37,7 +37,7 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 
 /// Where the lines of a text start, for the line and column of many offsets in one text
 /// without reading it again for each (a failure with thousands of diagnostics in a long text).
-pub struct LineIndex<'t> {
+pub(crate) struct LineIndex<'t> {
     text: &'t str,
     /// Byte offsets where lines 2, 3, … start.
     starts: Vec<usize>,
@@ -45,7 +45,7 @@ pub struct LineIndex<'t> {
 
 impl<'t> LineIndex<'t> {
     /// The line starts of `text`, read once.
-    pub fn new(text: &'t str) -> Self {
+    pub(crate) fn new(text: &'t str) -> Self {
         let bytes = text.as_bytes();
         let starts = bytes
             .iter()
@@ -57,7 +57,7 @@ impl<'t> LineIndex<'t> {
     }
 
     /// As `line_column`.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_column(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char(self.text, offset.min(self.text.len()));
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = if line == 0 { 0 } else { self.starts[line - 1] };
@@ -72,7 +72,7 @@ const WIDEST_LINE: usize = 160;
 const SHOWN_BEFORE: usize = 60;
 
 /// Renders one diagnostic, with the source it points into when it has labels.
-pub fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool) -> String {
+pub(crate) fn render(diagnostic: &dyn Diagnostic, source: Option<&Source>, color: bool) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();

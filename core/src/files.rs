@@ -27,7 +27,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 /// Writes the file `path` names as `write_file` does, from what `fill` writes into it (through
 /// a buffer): a large file is made without its bytes ever held whole in memory.
-pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+pub(crate) fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     if path.as_os_str().is_empty() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "the file name is empty"));
     }

@@ -24,7 +24,7 @@
 //! (meaning → `rules::Game`) → `solve` (outcomes and Grundy values, by the engine the rules'
 //! shape chooses) → `analysis` (reports) → `api` (requests and answers under a budget) →
 //! `render`. Only what the front ends and a library user need is public.
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 // A table's or a period run's error carries what was computed before it stopped and the
 // diagnostic's text; it is built once per question, never on a hot path, so its size costs
 // nothing worth a box at every site that builds or matches it.

@@ -39,7 +39,7 @@ impl From<Span> for miette::SourceSpan {
 /// How two heap games combine into a game on cells (x, y).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ProductKind {
+pub(crate) enum ProductKind {
     /// a move is a move of the first game on x, or of the second on y
     Acrostic,
     /// a move is a move of the first game on x together with one of the second on y
@@ -48,7 +48,7 @@ pub enum ProductKind {
 
 impl ProductKind {
     /// The word the language uses for it.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             ProductKind::Acrostic => "acrostic",
             ProductKind::Tartan => "tartan",
@@ -127,13 +127,13 @@ impl fmt::Display for CmpOp {
 
 /// A value with the span of the text it came from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Spanned<T> {
+pub(crate) struct Spanned<T> {
     pub node: T,
     pub span: Span,
 }
 
 impl<T> Spanned<T> {
-    pub fn new(node: T, span: Span) -> Self {
+    pub(crate) fn new(node: T, span: Span) -> Self {
         Spanned { node, span }
     }
 }

@@ -76,7 +76,7 @@ impl CompareError {
 /// The largest pile a rule can read: its amounts are evaluated in signed 64-bit arithmetic.
 const LARGEST_PILE: u64 = i64::MAX as u64;
 
-pub fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<Comparison, CompareError> {
+pub(crate) fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> Result<Comparison, CompareError> {
     for s in [&*a, &*b] {
         if !matches!(s.game().board, Board::OnePile | Board::AnyPiles | Board::Coins) {
             return Err(CompareError::NotOnePile { game: s.game().name.clone() });

@@ -110,7 +110,7 @@ pub(crate) struct Drawn {
 }
 
 /// The thermographs of `positions` (normal play).
-pub fn thermographs(solver: &mut PartizanSolver, positions: &[Position]) -> Result<ThermographPlot, SolveError> {
+pub(crate) fn thermographs(solver: &mut PartizanSolver, positions: &[Position]) -> Result<ThermographPlot, SolveError> {
     let mut out = Vec::new();
     for pos in positions {
         // The walls need no canonical form: past the forms' limits they come from a search

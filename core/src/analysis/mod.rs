@@ -1,26 +1,28 @@
 //! Answers to a user's questions, as data that renders to text or JSON: `solve` (one position),
 //! `table` (every small position) and `explain` (how an answer follows).
 
-pub mod compare;
-pub mod explain;
-pub mod heat;
-pub mod partizan;
+pub(crate) mod compare;
+pub(crate) mod explain;
+pub(crate) mod heat;
+pub(crate) mod partizan;
 mod partizan_values;
-pub mod period_search;
-pub mod periods;
-pub mod quotient;
-pub mod sweep;
+pub(crate) mod period_search;
+pub(crate) mod periods;
+pub(crate) mod quotient;
+pub(crate) mod sweep;
 mod table;
 
 #[cfg(test)]
 mod misere_tests;
 
-pub use compare::{compare, CompareError, Comparison};
-pub use explain::{explain_with, Explanation};
-pub use quotient::{quotient, QuotientError, QuotientReport};
-pub use table::{
-    stream_table, table, LastGrid, MisereColumns, StreamError, Table, TableError, TableOptions, TableShape, TableStream,
-};
+pub(crate) use compare::compare;
+pub use compare::{CompareError, Comparison};
+pub(crate) use explain::explain_with;
+pub use explain::Explanation;
+pub(crate) use quotient::quotient;
+pub use quotient::{QuotientError, QuotientReport};
+pub(crate) use table::{stream_table, table, StreamError, TableOptions, TableStream};
+pub use table::{LastGrid, MisereColumns, Table, TableError, TableShape};
 
 use serde::Serialize;
 
@@ -95,7 +97,7 @@ pub struct WinningMove {
 /// Who wins a position, its value and winning moves, searching for the remoteness only when `remoteness` is set: that search visits
 /// whole positions, which costs far more than a pile-sum game's value (a loop of many small
 /// questions from a library leaves it out).
-pub fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Result<SolveReport, SolveError> {
+pub(crate) fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) -> Result<SolveReport, SolveError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     let convention = game.convention;

@@ -99,7 +99,11 @@ pub struct PartizanReport {
     pub right_winning_moves: Vec<WinningMove>,
 }
 
-pub fn solve(solver: &mut PartizanSolver, pos: &Position, cool: Option<Dyadic>) -> Result<PartizanReport, SolveError> {
+pub(crate) fn solve(
+    solver: &mut PartizanSolver,
+    pos: &Position,
+    cool: Option<Dyadic>,
+) -> Result<PartizanReport, SolveError> {
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
     let value_note = try_values(solver, pos)?;
@@ -322,7 +326,7 @@ pub struct PartizanTable {
 }
 
 /// How far the outcome sequence is computed when a period is looked for past the table.
-pub const PERIOD_LOOK: u64 = 4096;
+pub(crate) const PERIOD_LOOK: u64 = 4096;
 
 /// The share of a question's work a look for a period past the table may take.
 const LOOK_SHARE: u64 = 4;
@@ -331,7 +335,7 @@ const LOOK_SHARE: u64 = 4;
 /// of each player, and the search's own bookkeeping).
 const LOOK_COST_PER_PILE: u64 = 16;
 
-pub fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, super::TableError> {
+pub(crate) fn table(solver: &mut PartizanSolver, upto: u64) -> Result<PartizanTable, super::TableError> {
     super::TableError::refuse_rows(upto, solver.limits().max_states, |k| k as u128 + 1)?;
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
@@ -415,7 +419,7 @@ fn subtraction_outcomes(solver: &mut PartizanSolver, from: u64, to: u64) -> Resu
 
 /// The first (preperiod, period) such that a window of `window` outcomes repeats `period`
 /// later: from there on, each outcome depends only on the window before it, so all repeats.
-pub fn find_period(outcomes: &[PartizanOutcome], window: usize) -> Option<(usize, usize)> {
+pub(crate) fn find_period(outcomes: &[PartizanOutcome], window: usize) -> Option<(usize, usize)> {
     let n = outcomes.len();
     for p in 1..n {
         for start in 0..n {
@@ -626,7 +630,7 @@ fn searched_explanation(
     })
 }
 
-pub fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanExplanation, SolveError> {
+pub(crate) fn explain(solver: &mut PartizanSolver, pos: &Position) -> Result<PartizanExplanation, SolveError> {
     let game = solver.game();
     let misere = game.convention == Convention::Misere;
     let value_note = try_values(solver, pos)?;

@@ -17,11 +17,11 @@ use crate::vocab::{grouped, Span};
 
 /// Values between two checkpoints written on the way (besides the one written when a run
 /// stops): about 4 MB of values each time.
-pub const CHECKPOINT_EVERY: u64 = 1 << 22;
+pub(crate) const CHECKPOINT_EVERY: u64 = 1 << 22;
 
 /// What `period` was asked.
 #[derive(Debug, Clone)]
-pub struct PeriodQuestion {
+pub(crate) struct PeriodQuestion {
     /// compute at most the values of piles 0..upto
     pub upto: u64,
     pub checkpoint: Option<PathBuf>,
@@ -146,7 +146,11 @@ impl PeriodError {
 
 /// Runs a period search: from a checkpoint when its file exists, writing one on the way and
 /// when a limit or Ctrl-C stops the run.
-pub fn period_search(game: &Game, question: &PeriodQuestion, limits: &Limits) -> Result<PeriodReport, PeriodError> {
+pub(crate) fn period_search(
+    game: &Game,
+    question: &PeriodQuestion,
+    limits: &Limits,
+) -> Result<PeriodReport, PeriodError> {
     let run = run_period(game, question, limits)?;
     let shown = question.checkpoint.as_ref().map(|p| p.display().to_string());
     Ok(report(game, &run, question.upto, shown))

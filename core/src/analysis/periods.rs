@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-pub use crate::solve::period::{detect, octal_bound, octal_needs, proof};
+pub(crate) use crate::solve::period::{detect, octal_bound, octal_needs, proof};
 
 /// At least this many values are examined, so that a period shows itself several times.
-pub const MIN_EXAMINED: u64 = crate::defaults::PERIOD_VALUES;
+pub(crate) const MIN_EXAMINED: u64 = crate::defaults::PERIOD_VALUES;
 
 /// A period found in a sequence of values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,12 +29,12 @@ pub struct Periodicity {
 }
 
 /// Why the outcomes of single heaps of a misère game repeat, when its quotient proves it.
-pub const MISERE_QUOTIENT_PROOF: &str =
+pub(crate) const MISERE_QUOTIENT_PROOF: &str =
     "the misère quotient: Φ is proven periodic, and the outcomes repeat over a whole period of Φ past its preperiod";
 
 /// A famous pattern the P-positions of one pile (the piles 0..=upto for which `is_p` holds)
 /// follow, in words: a table of 10⁸ rows is read where its values are, never copied.
-pub fn one_pile_pattern_of(upto: u64, is_p: impl Fn(u64) -> bool) -> Option<String> {
+pub(crate) fn one_pile_pattern_of(upto: u64, is_p: impl Fn(u64) -> bool) -> Option<String> {
     if upto < 12 {
         return None;
     }
@@ -69,7 +69,7 @@ pub fn one_pile_pattern_of(upto: u64, is_p: impl Fn(u64) -> bool) -> Option<Stri
 }
 
 /// A famous pattern of two-pile P-positions (a ≤ b, both at most upto).
-pub fn two_pile_pattern(p_positions: &[Vec<u64>], upto: u64) -> Option<String> {
+pub(crate) fn two_pile_pattern(p_positions: &[Vec<u64>], upto: u64) -> Option<String> {
     if p_positions.len() < 4 {
         return None;
     }

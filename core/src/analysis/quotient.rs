@@ -79,15 +79,15 @@ pub struct QuotientReport {
 
 /// The heaps a quotient asked for without a bound covers first; it goes on, doubling, while no
 /// period is proven, up to `MOST_QUOTIENT_HEAPS`.
-pub const QUOTIENT_HEAPS: u64 = crate::defaults::QUOTIENT_HEAPS;
+pub(crate) const QUOTIENT_HEAPS: u64 = crate::defaults::QUOTIENT_HEAPS;
 
 /// The most heaps a quotient asked for without a bound goes to in search of its period.
-pub const MOST_QUOTIENT_HEAPS: u64 = crate::defaults::MOST_QUOTIENT_HEAPS;
+pub(crate) const MOST_QUOTIENT_HEAPS: u64 = crate::defaults::MOST_QUOTIENT_HEAPS;
 
 /// The quotient of heaps 0..=upto, or with no bound, until its period is proven (within the
 /// question's budget). Where the budget of work runs out after some heaps, the quotient of the
 /// heaps computed is the answer, with the heap and the budget that stopped it.
-pub fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport, QuotientError> {
+pub(crate) fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<QuotientReport, QuotientError> {
     let game: &Game = solver.game();
     let name = game.name.clone();
     if game.convention != Convention::Misere {

@@ -333,7 +333,7 @@ impl Error {
 }
 
 /// Diagnostics rendered for one failure: more would bury the first, which matter most.
-pub const MOST_RENDERED: usize = 20;
+pub(super) const MOST_RENDERED: usize = 20;
 
 /// The largest game file read: far more than any game needs, far less than memory.
 pub const MOST_GAME_FILE_BYTES: u64 = 4 << 20;
@@ -425,7 +425,7 @@ pub struct LabelData {
 
 /// Diagnostics given as data for one failure: a page or a program needs the first ones, not
 /// thousands (a text of 2,500 wrong rules).
-pub const MOST_DIAGNOSTICS: usize = 100;
+pub(super) const MOST_DIAGNOSTICS: usize = 100;
 
 impl Failure {
     /// The diagnostics as data (at most `MOST_DIAGNOSTICS` of them), in the order of the text.

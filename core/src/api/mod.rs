@@ -283,7 +283,7 @@ fn analyse_partizan<T>(
 }
 
 /// Refuses `verb` for a partizan game, pointing at the lines that make it partizan.
-pub fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) -> Result<(), Failure> {
+pub(crate) fn refuse_partizan(loaded: &Loaded, verb: &'static str, help: &'static str) -> Result<(), Failure> {
     if !loaded.game.is_partizan() {
         return Ok(());
     }
@@ -387,7 +387,7 @@ pub(crate) fn table_options(a: &TableArgs) -> TableOptions {
 
 /// The largest picture a plot draws: past it no viewer shows the squares, and the file alone
 /// takes longer to write than the values to compute.
-pub const MOST_PLOT_BYTES: u64 = 16 << 20;
+pub(crate) const MOST_PLOT_BYTES: u64 = 16 << 20;
 
 /// About what one value of a plot costs its SVG, in bytes: a bar of one pile (with its title), a
 /// square of two piles, a square of a Chomp board (half of the grid is drawn).

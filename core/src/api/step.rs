@@ -17,7 +17,7 @@ use crate::solve::{Limits, SolveError};
 use crate::vocab::Side;
 
 /// The most moves a step lists for the player to choose from.
-pub const MOST_LISTED_MOVES: usize = 2_000;
+pub(super) const MOST_LISTED_MOVES: usize = 2_000;
 
 /// A move, as a step lists it: in words, the position it leads to, and what it means for the
 /// one who makes it.

@@ -288,7 +288,7 @@ fn row_of_game(game: &SweepGame, upto: u64, checkpoints: Option<&Path>, budget: 
 /// What is asked of one game of a sweep, as the rows file keeps it (`SweepRow::asked`):
 /// FNV-1a of its text, name and settings and the values asked for. The budget is left out:
 /// a proven or open row is the same whatever the budget, and a stopped one is always run again.
-pub fn asked_of(game: &SweepGame, upto: u64) -> String {
+pub(super) fn asked_of(game: &SweepGame, upto: u64) -> String {
     let asked = serde_json::json!({ "text": game.text, "upto": upto });
     format!("{:016x}", crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, asked.to_string().as_bytes()))
 }

@@ -15,10 +15,11 @@ mod params;
 
 use codes::is_plain_octal;
 pub use error::CheckError;
-pub use params::{SettingValue, MAX_SET_MEMBERS};
+pub use params::SettingValue;
+pub(crate) use params::MAX_SET_MEMBERS;
 
 /// The most parts a split may make, so that splitting stays a human-sized rule.
-pub const MAX_SPLIT_PARTS: i64 = 16;
+pub(crate) const MAX_SPLIT_PARTS: i64 = 16;
 
 /// Where the games a product statement names are found: the REPL session's games, or game
 /// files beside the one being checked.
@@ -61,7 +62,7 @@ impl Library for NoLibrary {
 
 /// Why a parsed game was not made: every error found, or the question stopped the check.
 #[derive(Debug)]
-pub enum CheckFailure {
+pub(crate) enum CheckFailure {
     /// The statements make no sense together: every error found.
     Errors(Vec<CheckError>),
     /// The question's deadline passed, or it was cancelled.
@@ -72,7 +73,7 @@ pub enum CheckFailure {
 /// `settings` are `--set NAME=VALUE` overrides of its parameters.
 /// The check reads `limits`' deadline and cancel token between rules: a text of thousands of
 /// rules stops when its question does.
-pub fn check(
+pub(crate) fn check(
     file: &ast::GameFile,
     default_name: &str,
     settings: &[(String, SettingValue)],

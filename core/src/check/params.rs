@@ -5,7 +5,7 @@ use super::*;
 use crate::wording::{give_value, Argument};
 
 /// The most members a set parameter may have once its ranges are written out.
-pub const MAX_SET_MEMBERS: usize = 10_000;
+pub(crate) const MAX_SET_MEMBERS: usize = 10_000;
 
 pub use crate::vocab::SettingValue;
 

@@ -31,7 +31,7 @@ fn tick_step(range: u64, ticks: u64) -> u64 {
     }
 }
 
-pub fn svg(table: &Table) -> String {
+pub(super) fn svg(table: &Table) -> String {
     match table.shape {
         TableShape::OnePile => sequence(table),
         TableShape::TwoPiles | TableShape::Rectangles | TableShape::Cells => map(table),
@@ -301,7 +301,7 @@ fn map(table: &Table) -> String {
 /// Chomp's boards of two rows, a heat map of their Grundy values: bottom row a (up), top row
 /// b ≤ a (across). The P-positions lie on the line b = a − 1 (the top row one shorter), which a
 /// class can see, where the rectangles alone show only the poisoned square.
-pub fn two_row_chomp(game: &str, upto: u64, grundy: &[Vec<Option<u64>>], outcomes: &[Vec<Outcome>]) -> String {
+pub(super) fn two_row_chomp(game: &str, upto: u64, grundy: &[Vec<Option<u64>>], outcomes: &[Vec<Outcome>]) -> String {
     draw_grid(&Grid {
         title: format!("Grundy values of {game}: boards of two rows, up to {upto} squares each"),
         xlabel: "b (top row)",
@@ -412,7 +412,7 @@ const OUTCOME_COLOURS: [(&str, &str, &str); 4] = [
 
 /// A partizan game's outcome classes of one pile of 0..N: a strip of squares, one per pile,
 /// coloured by class, in rows of 50, with a legend.
-pub fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> String {
+pub(super) fn partizan_outcomes(table: &crate::analysis::partizan::PartizanTable) -> String {
     let per_row = 50usize;
     let n = table.rows.len();
     let rows = n.div_ceil(per_row).max(1);

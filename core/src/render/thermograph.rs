@@ -11,7 +11,7 @@ use crate::analysis::heat::ThermographPlot;
 const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
 /// The picture: one thermograph a position, overlaid.
-pub fn svg(plot: &ThermographPlot) -> String {
+pub(super) fn svg(plot: &ThermographPlot) -> String {
     let drawn: Vec<_> = plot.thermographs.iter().map(|t| &t.drawn).collect();
     // The ranges: t from −1 to a little above the hottest mast's foot; x around every corner.
     let t_top = drawn.iter().map(|d| d.temperature).fold(0.0f64, f64::max) + 1.0;

@@ -270,7 +270,7 @@ impl Expr {
     }
 }
 
-pub fn is_prime(x: i64) -> bool {
+pub(crate) fn is_prime(x: i64) -> bool {
     if x < 2 {
         return false;
     }
@@ -290,7 +290,7 @@ pub fn is_prime(x: i64) -> bool {
     true
 }
 
-pub fn is_square(x: i64) -> bool {
+pub(crate) fn is_square(x: i64) -> bool {
     if x < 0 {
         return false;
     }

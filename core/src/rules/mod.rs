@@ -4,21 +4,24 @@
 //! pile order so that moves can be shown against what was typed; `Position::canonical`
 //! forgets the order where the piles are interchangeable.
 
-pub mod expr;
+pub(crate) mod expr;
 mod move_error;
 mod moves;
 mod position;
 mod product;
 
 pub use move_error::MoveError;
-pub use moves::{Move, MoveKind};
-pub use position::{parse_position, PositionError};
+pub use moves::Move;
+pub(crate) use moves::MoveKind;
+pub(crate) use position::parse_position;
+pub use position::PositionError;
 
-pub use crate::vocab::Side;
+pub(crate) use crate::vocab::Convention;
+pub(crate) use crate::vocab::ProductKind;
+pub(crate) use crate::vocab::Side;
 use crate::vocab::{CmpOp, Span, SplitShape};
-pub use crate::vocab::{Convention, ProductKind};
 use expr::Expr;
-pub use product::{nim_product, Part, Product};
+pub(crate) use product::{nim_product, Part, Product};
 
 /// What the game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +47,7 @@ pub enum Board {
 }
 
 #[derive(Clone, Debug)]
-pub struct Param {
+pub(crate) struct Param {
     pub name: String,
     pub value: i64,
     /// The members of a set parameter (`param S = {1, 3, 4}`); `value` is unused then.
@@ -240,7 +243,7 @@ impl TakeBreakCode {
 
 /// Which of `len` digits, repeating from `repeat_from`, is taking t's (`None`: t may not be
 /// taken). Kept apart from `TakeBreakCode` so that the kernel can keep only its own flags.
-pub fn code_digit_index(len: usize, repeat_from: Option<usize>, t: u64) -> Option<usize> {
+pub(crate) fn code_digit_index(len: usize, repeat_from: Option<usize>, t: u64) -> Option<usize> {
     let len = len as u64;
     if t < len {
         return Some(t as usize);

@@ -26,7 +26,7 @@ impl Move {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveKind {
+pub(crate) enum MoveKind {
     /// `amount` from the pile at index `pile` (which held `from`); what is left of it is `left`.
     Take {
         pile: usize,
@@ -109,7 +109,7 @@ fn leave_no_empty_pile(board: Board, from: &Position, to: &mut Position) {
 
 impl MoveKind {
     /// The move in words, as a teacher would say it.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             MoveKind::Take { from, amount, left, .. } => {
                 let base = format!("take {amount} from the pile of {from}");

@@ -7,7 +7,7 @@ use super::{Board, Game, Position};
 use crate::vocab::Span;
 
 /// Pile sizes go up to this, so that rule arithmetic on them (in 64-bit signed integers) is exact.
-pub const MAX_PILE: u64 = i64::MAX as u64;
+pub(super) const MAX_PILE: u64 = i64::MAX as u64;
 
 /// Why a position could not be read.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
@@ -162,7 +162,7 @@ pub enum PositionError {
 }
 
 /// Reads `text` as a position of `game`.
-pub fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError> {
+pub(crate) fn parse_position(game: &Game, text: &str) -> Result<Position, PositionError> {
     let (piles, spans) = numbers(text)?;
     if let Board::Cells { coins } = game.board {
         return cells(piles, spans, coins);

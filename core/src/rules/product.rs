@@ -18,7 +18,7 @@ use crate::vocab::Span;
 
 /// Two heap games and how they combine.
 #[derive(Clone, Debug)]
-pub struct Product {
+pub(crate) struct Product {
     pub kind: ProductKind,
     /// The product statement: the rule every move of the product game names.
     pub span: Span,
@@ -27,7 +27,7 @@ pub struct Product {
 
 /// One of the two games of a product.
 #[derive(Clone, Debug)]
-pub struct Part {
+pub(crate) struct Part {
     pub game: Game,
     /// Where the game's text came from, and the text: its own rules' diagnostics point there.
     pub source_name: String,
@@ -35,7 +35,7 @@ pub struct Part {
 }
 
 /// One way to move one cell: what each game does, and the cells left (or turned over).
-pub struct CellMove {
+pub(crate) struct CellMove {
     pub first: Option<MoveKind>,
     pub second: Option<MoveKind>,
     pub leaves: Vec<(u64, u64)>,
@@ -43,7 +43,7 @@ pub struct CellMove {
 
 impl Product {
     /// Every way to move the cell (x, y).
-    pub fn cell_moves(&self, x: u64, y: u64, limit: usize) -> Result<Vec<CellMove>, MoveError> {
+    pub(crate) fn cell_moves(&self, x: u64, y: u64, limit: usize) -> Result<Vec<CellMove>, MoveError> {
         let [first, second] = &self.parts;
         let across = first.heap_moves(x, limit)?;
         let down = second.heap_moves(y, limit)?;
@@ -103,7 +103,7 @@ impl Product {
 
 impl Part {
     /// The moves of this game on one heap of n, each with the non-empty heaps it leaves.
-    pub fn heap_moves(&self, n: u64, limit: usize) -> Result<Vec<(MoveKind, Vec<u64>)>, MoveError> {
+    pub(crate) fn heap_moves(&self, n: u64, limit: usize) -> Result<Vec<(MoveKind, Vec<u64>)>, MoveError> {
         let moves = self.game.moves(&Position::new(vec![n]), limit).map_err(|e| self.error_here(e))?;
         Ok(moves
             .into_iter()
@@ -184,7 +184,7 @@ impl Game {
 
 /// The nim-product a ⊗ b: the multiplication of the field of nimbers, under which the value of
 /// a cell of a tartan product is the product of its two games' values (the tartan theorem).
-pub fn nim_product(a: u64, b: u64) -> u64 {
+pub(crate) fn nim_product(a: u64, b: u64) -> u64 {
     nim_product_in(a, b, 64)
 }
 

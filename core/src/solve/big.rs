@@ -12,19 +12,19 @@ use crate::rules::expr::Var;
 use crate::rules::Game;
 
 /// The most terms of H computed for one pile: a bound f far above the pile makes H grow slowly.
-pub const MOST_TERMS: usize = 1 << 16;
+pub(crate) const MOST_TERMS: usize = 1 << 16;
 
 /// The most winning takes listed.
 const MOST_WINNING_MOVES: usize = 100;
 
 /// The most digits a pile may have.
-pub const MOST_DIGITS: usize = 1000;
+pub(crate) const MOST_DIGITS: usize = 1000;
 
 /// a·x + b: one linear piece of a bound.
 type Piece = (i128, i128);
 
 /// A Schwenk game's rules, for piles of any size.
-pub struct BigSchwenk {
+pub(crate) struct BigSchwenk {
     /// f(last) = the largest of these pieces at last
     after: Vec<Piece>,
     /// the first move's reach at n: the largest of these pieces at n, `None` for all of it
@@ -48,7 +48,7 @@ pub struct BigAnswer {
 
 /// Why a pile of any size has no answer here.
 #[derive(Debug, Clone, PartialEq)]
-pub enum BigFailure {
+pub(crate) enum BigFailure {
     /// H grows too slowly to reach the pile with the terms allowed
     SlowSequence { terms: usize },
 }
@@ -56,7 +56,7 @@ pub enum BigFailure {
 impl BigSchwenk {
     /// The game's rules, when it is one of Schwenk's with f linear and a first move that takes
     /// 1 up to a linear bound in n (or anything).
-    pub fn recognise(game: &Game) -> Option<BigSchwenk> {
+    pub(crate) fn recognise(game: &Game) -> Option<BigSchwenk> {
         let bound = LastBound::recognise(game)?;
         let after = bound.pieces()?.to_vec();
         let mut first = Vec::new();
@@ -136,7 +136,7 @@ impl BigSchwenk {
     /// The outcome of a pile of m and its winning takes: taking the sum of the smallest terms of
     /// m's representation, each checked to leave a pile whose smallest winning take is out of
     /// the opponent's reach.
-    pub fn answer(&mut self, m: &BigUint, last: Option<u64>) -> Result<BigAnswer, BigFailure> {
+    pub(crate) fn answer(&mut self, m: &BigUint, last: Option<u64>) -> Result<BigAnswer, BigFailure> {
         let terms = self.terms(m)?;
         let reach = self.reach(m, last);
         let wins = terms.last().is_some_and(|smallest| *smallest <= reach);

@@ -15,7 +15,7 @@ use super::{Limits, SolveError, Solver, Work};
 use crate::rules::{nim_product, Position, Product};
 use crate::vocab::ProductKind;
 
-pub struct CellValues<'g> {
+pub(super) struct CellValues<'g> {
     product: &'g Product,
     /// The two games' solvers, for the tartan theorem.
     first: Box<Solver<'g>>,
@@ -31,7 +31,7 @@ pub struct CellValues<'g> {
 }
 
 impl<'g> CellValues<'g> {
-    pub fn new(product: &'g Product, limits: Limits) -> Self {
+    pub(super) fn new(product: &'g Product, limits: Limits) -> Self {
         let [first, second] = &product.parts;
         CellValues {
             product,
@@ -46,7 +46,7 @@ impl<'g> CellValues<'g> {
     }
 
     /// The Grundy value of a whole position: the XOR of its cells' values.
-    pub fn position(&mut self, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
+    pub(super) fn position(&mut self, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         let mut total = 0;
         for (x, y) in pos.cell_pairs() {
             total ^= self.cell(x, y, limits)?;
@@ -55,7 +55,7 @@ impl<'g> CellValues<'g> {
     }
 
     /// The value of one cell; a cell with a coordinate 0 is an empty heap.
-    pub fn cell(&mut self, x: u64, y: u64, limits: &Limits) -> Result<u64, SolveError> {
+    pub(super) fn cell(&mut self, x: u64, y: u64, limits: &Limits) -> Result<u64, SolveError> {
         if x == 0 || y == 0 {
             return Ok(0);
         }
@@ -70,7 +70,7 @@ impl<'g> CellValues<'g> {
 
     /// For a tartan product: the first game's value of a heap of x and the second's of a heap
     /// of y, whose nim-product the cell (x, y) is worth.
-    pub fn factors(&mut self, x: u64, y: u64, limits: &Limits) -> Result<Option<(u64, u64)>, SolveError> {
+    pub(super) fn factors(&mut self, x: u64, y: u64, limits: &Limits) -> Result<Option<(u64, u64)>, SolveError> {
         if self.product.kind != ProductKind::Tartan {
             return Ok(None);
         }

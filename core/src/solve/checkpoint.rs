@@ -19,7 +19,7 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What a checkpoint holds.
 #[derive(Debug)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     pub values: Values,
     pub method: MethodState,
 }
@@ -110,7 +110,7 @@ pub enum CheckpointError {
 
 /// Writes a checkpoint, through a file beside it renamed into place: a run stopped while
 /// writing leaves the last checkpoint whole.
-pub fn write(
+pub(crate) fn write(
     path: &Path,
     game: &str,
     fingerprint: u64,
@@ -174,7 +174,7 @@ const CHUNK_VALUES: usize = 1 << 16;
 /// through a running checksum, its values straight into their table: a checkpoint of 2³²
 /// values needs no second copy. No field is used before the checksum has matched; until then
 /// the sizes it gives are only checked against the file's length.
-pub fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
+pub(crate) fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
     let shown = path.display().to_string();
     let unreadable = |e: std::io::Error| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() };
     // A device or a pipe named as a checkpoint would be read for ever (/dev/zero) or block.

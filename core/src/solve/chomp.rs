@@ -9,7 +9,7 @@
 use super::{check_cancel, Limits, SolveError};
 use crate::rules::{Board, Convention, Game, Position, RuleKind};
 
-pub struct Chomp {
+pub(super) struct Chomp {
     /// the poisoned square that may not be chosen, if any
     except: Option<(u64, u64)>,
     rows: usize,
@@ -21,7 +21,7 @@ pub struct Chomp {
 }
 
 impl Chomp {
-    pub fn recognise(game: &Game) -> Option<Chomp> {
+    pub(super) fn recognise(game: &Game) -> Option<Chomp> {
         let [rule] = game.moves.as_slice() else { return None };
         let RuleKind::Bite { except } = rule.kind else { return None };
         (game.board == Board::Rows
@@ -34,7 +34,7 @@ impl Chomp {
 
     /// The Grundy value of a board; `None` when its rows grow upwards (not a Chomp board), for
     /// the general search to answer.
-    pub fn value(&mut self, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
+    pub(super) fn value(&mut self, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
         let rows: Vec<u64> = pos.piles.iter().copied().filter(|&r| r > 0).collect();
         if rows.len() != pos.piles.iter().take_while(|&&r| r > 0).count() || rows.windows(2).any(|w| w[1] > w[0]) {
             return Ok(None);

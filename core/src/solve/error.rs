@@ -220,7 +220,7 @@ impl SolveError {
 }
 
 /// The memory a whole-position search holds at a limit of `positions`, in words.
-pub fn search_memory(positions: usize) -> String {
+pub(crate) fn search_memory(positions: usize) -> String {
     let mb = positions as f64 * reach::BYTES_PER_SEARCHED_POSITION as f64 / (1u64 << 20) as f64;
     if mb >= 1024.0 * 1024.0 {
         format!("{} TB", approximately(mb / (1024.0 * 1024.0)))
@@ -232,7 +232,7 @@ pub fn search_memory(positions: usize) -> String {
 }
 
 /// A large count written for reading: exact below a million, else like 3.1·10¹⁵.
-pub fn approximately(x: f64) -> String {
+pub(crate) fn approximately(x: f64) -> String {
     if x < 1e6 {
         return format!("{}", x.round() as u64);
     }

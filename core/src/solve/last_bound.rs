@@ -16,12 +16,12 @@ const MOST_H_TERMS: usize = 1 << 20;
 /// Above this many (pile, last) pairs, Grundy values of such games are not searched for.
 const SMALL_SEARCH: u64 = 100_000;
 
-pub fn search_is_small(pos: &Position) -> bool {
+pub(crate) fn search_is_small(pos: &Position) -> bool {
     let m = pos.piles.first().copied().unwrap_or(0);
     m.saturating_add(1).saturating_mul(m.saturating_add(1)) <= SMALL_SEARCH
 }
 
-pub struct LastBound {
+pub(crate) struct LastBound {
     /// The bound expressions of the `move:` rules, each with what to add (−1 for `<`).
     bounds: Vec<(Expr, i64)>,
     /// `after[t]`: the most the next player may take after a move of t.
@@ -40,7 +40,7 @@ pub struct LastBound {
 
 impl LastBound {
     /// The rules fit when, after the first move, every rule is "take 1 up to an expression of last".
-    pub fn recognise(game: &Game) -> Option<LastBound> {
+    pub(crate) fn recognise(game: &Game) -> Option<LastBound> {
         if game.board != Board::OnePile
             || game.convention != Convention::Normal
             || !game.uses_last
@@ -77,7 +77,7 @@ impl LastBound {
     }
 
     /// f as linear pieces (a, b), f(x) = the largest a·x + b, when Schwenk's theorem applies.
-    pub fn pieces(&self) -> Option<&[(i128, i128)]> {
+    pub(crate) fn pieces(&self) -> Option<&[(i128, i128)]> {
         self.affine.as_deref()
     }
 
@@ -145,7 +145,7 @@ impl LastBound {
     /// The winning moves from a pile too large to list every move: the takes that remove the
     /// smallest terms of m's representation (each leaves a pile whose smallest term is out of
     /// the opponent's reach), checked one by one. The flag says the list may be incomplete.
-    pub fn winning_moves_large(
+    pub(crate) fn winning_moves_large(
         &mut self,
         game: &Game,
         pos: &Position,
@@ -194,7 +194,7 @@ impl LastBound {
     }
 
     /// f(t): the most the next player may take after a move of t.
-    pub fn bound_after(&mut self, t: u64) -> Result<i64, SolveError> {
+    pub(crate) fn bound_after(&mut self, t: u64) -> Result<i64, SolveError> {
         // Small takes are remembered; a take of 10¹⁷ is evaluated on its own.
         const REMEMBERED: u64 = 1 << 20;
         if t >= REMEMBERED {
@@ -255,7 +255,7 @@ impl LastBound {
     /// H in one step each where Schwenk's theorem applies, else by its definition), and the
     /// first move's reach as a line in n where its bound is one. `None` when the first move is
     /// not a take of 1 up to a bound.
-    pub fn outcomes_upto(
+    pub(crate) fn outcomes_upto(
         &mut self,
         game: &Game,
         upto: u64,
@@ -292,7 +292,7 @@ impl LastBound {
             .collect())
     }
 
-    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
+    pub(crate) fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
         let m = pos.piles[0];
         let wins = match pos.last {
             Some(k) => {
@@ -369,7 +369,7 @@ impl FirstReach {
 
 /// A take of 1 up to a bound, as (bound, what to add to it): `Some(None)` for `take any`, `None`
 /// for any other amount.
-pub fn take_bound(amount: &Amount) -> Option<Option<(&Expr, i64)>> {
+pub(crate) fn take_bound(amount: &Amount) -> Option<Option<(&Expr, i64)>> {
     match amount {
         Amount::Any => Some(None),
         Amount::Bound(CmpOp::Le, e) => Some(Some((e, 0))),
@@ -384,7 +384,7 @@ pub fn take_bound(amount: &Amount) -> Option<Option<(&Expr, i64)>> {
 
 /// `expr` as a·x + b for the variable `var`, when it is built from whole numbers and `var` by
 /// +, − and × by a constant.
-pub fn affine_in(expr: &Expr, var: Var) -> Option<(i128, i128)> {
+pub(crate) fn affine_in(expr: &Expr, var: Var) -> Option<(i128, i128)> {
     let of = |e: &Expr| affine_in(e, var);
     match &expr.kind {
         ExprKind::Int(v) => Some((0, *v as i128)),

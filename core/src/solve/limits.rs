@@ -39,10 +39,10 @@ pub struct Limits {
 }
 
 /// More threads than this share one pile's scans with too little each to pay.
-pub const MOST_THREADS: usize = crate::defaults::MOST_THREADS;
+pub(super) const MOST_THREADS: usize = crate::defaults::MOST_THREADS;
 
 /// The threads the kernel uses unless told: every core, up to `MOST_THREADS`.
-pub fn default_threads() -> usize {
+pub(super) fn default_threads() -> usize {
     // Read once per process: on Linux the answer comes from the cgroup files, a few tens of
     // microseconds that a library asking thousands of small questions would pay for each one.
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
@@ -79,16 +79,16 @@ impl Table {
     pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
-pub const DEFAULT_MAX_STATES: usize = crate::defaults::MAX_STATES;
+pub(crate) const DEFAULT_MAX_STATES: usize = crate::defaults::MAX_STATES;
 
 /// Seconds a question may take on defaults: estimates past it are refused at once.
-pub const DEFAULT_SECONDS: f64 = crate::defaults::SECONDS;
+pub(crate) const DEFAULT_SECONDS: f64 = crate::defaults::SECONDS;
 
 /// Moves examined in a second, as the budget counts them: what a 2-core machine of 2026 does
 /// in the engines' own measure (a move listed by a search; `PILE_SHARE` kernel moves), so
 /// that an estimate of work reads as the seconds a user waits, and the same question stops at
 /// the same place on every machine.
-pub const WORK_PER_SECOND: f64 = 5_000_000.0;
+pub(super) const WORK_PER_SECOND: f64 = 5_000_000.0;
 
 /// With a deadline given, the clock stops a question: the count of work only stops one that
 /// passes the deadline's worth this many times over (a faster machine than the count's).
@@ -105,12 +105,12 @@ pub(super) const REMOTENESS_STATES: usize = 50_000;
 pub(super) const PILE_SHARE: u64 = 2;
 
 /// The seconds `moves` of work take, as the budget counts them, in words: "about 40 s".
-pub fn seconds_in_words(moves: f64) -> String {
+pub(super) fn seconds_in_words(moves: f64) -> String {
     duration_in_words(moves / WORK_PER_SECOND)
 }
 
 /// A duration in words, rounded as an estimate: "about 40 s", "about 3 minutes".
-pub fn duration_in_words(seconds: f64) -> String {
+pub(crate) fn duration_in_words(seconds: f64) -> String {
     if !seconds.is_finite() || seconds > 1e12 {
         return "far longer than anyone waits".into();
     }
@@ -310,7 +310,7 @@ impl SolveError {
 }
 
 /// Stops a computation that was cancelled or is past its deadline.
-pub fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
+pub(crate) fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
     limits.progress.poll();
     if limits.cancel.is_cancelled() {
         return Err(SolveError::Cancelled);

@@ -334,7 +334,7 @@ fn is_finite(label: Label) -> bool {
 }
 
 /// The solver for games whose rules add counters.
-pub struct Loopy {
+pub(crate) struct Loopy {
     /// Whole positions: outcomes, remoteness, and values where piles do not add up.
     whole: Graph,
     /// Single piles, when a position is a normal-play sum of them: γ of each pile.
@@ -342,14 +342,14 @@ pub struct Loopy {
 }
 
 impl Loopy {
-    pub fn new(game: &Game) -> Self {
+    pub(crate) fn new(game: &Game) -> Self {
         let piles = game.is_pile_sum().then(Graph::default);
         Loopy { whole: Graph::default(), piles }
     }
 
     /// γ of a position (normal play only): from its piles where they add up, else from the
     /// graph of whole positions.
-    pub fn loopy_value(
+    pub(crate) fn loopy_value(
         &mut self,
         game: &Game,
         pos: &Position,
@@ -372,7 +372,7 @@ impl Loopy {
         Ok(Some(self.whole.value[i as usize].clone()))
     }
 
-    pub fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
+    pub(crate) fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
         if let Some(v) = self.loopy_value(game, pos, limits)? {
             let grundy = match v {
                 LoopyValue::Finite(g) => Some(g),
@@ -385,7 +385,12 @@ impl Loopy {
     }
 
     /// Moves the game lasts with best play; `None` for a draw, which never ends.
-    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Option<u64>, SolveError> {
+    pub(crate) fn remoteness(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        limits: &Limits,
+    ) -> Result<Option<u64>, SolveError> {
         let i = self.whole.node(game, game.canonical(pos), limits)?;
         Ok(self.whole.remoteness[i as usize])
     }
@@ -393,7 +398,7 @@ impl Loopy {
     /// For a drawn position: moves that keep the draw, from `pos` until play comes back to a
     /// position it has been in. Each player can always find one, since a draw has no move to a
     /// P-position and not every move goes to an N-position.
-    pub fn draw_line(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<DrawLine, SolveError> {
+    pub(crate) fn draw_line(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<DrawLine, SolveError> {
         let mut seen: HashMap<Position, usize> = HashMap::new();
         let mut moves: Vec<Move> = Vec::new();
         let mut here = pos.clone();

@@ -11,27 +11,27 @@
 //!
 //! All methods answer through the same calls, and tests compare them with each other.
 
-pub mod big;
+pub(crate) mod big;
 mod budget;
 mod cells;
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 mod chomp;
 mod column;
 mod dense;
 mod error;
-pub mod fnv;
+pub(crate) mod fnv;
 mod heap;
-pub mod last_bound;
+pub(crate) mod last_bound;
 mod limits;
-pub mod loopy;
-pub mod misere;
-pub mod moore;
-pub mod partizan;
-pub mod period;
-pub mod period_run;
+pub(crate) mod loopy;
+pub(crate) mod misere;
+pub(crate) mod moore;
+pub(crate) mod partizan;
+pub(crate) mod period;
+pub(crate) mod period_run;
 mod piles;
-pub mod progress;
-pub mod reach;
+pub(crate) mod progress;
+pub(crate) mod reach;
 mod search;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -41,12 +41,15 @@ use serde::Serialize;
 use crate::rules::{Board, Convention, Game, Move, Position, RuleKind};
 
 pub use budget::Budget;
-pub use column::PileColumn;
-pub use error::{approximately, search_memory, SolveError};
-pub use heap::Values;
-pub use limits::{check_cancel, duration_in_words, Limits, SparseMode, Table, DEFAULT_MAX_STATES, DEFAULT_SECONDS};
+pub(crate) use column::PileColumn;
+pub use error::SolveError;
+pub(crate) use error::{approximately, search_memory};
+pub(crate) use heap::Values;
+pub use limits::SparseMode;
+pub(crate) use limits::{check_cancel, duration_in_words, DEFAULT_MAX_STATES, DEFAULT_SECONDS};
+pub(crate) use limits::{Limits, Table};
 use limits::{Work, LISTED_PILE, PILE_SHARE, REMOTENESS_STATES};
-pub use piles::MOST_WINNING_MOVES;
+pub(crate) use piles::MOST_WINNING_MOVES;
 
 /// Which engines a kind of rule allows, decided here for every kind: the match has no
 /// catch-all, so a new kind of rule does not compile until each engine has said whether it

@@ -131,7 +131,7 @@ impl Moore {
 }
 
 /// For each binary column (bit 0 first), how many piles have a 1 there.
-pub fn column_counts(piles: &[u64]) -> Vec<usize> {
+pub(crate) fn column_counts(piles: &[u64]) -> Vec<usize> {
     (0..COLUMNS).map(|bit| piles.iter().filter(|&&p| p >> bit & 1 == 1).count()).collect()
 }
 

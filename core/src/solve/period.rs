@@ -11,12 +11,12 @@ use crate::rules::{Amount, Board, Choice, Game, RuleKind};
 use crate::vocab::CmpOp;
 
 /// What `detect` finds: (preperiod, period, saltus).
-pub type Detected = (usize, usize, i64);
+pub(crate) type Detected = (usize, usize, i64);
 
 /// The smallest period p (and for it the smallest preperiod) such that the sequence repeats,
 /// adding a constant each period when `arithmetic`, over at least three whole periods and
 /// half of the sequence at its end. Returns (preperiod, period, saltus).
-pub fn detect<T: Copy + Into<i64>>(values: &[T], arithmetic: bool) -> Option<Detected> {
+pub(crate) fn detect<T: Copy + Into<i64>>(values: &[T], arithmetic: bool) -> Option<Detected> {
     let len = values.len();
     if len < 2 {
         return None;
@@ -84,13 +84,13 @@ fn z_function(n: usize, shifts: usize, s: impl Fn(usize) -> i64) -> Vec<u32> {
 
 /// Whether a theorem here can prove this game's values periodic from finitely many of them
 /// (a finite subtraction game, or an octal game): otherwise every value may be needed.
-pub fn has_theorem(game: &Game) -> bool {
+pub(crate) fn has_theorem(game: &Game) -> bool {
     subtraction_bound(game).is_some() || octal_bound(game).is_some()
 }
 
 /// The largest amount of a subtraction game: one-pile moves that take a fixed, finite set of
 /// amounts, with no condition, no split and no history. `None` for any other game.
-pub fn subtraction_bound(game: &Game) -> Option<u64> {
+pub(crate) fn subtraction_bound(game: &Game) -> Option<u64> {
     if game.tracks_history() || game.board == Board::Rows {
         return None;
     }
@@ -120,7 +120,7 @@ fn largest_fixed_amount(amount: &Amount) -> Option<u64> {
 
 /// The most an octal game's move takes: every rule an octal code, or a take of fixed amounts
 /// that may leave the rest whole or split in two. `None` for any other game.
-pub fn octal_bound(game: &Game) -> Option<u64> {
+pub(crate) fn octal_bound(game: &Game) -> Option<u64> {
     if game.convention != crate::vocab::Convention::Normal {
         return None;
     }
@@ -129,7 +129,7 @@ pub fn octal_bound(game: &Game) -> Option<u64> {
 
 /// The most a move takes where the rules are an octal game's, under either convention (the
 /// misère quotient's periodicity theorem reads the same bound).
-pub fn octal_shape_bound(game: &Game) -> Option<u64> {
+pub(crate) fn octal_shape_bound(game: &Game) -> Option<u64> {
     if game.tracks_history() || game.board != Board::AnyPiles {
         return None;
     }
@@ -154,17 +154,17 @@ pub fn octal_shape_bound(game: &Game) -> Option<u64> {
 }
 
 /// How many values the octal theorem needs for a period found at (preperiod, period).
-pub fn octal_needs(preperiod: u64, period: u64, most_taken: u64) -> u64 {
+pub(crate) fn octal_needs(preperiod: u64, period: u64, most_taken: u64) -> u64 {
     2 * preperiod + 2 * period + most_taken
 }
 
 /// The theorems as the reports name them.
-pub const OCTAL_THEOREM: &str = "Guy and Smith's periodicity theorem for octal games";
-pub const SUBTRACTION_THEOREM: &str =
+pub(crate) const OCTAL_THEOREM: &str = "Guy and Smith's periodicity theorem for octal games";
+pub(crate) const SUBTRACTION_THEOREM: &str =
     "the subtraction-game theorem: once a window as long as the largest take repeats, all repeats";
 
 /// Whether a period found at (preperiod, period) over `values` is proven, and by what.
-pub fn proof(
+pub(crate) fn proof(
     game: &Game,
     grundy: bool,
     preperiod: u64,

@@ -17,7 +17,7 @@ use crate::wording::{give_value, Argument};
 
 /// Which theorem proves a period of the game's values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Theorem {
+pub(crate) enum Theorem {
     /// Guy and Smith: G(n + p) = G(n) for n₀ ≤ n < 2n₀ + p + t proves it for every n ≥ n₀.
     Octal { most_taken: u64 },
     /// A subtraction game's value depends on the `largest` values before it: a window of them
@@ -31,7 +31,7 @@ pub enum Theorem {
 impl Theorem {
     /// The theorem that proves a period of a game's Grundy values (under normal play, where
     /// they say who wins), if one does.
-    pub fn of(game: &Game) -> Result<Theorem, NoRun> {
+    pub(crate) fn of(game: &Game) -> Result<Theorem, NoRun> {
         if game.convention != crate::vocab::Convention::Normal {
             return Err(NoRun::Misere);
         }
@@ -42,7 +42,7 @@ impl Theorem {
     }
 
     /// How many values (piles 0 up to one less) prove a period p from preperiod n₀.
-    pub fn values_needed(self, preperiod: u64, period: u64) -> u64 {
+    pub(crate) fn values_needed(self, preperiod: u64, period: u64) -> u64 {
         match self {
             Theorem::Octal { most_taken } => period::octal_needs(preperiod, period, most_taken),
             Theorem::Subtraction { largest } => preperiod + period + largest,
@@ -50,7 +50,7 @@ impl Theorem {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Theorem::Octal { .. } => period::OCTAL_THEOREM,
             Theorem::Subtraction { .. } => period::SUBTRACTION_THEOREM,
@@ -61,7 +61,7 @@ impl Theorem {
 
 /// A period proven by a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proven {
+pub(crate) struct Proven {
     pub preperiod: u64,
     pub period: u64,
     /// the values the theorem needed for the period as first found (a multiple of the
@@ -92,7 +92,7 @@ const REACH_FACTOR: u64 = 4;
 const FIRST_LOOK: u64 = 1 << 6;
 
 /// A run of one pile's values toward a proven period.
-pub struct PeriodRun {
+pub(crate) struct PeriodRun {
     kernel: HeapKernel,
     theorem: Theorem,
     candidate: Option<Candidate>,
@@ -108,7 +108,7 @@ pub struct PeriodRun {
 
 /// Why a game has no period run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoRun {
+pub(crate) enum NoRun {
     /// No theorem proves its values periodic.
     NoTheorem,
     /// It is played under the misère convention: its Grundy values say nothing of who wins.
@@ -124,7 +124,7 @@ const SAMPLE_WORK: u64 = 1 << 26;
 const SAMPLE_LEAST: u64 = 16;
 
 impl PeriodRun {
-    pub fn new(game: &Game) -> Result<PeriodRun, NoRun> {
+    pub(crate) fn new(game: &Game) -> Result<PeriodRun, NoRun> {
         let theorem = Theorem::of(game)?;
         let rules = HeapRules::compile(game).ok_or(NoRun::NotCompiled)?;
         Ok(PeriodRun::with_kernel(HeapKernel::new(rules), theorem, None))
@@ -134,7 +134,7 @@ impl PeriodRun {
     /// none (Grundy's game) computes its values all the same, for their figures (a sweep's
     /// row, a record run). Only rules whose moves take at most a fixed amount qualify, since a
     /// checkpoint names its game by their fingerprint.
-    pub fn values_only(game: &Game) -> Result<PeriodRun, NoRun> {
+    pub(crate) fn values_only(game: &Game) -> Result<PeriodRun, NoRun> {
         match PeriodRun::new(game) {
             Err(NoRun::NoTheorem) => {
                 let mut rules = HeapRules::compile(game).ok_or(NoRun::NoTheorem)?;
@@ -146,7 +146,7 @@ impl PeriodRun {
     }
 
     /// The same game's run, going on from the values and method of a checkpoint.
-    pub fn resume(self, values: Values, method: MethodState) -> PeriodRun {
+    pub(crate) fn resume(self, values: Values, method: MethodState) -> PeriodRun {
         let at = values.len() as u64;
         PeriodRun::with_kernel(HeapKernel::resume(self.kernel.rules, values, method), self.theorem, Some(at))
     }
@@ -165,24 +165,24 @@ impl PeriodRun {
         }
     }
 
-    pub fn theorem(&self) -> Theorem {
+    pub(crate) fn theorem(&self) -> Theorem {
         self.theorem
     }
 
     /// How many values are computed: piles 0 up to one less.
-    pub fn computed(&self) -> u64 {
+    pub(crate) fn computed(&self) -> u64 {
         self.kernel.computed() as u64
     }
 
     /// The options the kernel scanned in this run (since the checkpoint it resumed from, if
     /// any): the work, counted the same on every machine.
-    pub fn scanned(&self) -> u64 {
+    pub(crate) fn scanned(&self) -> u64 {
         self.scanned
     }
 
     /// The rare values under the sparse-space classes (the method's own when it ran, else those
     /// the values call for): how many piles have one, and the largest such pile.
-    pub fn rare_values(&self) -> Option<(u64, Option<u64>)> {
+    pub(crate) fn rare_values(&self) -> Option<(u64, Option<u64>)> {
         let (mask, parity) = self.kernel.rare_classes()?;
         let values = self.values();
         let (mut count, mut last) = (0u64, None);
@@ -195,39 +195,39 @@ impl PeriodRun {
         Some((count, last))
     }
 
-    pub fn resumed_at(&self) -> Option<u64> {
+    pub(crate) fn resumed_at(&self) -> Option<u64> {
         self.resumed_at
     }
 
-    pub fn proven(&self) -> Option<Proven> {
+    pub(crate) fn proven(&self) -> Option<Proven> {
         self.proven
     }
 
     /// The values so far (a run keeps them all).
-    pub fn values(&self) -> &Values {
+    pub(crate) fn values(&self) -> &Values {
         self.kernel.values().expect("a period run keeps every value")
     }
 
-    pub fn method_state(&self) -> MethodState {
+    pub(crate) fn method_state(&self) -> MethodState {
         self.kernel.method_state()
     }
 
     /// The most memory the run's values and tables held, in bytes (counted from what they
     /// allocate, so the same on every machine).
-    pub fn peak_bytes(&self) -> u64 {
+    pub(crate) fn peak_bytes(&self) -> u64 {
         self.peak_bytes.max(self.kernel.memory_bytes())
     }
 
     /// The period the values suggest and is followed, as (preperiod, period, values the theorem
     /// needs), while none is proven.
-    pub fn candidate(&self) -> Option<(u64, u64, u64)> {
+    pub(crate) fn candidate(&self) -> Option<(u64, u64, u64)> {
         let c = self.candidate.filter(|_| self.proven.is_none())?;
         Some((c.preperiod, c.period, self.theorem.values_needed(c.preperiod, c.period)))
     }
 
     /// A hash of the game's rules as the kernel reads them (what every amount may leave): a
     /// checkpoint is for the games with the same one, whose values are the same.
-    pub fn fingerprint(&mut self) -> u64 {
+    pub(crate) fn fingerprint(&mut self) -> u64 {
         // Both theorems need a largest take, so every amount's rules are known.
         self.kernel.rules.fingerprint().unwrap_or(0)
     }
@@ -239,7 +239,7 @@ impl PeriodRun {
     /// before it is trusted, where it or a value that depends on it is in the sample.
     /// The question's deadline and cancel token are read before each pile: a pile of a
     /// record run's checkpoint (2³² values) is a scan of billions of options.
-    pub fn first_wrong_in_sample(
+    pub(crate) fn first_wrong_in_sample(
         &mut self,
         values: &Values,
         limits: &Limits,
@@ -276,7 +276,7 @@ impl PeriodRun {
     }
 
     /// Whether the sparse-space method computes the values.
-    pub fn uses_sparse_space(&self) -> bool {
+    pub(crate) fn uses_sparse_space(&self) -> bool {
         self.kernel.uses_sparse_space()
     }
 
@@ -284,7 +284,7 @@ impl PeriodRun {
     /// it). `pause` is called every `every` values, and every eighth more once past 8·`every` (for
     /// a checkpoint); a limit or Ctrl-C stops
     /// the run with its error, and the values so far stay for a checkpoint.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         upto: u64,
         limits: &Limits,

@@ -23,10 +23,10 @@ pub(crate) const KERNEL_OPTIONS_PER_MOVE: u64 = 256;
 const LISTED_MOVE_COST: usize = 2;
 
 /// How many winning moves are listed at most: a pile of 10¹⁸ can have more than can be shown.
-pub const MOST_WINNING_MOVES: usize = 100;
+pub(crate) const MOST_WINNING_MOVES: usize = 100;
 
 /// Grundy values of single piles 0, 1, 2, … as far as they have been needed.
-pub struct PileValues {
+pub(super) struct PileValues {
     engine: Engine,
     /// (preperiod, period), once a theorem proves it
     period: Option<(u64, u64)>,
@@ -85,7 +85,7 @@ fn nim_heaps(game: &Game) -> Option<Span> {
 }
 
 impl PileValues {
-    pub fn new(game: &Game) -> Self {
+    pub(super) fn new(game: &Game) -> Self {
         let engine = if let Some(rule) = nim_heaps(game) {
             Engine::Bouton { rule }
         } else {
@@ -114,17 +114,17 @@ impl PileValues {
     }
 
     /// Whether a window dropped values of the middle piles (for tests and the benchmark).
-    pub fn windowed(&self) -> bool {
+    pub(super) fn windowed(&self) -> bool {
         matches!(&self.engine, Engine::Kernel(k) if k.windowed())
     }
 
     /// Whether the compiled kernel computes the values (not the move-listing loop).
-    pub fn compiled(&self) -> bool {
+    pub(super) fn compiled(&self) -> bool {
         matches!(self.engine, Engine::Kernel(_))
     }
 
     /// The proven (preperiod, period) of the values, once found.
-    pub fn period(&self) -> Option<(u64, u64)> {
+    pub(super) fn period(&self) -> Option<(u64, u64)> {
         self.period
     }
 
@@ -160,7 +160,7 @@ impl PileValues {
 
     /// The value of one pile when nothing is left to compute for it (already computed, or
     /// covered by a proven period): a table's rows ask for thousands of these in a row.
-    pub fn already_known(&self, n: u64) -> Option<u64> {
+    pub(super) fn already_known(&self, n: u64) -> Option<u64> {
         if (n as u128) < self.computed() as u128 || self.period.is_some() {
             self.known(n)
         } else {
@@ -171,7 +171,7 @@ impl PileValues {
     /// The values of piles 0..=last as a table reads them, when all of them are known: from
     /// the period past its first repeat, where one is proven (so a table of 10⁸ rows holds
     /// none of its own), else as they are stored.
-    pub fn column(&self, last: u64) -> Option<PileColumn<'_>> {
+    pub(super) fn column(&self, last: u64) -> Option<PileColumn<'_>> {
         fn stored(values: &Values, len: u64) -> ValueSlice<'_> {
             ValueSlice::of(values, len as usize)
         }
@@ -198,7 +198,7 @@ impl PileValues {
 
     /// The values of piles 0..=last when all of them are already computed and kept: a
     /// table's look for a period reads them all at once rather than one by one.
-    pub fn already_known_upto(&self, last: u64) -> Option<Values> {
+    pub(super) fn already_known_upto(&self, last: u64) -> Option<Values> {
         match &self.engine {
             Engine::Kernel(k) if last < k.computed() as u64 => Some(k.values()?.prefix(last as usize + 1)),
             Engine::Listing(v) if last < v.len() as u64 => Some(Values::Wide(v[..=last as usize].to_vec())),
@@ -207,7 +207,7 @@ impl PileValues {
     }
 
     /// The Grundy value of a whole position: the XOR of its piles' values.
-    pub fn position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
+    pub(super) fn position(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         self.again_with_whole_table(game, |values| values.try_position(game, pos, limits))
     }
 
@@ -242,7 +242,7 @@ impl PileValues {
     /// Every move to a position of value 0, found pile by pile: a move on a pile of p wins
     /// exactly when it leaves that pile's part of the sum at g(p) XOR the whole value. At most
     /// `MOST_WINNING_MOVES` are listed; the flag says whether more were left out.
-    pub fn winning_moves(
+    pub(super) fn winning_moves(
         &mut self,
         game: &Game,
         pos: &Position,
@@ -519,7 +519,7 @@ impl PileValues {
     /// The proven (preperiod, period) with the number of values the look that found it read:
     /// `period::detect` over any longer stretch of these values finds the same (a shorter
     /// period would have matched first; past the proof the values repeat for ever).
-    pub fn proven_look(&self) -> Option<(u64, u64, u64)> {
+    pub(super) fn proven_look(&self) -> Option<(u64, u64, u64)> {
         let (pre, p) = self.period?;
         match self.last_look {
             Some((examined, Some((a, b, 0)))) if (a as u64, b as u64) == (pre, p) => Some((pre, p, examined as u64)),
@@ -529,7 +529,7 @@ impl PileValues {
 
     /// What `period::detect` (plain, not arithmetic) found in the values of piles
     /// 0..examined, if the last look for a period read exactly those.
-    pub fn period_seen(&self, examined: usize) -> Option<Option<period::Detected>> {
+    pub(super) fn period_seen(&self, examined: usize) -> Option<Option<period::Detected>> {
         self.last_look.filter(|&(seen, _)| seen == examined).map(|(_, found)| found)
     }
 
@@ -557,7 +557,7 @@ impl PileValues {
     }
 
     /// Whether the sparse-space method computes the values.
-    pub fn uses_sparse_space(&self) -> bool {
+    pub(super) fn uses_sparse_space(&self) -> bool {
         matches!(&self.engine, Engine::Kernel(k) if k.uses_sparse_space())
     }
 }

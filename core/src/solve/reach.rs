@@ -23,12 +23,12 @@ const MOVES_PER_LISTING: usize = 1 << 15;
 
 /// Roughly what one remembered position costs the search (the position, its value and
 /// remoteness, and the hash map's share), for saying limits in memory.
-pub const BYTES_PER_SEARCHED_POSITION: u64 = 140;
+pub(crate) const BYTES_PER_SEARCHED_POSITION: u64 = 140;
 
 /// The memory a search may hold besides its positions (the options it keeps): what the limit
 /// on positions allows, and never less than `LEAST_HELD`, so that a small limit on positions
 /// limits positions, not a few kilobytes of options.
-pub fn held_memory(limits: &Limits) -> u64 {
+pub(crate) fn held_memory(limits: &Limits) -> u64 {
     (limits.max_states as u64).saturating_mul(BYTES_PER_SEARCHED_POSITION).max(LEAST_HELD)
 }
 
@@ -36,7 +36,7 @@ pub fn held_memory(limits: &Limits) -> u64 {
 const LEAST_HELD: u64 = 64 << 20;
 
 /// The positions a search may keep in `mb` megabytes (`--memory MB`).
-pub fn positions_in_memory(mb: u64) -> usize {
+pub(crate) fn positions_in_memory(mb: u64) -> usize {
     (mb.saturating_mul(1 << 20) / BYTES_PER_SEARCHED_POSITION).max(1) as usize
 }
 
@@ -78,7 +78,7 @@ const SPLIT_SHARING: f64 = 4.0;
 /// Refuses a search that will certainly pass the limit on positions or on moves examined, or
 /// on memory where it keeps `kept` bytes for every move it examines (a search that holds each
 /// position's options until its value is known).
-pub fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) -> Result<(), SolveError> {
+pub(crate) fn refuse_hopeless(game: &Game, pos: &Position, limits: &Limits, kept: u64) -> Result<(), SolveError> {
     if game.tracks_history() || game.can_grow() || !matches!(game.board, Board::AnyPiles | Board::FixedPiles(_)) {
         return Ok(());
     }

@@ -8,7 +8,7 @@ use crate::rules::{Convention, Game, Position};
 use crate::vocab::Span;
 
 #[derive(Default)]
-pub struct Search {
+pub(super) struct Search {
     memo: HashMap<Position, Node>,
     work: Work,
 }
@@ -29,15 +29,15 @@ struct Frame {
 
 impl Search {
     /// Positions valued so far.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.memo.len()
     }
 
-    pub fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
+    pub(super) fn value(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Value, SolveError> {
         Ok(self.node(game, pos, limits)?.value)
     }
 
-    pub fn remoteness(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
+    pub(super) fn remoteness(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u64, SolveError> {
         Ok(self.node(game, pos, limits)?.remoteness)
     }
 

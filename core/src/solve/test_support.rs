@@ -7,27 +7,27 @@ use crate::rules::{Game, Position};
 use crate::solve::{Limits, Solver, Value};
 
 /// The repository's `games/` folder.
-pub fn games_dir() -> PathBuf {
+pub(crate) fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("games")
 }
 
 /// Loads `games/<name>`.
-pub fn game(name: &str) -> Game {
+pub(crate) fn game(name: &str) -> Game {
     let path = games_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     crate::load(&text, name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
 }
 
 /// Loads game text written in a test.
-pub fn game_text(text: &str) -> Game {
+pub(crate) fn game_text(text: &str) -> Game {
     crate::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
 }
 
 /// A solver within the default limits.
-pub fn solver(game: &Game) -> Solver<'_> {
+pub(crate) fn solver(game: &Game) -> Solver<'_> {
     Solver::within(game, Limits::default())
 }
 
-pub fn value(solver: &mut Solver, piles: &[u64]) -> Value {
+pub(crate) fn value(solver: &mut Solver, piles: &[u64]) -> Value {
     solver.value(&Position::new(piles.to_vec())).unwrap_or_else(|e| panic!("{piles:?}: {e:?}"))
 }

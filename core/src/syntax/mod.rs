@@ -19,7 +19,8 @@ pub use complete::{complete, Completion, CompletionKind};
 pub use error::ParseError;
 pub use format::format;
 use outline::by_line;
-pub use outline::{keywords, outline, Outline};
+pub(crate) use outline::keywords;
+pub use outline::{outline, Outline};
 pub use symbols::{symbols, Symbol, SymbolKind};
 pub use tokens::{tokens, Token, TokenKind};
 pub use words::keyword_help;
@@ -31,14 +32,14 @@ use crate::ast::*;
 struct GameParser;
 
 /// Deeper nesting than this is refused before pest sees it, so that no input can exhaust the stack.
-pub const MAX_NESTING: usize = 64;
+pub(crate) const MAX_NESTING: usize = 64;
 
 /// The most operators one expression may apply in a row, counting those inside its brackets:
 /// every later stage walks expressions recursively, so their depth is bounded here.
-pub const MAX_OPERATORS: usize = 200;
+pub(crate) const MAX_OPERATORS: usize = 200;
 
 /// Parses a whole game text.
-pub fn parse(text: &str) -> Result<GameFile, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<GameFile, ParseError> {
     match parse_within(text, || Ok::<(), std::convert::Infallible>(())) {
         Ok(file) => Ok(file),
         Err(Interrupted::Parse(e)) => Err(e),
@@ -48,7 +49,7 @@ pub fn parse(text: &str) -> Result<GameFile, ParseError> {
 
 /// Why `parse_within` gave no file: the text is wrong, or the question stopped it.
 #[derive(Debug)]
-pub enum Interrupted<E> {
+pub(crate) enum Interrupted<E> {
     /// The text is wrong.
     Parse(ParseError),
     /// `between` said to stop.
@@ -68,7 +69,10 @@ thread_local! {
 
 /// Parses a whole game text as `parse` does, calling `between` between pieces of it (see
 /// `PIECE`) and stopping with its error.
-pub fn parse_within<E>(text: &str, mut between: impl FnMut() -> Result<(), E>) -> Result<GameFile, Interrupted<E>> {
+pub(crate) fn parse_within<E>(
+    text: &str,
+    mut between: impl FnMut() -> Result<(), E>,
+) -> Result<GameFile, Interrupted<E>> {
     prescan(text).map_err(Interrupted::Parse)?;
     pest::set_error_detail(true);
     let mut statements = Vec::new();

@@ -77,7 +77,7 @@ pub(super) fn by_line<'t, T>(
 
 /// Every keyword of the language as the grammar spells it (its `kw_*` rules, each spelling),
 /// in the grammar's order: what a front end offers for completion.
-pub fn keywords() -> Vec<&'static str> {
+pub(crate) fn keywords() -> Vec<&'static str> {
     let mut words: Vec<&'static str> = Vec::new();
     for line in GRAMMAR.lines().filter(|l| l.starts_with("kw_")) {
         let Some((_, body)) = line.split_once('=') else { continue };

@@ -331,7 +331,7 @@ pub enum Explanation {
 
 /// Why a position has its outcome or value; with `all` the Grundy values of every smaller pile that a one-pile
 /// explanation reads (G(0..n−1)), for a student to check the mex against.
-pub fn explain_with(solver: &mut Solver, pos: &Position, all: bool) -> Result<Explanation, SolveError> {
+pub(crate) fn explain_with(solver: &mut Solver, pos: &Position, all: bool) -> Result<Explanation, SolveError> {
     let mut e = explain_plain(solver, pos)?;
     if let Explanation::Mex { pile, smaller, .. } = &mut e {
         if all && *pile <= MOST_SMALLER_LISTED {

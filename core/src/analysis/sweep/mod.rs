@@ -4,7 +4,7 @@
 //! game's failure is its row, never the sweep's end. Running the rows in parallel and keeping
 //! them in a file are `api::sweep` and `rows`.
 
-pub mod rows;
+pub(crate) mod rows;
 
 use std::path::Path;
 use std::time::Instant;
@@ -135,12 +135,12 @@ impl SweepRow {
 /// Why a game's run ended without a row: the sweep itself was cancelled (Ctrl-C), and the
 /// game is one of those in flight, which a rerun computes again.
 #[derive(Debug)]
-pub struct Cancelled;
+pub(crate) struct Cancelled;
 
 /// One game's row: its values computed until a theorem proves their period or `upto` values,
 /// within `limits`; with `checkpoint`, from and to that file (a run stopped by its budget
 /// keeps its values there, and a rerun goes on from them).
-pub fn sweep_row(
+pub(crate) fn sweep_row(
     label: &str,
     game: &Game,
     upto: u64,
@@ -227,7 +227,7 @@ fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
 
 /// FNV-1a, 64 bits, over the first `len` values as 32-bit little-endian words: a checksum any
 /// program can recompute from a list of values.
-pub fn checksum(values: &Values, len: usize) -> u64 {
+pub(crate) fn checksum(values: &Values, len: usize) -> u64 {
     checksum_of((0..len.min(values.len())).map(|n| values.get(n)))
 }
 

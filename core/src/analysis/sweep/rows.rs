@@ -291,7 +291,7 @@ fn tail_is_a_row(whole: &str, tail: &str, format: RowsFormat) -> bool {
 }
 
 /// The rows as the file holds them.
-pub fn render(rows: &[SweepRow], format: RowsFormat) -> String {
+pub(crate) fn render(rows: &[SweepRow], format: RowsFormat) -> String {
     let mut out = String::new();
     if format == RowsFormat::Csv {
         out.push_str(&csv_header());
@@ -327,7 +327,7 @@ fn line_of(row: &SweepRow, format: RowsFormat) -> String {
 }
 
 /// The rows of a rows file's text (a last line cut short is left out); `path` names it in errors.
-pub fn parse_rows(text: &str, format: RowsFormat, path: &Path) -> Result<Vec<SweepRow>, RowsError> {
+pub(crate) fn parse_rows(text: &str, format: RowsFormat, path: &Path) -> Result<Vec<SweepRow>, RowsError> {
     // Only lines that end in a newline were written whole; what follows the last one is torn.
     let whole = match text.rfind('\n') {
         Some(end) => &text[..=end],

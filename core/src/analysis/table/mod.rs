@@ -12,7 +12,7 @@ mod render;
 mod stream;
 
 pub use error::TableError;
-pub use stream::{StreamError, StreamedRows};
+pub(crate) use stream::{StreamError, StreamedRows};
 
 /// Which positions a table covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +145,7 @@ fn misere_columns(solver: &mut Solver, upto: u64) -> Result<MisereColumns, Solve
 
 /// What a table is asked to show besides outcomes and Grundy values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TableOptions {
+pub(crate) struct TableOptions {
     /// a column of remoteness: how many moves the game lasts with best play
     pub remoteness: bool,
     /// a grid of one pile of n after a previous move of `last`, for memory games
@@ -179,7 +179,7 @@ fn boards_in_box(r: u64, c: u64) -> u128 {
     total
 }
 
-pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Table, TableError> {
+pub(crate) fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Table, TableError> {
     let (mut table, from_column) = build(solver, upto, options, false)?;
     if from_column {
         if let Some(column) = solver.pile_column(upto) {
@@ -191,7 +191,7 @@ pub fn table(solver: &mut Solver, upto: u64, options: TableOptions) -> Result<Ta
 
 /// A table whose rows may be written as they are made: `Rows` when the one-pile values are all
 /// known to the solver (stored, or from a proven period) and the table shows them alone.
-pub enum TableStream<'s> {
+pub(crate) enum TableStream<'s> {
     /// The rows come from the solver's values, made as they are written.
     Rows(StreamedRows<'s>),
     /// The table, held whole.
@@ -201,7 +201,7 @@ pub enum TableStream<'s> {
 /// `table`, with the rows of a one-pile table of outcomes and Grundy values left where the
 /// solver keeps its values: the same table, written in the same bytes, in memory that does not
 /// grow with its rows.
-pub fn stream_table<'s>(
+pub(crate) fn stream_table<'s>(
     solver: &'s mut Solver,
     upto: u64,
     options: TableOptions,
@@ -408,7 +408,7 @@ fn build(solver: &mut Solver, upto: u64, options: TableOptions, stream: bool) ->
 /// Which positions a table of this game covers: its board decides, and for games on any
 /// number of piles, `--piles`.
 /// The most piles a table's positions have: as many as a game's board may declare.
-pub const MOST_TABLE_PILES: usize = 64;
+pub(super) const MOST_TABLE_PILES: usize = 64;
 
 fn table_shape(game: &Game, piles: Option<usize>) -> Result<TableShape, TableError> {
     // Boards whose piles are fixed take --piles only when it says what they have.

@@ -16,7 +16,7 @@ use crate::solve::{check_cancel, Limits, Outcome, PileColumn, SolveError};
 const BLOCKS_BETWEEN_CHECKS: u64 = 64;
 
 /// A one-pile table of outcomes and Grundy values whose rows are the solver's values.
-pub struct StreamedRows<'s> {
+pub(crate) struct StreamedRows<'s> {
     /// The table with its rows left out: its name, period, pattern.
     table: Table,
     column: PileColumn<'s>,
@@ -25,7 +25,7 @@ pub struct StreamedRows<'s> {
 
 /// Why a streamed table stopped: its output failed, or its budget ran out while writing.
 #[derive(Debug)]
-pub enum StreamError {
+pub(crate) enum StreamError {
     /// Writing failed (a closed pipe, a full disk).
     Io(io::Error),
     /// The question was cancelled or passed its deadline.
@@ -64,7 +64,7 @@ impl<'s> StreamedRows<'s> {
     }
 
     /// The rows as CSV, as `Table::write_csv` writes them.
-    pub fn write_csv(&self, out: &mut dyn Write) -> Result<(), StreamError> {
+    pub(crate) fn write_csv(&self, out: &mut dyn Write) -> Result<(), StreamError> {
         let mut bytes = csv_header(&self.table);
         bytes.reserve(CSV_BLOCK + 64);
         let mut row = RowNumber::default();
@@ -129,7 +129,7 @@ impl<'s> StreamedRows<'s> {
     /// The table as pretty JSON with a final newline, as `render::pretty` writes `Table::to_json`
     /// (`OnePileJson`'s fields in its order): the lists are written by hand, a plain loop each,
     /// and the other fields by serde_json, indented as its pretty printer nests them.
-    pub fn write_json(&self, out: &mut dyn Write) -> Result<(), StreamError> {
+    pub(crate) fn write_json(&self, out: &mut dyn Write) -> Result<(), StreamError> {
         let t = &self.table;
         let field = |value: &dyn erased::Json| -> Vec<u8> { value.pretty().replace('\n', "\n  ").into_bytes() };
         let mut bytes = Vec::with_capacity(CSV_BLOCK + 64);

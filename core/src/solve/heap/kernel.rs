@@ -26,7 +26,7 @@ use paired::{Asked, Computed};
 /// copy of the tables), and one waits for the other only when the other falls more than a pile
 /// behind. The pairs start again from every value at each multiple of `PAIRS_MEET`, where the
 /// tables and the choices may change. (0.564 to 2^17: 1.7 times as fast on two threads.)
-pub struct HeapKernel {
+pub(crate) struct HeapKernel {
     pub rules: HeapRules,
     values: Values,
     largest: u32,
@@ -106,7 +106,7 @@ const BLOCK_FROM_PAIRS: usize = 1 << 12;
 /// What a kernel knows besides its values: all a checkpoint keeps for a resumed run to go on as
 /// the uninterrupted one would (the sparse-space tables are rebuilt from the values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MethodState {
+pub(crate) struct MethodState {
     pub sparse_tried: bool,
     /// the sparse-space method's mask and domain parities, while it is in use
     pub sparse: Option<(u32, [u32; 2])>,
@@ -120,7 +120,7 @@ pub struct MethodState {
 }
 
 impl HeapKernel {
-    pub fn new(rules: HeapRules) -> Self {
+    pub(crate) fn new(rules: HeapRules) -> Self {
         HeapKernel {
             rules,
             values: Values::default(),
@@ -157,13 +157,13 @@ impl HeapKernel {
 
     /// Shares a pile's scans with the other threads from this many options on (tests lower it,
     /// so that small piles take the parallel path too).
-    pub fn set_parallel_from(&mut self, options: usize) {
+    pub(crate) fn set_parallel_from(&mut self, options: usize) {
         self.parallel_from = options;
     }
 
     /// A kernel that goes on from the values of piles 0..values.len() and the method it used
     /// (from a checkpoint).
-    pub fn resume(rules: HeapRules, values: Values, method: MethodState) -> Self {
+    pub(crate) fn resume(rules: HeapRules, values: Values, method: MethodState) -> Self {
         let mut kernel = HeapKernel::new(rules);
         kernel.largest = (0..values.len()).map(|n| values.get(n)).max().unwrap_or(0);
         kernel.sparse = method.sparse.map(|(mask, parity)| {
@@ -184,7 +184,7 @@ impl HeapKernel {
     }
 
     /// The method's state, for a checkpoint.
-    pub fn method_state(&self) -> MethodState {
+    pub(crate) fn method_state(&self) -> MethodState {
         MethodState {
             sparse_tried: self.sparse_tried,
             sparse: self.sparse.as_ref().map(|s| (s.classes().mask, s.classes().parity)),
@@ -199,7 +199,7 @@ impl HeapKernel {
     /// The sparse-space classes of the values so far, as (mask, parity of even and odd piles):
     /// the method's own when it runs, else those the values call for (the classes the method
     /// would choose now), so that the rare values of a plain scan are counted the same way.
-    pub fn rare_classes(&self) -> Option<(u32, [u32; 2])> {
+    pub(crate) fn rare_classes(&self) -> Option<(u32, [u32; 2])> {
         match &self.sparse {
             Some(s) => Some((s.classes().mask, s.classes().parity)),
             // Classes from a few thousand values say little: the method's own start is 4096.
@@ -213,13 +213,13 @@ impl HeapKernel {
     }
 
     /// Every value so far, when the whole table is kept.
-    pub fn values(&self) -> Option<&Values> {
+    pub(crate) fn values(&self) -> Option<&Values> {
         (self.reach.dropped() == 0).then_some(&self.values)
     }
 
     /// The threads one pile's scan may share its work with (1: this one alone). The values
     /// never depend on it.
-    pub fn set_threads(&mut self, threads: usize) {
+    pub(crate) fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
 
@@ -230,19 +230,19 @@ impl HeapKernel {
     /// second thread and its copies, or the scratch of a pair's second pile that it holds
     /// when it runs): the threads default to the machine's cores, and a report must not
     /// depend on the machine.
-    pub fn memory_bytes(&self) -> u64 {
+    pub(crate) fn memory_bytes(&self) -> u64 {
         let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
         let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity();
         self.values.stored_bytes() + sparse + marks as u64
     }
 
     /// How many pile sizes have values: 0 up to this.
-    pub fn computed(&self) -> usize {
+    pub(crate) fn computed(&self) -> usize {
         self.values.len() + self.reach.dropped()
     }
 
     /// The value of pile `n`, unless it is not computed yet or a window dropped it.
-    pub fn value(&self, n: u64) -> Option<u32> {
+    pub(crate) fn value(&self, n: u64) -> Option<u32> {
         if n >= self.computed() as u64 {
             return None;
         }
@@ -253,21 +253,21 @@ impl HeapKernel {
     }
 
     /// Makes pile `n`'s value outlive a window, when it is still to be computed.
-    pub fn keep_value_of(&mut self, n: u64) {
+    pub(crate) fn keep_value_of(&mut self, n: u64) {
         if n >= self.computed() as u64 {
             self.wanted.insert(n);
         }
     }
 
     /// Room for the values of piles below `total` (a window's are stored closer together).
-    pub fn reserve_total(&mut self, total: usize) {
+    pub(crate) fn reserve_total(&mut self, total: usize) {
         self.values.reserve_total(total.saturating_sub(self.reach.dropped()))
     }
 
     /// From here on keeps only the piles below `prefix` and at least the latest `recent`, when
     /// the sparse-space method is in use (the only one whose reads stay in such a window) and
     /// every amount taken is small next to the window.
-    pub fn start_window(&mut self, prefix: usize, recent: usize) {
+    pub(crate) fn start_window(&mut self, prefix: usize, recent: usize) {
         let small_takes = self.rules.most_taken.is_some_and(|m| m < recent as u64 / 2);
         if self.recent == 0
             && self.sparse.is_some()
@@ -382,25 +382,25 @@ impl HeapKernel {
     }
 
     /// Restricts the sparse-space variants the kernel may choose (before it chooses).
-    pub fn set_sparse_mode(&mut self, mode: SparseMode) {
+    pub(crate) fn set_sparse_mode(&mut self, mode: SparseMode) {
         self.sparse_mode = mode;
     }
 
     /// Whether a window dropped values.
-    pub fn windowed(&self) -> bool {
+    pub(crate) fn windowed(&self) -> bool {
         self.reach.dropped() > 0
     }
 
     /// Whether the kernel has yet to decide on the sparse-space method, which can turn a
     /// quadratic cost nearly linear: until then, the cost so far does not predict the rest.
-    pub fn may_turn_sparse(&self) -> bool {
+    pub(crate) fn may_turn_sparse(&self) -> bool {
         !self.sparse_tried && self.sparse_mode != SparseMode::Never && self.rules.splits()
     }
 
     /// The pile at which the sparse-space method, given up or never fitted, is tried again
     /// (`try_sparse_again`), when that comes before pile `upto`: the plain scan's cost so far
     /// does not predict the piles past it.
-    pub fn next_sparse_retry(&self, upto: u64) -> Option<u64> {
+    pub(crate) fn next_sparse_retry(&self, upto: u64) -> Option<u64> {
         let waits = self.sparse.is_none()
             && self.sparse_tried
             && self.sparse_mode != SparseMode::Never
@@ -416,7 +416,7 @@ impl HeapKernel {
     }
 
     /// Whether the sparse-space method is in use (for the benchmark's report).
-    pub fn uses_sparse_space(&self) -> bool {
+    pub(crate) fn uses_sparse_space(&self) -> bool {
         self.sparse.is_some()
     }
 
@@ -545,7 +545,7 @@ impl HeapKernel {
 
     /// Computes the next pile's value; `work` counts the options examined. False, with
     /// nothing computed, when the value needs piles a window dropped.
-    pub fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
+    pub(crate) fn push_next(&mut self, work: &mut u64) -> Result<bool, SolveError> {
         let n = self.computed() as u64;
         if let Some(computed) = self.computed_ahead.take_if(|c| c.n == n) {
             *work += computed.work;

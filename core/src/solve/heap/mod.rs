@@ -204,7 +204,7 @@ fn split_flag(parts: usize, shape: Option<SplitShape>) -> Option<u8> {
 
 /// The one-pile rules of a game, compiled: what each amount may leave.
 #[derive(Clone, Debug)]
-pub struct HeapRules {
+pub(super) struct HeapRules {
     rules: Vec<CompiledRule>,
     /// `flags[t]` for every t evaluated so far
     flags: Vec<u8>,
@@ -224,7 +224,7 @@ pub struct HeapRules {
 impl HeapRules {
     /// Compiles the rules, or `None` when some rule needs what the kernel does not know (n,
     /// history, three-way splits): those games use the general pile loop.
-    pub fn compile(game: &Game) -> Option<HeapRules> {
+    pub(super) fn compile(game: &Game) -> Option<HeapRules> {
         if game.tracks_history() || game.board == Board::Rows || !game.is_pile_sum() {
             return None;
         }
@@ -289,7 +289,7 @@ impl HeapRules {
 
     /// A hash of what every amount may leave, for rules whose moves take at most a fixed
     /// amount: two games with the same one have the same values (a checkpoint's game check).
-    pub fn fingerprint(&mut self) -> Option<u64> {
+    pub(super) fn fingerprint(&mut self) -> Option<u64> {
         let most = self.most_taken?;
         // Past 2²⁴ amounts the hash covers the first 2²⁴ and the largest take, not every amount
         // (reading 2³² of them held 4 GB).
@@ -313,7 +313,7 @@ impl HeapRules {
     }
 
     /// True when the rules can split a heap in two, so that a pile's options grow with it.
-    pub fn splits(&self) -> bool {
+    pub(super) fn splits(&self) -> bool {
         self.rules.iter().any(|r| match &r.kind {
             Compiled::Take { split, .. } | Compiled::Split { split } => *split != 0,
             Compiled::Octal { digits } => digits.iter().any(|d| d & 4 != 0),
@@ -324,7 +324,7 @@ impl HeapRules {
     /// The value of pile `n` by the plain scan of every option, from `value` of the smaller
     /// piles: a check of a stored value that shares nothing with the kernel's methods (a
     /// checkpoint's sample is checked with it).
-    pub fn plain_value(&mut self, n: u64, value: impl Fn(u64) -> u32) -> Result<u32, MoveError> {
+    pub(super) fn plain_value(&mut self, n: u64, value: impl Fn(u64) -> u32) -> Result<u32, MoveError> {
         self.evaluate_to(n)?;
         let mut seen: Vec<bool> = Vec::new();
         let mut mark = |v: u32| {
@@ -354,7 +354,7 @@ impl HeapRules {
     }
 
     /// The options the plain scan of pile `n` examines, about: what `plain_value` costs.
-    pub fn plain_cost(&self, n: u64) -> u64 {
+    pub(super) fn plain_cost(&self, n: u64) -> u64 {
         let splits = self.two.iter().filter(|&&(t, _)| t + 2 <= n).count() as u64;
         1 + self.one.len() as u64 + splits * (n / 2)
     }
@@ -392,7 +392,7 @@ impl HeapRules {
     /// beyond e + 2q repeat what came before, so a pile of 10¹⁸ answers at once. `None` when
     /// a value the scan needs is not in the table any more (see `Table::Window`).
     #[allow(clippy::too_many_arguments)] // each bound is a separate question of the caller's
-    pub fn winning_options(
+    pub(super) fn winning_options(
         &self,
         p: u64,
         value: impl Fn(u64) -> Option<u64>,
@@ -515,9 +515,10 @@ mod search_ahead;
 mod sparse;
 mod values;
 
-pub use kernel::{HeapKernel, MethodState};
-pub use sparse::WitnessChoice;
-pub use values::{Slot, Values};
+pub(crate) use kernel::{HeapKernel, MethodState};
+pub(crate) use sparse::WitnessChoice;
+pub(crate) use values::Slot;
+pub(crate) use values::Values;
 
 #[cfg(test)]
 mod fingerprint_tests {

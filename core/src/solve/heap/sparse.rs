@@ -663,7 +663,7 @@ fn search_left<T: Slot>(
 /// chosen, from the costs so far, halved at each stretch so that the recent ones weigh most.
 /// The choice depends on the work counted alone, so every run makes the same ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WitnessChoice {
+pub(crate) struct WitnessChoice {
     /// the stretch the costs run to
     stretch: u64,
     /// whether the piles outside the sample try the holders first
@@ -709,14 +709,14 @@ impl WitnessChoice {
     }
 
     /// The choice as numbers, for a checkpoint.
-    pub fn to_words(self) -> [u64; 6] {
+    pub(crate) fn to_words(self) -> [u64; 6] {
         let [c0, c1] = self.cost;
         let [p0, p1] = self.piles;
         [self.stretch, u64::from(self.targeted), c0, c1, p0, p1]
     }
 
     /// The choice from `to_words`.
-    pub fn from_words([stretch, targeted, c0, c1, p0, p1]: [u64; 6]) -> Self {
+    pub(crate) fn from_words([stretch, targeted, c0, c1, p0, p1]: [u64; 6]) -> Self {
         WitnessChoice { stretch, targeted: targeted != 0, cost: [c0, c1], piles: [p0, p1] }
     }
 }

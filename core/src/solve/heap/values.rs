@@ -272,7 +272,7 @@ where
     }
 }
 
-pub trait Slot: Copy + Send + Sync + Into<u32> + Eq {
+pub(crate) trait Slot: Copy + Send + Sync + Into<u32> + Eq {
     /// Bytes of the scan's table that every XOR of two slots indexes (0: none worth keeping).
     const TABLE: usize;
     fn value(self) -> u32;

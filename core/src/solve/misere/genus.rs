@@ -13,18 +13,18 @@ use super::monoid::children;
 use super::quotient::Word;
 
 /// How many terms γ₀… are computed: enough for every alternation seen in heap games.
-pub const TERMS: usize = 10;
+pub(crate) const TERMS: usize = 10;
 
 /// Genus of one position: the normal-play value and γ₀..γ_{TERMS-1}.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Genus {
+pub(crate) struct Genus {
     pub normal: u64,
     pub gamma: Vec<u64>,
 }
 
 impl Genus {
     /// The genus of the nim heap ∗m.
-    pub fn nim(m: u64) -> Genus {
+    pub(crate) fn nim(m: u64) -> Genus {
         // ∗0 and ∗1 start with m ⊕ 1; then (and for larger heaps from the start) m ⊕ 2 after
         // an odd number of ∗2s and m after an even number.
         let gamma = (0..TERMS as u64)
@@ -37,17 +37,17 @@ impl Genus {
         Genus { normal: m, gamma }
     }
 
-    pub fn misere_grundy(&self) -> u64 {
+    pub(crate) fn misere_grundy(&self) -> u64 {
         self.gamma[0]
     }
 
     /// Whether this is the genus of a nim heap (∗g for the game's own g).
-    pub fn is_nim(&self) -> bool {
+    pub(crate) fn is_nim(&self) -> bool {
         *self == Genus::nim(self.normal)
     }
 
     /// g^{γ₀γ₁…} up to the final alternating pair (once, or one term when it is constant).
-    pub fn symbol(&self) -> String {
+    pub(crate) fn symbol(&self) -> String {
         let g = &self.gamma;
         let last = g.len();
         // The first j from which γ repeats with period 2.
@@ -74,18 +74,18 @@ fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
 }
 
 /// Genera of positions (words of heaps), memoized; a budget bounds the positions visited.
-pub struct Genera {
+pub(crate) struct Genera {
     memo: HashMap<Word, Genus>,
     budget: usize,
 }
 
 impl Genera {
-    pub fn new(budget: usize) -> Genera {
+    pub(crate) fn new(budget: usize) -> Genera {
         Genera { memo: HashMap::new(), budget }
     }
 
     /// The genus of a word whose heaps' options `options(h)` gives; `None` past the budget.
-    pub fn genus(&mut self, word: &[u64], options: &dyn Fn(u64) -> Vec<Word>) -> Option<Genus> {
+    pub(crate) fn genus(&mut self, word: &[u64], options: &dyn Fn(u64) -> Vec<Word>) -> Option<Genus> {
         let mut root: Word = word.iter().copied().filter(|&h| h > 0).collect();
         root.sort_unstable();
         if let Some(g) = self.memo.get(&root) {
@@ -127,7 +127,7 @@ fn combine(options: &[&Genus]) -> Genus {
 }
 
 /// Genera and tameness of piles 0..=N.
-pub struct PileGenera {
+pub(crate) struct PileGenera {
     pub genus: Vec<Option<Genus>>,
     pub tame: Vec<Option<bool>>,
 }
@@ -136,7 +136,7 @@ pub struct PileGenera {
 /// and whether each is tame: it has a nim heap's genus and is the same element of the quotient
 /// (`phi`) as an earlier tame pile of that genus, or is the first of its genus and every option
 /// is a sum of tame piles (Conway: tame options and a tame genus make a tame game).
-pub fn pile_genera<E>(
+pub(crate) fn pile_genera<E>(
     piles: usize,
     mut options_of: impl FnMut(u64) -> Result<Vec<Word>, E>,
     phi: &[Option<u32>],
@@ -176,7 +176,7 @@ pub fn pile_genera<E>(
 
 /// Misère Nim's rule on the normal-play values of tame piles: P exactly when every value is at
 /// most 1 and their XOR is 1, or some value is larger and their XOR is 0.
-pub fn misere_nim_rule(values: &[u64]) -> bool {
+pub(crate) fn misere_nim_rule(values: &[u64]) -> bool {
     let xor = values.iter().fold(0, |a, v| a ^ v);
     if values.iter().all(|&v| v <= 1) {
         xor == 1

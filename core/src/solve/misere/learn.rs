@@ -16,7 +16,7 @@ const MOST_PARTS: usize = 256;
 
 /// What the learner needs: the exact outcome of sums without the new heap, and every heap's
 /// options.
-pub struct Learner<'a> {
+pub(super) struct Learner<'a> {
     /// The new heap.
     pub heap: u64,
     /// Options of heaps 0..=heap.
@@ -30,7 +30,7 @@ pub struct Learner<'a> {
 }
 
 /// A learnt quotient: the monoid, Φ of heaps 0..=heap, and a shortest word for each element.
-pub struct Learnt {
+pub(super) struct Learnt {
     pub monoid: Monoid,
     pub phi: Vec<u32>,
     pub reps: Vec<Word>,
@@ -78,7 +78,7 @@ impl Learner<'_> {
     }
 
     /// Learns the quotient of heaps 0..=heap; `None` when it does not succeed within its bounds.
-    pub fn learn(&self) -> Option<Learnt> {
+    pub(super) fn learn(&self) -> Option<Learnt> {
         let gens: Vec<u64> = (1..=self.heap).filter(|&h| !self.options[h as usize].is_empty()).collect();
         let mut memo: HashMap<Word, bool> = HashMap::new();
         let mut access: Vec<Word> = vec![Vec::new()];
@@ -261,7 +261,7 @@ fn sub_sums(w: &[u64], most: usize) -> Vec<Word> {
 /// The smallest sum (by counters) at which a candidate breaks the misère recursion, found by
 /// walking the pairs (Φ(G), W(G)) in order of the smallest sum reaching each; `None` when it
 /// holds everywhere; the outer `None` when there are more than `limit` pairs.
-pub fn smallest_failure(
+pub(super) fn smallest_failure(
     monoid: &Monoid,
     kinds: &[(u64, u32, Vec<u32>)],
     limit: usize,

@@ -4,11 +4,11 @@
 #[cfg(test)]
 pub(crate) mod brute;
 mod certify;
-pub mod genus;
+pub(crate) mod genus;
 mod learn;
 mod monoid;
-pub mod presentation;
-pub mod quotient;
+pub(crate) mod presentation;
+pub(crate) mod quotient;
 mod relative;
 mod step;
 mod walk;
@@ -19,7 +19,8 @@ use thiserror::Error;
 
 use super::{check_cancel, period, Limits, Outcome, SolveError};
 use crate::rules::{Game, Position};
-pub use quotient::{Bounds, Meter, NotAdded, Quotient, Word};
+pub(crate) use quotient::Word;
+pub(crate) use quotient::{Bounds, Meter, NotAdded, Quotient};
 
 /// Steps of the quotient's check and learner a question may spend per move of its work (about
 /// what they take in the same time, measured on Dawson's Kayles and 0.56).
@@ -69,7 +70,7 @@ pub enum MisereError {
 }
 
 /// Why the quotient stopped at `heap` when a question's work ran out there.
-pub fn out_of_work(heap: u64, limits: &Limits) -> String {
+pub(crate) fn out_of_work(heap: u64, limits: &Limits) -> String {
     format!(
         "at heap {heap} the work allowed ran out (it grows with {}, now {})",
         give(Argument::Timeout),
@@ -292,7 +293,7 @@ impl MisereHeaps {
 
 /// Piles up to this size have their moves listed; larger ones, under a proven period, are
 /// answered through a representative pile.
-pub const LISTED_PILE: u64 = 4096;
+pub(crate) const LISTED_PILE: u64 = 4096;
 
 impl MisereHeaps {
     /// Every move to a P-position (one per resulting position, at most `most`), and whether
@@ -384,7 +385,7 @@ fn shifted(m: crate::rules::Move, from: u64, shift: u64) -> crate::rules::Move {
 }
 
 /// The options of one heap as words: what the rules leave of a pile of n.
-pub fn heap_options(game: &Game, n: u64, limits: &Limits) -> Result<Vec<Word>, SolveError> {
+pub(crate) fn heap_options(game: &Game, n: u64, limits: &Limits) -> Result<Vec<Word>, SolveError> {
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -438,7 +439,7 @@ fn refuse_long_listing(n: u64, upto: u64, listed: u64, limits: &Limits) -> Resul
 /// as Plambeck carried it to misère quotients) proves over the heaps computed: Φ(n + p) = Φ(n)
 /// for n₀ ≤ n with n + p computed, the heaps computed reach 2n₀ + 2p + t (t the most a move
 /// takes), and the quotient stopped growing before n₀ + p.
-pub fn proven_period(q: &Quotient, most_taken: u64) -> Option<Proven> {
+pub(crate) fn proven_period(q: &Quotient, most_taken: u64) -> Option<Proven> {
     let phi = q.phis();
     let len = phi.len() as u64;
     for p in 1..=len / 3 {

@@ -3,7 +3,7 @@
 //! other's.
 
 /// A word: a sum of heaps, as its heap sizes in increasing order (no zeros).
-pub type Word = Vec<u64>;
+pub(crate) type Word = Vec<u64>;
 
 /// The options of a word (a sum of heaps), as words, each sorted, without repeats.
 pub(super) fn children(word: &[u64], options: &dyn Fn(u64) -> Vec<Word>) -> Vec<Word> {

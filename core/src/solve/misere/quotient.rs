@@ -39,8 +39,9 @@ use super::relative::{self, Rel};
 use super::step::step;
 use super::walk::Checker;
 
+pub(crate) use super::monoid::Word;
 use super::monoid::{children, dedup};
-pub use super::monoid::{Meter, Monoid, Word};
+pub(crate) use super::monoid::{Meter, Monoid};
 
 /// Why the quotient stopped growing at a heap.
 #[derive(Clone, Debug, PartialEq, Eq)]

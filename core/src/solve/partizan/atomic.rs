@@ -10,7 +10,7 @@ use super::forms::{FormId, Forms, TooManyForms};
 
 /// Atomic weights of the forms of one store, each computed once.
 #[derive(Default)]
-pub struct AtomicWeights {
+pub(crate) struct AtomicWeights {
     weights: HashMap<FormId, FormId>,
     all_small: HashMap<FormId, bool>,
 }
@@ -18,7 +18,7 @@ pub struct AtomicWeights {
 impl AtomicWeights {
     /// Whether every position of `g` (itself included) has options for both players or for
     /// neither: the games atomic weights are defined for.
-    pub fn is_all_small(&mut self, forms: &Forms, g: FormId) -> bool {
+    pub(crate) fn is_all_small(&mut self, forms: &Forms, g: FormId) -> bool {
         if let Some(&a) = self.all_small.get(&g) {
             return a;
         }
@@ -29,7 +29,7 @@ impl AtomicWeights {
     }
 
     /// The atomic weight of `g`, a game itself; `None` when `g` is not all-small.
-    pub fn weight(&mut self, forms: &mut Forms, g: FormId) -> Result<Option<FormId>, TooManyForms> {
+    pub(crate) fn weight(&mut self, forms: &mut Forms, g: FormId) -> Result<Option<FormId>, TooManyForms> {
         if !self.is_all_small(forms, g) {
             return Ok(None);
         }
@@ -100,13 +100,13 @@ impl AtomicWeights {
 /// reversible in that order are removed or bypassed as in a canonical form, and a game whose
 /// stops are equal is that number.
 #[derive(Default)]
-pub struct ReducedForms {
+pub(crate) struct ReducedForms {
     reduced: HashMap<FormId, FormId>,
 }
 
 impl ReducedForms {
     /// The reduced canonical form of `g`.
-    pub fn reduced(&mut self, forms: &mut Forms, g: FormId) -> Result<FormId, TooManyForms> {
+    pub(crate) fn reduced(&mut self, forms: &mut Forms, g: FormId) -> Result<FormId, TooManyForms> {
         if let Some(&r) = self.reduced.get(&g) {
             return Ok(r);
         }

@@ -37,9 +37,9 @@ struct Kind {
 
 /// The store ran past its size limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooManyForms;
+pub(crate) struct TooManyForms;
 
-pub struct Forms {
+pub(crate) struct Forms {
     nodes: Vec<Node>,
     kinds: Vec<Kind>,
     /// Canonical nodes only; temporary nodes (a game being simplified) are not found here.
@@ -69,7 +69,7 @@ const STOP_EVERY: u32 = 1 << 12;
 
 /// The result of simplifying a game, as `explain` shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Simplification {
+pub(crate) struct Simplification {
     /// Left options removed because another Left option is at least as good.
     pub dominated_left: Vec<FormId>,
     pub dominated_right: Vec<FormId>,
@@ -81,7 +81,7 @@ pub struct Simplification {
 
 impl Forms {
     /// A store of at most `limit` forms (temporary ones included).
-    pub fn new(limit: usize) -> Forms {
+    pub(crate) fn new(limit: usize) -> Forms {
         let zero = Node { left: vec![], right: vec![] };
         let mut index = HashMap::new();
         index.insert(zero.clone(), FormId::ZERO);
@@ -106,12 +106,12 @@ impl Forms {
     }
 
     /// Stops the store's work when `limits`' question is cancelled or past its deadline.
-    pub fn stop_with(&mut self, limits: crate::solve::Limits) {
+    pub(crate) fn stop_with(&mut self, limits: crate::solve::Limits) {
         self.stop_with = Some(limits);
     }
 
     /// Whether the question stopped the store's work (see `stopped`).
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
 
@@ -130,20 +130,20 @@ impl Forms {
 
     /// The work done so far, in entries remembered: forms, comparisons and sums. It grows
     /// with the forms' size, and tables stop writing values where it passes a budget.
-    pub fn work(&self) -> usize {
+    pub(crate) fn work(&self) -> usize {
         self.nodes.len() + self.less_equal.len() + self.sums.len()
     }
 
-    pub fn left(&self, g: FormId) -> &[FormId] {
+    pub(crate) fn left(&self, g: FormId) -> &[FormId] {
         &self.nodes[g.0 as usize].left
     }
 
-    pub fn right(&self, g: FormId) -> &[FormId] {
+    pub(crate) fn right(&self, g: FormId) -> &[FormId] {
         &self.nodes[g.0 as usize].right
     }
 
     /// The number this form is, if it is one.
-    pub fn number(&self, g: FormId) -> Option<Dyadic> {
+    pub(crate) fn number(&self, g: FormId) -> Option<Dyadic> {
         match self.kinds[g.0 as usize].number_nimber {
             Some((x, 0)) => Some(x),
             _ => None,
@@ -151,7 +151,7 @@ impl Forms {
     }
 
     /// (x, n) when the form is the number x plus the nimber *n.
-    pub fn number_nimber(&self, g: FormId) -> Option<(Dyadic, u32)> {
+    pub(crate) fn number_nimber(&self, g: FormId) -> Option<(Dyadic, u32)> {
         self.kinds[g.0 as usize].number_nimber
     }
 
@@ -173,7 +173,7 @@ impl Forms {
 
     /// The canonical form of a number. Integers are built upwards from the largest one known,
     /// so a large integer costs no deep recursion.
-    pub fn of_number(&mut self, x: Dyadic) -> Result<FormId, TooManyForms> {
+    pub(crate) fn of_number(&mut self, x: Dyadic) -> Result<FormId, TooManyForms> {
         if let Some(&id) = self.numbers.get(&x) {
             return Ok(id);
         }
@@ -213,7 +213,7 @@ impl Forms {
     }
 
     /// The nimber *n.
-    pub fn nimber(&mut self, n: u32) -> Result<FormId, TooManyForms> {
+    pub(crate) fn nimber(&mut self, n: u32) -> Result<FormId, TooManyForms> {
         // *k = {*0, …, *(k−1) | *0, …, *(k−1)} is canonical as it stands (nimbers are pairwise
         // confused, and none reverses), so each is interned directly, in turn: simplifying
         // would compare every pair of options again, and a recursion would build *k 2^(n−k)
@@ -240,13 +240,13 @@ impl Forms {
     }
 
     /// ↑ = {0 | *}.
-    pub fn up(&mut self) -> Result<FormId, TooManyForms> {
+    pub(crate) fn up(&mut self) -> Result<FormId, TooManyForms> {
         let star = self.nimber(1)?;
         self.canonical(vec![FormId::ZERO], vec![star])
     }
 
     /// G ≤ H: there is no Left option of G at least H, and no Right option of H at most G.
-    pub fn le(&mut self, g: FormId, h: FormId) -> bool {
+    pub(crate) fn le(&mut self, g: FormId, h: FormId) -> bool {
         if g == h {
             return true;
         }
@@ -283,23 +283,23 @@ impl Forms {
         result
     }
 
-    pub fn ge(&mut self, g: FormId, h: FormId) -> bool {
+    pub(crate) fn ge(&mut self, g: FormId, h: FormId) -> bool {
         self.le(h, g)
     }
 
     /// G < H.
     #[cfg(test)]
-    pub fn lt(&mut self, g: FormId, h: FormId) -> bool {
+    pub(crate) fn lt(&mut self, g: FormId, h: FormId) -> bool {
         g != h && self.le(g, h)
     }
 
     /// The canonical form of {left | right}, whose options are canonical.
-    pub fn canonical(&mut self, left: Vec<FormId>, right: Vec<FormId>) -> Result<FormId, TooManyForms> {
+    pub(crate) fn canonical(&mut self, left: Vec<FormId>, right: Vec<FormId>) -> Result<FormId, TooManyForms> {
         self.simplify(left, right, None)
     }
 
     /// As `canonical`, recording what was removed on the way, for `explain`.
-    pub fn canonical_explained(
+    pub(crate) fn canonical_explained(
         &mut self,
         left: Vec<FormId>,
         right: Vec<FormId>,
@@ -440,7 +440,7 @@ impl Forms {
     }
 
     /// −G = {−Gᴿ | −Gᴸ}; the negative of a canonical form is canonical.
-    pub fn neg(&mut self, g: FormId) -> Result<FormId, TooManyForms> {
+    pub(crate) fn neg(&mut self, g: FormId) -> Result<FormId, TooManyForms> {
         if g == FormId::ZERO {
             return Ok(g);
         }
@@ -470,7 +470,7 @@ impl Forms {
     /// G + H = {Gᴸ + H, G + Hᴸ | Gᴿ + H, G + Hᴿ}. A number is added through the translation
     /// principle (x + G = {x + Gᴸ | x + Gᴿ} when G is not a number), so a large integer costs
     /// no long recursion.
-    pub fn add(&mut self, g: FormId, h: FormId) -> Result<FormId, TooManyForms> {
+    pub(crate) fn add(&mut self, g: FormId, h: FormId) -> Result<FormId, TooManyForms> {
         if g == FormId::ZERO {
             return Ok(h);
         }
@@ -523,14 +523,14 @@ impl Forms {
         self.canonical(left, right)
     }
 
-    pub fn sub(&mut self, g: FormId, h: FormId) -> Result<FormId, TooManyForms> {
+    pub(crate) fn sub(&mut self, g: FormId, h: FormId) -> Result<FormId, TooManyForms> {
         let minus_h = self.neg(h)?;
         self.add(g, minus_h)
     }
 
     /// Left's stop (moving first) and Right's stop: the numbers play reaches when both
     /// players stop as soon as the game is a number.
-    pub fn stops(&mut self, g: FormId) -> (Dyadic, Dyadic) {
+    pub(crate) fn stops(&mut self, g: FormId) -> (Dyadic, Dyadic) {
         let mut memo = std::mem::take(&mut self.stop_memo);
         let stops = (self.stop(g, true, &mut memo), self.stop(g, false, &mut memo));
         self.stop_memo = memo;
@@ -558,7 +558,7 @@ impl Forms {
 
     /// How many distinct forms `g` is made of (itself and every option of an option …), up to
     /// `most`: a sum's cost grows with the product of its parts' sizes.
-    pub fn size(&self, g: FormId, most: usize) -> usize {
+    pub(crate) fn size(&self, g: FormId, most: usize) -> usize {
         let mut seen = std::collections::HashSet::new();
         let mut pending = vec![g];
         while let Some(h) = pending.pop() {
@@ -574,7 +574,7 @@ impl Forms {
     }
 
     /// The birthday: the day the form is born on (0 for 0, 1 for 1, −1 and *).
-    pub fn birthday(&mut self, g: FormId) -> u32 {
+    pub(crate) fn birthday(&mut self, g: FormId) -> u32 {
         let mut memo = std::mem::take(&mut self.birthdays);
         let b = self.birthday_memo(g, &mut memo);
         self.birthdays = memo;

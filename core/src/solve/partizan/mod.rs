@@ -7,19 +7,20 @@
 //! Under misère play canonical forms do not apply: outcomes come from a search of the game tree,
 //! the same search the tests use to check the values under normal play.
 
-pub mod atomic;
-pub mod dyadic;
-pub mod forms;
-pub mod notation;
-pub mod thermo;
+pub(crate) mod atomic;
+pub(crate) mod dyadic;
+pub(crate) mod forms;
+pub(crate) mod notation;
+pub(crate) mod thermo;
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-pub use dyadic::Dyadic;
-pub use forms::{FormId, Forms};
-pub use thermo::{SumBounds, ThermalValue};
+pub(crate) use dyadic::Dyadic;
+pub(crate) use forms::FormId;
+pub(crate) use forms::Forms;
+pub(crate) use thermo::{SumBounds, ThermalValue};
 
 use super::{check_cancel, Limits, SolveError};
 use crate::rules::{Board, Game, Move, Position, Side};

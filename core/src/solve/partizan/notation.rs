@@ -15,22 +15,22 @@ const MOST_UPS: i32 = 8;
 const MOST_STARS: u32 = 4;
 
 /// The longest form `show` writes out in full.
-pub const LONGEST_FORM: usize = 4000;
+pub(crate) const LONGEST_FORM: usize = 4000;
 
 /// The game written out, or, past `LONGEST_FORM` characters, what can be said of it briefly.
-pub fn show(forms: &mut Forms, g: FormId) -> String {
+pub(crate) fn show(forms: &mut Forms, g: FormId) -> String {
     show_within(forms, g, LONGEST_FORM).unwrap_or_else(|| summary(forms, g, LONGEST_FORM))
 }
 
 /// How a form too long to write out is described instead.
-pub fn summary(forms: &mut Forms, g: FormId, budget: usize) -> String {
+pub(crate) fn summary(forms: &mut Forms, g: FormId, budget: usize) -> String {
     let (l, r) = forms.stops(g);
     format!("{{…}} (born on day {}, stops {l} and {r}; more than {budget} characters written out)", forms.birthday(g))
 }
 
 /// The game written out, if that takes at most `budget` characters. Canonical forms can
 /// double in length with each pile, so the writing stops as soon as it is too long.
-pub fn show_within(forms: &mut Forms, g: FormId, budget: usize) -> Option<String> {
+pub(crate) fn show_within(forms: &mut Forms, g: FormId, budget: usize) -> Option<String> {
     match simple(forms, g) {
         Some(s) => Some(s),
         None => {

@@ -435,7 +435,7 @@ impl SumBounds {
 }
 
 /// A dyadic as CGSuite writes it: `3`, `-1/2`, `9/4`.
-pub fn plain(x: Dyadic) -> String {
+pub(crate) fn plain(x: Dyadic) -> String {
     match x.exponent() {
         0 => x.numerator().to_string(),
         k => format!("{}/{}", x.numerator(), 1u64 << k.min(63)),
@@ -466,19 +466,19 @@ impl fmt::Display for Confusion {
 
 /// The thermal values of the forms of one store, each computed once.
 #[derive(Default)]
-pub struct Thermal {
+pub(crate) struct Thermal {
     values: HashMap<FormId, ThermalValue>,
     cooled: HashMap<(FormId, Dyadic), FormId>,
 }
 
 impl Thermal {
     /// The thermograph of `g`, from its options' (each computed once).
-    pub fn thermograph(&mut self, forms: &Forms, g: FormId) -> Thermograph {
+    pub(crate) fn thermograph(&mut self, forms: &Forms, g: FormId) -> Thermograph {
         self.value(forms, g).thermograph.clone()
     }
 
     /// The thermal value of `g`, from its options' (each computed once).
-    pub fn value(&mut self, forms: &Forms, g: FormId) -> &ThermalValue {
+    pub(crate) fn value(&mut self, forms: &Forms, g: FormId) -> &ThermalValue {
         // Options first, without recursion: a long chain of forms must not exhaust the stack.
         let mut pending = vec![g];
         while let Some(&h) = pending.last() {
@@ -509,7 +509,7 @@ impl Thermal {
     /// `g` cooled by `t` (t ≥ 0): each option cooled and moved t towards its player's
     /// disadvantage, until the game is infinitesimally close to a number, where it is that
     /// number from then on.
-    pub fn cooled(&mut self, forms: &mut Forms, g: FormId, t: Dyadic) -> Result<FormId, TooManyForms> {
+    pub(crate) fn cooled(&mut self, forms: &mut Forms, g: FormId, t: Dyadic) -> Result<FormId, TooManyForms> {
         if forms.number(g).is_some() || t == Dyadic::ZERO {
             return Ok(g);
         }
