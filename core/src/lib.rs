@@ -24,7 +24,7 @@
 //! (meaning → `rules::Game`) → `solve` (outcomes and Grundy values, by the engine the rules'
 //! shape chooses) → `analysis` (reports) → `api` (requests and answers under a budget) →
 //! `render`. Only what the front ends and a library user need is public.
-#![warn(missing_docs, unreachable_pub)]
+#![warn(missing_docs, unreachable_pub, unnameable_types)]
 // A table's or a period run's error carries what was computed before it stopped and the
 // diagnostic's text; it is built once per question, never on a hot path, so its size costs
 // nothing worth a box at every site that builds or matches it.
@@ -75,6 +75,7 @@ pub use vocab::{Convention, Side};
 /// The data of each answer: what `solve`, `table`, `explain`, … found, field by field (the
 /// same fields their JSON has).
 pub mod answers {
+    pub use crate::analysis::compare::Side as ComparedGame;
     pub use crate::analysis::explain::{
         Answer as ExplainedAnswer, CellOption, CellValue, Column, NimSumMove, OptionOutcome, OptionValue, Step,
     };
@@ -92,6 +93,8 @@ pub mod answers {
         CheckReport, ForPlayer, PlayStep, PlayerMove, Plot, RuleSide, StepHint, StepHottest, StepMove, StepPosition,
         StepSlip, TwoRowBoards,
     };
+    pub use crate::solve::misere::presentation::Presentation;
+    pub use crate::solve::misere::Proven;
     pub use crate::solve::partizan::Heat;
 }
 
@@ -102,11 +105,14 @@ pub mod errors {
     pub use crate::analysis::{CompareError, QuotientError, TableError};
     pub use crate::api::{FileError, RequestError};
     pub use crate::check::CheckError;
+    pub use crate::rules::expr::EvalError;
+    pub use crate::rules::move_error::{PartError, SourceText};
     pub use crate::rules::{MoveError, PositionError};
     pub use crate::solve::checkpoint::CheckpointError;
     pub use crate::solve::misere::MisereError;
     pub use crate::solve::SolveError;
     pub use crate::syntax::ParseError;
+    pub use crate::vocab::Span;
     pub use crate::LoadError;
 }
 
@@ -140,6 +146,10 @@ pub mod text {
 #[doc(hidden)]
 pub mod internals {
     pub use crate::solve::fnv::{fnv1a, FNV_START};
+    pub use crate::solve::heap::values::Values;
+    pub use crate::solve::loopy::{DrawLine, LoopyValue};
+    pub use crate::solve::partizan::dyadic::Dyadic;
+    pub use crate::solve::partizan::thermo::{ThermalValue, Thermograph, Wall};
     pub use crate::solve::{kernel_values, SparseMode};
 
     /// `budget` with the take-and-break kernel held to one sparse-space variant.

@@ -7,25 +7,23 @@ use std::fmt;
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// The byte after the last.
     pub end: usize,
 }
 
 impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
+    pub(crate) fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.end - self.start
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.start == self.end
-    }
-
     /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
+    pub(crate) fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
 }
@@ -95,7 +93,7 @@ impl Side {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitShape {
+pub(crate) enum SplitShape {
     /// all parts pairwise different
     Unequal,
     /// all parts the same size
@@ -103,7 +101,7 @@ pub enum SplitShape {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
+pub(crate) enum CmpOp {
     Lt,
     Le,
     Gt,
@@ -139,7 +137,7 @@ impl<T> Spanned<T> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
+pub(crate) enum BinOp {
     Add,
     Sub,
     Mul,
@@ -153,7 +151,7 @@ pub enum BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
+pub(crate) enum UnOp {
     Neg,
     Not,
 }

@@ -6,10 +6,14 @@ use serde::Serialize;
 use crate::rules::{Board, Position};
 use crate::solve::{Outcome, SolveError, Solver};
 
+/// One game's figures at a pile where the two games part.
 #[derive(Debug, Clone, Serialize)]
 pub struct Side {
+    /// The pile.
     pub n: u64,
+    /// The game's outcome there.
     pub outcome: Outcome,
+    /// Its Grundy value there, where it has one.
     pub grundy: Option<u64>,
 }
 
@@ -65,7 +69,7 @@ pub enum CompareError {
 
 impl CompareError {
     /// What kind of failure this is.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         match self {
             CompareError::Solve(e) => e.kind(),
             CompareError::NotOnePile { .. } | CompareError::ShiftTooLarge { .. } => crate::vocab::FailureKind::Question,
@@ -117,7 +121,7 @@ pub(crate) fn compare(a: &mut Solver, b: &mut Solver, upto: u64, shift: u64) -> 
 
 impl Comparison {
     /// The comparison as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let what = if self.compared == "grundy" { "Grundy values" } else { "outcomes" };
         let b_at = if self.shift == 0 { "n".to_string() } else { format!("n + {}", self.shift) };
         match &self.first_difference {

@@ -164,7 +164,7 @@ pub(crate) fn solve_with(solver: &mut Solver, pos: &Position, remoteness: bool) 
 
 impl SolveReport {
     /// The answer as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let pos = Position { piles: self.position.clone(), last: self.last, cells: self.cells };
         let mut out = report_head(&self.game, &pos.piles_text(), self.last, self.outcome);
         match (self.grundy, &self.grundy_note) {
@@ -274,7 +274,7 @@ const TERMS_SHOWN: usize = 12;
 
 impl BigSolveReport {
     /// The answer for a position given in decimal numbers of any size.
-    pub fn new(
+    pub(crate) fn new(
         game: &Game,
         pile: &num_bigint::BigUint,
         last: Option<u64>,
@@ -301,7 +301,7 @@ impl BigSolveReport {
     }
 
     /// The answer as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = report_head(&self.game, &self.position.join(" "), self.last, self.outcome);
         out.push_str("Grundy value: not computed: this position is too large to search for it\n");
         let shown: Vec<&str> = self.terms.iter().take(TERMS_SHOWN).map(|t| t.as_str()).collect();

@@ -187,7 +187,7 @@ fn refused_as_none<T>(r: Result<T, SolveError>) -> Result<Option<T>, SolveError>
 
 impl PartizanReport {
     /// The answer as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = format!(
             "{}, position {}{}\n",
             self.game,
@@ -459,7 +459,7 @@ fn behaviour(period: &[PartizanOutcome]) -> String {
 
 impl PartizanTable {
     /// The table as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = format!(
             "{}: one pile of n = 0..{}{}{}\n",
             self.game,
@@ -521,7 +521,7 @@ impl PartizanTable {
     }
 
     /// The table as comma-separated values.
-    pub fn to_csv(&self) -> String {
+    pub(crate) fn to_csv(&self) -> String {
         let mut out = String::from("n,outcome,value,mean,temperature\n");
         for r in &self.rows {
             let v = r.value.clone().unwrap_or_default();
@@ -803,7 +803,7 @@ fn thermograph_walk(
 
 impl PartizanExplanation {
     /// The explanation as a student reads it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = format!(
             "{}, position {}{}\n",
             self.game,

@@ -132,7 +132,7 @@ pub enum PeriodError {
 
 impl PeriodError {
     /// What kind of failure this is: a run stopped takes its cause's kind.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         use crate::vocab::FailureKind;
         match self {
             PeriodError::Stopped { cause, .. } | PeriodError::Solve(cause) => cause.kind(),
@@ -279,7 +279,7 @@ fn megabytes(bytes: u64) -> String {
 
 impl PeriodReport {
     /// The report as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = String::new();
         match self.proven {
             Some((pre, p)) => {
@@ -342,7 +342,7 @@ impl PeriodReport {
     }
 
     /// The report as JSON.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         json!({
             "game": self.game,
             "proven": self.proven.is_some(),

@@ -44,7 +44,7 @@ pub enum QuotientError {
 
 impl QuotientError {
     /// What kind of failure this is.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         match self {
             QuotientError::Solve(e) => e.kind(),
             QuotientError::NormalPlay { .. } | QuotientError::NotHeaps { .. } => crate::vocab::FailureKind::Question,
@@ -142,7 +142,7 @@ pub(crate) fn quotient(solver: &mut Solver, upto: Option<u64>) -> Result<Quotien
 
 impl QuotientReport {
     /// The quotient as a reader sees it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let p = &self.presentation;
         let mut out = format!("{}: misère quotient of heaps 0..{}\n", self.game, self.computed);
         out.push_str(&format!("order {}, P-portion of {} elements\n", self.order, self.p_portion.len()));
@@ -179,7 +179,7 @@ impl QuotientReport {
     }
 
     /// The quotient as JSON.
-    pub fn to_json(&self) -> Json {
+    pub(crate) fn to_json(&self) -> Json {
         let p = &self.presentation;
         json!({
             "game": self.game,

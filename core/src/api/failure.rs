@@ -248,7 +248,7 @@ impl RequestError {
 
     /// What kind of failure this is: a question that does not fit the game, or a file that
     /// cannot be read.
-    pub fn kind(&self) -> FailureKind {
+    pub(crate) fn kind(&self) -> FailureKind {
         match self {
             RequestError::LastUnused { .. }
             | RequestError::ImpartialOnly { .. }
@@ -318,7 +318,7 @@ pub enum FileError {
 
 impl Error {
     /// What kind of failure this diagnostic is, from its type.
-    pub fn kind(&self) -> FailureKind {
+    pub(crate) fn kind(&self) -> FailureKind {
         match self {
             Error::File(_) | Error::Parse(_) | Error::Check(_) | Error::Position(_) => FailureKind::Game,
             Error::Solve(e) => e.kind(),

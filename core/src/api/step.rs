@@ -309,7 +309,7 @@ fn figures(play: &mut Play) -> Result<StepPosition, SolveError> {
 
 impl PlayStep {
     /// The step as a terminal prints it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let piles = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
         let mut out = String::new();
         if let Some(h) = &self.hint {

@@ -31,7 +31,7 @@ pub enum Player {
 
 impl Player {
     /// The other player.
-    pub fn other(self) -> Player {
+    pub(crate) fn other(self) -> Player {
         match self {
             Player::You => Player::Computer,
             Player::Computer => Player::You,
@@ -39,7 +39,7 @@ impl Player {
     }
 
     /// `you` or `computer`, as answers write it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Player::You => "you",
             Player::Computer => "computer",
@@ -87,7 +87,7 @@ pub enum ForPlayer {
 
 impl ForPlayer {
     /// The same result seen by the other player.
-    pub fn for_other(self) -> ForPlayer {
+    pub(crate) fn for_other(self) -> ForPlayer {
         match self {
             ForPlayer::Win => ForPlayer::Lose,
             ForPlayer::Lose => ForPlayer::Win,
@@ -122,7 +122,7 @@ pub enum Kept {
 
 impl Kept {
     /// `win` or `draw`, as answers write it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kept::Win => "win",
             Kept::Draw => "draw",
@@ -243,11 +243,6 @@ impl<'g> Play<'g> {
         }
     }
 
-    /// The game played.
-    pub fn game(&self) -> &'g Game {
-        self.game
-    }
-
     /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
@@ -287,7 +282,7 @@ impl<'g> Play<'g> {
 
     /// What `position` means for `mover`, who moves from it, with best play: over (a win or
     /// loss by the convention), or from the engine, `Unknown` where it is too large to tell.
-    pub fn for_mover(&mut self, position: &Position, mover: Player) -> Result<ForPlayer, SolveError> {
+    pub(crate) fn for_mover(&mut self, position: &Position, mover: Player) -> Result<ForPlayer, SolveError> {
         match self.winner_at(position, mover)? {
             Some(winner) if winner == mover => Ok(ForPlayer::Win),
             Some(_) => Ok(ForPlayer::Lose),
@@ -297,13 +292,13 @@ impl<'g> Play<'g> {
 
     /// The moves left from `position` with best play, `mover` moving first, where the engine
     /// can count them.
-    pub fn remoteness(&mut self, position: &Position, mover: Player) -> Result<Option<u64>, SolveError> {
+    pub(crate) fn remoteness(&mut self, position: &Position, mover: Player) -> Result<Option<u64>, SolveError> {
         self.judge.remoteness(position, mover)
     }
 
     /// The position's value, written out: its Grundy value, or a partizan game's canonical
     /// form, where the engine can give it.
-    pub fn value(&mut self, position: &Position) -> Result<Option<String>, SolveError> {
+    pub(crate) fn value(&mut self, position: &Position) -> Result<Option<String>, SolveError> {
         self.judge.value(position)
     }
 
@@ -314,7 +309,7 @@ impl<'g> Play<'g> {
 
     /// The position's outcome letter with best play: `P`, `N` or `D`, or for a partizan game
     /// `L`, `R`, `N` or `P`; none where it is too large to tell.
-    pub fn outcome(&mut self) -> Result<Option<&'static str>, SolveError> {
+    pub(crate) fn outcome(&mut self) -> Result<Option<&'static str>, SolveError> {
         self.judge.outcome_letter(&self.position)
     }
 

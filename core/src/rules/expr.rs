@@ -9,7 +9,7 @@ use crate::vocab::{BinOp, CmpOp, Span, UnOp};
 
 /// The words a rule can read while it is being evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Var {
+pub(crate) enum Var {
     /// the size of the pile being moved on
     N,
     /// the amount being taken
@@ -22,7 +22,7 @@ pub enum Var {
 }
 
 impl Var {
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Var::N => "n",
             Var::T => "t",
@@ -34,7 +34,7 @@ impl Var {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Func {
+pub(crate) enum Func {
     Min,
     Max,
     Abs,
@@ -46,7 +46,7 @@ pub enum Func {
 }
 
 impl Func {
-    pub const ALL: [(&'static str, Func); 8] = [
+    pub(crate) const ALL: [(&'static str, Func); 8] = [
         ("min", Func::Min),
         ("max", Func::Max),
         ("abs", Func::Abs),
@@ -58,30 +58,29 @@ impl Func {
     ];
 
     /// The names rules may call, as written.
-    pub fn names() -> impl Iterator<Item = &'static str> {
+    pub(crate) fn names() -> impl Iterator<Item = &'static str> {
         Func::ALL.iter().map(|(n, _)| *n)
     }
 
-    pub fn lookup(name: &str) -> Option<Func> {
+    pub(crate) fn lookup(name: &str) -> Option<Func> {
         Func::ALL.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
     }
 
     /// True for the functions that answer yes or no.
-    pub fn is_predicate(self) -> bool {
+    pub(crate) fn is_predicate(self) -> bool {
         matches!(self, Func::Prime | Func::Square | Func::Even | Func::Odd | Func::PowerOfTwo)
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Expr {
+pub(crate) struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Int(i64),
-    Bool(bool),
     Var(Var),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -90,7 +89,7 @@ pub enum ExprKind {
 
 /// Values of the words in scope during one evaluation.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Env {
+pub(crate) struct Env {
     pub n: Option<i64>,
     pub t: Option<i64>,
     pub last: Option<i64>,
@@ -98,6 +97,7 @@ pub struct Env {
     pub pair: Option<(i64, i64)>,
 }
 
+/// A rule's arithmetic that failed while moves were generated.
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
 pub enum EvalError {
     #[error("arithmetic overflow")]
@@ -105,9 +105,12 @@ pub enum EvalError {
         code(takeaway::eval::overflow),
         help("the value left the range of 64-bit integers; rewrite the rule so its numbers stay smaller")
     )]
+    /// A number left the range of 64-bit integers.
     Overflow {
         #[label("this overflows when {context}")]
+        /// The expression that overflowed.
         span: Span,
+        /// The position and values it was evaluated with.
         context: String,
     },
     #[error("division by zero")]
@@ -115,9 +118,12 @@ pub enum EvalError {
         code(takeaway::eval::division_by_zero),
         help("guard the division, for example with `where last > 0`, or divide by something that cannot be 0")
     )]
+    /// A division by zero.
     DivisionByZero {
         #[label("this divides by zero when {context}")]
+        /// The division.
         span: Span,
+        /// The position and values it was evaluated with.
         context: String,
     },
     #[error("`{word}` has no value here")]
@@ -125,10 +131,14 @@ pub enum EvalError {
         code(takeaway::eval::unbound),
         help("`last` has no value before the first move; give the position a previous move with {last}", last = give(Argument::Last))
     )]
+    /// A word with no value at this position (`last` before the first move).
     Unbound {
         #[label("no value for `{word}` when {context}")]
+        /// Where the word is.
         span: Span,
+        /// The word.
         word: &'static str,
+        /// The position it was evaluated at.
         context: String,
     },
 }
@@ -155,12 +165,12 @@ fn describe_env(env: &Env) -> String {
 }
 
 impl Expr {
-    pub fn new(kind: ExprKind, span: Span) -> Self {
+    pub(crate) fn new(kind: ExprKind, span: Span) -> Self {
         Expr { kind, span }
     }
 
     /// The value of an integer expression.
-    pub fn int(&self, env: &Env) -> Result<i64, EvalError> {
+    pub(crate) fn int(&self, env: &Env) -> Result<i64, EvalError> {
         let overflow = || EvalError::Overflow { span: self.span, context: describe_env(env) };
         match &self.kind {
             ExprKind::Int(v) => Ok(*v),
@@ -206,16 +216,15 @@ impl Expr {
                     _ => unreachable!("checked: {f:?} is not an integer function"),
                 }
             }
-            ExprKind::Bool(_) | ExprKind::Unary(UnOp::Not, _) => {
+            ExprKind::Unary(UnOp::Not, _) => {
                 unreachable!("checked: a condition is not an integer")
             }
         }
     }
 
     /// The value of a condition.
-    pub fn truth(&self, env: &Env) -> Result<bool, EvalError> {
+    pub(crate) fn truth(&self, env: &Env) -> Result<bool, EvalError> {
         match &self.kind {
-            ExprKind::Bool(b) => Ok(*b),
             ExprKind::Unary(UnOp::Not, a) => Ok(!a.truth(env)?),
             ExprKind::Binary(BinOp::And, a, b) => Ok(a.truth(env)? && b.truth(env)?),
             ExprKind::Binary(BinOp::Or, a, b) => Ok(a.truth(env)? || b.truth(env)?),
@@ -246,10 +255,10 @@ impl Expr {
     }
 
     /// Which of n, t, last the expression reads.
-    pub fn reads(&self, var: Var) -> bool {
+    pub(crate) fn reads(&self, var: Var) -> bool {
         match &self.kind {
             ExprKind::Var(v) => *v == var,
-            ExprKind::Int(_) | ExprKind::Bool(_) => false,
+            ExprKind::Int(_) => false,
             ExprKind::Unary(_, a) => a.reads(var),
             ExprKind::Binary(_, a, b) => a.reads(var) || b.reads(var),
             ExprKind::Call(_, args) => args.iter().any(|a| a.reads(var)),
@@ -257,12 +266,12 @@ impl Expr {
     }
 
     /// True when the expression reads no word that changes during play.
-    pub fn is_fixed(&self) -> bool {
+    pub(crate) fn is_fixed(&self) -> bool {
         ![Var::N, Var::T, Var::Last, Var::First, Var::Second].into_iter().any(|v| self.reads(v))
     }
 
     /// The constant value, when the expression reads no variable.
-    pub fn constant(&self) -> Option<i64> {
+    pub(crate) fn constant(&self) -> Option<i64> {
         if !self.is_fixed() {
             return None;
         }

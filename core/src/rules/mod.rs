@@ -5,7 +5,7 @@
 //! forgets the order where the piles are interchangeable.
 
 pub(crate) mod expr;
-mod move_error;
+pub(crate) mod move_error;
 mod moves;
 mod position;
 mod product;
@@ -75,7 +75,7 @@ pub struct Game {
 }
 
 #[derive(Clone, Debug)]
-pub struct Rule {
+pub(crate) struct Rule {
     /// The whole `move: …` statement, for diagnostics.
     pub span: Span,
     pub kind: RuleKind,
@@ -86,7 +86,7 @@ pub struct Rule {
 
 impl Rule {
     /// The amount of a plain take: from one pile, with no condition and nothing split after it.
-    pub fn plain_take(&self) -> Option<&Amount> {
+    pub(crate) fn plain_take(&self) -> Option<&Amount> {
         match &self.kind {
             RuleKind::Take { amount, piles, then_split: None } if piles.is_one() && self.condition.is_none() => {
                 Some(amount)
@@ -97,7 +97,7 @@ impl Rule {
 }
 
 #[derive(Clone, Debug)]
-pub enum RuleKind {
+pub(crate) enum RuleKind {
     /// Take an amount from one or several piles; optionally the rest of the pile may fall apart.
     Take { amount: Amount, piles: PileSelection, then_split: Option<SplitSpec> },
     /// Take from two piles at once, an amount from each that the condition relates (the
@@ -120,7 +120,7 @@ pub enum RuleKind {
 
 /// Conditions on the set of coins one move turns over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoinShapes {
+pub(crate) struct CoinShapes {
     pub consecutive: bool,
     pub equally_spaced: bool,
     /// the set is its own mirror image about its middle
@@ -132,7 +132,7 @@ pub struct CoinShapes {
 }
 
 #[derive(Clone, Debug)]
-pub enum Amount {
+pub(crate) enum Amount {
     /// 1 up to the whole pile
     Any,
     /// any amount except these
@@ -143,13 +143,13 @@ pub enum Amount {
 }
 
 #[derive(Clone, Debug)]
-pub enum Choice {
+pub(crate) enum Choice {
     Value(Expr),
     Range(Expr, Expr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PileSelection {
+pub(crate) struct PileSelection {
     /// fewest and most piles a move acts on
     pub min: usize,
     pub max: usize,
@@ -158,15 +158,15 @@ pub struct PileSelection {
 }
 
 impl PileSelection {
-    pub const ONE: PileSelection = PileSelection { min: 1, max: 1, independent: false };
+    pub(crate) const ONE: PileSelection = PileSelection { min: 1, max: 1, independent: false };
 
-    pub fn is_one(&self) -> bool {
+    pub(crate) fn is_one(&self) -> bool {
         self.max == 1
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SplitSpec {
+pub(crate) struct SplitSpec {
     pub parts: usize,
     pub shape: Option<SplitShape>,
     /// the pile may also stay whole (take-and-break), rather than having to fall apart
@@ -175,7 +175,7 @@ pub struct SplitSpec {
 
 /// A take-and-break code in the full notation: what taking t counters may leave.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TakeBreakCode {
+pub(crate) struct TakeBreakCode {
     /// For t = 0, 1, 2, …; past the end, the digits from `repeat_from` on repeat for ever
     /// (`0.[3]`), or nothing more may be taken.
     pub digits: Vec<CodeDigit>,
@@ -184,20 +184,20 @@ pub struct TakeBreakCode {
 
 /// The numbers of heaps one digit allows to be left, each with its shape.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CodeDigit {
+pub(crate) struct CodeDigit {
     pub counts: Vec<HeapCount>,
 }
 
 /// Leave at least `min` and at most `max` (no bound when `None`) non-empty heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeapCount {
+pub(crate) struct HeapCount {
     pub min: u32,
     pub max: Option<u32>,
     pub shape: Option<CodeShape>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CodeShape {
+pub(crate) enum CodeShape {
     /// `!`: the heaps left are pairwise unequal
     Unequal,
     /// `?`: not all the heaps left are equal
@@ -209,12 +209,12 @@ pub enum CodeShape {
 impl TakeBreakCode {
     /// Which digit says what taking t may leave: past the end, the repeat's; `None` when the
     /// code allows taking t at all.
-    pub fn digit_index(&self, t: u64) -> Option<usize> {
+    pub(crate) fn digit_index(&self, t: u64) -> Option<usize> {
         code_digit_index(self.digits.len(), self.repeat_from, t)
     }
 
     /// An octal code's digits in the full notation: bit i of a digit, leave i heaps.
-    pub fn from_octal(digits: &[u8]) -> TakeBreakCode {
+    pub(crate) fn from_octal(digits: &[u8]) -> TakeBreakCode {
         let digits = digits
             .iter()
             .map(|&d| CodeDigit {
@@ -228,12 +228,12 @@ impl TakeBreakCode {
     }
 
     /// The digit for taking t, if the code allows taking t at all.
-    pub fn digit(&self, t: u64) -> Option<&CodeDigit> {
+    pub(crate) fn digit(&self, t: u64) -> Option<&CodeDigit> {
         self.digits.get(self.digit_index(t)?)
     }
 
     /// The most a move takes, or `None` when a repeat lets it take any amount.
-    pub fn most_taken(&self) -> Option<u64> {
+    pub(crate) fn most_taken(&self) -> Option<u64> {
         match self.repeat_from {
             Some(_) => None,
             None => Some(self.digits.len().saturating_sub(1) as u64),
@@ -276,12 +276,12 @@ impl Position {
     }
 
     /// The numbers of `piles`, read as cells when `cells` says so.
-    pub fn shown(piles: &[u64], cells: bool) -> String {
+    pub(crate) fn shown(piles: &[u64], cells: bool) -> String {
         Position { piles: piles.to_vec(), last: None, cells }.piles_text()
     }
 
     /// The cells of a product game's position.
-    pub fn cell_pairs(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+    pub(crate) fn cell_pairs(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.piles.chunks_exact(2).map(|c| (c[0], c[1]))
     }
 
@@ -297,7 +297,7 @@ impl Position {
     }
 
     /// The piles for a message: long positions shortened to their start and their size.
-    pub fn short_text(&self) -> String {
+    pub(crate) fn short_text(&self) -> String {
         const SHOWN: usize = 8;
         if self.piles.len() <= SHOWN + 2 {
             return self.piles_text();
@@ -332,18 +332,13 @@ impl Game {
         Some((p.kind.word(), &p.parts[0].game.name, &p.parts[1].game.name))
     }
 
-    /// Whether some rule reads `last`, the previous move's size.
-    pub fn reads_last(&self) -> bool {
-        self.uses_last
-    }
-
     /// True when the rules need to know whether a move is the first, or how big the last one was.
     pub fn tracks_history(&self) -> bool {
         self.uses_last || !self.first_moves.is_empty()
     }
 
     /// The rules that apply in this position.
-    pub fn rules_for(&self, pos: &Position) -> &[Rule] {
+    pub(crate) fn rules_for(&self, pos: &Position) -> &[Rule] {
         if pos.last.is_none() && !self.first_moves.is_empty() {
             &self.first_moves
         } else {
@@ -397,7 +392,7 @@ impl Game {
     /// True when a position is a sum of independent piles whatever the convention: every rule
     /// acts on one pile alone, with no history. Under misère play such a game has a misère
     /// quotient (coin games are not sums there: two heads cannot cancel).
-    pub fn is_heap_sum(&self) -> bool {
+    pub(crate) fn is_heap_sum(&self) -> bool {
         !self.tracks_history()
             && self.board != Board::Rows
             && self.product.is_none()
@@ -419,7 +414,7 @@ impl Game {
     }
 
     /// The first rule that adds counters, for messages about games that grow.
-    pub fn adding_rule(&self) -> Option<&Rule> {
+    pub(crate) fn adding_rule(&self) -> Option<&Rule> {
         self.first_moves.iter().chain(&self.moves).find(|r| matches!(r.kind, RuleKind::Add { .. }))
     }
 
@@ -430,12 +425,7 @@ impl Game {
     }
 
     /// The rules that make the game partizan, for messages.
-    pub fn side_rules(&self) -> impl Iterator<Item = &Rule> {
+    pub(crate) fn side_rules(&self) -> impl Iterator<Item = &Rule> {
         self.first_moves.iter().chain(&self.moves).filter(|r| r.side.is_some())
-    }
-
-    /// The value of a parameter, by name.
-    pub fn param(&self, name: &str) -> Option<i64> {
-        self.params.iter().find(|p| p.name == name).map(|p| p.value)
     }
 }

@@ -55,7 +55,7 @@ pub enum MoveError {
 impl MoveError {
     /// What kind of failure this is: the rules' arithmetic or a move that changes nothing is
     /// the game's fault; too many moves to list is a limit.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         use crate::vocab::FailureKind;
         match self {
             MoveError::Eval(_) | MoveError::TakesNothing { .. } | MoveError::InPart(_) => FailureKind::Game,
@@ -69,13 +69,19 @@ impl MoveError {
 #[error("in {game}, one of the product's games: {message}")]
 #[diagnostic(code(takeaway::rules::in_product_game), help("{help}"))]
 pub struct PartError {
+    /// The product's game that failed.
     pub game: String,
+    /// What failed.
     pub message: String,
+    /// What to do about it.
     pub help: String,
     #[source_code]
+    /// That game's text.
     pub text: SourceText,
     #[label("{label}")]
+    /// Where in it.
     pub span: Span,
+    /// What the place is.
     pub label: String,
 }
 

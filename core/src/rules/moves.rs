@@ -73,7 +73,7 @@ pub(crate) enum MoveKind {
 impl Move {
     /// This move, found on a one-pile position, made on pile `index` of `pos` (a position on
     /// `board`) instead.
-    pub fn on_pile_of(self, index: usize, pos: &Position, board: Board) -> Move {
+    pub(crate) fn on_pile_of(self, index: usize, pos: &Position, board: Board) -> Move {
         let piles = match &self.kind {
             // Coins turned that already showed heads go back to tails.
             MoveKind::Turn { others, .. } => turned(&pos.piles, index, others),
@@ -242,7 +242,7 @@ impl Game {
 
     /// Every move from `pos`, and what listing them cost: the moves, and every amount tried
     /// (a condition such as `where t ≥ last` may try many amounts to keep a few).
-    pub fn moves_counted(&self, pos: &Position, limit: usize) -> Result<(Vec<Move>, u64), MoveError> {
+    pub(crate) fn moves_counted(&self, pos: &Position, limit: usize) -> Result<(Vec<Move>, u64), MoveError> {
         self.moves_by(pos, limit, None)
     }
 
@@ -276,7 +276,7 @@ impl Game {
     }
 
     /// The moves `side` may make from `pos` in a partizan game: its own and those of `move:`.
-    pub fn moves_of(&self, pos: &Position, side: Side, limit: usize) -> Result<Vec<Move>, MoveError> {
+    pub(crate) fn moves_of(&self, pos: &Position, side: Side, limit: usize) -> Result<Vec<Move>, MoveError> {
         self.moves_by(pos, limit, Some(side)).map(|(moves, _)| moves)
     }
 

@@ -36,7 +36,7 @@ pub(crate) struct BigSchwenk {
 }
 
 /// What a pile of any size gives.
-pub struct BigAnswer {
+pub(crate) struct BigAnswer {
     pub outcome: Outcome,
     /// the pile written greedily in terms of H, largest first
     pub terms: Vec<BigUint>,

@@ -53,7 +53,7 @@ impl Budget {
 
     /// The most moves the question may examine, counted: its work (time grows with it), and
     /// the bound its estimates are held to. A deadline given by `timeout` still stops it.
-    pub fn max_moves(mut self, moves: u64) -> Budget {
+    pub(crate) fn max_moves(mut self, moves: u64) -> Budget {
         self.limits = self.limits.with_max_moves(moves.max(1));
         self
     }
@@ -65,7 +65,7 @@ impl Budget {
     }
 
     /// The memory a search may keep, in MB: sets the most positions to about 7,500 a MB.
-    pub fn memory(self, megabytes: u64) -> Budget {
+    pub(crate) fn memory(self, megabytes: u64) -> Budget {
         self.max_states(reach::positions_in_memory(megabytes))
     }
 
@@ -111,7 +111,7 @@ impl Budget {
     }
 
     /// Stops with the reason when the question was cancelled or its deadline passed.
-    pub fn check(&self) -> Result<(), SolveError> {
+    pub(crate) fn check(&self) -> Result<(), SolveError> {
         crate::solve::check_cancel(&self.limits)
     }
 

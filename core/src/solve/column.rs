@@ -5,7 +5,7 @@ use super::heap::Values;
 
 /// Values stored one after another, as narrowly as they are kept.
 #[derive(Clone, Copy, Debug)]
-pub enum ValueSlice<'a> {
+pub(crate) enum ValueSlice<'a> {
     /// a byte each
     Byte(&'a [u8]),
     /// two bytes each
@@ -16,7 +16,7 @@ pub enum ValueSlice<'a> {
 
 impl<'a> ValueSlice<'a> {
     /// The values of piles 0..len of `values`.
-    pub fn of(values: &'a Values, len: usize) -> ValueSlice<'a> {
+    pub(crate) fn of(values: &'a Values, len: usize) -> ValueSlice<'a> {
         match values {
             Values::Byte(v) => ValueSlice::Byte(&v[..len.min(v.len())]),
             Values::Narrow(v) => ValueSlice::Narrow(&v[..len.min(v.len())]),
@@ -25,7 +25,7 @@ impl<'a> ValueSlice<'a> {
     }
 
     /// How many values.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             ValueSlice::Byte(v) => v.len(),
             ValueSlice::Narrow(v) => v.len(),
@@ -34,27 +34,18 @@ impl<'a> ValueSlice<'a> {
     }
 
     /// The value of pile `n`.
-    pub fn get(&self, n: usize) -> u32 {
+    pub(crate) fn get(&self, n: usize) -> u32 {
         match self {
             ValueSlice::Byte(v) => v[n] as u32,
             ValueSlice::Narrow(v) => v[n] as u32,
             ValueSlice::Wide(v) => v[n],
         }
     }
-
-    /// `period::detect` over these values.
-    pub fn detect(&self, arithmetic: bool) -> Option<super::period::Detected> {
-        match self {
-            ValueSlice::Byte(v) => super::period::detect(v, arithmetic),
-            ValueSlice::Narrow(v) => super::period::detect(v, arithmetic),
-            ValueSlice::Wide(v) => super::period::detect(v, arithmetic),
-        }
-    }
 }
 
 /// The Grundy values of one pile of 0..=last, as the solver knows them.
 #[derive(Clone, Copy, Debug)]
-pub enum PileColumn<'a> {
+pub(crate) enum PileColumn<'a> {
     /// Nim's heaps: the value of n is n.
     Nim {
         /// the last pile
@@ -77,7 +68,7 @@ pub enum PileColumn<'a> {
 
 impl PileColumn<'_> {
     /// The last pile: the column has `last + 1` values.
-    pub fn last(&self) -> u64 {
+    pub(crate) fn last(&self) -> u64 {
         match self {
             PileColumn::Nim { last } | PileColumn::Periodic { last, .. } => *last,
             PileColumn::Stored(v) => v.len() as u64 - 1,
@@ -85,7 +76,7 @@ impl PileColumn<'_> {
     }
 
     /// The value of pile `n` (at most `last()`).
-    pub fn get(&self, n: u64) -> u64 {
+    pub(crate) fn get(&self, n: u64) -> u64 {
         match self {
             PileColumn::Nim { .. } => n,
             PileColumn::Stored(v) => v.get(n as usize) as u64,
@@ -98,7 +89,7 @@ impl PileColumn<'_> {
 
     /// Calls `f` with the value of every pile `from..=last()` in turn: the period is followed by
     /// a phase that steps, not a division per pile.
-    pub fn for_each_from(&self, from: u64, mut f: impl FnMut(u64, u64)) {
+    pub(crate) fn for_each_from(&self, from: u64, mut f: impl FnMut(u64, u64)) {
         let last = self.last();
         match *self {
             PileColumn::Nim { .. } => (from..=last).for_each(|n| f(n, n)),

@@ -198,7 +198,7 @@ pub enum SolveError {
 impl SolveError {
     /// What kind of failure this is: the game's rules go wrong, a limit refused the work, the
     /// deadline passed, or the question was cancelled.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         use crate::vocab::FailureKind;
         match self {
             SolveError::Move(e) => e.kind(),

@@ -10,7 +10,7 @@ use super::{progress, SolveError};
 /// How much work a question may take before it is refused with a diagnostic, and the state
 /// that travels with it: its deadline, the token that cancels it, where its progress goes.
 #[derive(Clone, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Positions a search may remember (and moves one position may have).
     pub max_states: usize,
     /// When the computation must stop, and the time it was given (for the message).
@@ -64,7 +64,7 @@ pub enum SparseMode {
 /// How much of the table of single-pile values a long run keeps. The sparse-space method reads
 /// only the rare piles, which lie early, and the recent piles; past them a window is enough.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Table {
+pub(crate) enum Table {
     /// Every value (`--keep-table`).
     Whole,
     /// For a pile of at least `from`, under the sparse-space method: the values of piles below
@@ -76,7 +76,7 @@ pub enum Table {
 
 impl Table {
     /// A window of 2¹⁸ + 2¹⁸ values (a few hundred KB) for piles from 2²¹ on.
-    pub const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
+    pub(crate) const DEFAULT: Table = Table::Window { from: 1 << 21, prefix: 1 << 18, recent: 1 << 18 };
 }
 
 pub(crate) const DEFAULT_MAX_STATES: usize = crate::defaults::MAX_STATES;
@@ -137,13 +137,13 @@ pub(crate) fn duration_in_words(seconds: f64) -> String {
 
 impl Limits {
     /// At most `max_states` positions, on the default threads.
-    pub fn states(max_states: usize) -> Self {
+    pub(crate) fn states(max_states: usize) -> Self {
         Limits::states_on(max_states, default_threads())
     }
 
     /// At most `max_states` positions, on `threads` threads: a caller that was told how many
     /// does not read the machine's (the cgroup files cost every short run of the command).
-    pub fn states_on(max_states: usize, threads: usize) -> Self {
+    pub(crate) fn states_on(max_states: usize, threads: usize) -> Self {
         Limits {
             max_states,
             deadline: None,
@@ -160,7 +160,7 @@ impl Limits {
 
     /// The same limits, and a deadline `seconds` from now: the question may take that long
     /// (its estimates are held to it, and the clock stops it there). `None` changes nothing.
-    pub fn with_timeout(self, seconds: Option<f64>) -> Self {
+    pub(crate) fn with_timeout(self, seconds: Option<f64>) -> Self {
         let Some(s) = seconds.filter(|s| s.is_finite() && *s >= 0.0) else { return self };
         let s = s.min(1e9);
         let d = Duration::from_secs_f64(s);
@@ -174,7 +174,7 @@ impl Limits {
 
     /// The same limits, allowing `seconds` of work, counted (no deadline: the same question
     /// stops at the same place on every machine).
-    pub fn within(self, seconds: f64) -> Self {
+    pub(crate) fn within(self, seconds: f64) -> Self {
         let s = if seconds.is_finite() && seconds >= 0.0 { seconds.min(1e9) } else { DEFAULT_SECONDS };
         Limits { seconds: s, max_work: work_for(s), ..self }
     }
@@ -204,12 +204,12 @@ impl Limits {
 
     /// The same limits examining at most `moves` moves, and holding estimates to the seconds
     /// those moves take (a deadline, if any, stays).
-    pub fn with_max_moves(self, moves: u64) -> Self {
+    pub(crate) fn with_max_moves(self, moves: u64) -> Self {
         Limits { max_work: moves, seconds: moves as f64 / WORK_PER_SECOND, ..self }
     }
 
     /// The same limits with at most `max_states` positions.
-    pub fn with_max_states(self, max_states: usize) -> Self {
+    pub(crate) fn with_max_states(self, max_states: usize) -> Self {
         Limits { max_states, ..self }
     }
 
@@ -225,42 +225,42 @@ impl Limits {
     }
 
     /// The seconds the question may take: its timeout, or `DEFAULT_SECONDS`.
-    pub fn seconds(&self) -> f64 {
+    pub(crate) fn seconds(&self) -> f64 {
         self.seconds
     }
 
-    pub fn max_moves(&self) -> u64 {
+    pub(crate) fn max_moves(&self) -> u64 {
         self.max_work
     }
 
     /// Moves an estimate may come to and still run: the seconds allowed, counted as work.
-    pub fn estimate_moves(&self) -> u64 {
+    pub(crate) fn estimate_moves(&self) -> u64 {
         work_for(self.seconds)
     }
 
     /// Moves the values of single piles may cost.
-    pub fn max_pile_moves(&self) -> u64 {
+    pub(crate) fn max_pile_moves(&self) -> u64 {
         self.max_work.saturating_mul(PILE_SHARE)
     }
 
     /// The seconds `moves` of a search would take, in words.
-    pub fn time_of_moves(&self, moves: f64) -> String {
+    pub(crate) fn time_of_moves(&self, moves: f64) -> String {
         seconds_in_words(moves)
     }
 
     /// The seconds `moves` of single-pile values would take, in words.
-    pub fn time_of_pile_moves(&self, moves: f64) -> String {
+    pub(crate) fn time_of_pile_moves(&self, moves: f64) -> String {
         seconds_in_words(moves / PILE_SHARE as f64)
     }
 
     /// The --timeout that gives `factor` times the work allowed now, for advice in diagnostics.
-    pub fn seconds_for_work(&self, factor: f64) -> u64 {
+    pub(crate) fn seconds_for_work(&self, factor: f64) -> u64 {
         (self.seconds * factor).ceil().clamp(1.0, 1e9) as u64
     }
 
     /// How to let the question examine `factor` times as many moves, as the command line says
     /// it: the moves themselves (`--max-moves`, counted), or the time they take (`--timeout`).
-    pub fn more_moves(&self, factor: f64) -> String {
+    pub(crate) fn more_moves(&self, factor: f64) -> String {
         let moves = (self.max_work as f64 * factor).min(u64::MAX as f64) as u64;
         format!(
             "{} (or {})",
@@ -270,7 +270,7 @@ impl Limits {
     }
 
     /// Single piles whose values may be kept (four bytes each: 320 MB at the default).
-    pub fn max_piles(&self) -> usize {
+    pub(crate) fn max_piles(&self) -> usize {
         self.max_states.saturating_mul(PILES_PER_STATE)
     }
 }

@@ -45,7 +45,7 @@ impl LoopyValue {
 
     /// The value of a sum (Smith): numbers add by XOR, a number shifts the set of an ∞, and
     /// two ∞ make ∞(∅), a draw.
-    pub fn sum(values: &[LoopyValue]) -> LoopyValue {
+    pub(crate) fn sum(values: &[LoopyValue]) -> LoopyValue {
         let mut nim = 0u64;
         let mut infinite: Option<&Vec<u64>> = None;
         for v in values {
@@ -428,6 +428,8 @@ impl Loopy {
 /// move where the circle starts (the position before it comes back after the last move).
 #[derive(Clone, Debug)]
 pub struct DrawLine {
+    /// The moves, each keeping the draw.
     pub moves: Vec<Move>,
+    /// The move the circle starts at, where play comes back to a position it has been in.
     pub circle_from: Option<usize>,
 }

@@ -20,7 +20,7 @@ mod column;
 mod dense;
 mod error;
 pub(crate) mod fnv;
-mod heap;
+pub(crate) mod heap;
 pub(crate) mod last_bound;
 mod limits;
 pub(crate) mod loopy;
@@ -161,7 +161,7 @@ impl Outcome {
     }
 
     /// The outcome in words, for someone who has not met the letters.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             Outcome::P => "the player to move loses against best play",
             Outcome::N => "the player to move wins",
@@ -181,7 +181,7 @@ pub struct Value {
 
 impl Value {
     /// The value of a position under normal play: P exactly when its Grundy value is 0.
-    pub fn from_grundy(g: u64) -> Value {
+    pub(crate) fn from_grundy(g: u64) -> Value {
         Value { outcome: if g == 0 { Outcome::P } else { Outcome::N }, grundy: Some(g) }
     }
 }
@@ -239,7 +239,7 @@ pub enum MethodKind {
 
 impl MethodKind {
     /// The method, in words.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             MethodKind::PileSum => "Sprague–Grundy values of single piles, added by XOR",
             MethodKind::LastBound => "Schwenk's method for take ≤ f(last) games",
@@ -351,7 +351,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The misère quotient, for misère heap games.
-    pub fn misere(&mut self) -> Option<&mut misere::MisereHeaps> {
+    pub(crate) fn misere(&mut self) -> Option<&mut misere::MisereHeaps> {
         match &mut self.method {
             Method::Misere(m) => Some(m),
             _ => None,
@@ -375,7 +375,7 @@ impl<'g> Solver<'g> {
 
     /// What the solver's own look for a period found in the Grundy values of piles
     /// 0..examined (`period::detect`, plain), when its last look read exactly those.
-    pub fn period_seen(&self, examined: u64) -> Option<Option<period::Detected>> {
+    pub(crate) fn period_seen(&self, examined: u64) -> Option<Option<period::Detected>> {
         match &self.method {
             Method::PileSum(v) => v.period_seen(usize::try_from(examined).ok()?),
             _ => None,
@@ -392,7 +392,7 @@ impl<'g> Solver<'g> {
 
     /// The proven period of single-pile values with the values read by the look that found
     /// it, as (preperiod, period, values read): a look at as many or more finds the same.
-    pub fn proven_look(&self) -> Option<(u64, u64, u64)> {
+    pub(crate) fn proven_look(&self) -> Option<(u64, u64, u64)> {
         match &self.method {
             Method::PileSum(v) => v.proven_look(),
             _ => None,
@@ -400,7 +400,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The game it solves.
-    pub fn game(&self) -> &'g Game {
+    pub(crate) fn game(&self) -> &'g Game {
         self.game
     }
 
@@ -414,13 +414,13 @@ impl<'g> Solver<'g> {
     }
 
     /// Changes the limits of the questions that follow (what is already known stays known).
-    pub fn set_limits(&mut self, limits: Limits) {
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
 
     /// Outcome and Grundy value of one pile of `n`: what `value` gives for the position
     /// `[n]`, without building it when the pile's value is already known.
-    pub fn pile_value(&mut self, n: u64) -> Result<Value, SolveError> {
+    pub(crate) fn pile_value(&mut self, n: u64) -> Result<Value, SolveError> {
         if let Method::PileSum(values) = &self.method {
             if let Some(g) = values.already_known(n) {
                 return Ok(Value::from_grundy(g));
@@ -431,7 +431,7 @@ impl<'g> Solver<'g> {
 
     /// The Grundy values of piles 0..=last as a table reads them, once they are all known
     /// (computed and kept, or past a proven period): `None` while some are not.
-    pub fn pile_column(&self, last: u64) -> Option<PileColumn<'_>> {
+    pub(crate) fn pile_column(&self, last: u64) -> Option<PileColumn<'_>> {
         match &self.method {
             Method::PileSum(values) => values.column(last),
             _ => None,
@@ -503,7 +503,7 @@ impl<'g> Solver<'g> {
     }
 
     /// Moore's Nim's k, for games the theorem solves.
-    pub fn moore(&self) -> Option<moore::Moore> {
+    pub(crate) fn moore(&self) -> Option<moore::Moore> {
         match self.method {
             Method::Moore(m, _) => Some(m),
             _ => None,
@@ -512,7 +512,7 @@ impl<'g> Solver<'g> {
 
     /// For a tartan product under normal play: the two games' values of the cell's x and y,
     /// whose nim-product the cell is worth (the tartan theorem, by which it was computed).
-    pub fn cell_factors(&mut self, x: u64, y: u64) -> Result<Option<(u64, u64)>, SolveError> {
+    pub(crate) fn cell_factors(&mut self, x: u64, y: u64) -> Result<Option<(u64, u64)>, SolveError> {
         match &mut self.method {
             Method::Cells(cells) => cells.factors(x, y, &self.limits),
             _ => Ok(None),
@@ -528,7 +528,7 @@ impl<'g> Solver<'g> {
     }
 
     /// The moves to drawn positions: from a draw, those that keep it.
-    pub fn drawing_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+    pub(crate) fn drawing_moves(&mut self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         let mut out = Vec::new();
         for m in self.game.moves(pos, self.limits.max_states)? {
             if self.outcome(&m.to)? == Outcome::D {

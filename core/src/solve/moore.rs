@@ -11,7 +11,7 @@ use crate::rules::{Amount, Board, Convention, Game, Move, MoveKind, Position, Ru
 
 /// The game's k, recognised from its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Moore {
+pub(crate) struct Moore {
     /// the most piles one move may take from
     pub k: usize,
 }
@@ -22,7 +22,7 @@ const COLUMNS: u32 = 64;
 impl Moore {
     /// The rules fit when, together, they allow exactly "take any positive amount from each of
     /// 1 up to k piles", with k ≥ 2 (k = 1 is Nim, whose Grundy values the pile method knows).
-    pub fn recognise(game: &Game) -> Option<Moore> {
+    pub(crate) fn recognise(game: &Game) -> Option<Moore> {
         let boards = matches!(game.board, Board::AnyPiles | Board::FixedPiles(_));
         if !boards || game.convention != Convention::Normal || game.tracks_history() || game.product.is_some() {
             return None;
@@ -49,13 +49,13 @@ impl Moore {
     }
 
     /// Moore's theorem: P exactly when every binary column's count of 1s is a multiple of k + 1.
-    pub fn is_p(&self, piles: &[u64]) -> bool {
+    pub(crate) fn is_p(&self, piles: &[u64]) -> bool {
         column_counts(piles).iter().all(|c| c.is_multiple_of(self.k + 1))
     }
 
     /// A move to a P-position from an N-position (`None` from a P-position), changing at most
     /// k piles: the construction of the theorem's proof.
-    pub fn winning_move(&self, game: &Game, pos: &Position) -> Option<Move> {
+    pub(crate) fn winning_move(&self, game: &Game, pos: &Position) -> Option<Move> {
         let to = self.winning_piles(&pos.piles)?;
         let takes: Vec<(usize, u64, u64)> = pos
             .piles
@@ -117,7 +117,7 @@ impl Moore {
 
     /// How many moves a position has: the sums of products of 1 up to k of its piles (the
     /// elementary symmetric polynomials), saturating.
-    pub fn move_count(&self, piles: &[u64]) -> u128 {
+    pub(crate) fn move_count(&self, piles: &[u64]) -> u128 {
         // e[j]: the sum over sets of j piles of their product
         let mut e = vec![0u128; self.k + 1];
         e[0] = 1;

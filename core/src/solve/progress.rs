@@ -43,21 +43,21 @@ impl Progress {
     }
 
     /// Callers report every thousand steps or so, not each.
-    pub fn report(&self, stage: Stage, done: u64, total: u64) {
+    pub(crate) fn report(&self, stage: Stage, done: u64, total: u64) {
         if let Some(r) = &self.0 {
             r.report(stage, done, total);
         }
     }
 
     /// Lets the reporter look for a reason to cancel (see `Reporter::poll`).
-    pub fn poll(&self) {
+    pub(crate) fn poll(&self) {
         if let Some(r) = &self.0 {
             r.poll();
         }
     }
 
     /// Tells the reporter that the limits will stop the stage near `reachable` of `total`.
-    pub fn limited(&self, stage: Stage, reachable: u64, total: u64) {
+    pub(crate) fn limited(&self, stage: Stage, reachable: u64, total: u64) {
         if let Some(r) = &self.0 {
             r.limited(stage, reachable, total);
         }

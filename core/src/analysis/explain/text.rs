@@ -85,7 +85,7 @@ fn set_text(values: &[u64]) -> String {
 
 impl Explanation {
     /// The explanation as a student reads it.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         match self {
             Explanation::Mex { .. } => self.mex_text(),
             Explanation::NimSum { .. } => self.nim_sum_text(),

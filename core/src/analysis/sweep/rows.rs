@@ -89,7 +89,7 @@ pub enum RowsError {
 impl RowsError {
     /// What kind of failure this is: a stopped sweep was cancelled, the rest are the
     /// question's (its file).
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         match self {
             RowsError::Stopped { .. } => crate::vocab::FailureKind::Cancelled,
             RowsError::Io { .. }
@@ -112,7 +112,7 @@ pub enum RowsFormat {
 
 impl RowsFormat {
     /// The format a file's name asks for.
-    pub fn of(path: &Path) -> RowsFormat {
+    pub(crate) fn of(path: &Path) -> RowsFormat {
         match path.extension().and_then(|e| e.to_str()) {
             Some("jsonl" | "json" | "ndjson") => RowsFormat::JsonLines,
             _ => RowsFormat::Csv,

@@ -200,7 +200,7 @@ impl TableError {
 impl TableError {
     /// What kind of failure this is: a table stopped or refused by a limit takes its cause's
     /// kind; the rest are questions that do not fit the game.
-    pub fn kind(&self) -> crate::vocab::FailureKind {
+    pub(crate) fn kind(&self) -> crate::vocab::FailureKind {
         use crate::vocab::FailureKind;
         match self {
             TableError::Solve(e) | TableError::Incomplete { cause: e, .. } => e.kind(),
@@ -221,7 +221,7 @@ impl TableError {
 impl TableError {
     /// Refuses before anything is computed a table of more positions than the limit allows;
     /// `positions(k)` counts the positions of the table up to k.
-    pub fn refuse_rows(upto: u64, limit: usize, positions: impl Fn(u64) -> u128) -> Result<(), TableError> {
+    pub(crate) fn refuse_rows(upto: u64, limit: usize, positions: impl Fn(u64) -> u128) -> Result<(), TableError> {
         if positions(upto) <= limit as u128 {
             return Ok(());
         }

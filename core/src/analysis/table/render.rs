@@ -16,7 +16,7 @@ fn grundy_text(g: Option<u64>) -> String {
 
 impl Table {
     /// The table as JSON.
-    pub fn to_json(&self) -> Json {
+    pub(crate) fn to_json(&self) -> Json {
         let outcomes: Vec<Vec<&str>> =
             self.outcomes.iter().map(|row| row.iter().map(|o| o.letter()).collect()).collect();
         match self.shape {
@@ -86,7 +86,7 @@ impl Table {
     }
 
     /// One row per position, with the text table's columns, for a spreadsheet.
-    pub fn to_csv(&self) -> String {
+    pub(crate) fn to_csv(&self) -> String {
         let mut bytes = Vec::new();
         // Writing to memory does not fail.
         let _ = self.write_csv(&mut bytes);
@@ -96,7 +96,7 @@ impl Table {
 
     /// `to_csv`'s text, written to `out` a block of rows at a time: a table of a million rows
     /// is never held whole (its text would be fresh memory, a page fault every 4 KiB).
-    pub fn write_csv(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_csv(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
         match self.shape {
             TableShape::OnePile => {

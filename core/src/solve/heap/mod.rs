@@ -204,7 +204,7 @@ fn split_flag(parts: usize, shape: Option<SplitShape>) -> Option<u8> {
 
 /// The one-pile rules of a game, compiled: what each amount may leave.
 #[derive(Clone, Debug)]
-pub(super) struct HeapRules {
+pub(crate) struct HeapRules {
     rules: Vec<CompiledRule>,
     /// `flags[t]` for every t evaluated so far
     flags: Vec<u8>,
@@ -513,7 +513,7 @@ mod pairs;
 mod rare;
 mod search_ahead;
 mod sparse;
-mod values;
+pub(crate) mod values;
 
 pub(crate) use kernel::{HeapKernel, MethodState};
 pub(crate) use sparse::WitnessChoice;

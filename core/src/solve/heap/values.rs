@@ -5,8 +5,11 @@
 /// take-and-break games keep their values small, and the table is the memory a long run needs.
 #[derive(Debug)]
 pub enum Values {
+    /// Values below 256.
     Byte(Vec<u8>),
+    /// Values below 65,536.
     Narrow(Vec<u16>),
+    /// Larger values.
     Wide(Vec<u32>),
 }
 
@@ -30,11 +33,7 @@ impl Default for Values {
 }
 
 impl Values {
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Values::Byte(v) => v.len(),
             Values::Narrow(v) => v.len(),
@@ -42,7 +41,7 @@ impl Values {
         }
     }
 
-    pub fn get(&self, n: usize) -> u32 {
+    pub(crate) fn get(&self, n: usize) -> u32 {
         match self {
             Values::Byte(v) => v[n] as u32,
             Values::Narrow(v) => v[n] as u32,
@@ -52,7 +51,7 @@ impl Values {
 
     /// The largest of the values of piles `piles` and the first pile that has it (`None` for
     /// no piles): a sweep's row and a period run's pace both read it.
-    pub fn largest_in(&self, piles: std::ops::Range<usize>) -> Option<(u32, u64)> {
+    pub(crate) fn largest_in(&self, piles: std::ops::Range<usize>) -> Option<(u32, u64)> {
         let mut best: Option<(u32, u64)> = None;
         for n in piles {
             let v = self.get(n);
@@ -84,7 +83,7 @@ impl Values {
 
     /// A copy of the first `len` values, stored as narrowly as these: a table of a million
     /// rows copies a megabyte, where eight would be fresh pages to fault in.
-    pub fn prefix(&self, len: usize) -> Values {
+    pub(crate) fn prefix(&self, len: usize) -> Values {
         match self {
             Values::Byte(v) => Values::Byte(v[..len.min(v.len())].to_vec()),
             Values::Narrow(v) => Values::Narrow(v[..len.min(v.len())].to_vec()),
@@ -93,13 +92,13 @@ impl Values {
     }
 
     /// `period::detect` over the values where they are stored.
-    pub fn detect_period(&self, arithmetic: bool) -> Option<crate::solve::period::Detected> {
+    pub(crate) fn detect_period(&self, arithmetic: bool) -> Option<crate::solve::period::Detected> {
         self.detect_period_from(0, arithmetic)
     }
 
     /// `detect_period` over the values of piles `from` on (its preperiod counted from pile 0):
     /// a look at the latest values of a run too long to look at whole.
-    pub fn detect_period_from(&self, from: usize, arithmetic: bool) -> Option<crate::solve::period::Detected> {
+    pub(crate) fn detect_period_from(&self, from: usize, arithmetic: bool) -> Option<crate::solve::period::Detected> {
         let from = from.min(self.len());
         let found = match self {
             Values::Byte(v) => crate::solve::period::detect(&v[from..], arithmetic),
@@ -119,7 +118,7 @@ impl Values {
     }
 
     /// Bytes a value: 1, 2 or 4.
-    pub fn width(&self) -> u8 {
+    pub(crate) fn width(&self) -> u8 {
         match self {
             Values::Byte(_) => 1,
             Values::Narrow(_) => 2,
@@ -128,12 +127,12 @@ impl Values {
     }
 
     /// The bytes the values fill (room reserved ahead and never written costs no memory).
-    pub fn stored_bytes(&self) -> u64 {
+    pub(crate) fn stored_bytes(&self) -> u64 {
         self.len() as u64 * self.width() as u64
     }
 
     /// The values of piles in `piles` as little-endian bytes of `width()` each, appended to `out`.
-    pub fn write_range(&self, piles: std::ops::Range<usize>, out: &mut Vec<u8>) {
+    pub(crate) fn write_range(&self, piles: std::ops::Range<usize>, out: &mut Vec<u8>) {
         match self {
             Values::Byte(v) => out.extend_from_slice(&v[piles]),
             Values::Narrow(v) => v[piles].iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
@@ -142,7 +141,7 @@ impl Values {
     }
 
     /// Room for `total` values in all, so that a long run's table is not doubled past its end.
-    pub fn reserve_total(&mut self, total: usize) {
+    pub(crate) fn reserve_total(&mut self, total: usize) {
         let more = total.saturating_sub(self.len());
         match self {
             Values::Byte(v) => v.reserve_exact(more),

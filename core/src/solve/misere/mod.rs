@@ -79,7 +79,7 @@ pub(crate) fn out_of_work(heap: u64, limits: &Limits) -> String {
 }
 
 /// The misère quotient of a heap game, grown heap by heap as questions need it.
-pub struct MisereHeaps {
+pub(crate) struct MisereHeaps {
     quotient: Quotient,
     /// (preperiod, period) of Φ, once the periodicity theorem proves it.
     period: Option<Proven>,
@@ -94,7 +94,9 @@ pub struct MisereHeaps {
 /// A proven period of Φ and the bound the theorem needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Proven {
+    /// The heaps before the period starts.
     pub preperiod: u64,
+    /// The period.
     pub period: u64,
     /// The theorem needs Φ up to here: 2·preperiod + 2·period + the most a move takes.
     pub needed: u64,
@@ -109,7 +111,7 @@ impl Default for MisereHeaps {
 }
 
 impl MisereHeaps {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         MisereHeaps {
             quotient: Quotient::new(Bounds::default()),
             period: None,
@@ -119,16 +121,16 @@ impl MisereHeaps {
         }
     }
 
-    pub fn quotient(&self) -> &Quotient {
+    pub(crate) fn quotient(&self) -> &Quotient {
         &self.quotient
     }
 
-    pub fn period(&self) -> Option<Proven> {
+    pub(crate) fn period(&self) -> Option<Proven> {
         self.period
     }
 
     /// Adds heaps up to `upto` (or until the quotient stops, or a period is proven).
-    pub fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<(), SolveError> {
+    pub(crate) fn extend(&mut self, game: &Game, upto: u64, limits: &Limits) -> Result<(), SolveError> {
         let allowed = limits.max_work.saturating_mul(STEPS_PER_MOVE);
         let meter = Meter::within(allowed.saturating_sub(self.spent), limits);
         let result = self.extend_within(game, upto, limits, &meter);
@@ -174,14 +176,14 @@ impl MisereHeaps {
     }
 
     /// Looks for a proven period over every heap computed so far.
-    pub fn finish_period(&mut self, game: &Game) {
+    pub(crate) fn finish_period(&mut self, game: &Game) {
         if self.period.is_none() {
             self.look_for_period(game);
         }
     }
 
     /// Why the heaps stopped where they did for want of work, in words.
-    pub fn work_stop(&self, limits: &Limits) -> String {
+    pub(crate) fn work_stop(&self, limits: &Limits) -> String {
         self.work_note.clone().unwrap_or_else(|| out_of_work(self.quotient.heaps(), limits))
     }
 
@@ -198,7 +200,7 @@ impl MisereHeaps {
     }
 
     /// The heap whose Φ stands for heap n: itself, or its place in the period.
-    pub fn reduce(&self, n: u64) -> Option<u64> {
+    pub(crate) fn reduce(&self, n: u64) -> Option<u64> {
         if n < self.quotient.heaps() {
             return Some(n);
         }
@@ -258,7 +260,7 @@ impl MisereHeaps {
     }
 
     /// Φ of a heap, computing the quotient as far as needed.
-    pub fn phi(&mut self, game: &Game, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+    pub(crate) fn phi(&mut self, game: &Game, n: u64, limits: &Limits) -> Result<u32, SolveError> {
         self.extend_for(game, n, limits)?;
         match self.reduce(n) {
             Some(h) => Ok(self.quotient.phi(h).expect("reduced heaps are computed")),
@@ -274,7 +276,7 @@ impl MisereHeaps {
     }
 
     /// The element of a position (the product of its piles' Φ).
-    pub fn element(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u32, SolveError> {
+    pub(crate) fn element(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<u32, SolveError> {
         let largest = pos.piles.iter().copied().max().unwrap_or(0);
         self.extend_for(game, largest, limits)?;
         let mut x = 0;
@@ -285,7 +287,7 @@ impl MisereHeaps {
         Ok(x)
     }
 
-    pub fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
+    pub(crate) fn outcome(&mut self, game: &Game, pos: &Position, limits: &Limits) -> Result<Outcome, SolveError> {
         let x = self.element(game, pos, limits)?;
         Ok(if self.quotient.monoid().in_p(x) { Outcome::P } else { Outcome::N })
     }
@@ -301,7 +303,7 @@ impl MisereHeaps {
     /// representative pile p′ ≡ p (mod the period) far enough past the preperiod that every
     /// split's larger part lies past it too, with the difference moved into that larger part;
     /// every part's Φ is unchanged, so the same moves win (one of each kind is listed).
-    pub fn winning_moves(
+    pub(crate) fn winning_moves(
         &mut self,
         game: &Game,
         pos: &Position,

@@ -35,7 +35,7 @@ pub(super) fn dedup(mut v: Vec<u32>) -> Vec<u32> {
 /// limit derived from the question's `Limits`: running out leaves the quotient as it was (the
 /// next question, with its own allowance, goes on from there), unlike a `Stop`.
 #[derive(Debug)]
-pub struct Meter {
+pub(crate) struct Meter {
     pub(super) used: std::cell::Cell<u64>,
     pub(super) limit: u64,
     /// The question's limits, whose cancel token and deadline are looked at every
@@ -51,7 +51,7 @@ pub struct Meter {
 const LOOK_EVERY: u64 = 1 << 14;
 
 impl Meter {
-    pub fn new(limit: u64) -> Meter {
+    pub(crate) fn new(limit: u64) -> Meter {
         Meter {
             used: std::cell::Cell::new(0),
             limit,
@@ -63,12 +63,12 @@ impl Meter {
 
     /// A meter of `limit` steps that also ends when the question of `limits` is cancelled or
     /// out of time (`stop` then says which).
-    pub fn within(limit: u64, limits: &crate::solve::Limits) -> Meter {
+    pub(crate) fn within(limit: u64, limits: &crate::solve::Limits) -> Meter {
         Meter { limits: Some(limits.clone()), ..Meter::new(limit) }
     }
 
     /// Spends `steps`; false once the limit is passed or the question stopped.
-    pub fn spend(&self, steps: u64) -> bool {
+    pub(crate) fn spend(&self, steps: u64) -> bool {
         self.used.set(self.used.get().saturating_add(steps));
         if self.used.get() >= self.next_look.get() {
             self.next_look.set(self.used.get().saturating_add(LOOK_EVERY));
@@ -81,23 +81,23 @@ impl Meter {
         !self.exhausted()
     }
 
-    pub fn exhausted(&self) -> bool {
+    pub(crate) fn exhausted(&self) -> bool {
         self.used.get() > self.limit || self.stopped.borrow().is_some()
     }
 
     /// Why the question stopped, if it was cancelled or ran out of time.
-    pub fn stop(&self) -> Option<crate::solve::SolveError> {
+    pub(crate) fn stop(&self) -> Option<crate::solve::SolveError> {
         self.stopped.borrow_mut().take()
     }
 
-    pub fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.used.get()
     }
 }
 
 /// A finite commutative monoid with a P-portion: element 0 is the identity.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Monoid {
+pub(crate) struct Monoid {
     pub(super) order: usize,
     /// `mul[x * order + y]`
     pub(super) mul: Vec<u32>,
@@ -113,15 +113,15 @@ impl Monoid {
         Monoid { order: 1, mul: vec![0], p: vec![false] }
     }
 
-    pub fn order(&self) -> usize {
+    pub(crate) fn order(&self) -> usize {
         self.order
     }
 
-    pub fn mul(&self, x: u32, y: u32) -> u32 {
+    pub(crate) fn mul(&self, x: u32, y: u32) -> u32 {
         self.mul[x as usize * self.order + y as usize]
     }
 
-    pub fn in_p(&self, x: u32) -> bool {
+    pub(crate) fn in_p(&self, x: u32) -> bool {
         self.p[x as usize]
     }
 

@@ -16,7 +16,7 @@ pub struct Presentation {
 }
 
 impl Presentation {
-    pub fn of(q: &Quotient) -> Presentation {
+    pub(crate) fn of(q: &Quotient) -> Presentation {
         let monoid = q.monoid();
         let order = monoid.order();
         let mut generators: Vec<(String, u64, u32)> = Vec::new();
@@ -89,11 +89,11 @@ impl Presentation {
     }
 
     /// An element as a word: `1`, `a`, `a²b`.
-    pub fn word(&self, x: u32) -> String {
+    pub(crate) fn word(&self, x: u32) -> String {
         self.exponents(&self.words[x as usize])
     }
 
-    pub fn exponents(&self, e: &[u32]) -> String {
+    pub(crate) fn exponents(&self, e: &[u32]) -> String {
         let mut s = String::new();
         for (i, &n) in e.iter().enumerate() {
             if n == 0 {

@@ -45,7 +45,7 @@ pub(crate) use super::monoid::{Meter, Monoid};
 
 /// Why the quotient stopped growing at a heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// The quotient would have more than this many elements.
     Order { heap: u64, limit: usize },
     /// Checking a candidate would visit more than this many pairs.
@@ -59,17 +59,7 @@ pub enum Stop {
 }
 
 impl Stop {
-    pub fn heap(&self) -> u64 {
-        match self {
-            Stop::Order { heap, .. }
-            | Stop::Check { heap, .. }
-            | Stop::NoCandidate { heap }
-            | Stop::Refinement { heap, .. }
-            | Stop::Copies { heap, .. } => *heap,
-        }
-    }
-
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             // The candidate is an upper bound on the quotient: the true order may be far less.
             Stop::Order { heap, limit } => format!(
@@ -110,7 +100,7 @@ enum Strategy {
 
 /// Why a heap was not added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotAdded {
+pub(crate) enum NotAdded {
     /// The quotient stops here for good (see `stopped`).
     Stopped,
     /// This question's allowance of work ran out; a later question may add the heap.
@@ -119,7 +109,7 @@ pub enum NotAdded {
 
 /// Bounds on the work one quotient may take.
 #[derive(Clone, Copy, Debug)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     pub max_order: usize,
     pub max_check_states: usize,
 }
@@ -148,7 +138,7 @@ const RELATIVE_ORDER_FACTOR: usize = 4;
 const MOST_COPIES: usize = 12;
 
 /// The quotient of heaps 0..=`heaps()`-1, with Φ of each and a shortest word for each element.
-pub struct Quotient {
+pub(crate) struct Quotient {
     monoid: Monoid,
     phi: Vec<u32>,
     /// For each element, a word of least total size that it is the class of.
@@ -168,7 +158,7 @@ pub struct Quotient {
 }
 
 impl Quotient {
-    pub fn new(bounds: Bounds) -> Quotient {
+    pub(crate) fn new(bounds: Bounds) -> Quotient {
         let monoid = Monoid::trivial();
         let check = Checker::new(&monoid);
         Quotient {
@@ -185,48 +175,44 @@ impl Quotient {
         }
     }
 
-    pub fn monoid(&self) -> &Monoid {
+    pub(crate) fn monoid(&self) -> &Monoid {
         &self.monoid
     }
 
     /// Heaps 0..heaps() have their Φ.
-    pub fn heaps(&self) -> u64 {
+    pub(crate) fn heaps(&self) -> u64 {
         self.phi.len() as u64
     }
 
-    pub fn phi(&self, heap: u64) -> Option<u32> {
+    pub(crate) fn phi(&self, heap: u64) -> Option<u32> {
         self.phi.get(heap as usize).copied()
     }
 
-    pub fn phis(&self) -> &[u32] {
+    pub(crate) fn phis(&self) -> &[u32] {
         &self.phi
     }
 
-    pub fn stopped(&self) -> Option<&Stop> {
+    pub(crate) fn stopped(&self) -> Option<&Stop> {
         self.stopped.as_ref()
     }
 
-    pub fn rep(&self, x: u32) -> &Word {
+    #[cfg(test)]
+    pub(crate) fn rep(&self, x: u32) -> &Word {
         &self.reps[x as usize]
     }
 
-    pub fn order_after(&self, heap: u64) -> usize {
+    pub(crate) fn order_after(&self, heap: u64) -> usize {
         self.order_after[heap as usize]
     }
 
-    /// The options of a heap already added, as words.
-    pub fn heap_options(&self, heap: u64) -> &[Word] {
-        &self.options[heap as usize]
-    }
-
     /// The element of a sum of heaps already added.
-    pub fn product(&self, heaps: &[u64]) -> Option<u32> {
+    pub(crate) fn product(&self, heaps: &[u64]) -> Option<u32> {
         heaps.iter().try_fold(0u32, |acc, &h| Some(self.monoid.mul(acc, self.phi(h)?)))
     }
 
     /// Adds the next heap, whose options are `options` (words of smaller heaps), spending work
     /// from `meter`. When the heap cannot be added the quotient stays as it was.
-    pub fn push(&mut self, options: Vec<Word>, meter: &Meter) -> Result<(), NotAdded> {
+    pub(crate) fn push(&mut self, options: Vec<Word>, meter: &Meter) -> Result<(), NotAdded> {
         if self.stopped.is_some() {
             return Err(NotAdded::Stopped);
         }

@@ -12,11 +12,13 @@ pub struct Dyadic {
 }
 
 impl Dyadic {
+    /// 0.
     pub const ZERO: Dyadic = Dyadic { numerator: 0, exponent: 0 };
+    /// −1.
     pub const MINUS_ONE: Dyadic = Dyadic { numerator: -1, exponent: 0 };
 
     /// numerator / 2^exponent, reduced.
-    pub fn new(numerator: i64, exponent: u32) -> Dyadic {
+    pub(crate) fn new(numerator: i64, exponent: u32) -> Dyadic {
         let (mut m, mut k) = (numerator, exponent);
         while k > 0 && m % 2 == 0 {
             m /= 2;
@@ -25,37 +27,37 @@ impl Dyadic {
         Dyadic { numerator: m, exponent: k }
     }
 
-    pub fn integer(self) -> Option<i64> {
+    pub(crate) fn integer(self) -> Option<i64> {
         (self.exponent == 0).then_some(self.numerator)
     }
 
-    pub fn numerator(self) -> i64 {
+    pub(crate) fn numerator(self) -> i64 {
         self.numerator
     }
 
-    pub fn exponent(self) -> u32 {
+    pub(crate) fn exponent(self) -> u32 {
         self.exponent
     }
 
     /// The two numbers whose canonical form {a | b} this non-integer is: (m ∓ 1)/2^k.
-    pub fn neighbours(self) -> (Dyadic, Dyadic) {
+    pub(crate) fn neighbours(self) -> (Dyadic, Dyadic) {
         (Dyadic::new(self.numerator - 1, self.exponent), Dyadic::new(self.numerator + 1, self.exponent))
     }
 
     /// (a + b) / 2.
-    pub fn midpoint(self, other: Dyadic) -> Dyadic {
+    pub(crate) fn midpoint(self, other: Dyadic) -> Dyadic {
         let s = self + other;
         Dyadic::new(s.numerator, s.exponent + 1)
     }
 
     /// This number times the integer `k`.
-    pub fn times(self, k: i64) -> Dyadic {
+    pub(crate) fn times(self, k: i64) -> Dyadic {
         let product = (self.numerator as i128) * (k as i128);
         Dyadic::new(product.clamp(i64::MIN as i128, i64::MAX as i128) as i64, self.exponent)
     }
 
     /// This number divided by `k`, when the quotient is dyadic (`k` ± a power of two).
-    pub fn divided(self, k: i64) -> Option<Dyadic> {
+    pub(crate) fn divided(self, k: i64) -> Option<Dyadic> {
         if k == 0 || !k.unsigned_abs().is_power_of_two() {
             return None;
         }
@@ -75,7 +77,7 @@ impl Dyadic {
     /// The simplest number (the integer nearest 0, else the one of smallest denominator) in
     /// the interval from `low` to `high`, each end given with whether it is in (`None`: no
     /// bound on that side); `None` when the interval is empty.
-    pub fn simplest_in(low: Option<(Dyadic, bool)>, high: Option<(Dyadic, bool)>) -> Option<Dyadic> {
+    pub(crate) fn simplest_in(low: Option<(Dyadic, bool)>, high: Option<(Dyadic, bool)>) -> Option<Dyadic> {
         let inside = |x: Dyadic| {
             low.is_none_or(|(a, closed)| a < x || (closed && a == x))
                 && high.is_none_or(|(b, closed)| x < b || (closed && x == b))
@@ -114,7 +116,7 @@ impl Dyadic {
 
     /// A number as a person types it: `3`, `-1/2`, `3/4`, `0.75`; `None` if it is not one or
     /// is not dyadic (`1/3`).
-    pub fn parse(text: &str) -> Option<Dyadic> {
+    pub(crate) fn parse(text: &str) -> Option<Dyadic> {
         let text = text.trim();
         if let Some((n, d)) = text.split_once('/') {
             let (n, d): (i64, u64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
@@ -136,7 +138,7 @@ impl Dyadic {
     }
 
     /// The least integer at least this number.
-    pub fn ceiling(self) -> Dyadic {
+    pub(crate) fn ceiling(self) -> Dyadic {
         if self.exponent == 0 {
             return self;
         }

@@ -16,10 +16,10 @@ const ENTRIES_PER_FORM: usize = 4;
 
 /// A canonical form in a `Forms` store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FormId(u32);
+pub(crate) struct FormId(u32);
 
 impl FormId {
-    pub const ZERO: FormId = FormId(0);
+    pub(crate) const ZERO: FormId = FormId(0);
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

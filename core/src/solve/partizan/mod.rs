@@ -41,7 +41,7 @@ pub enum PartizanOutcome {
 
 impl PartizanOutcome {
     /// The outcome from whether each side wins moving first.
-    pub fn from_wins(left_first_wins: bool, right_first_wins: bool) -> Self {
+    pub(crate) fn from_wins(left_first_wins: bool, right_first_wins: bool) -> Self {
         match (left_first_wins, right_first_wins) {
             (true, true) => PartizanOutcome::N,
             (false, false) => PartizanOutcome::P,
@@ -62,7 +62,7 @@ impl PartizanOutcome {
     }
 
     /// The outcome, in words.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             PartizanOutcome::L => "Left wins, whoever moves first",
             PartizanOutcome::R => "Right wins, whoever moves first",
@@ -162,7 +162,7 @@ pub struct Heat {
 
 impl Heat {
     /// A thermal value as the answers write it.
-    pub fn of(v: &ThermalValue) -> Heat {
+    pub(crate) fn of(v: &ThermalValue) -> Heat {
         Heat {
             left_stop: thermo::plain(v.left_stop()),
             right_stop: thermo::plain(v.right_stop()),
@@ -217,13 +217,13 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The game it solves.
-    pub fn game(&self) -> &'g Game {
+    pub(crate) fn game(&self) -> &'g Game {
         self.game
     }
 
     /// The moves of `side` from `pos` that are orthodox: they keep the mean at the position's
     /// temperature (normal play).
-    pub fn orthodox_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+    pub(crate) fn orthodox_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
         let here = self.thermal_value(pos)?;
         let mut out = Vec::new();
         for m in self.moves(pos, side)? {
@@ -237,7 +237,7 @@ impl<'g> PartizanSolver<'g> {
 
     /// In a sum of several piles: the hottest pile (its index, size and temperature, written
     /// `1/2`), where moving first is worth the most; `None` otherwise (or under misère play).
-    pub fn hottest_pile(&mut self, pos: &Position) -> Result<Option<(usize, u64, String)>, SolveError> {
+    pub(crate) fn hottest_pile(&mut self, pos: &Position) -> Result<Option<(usize, u64, String)>, SolveError> {
         if self.game.convention != Convention::Normal
             || !self.is_sum_of_piles()
             || pos.piles.iter().filter(|&&p| p > 0).count() < 2
@@ -270,14 +270,14 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The thermal value of one pile of `n` (sums of piles).
-    pub fn pile_thermal(&mut self, n: u64) -> Result<ThermalValue, SolveError> {
+    pub(crate) fn pile_thermal(&mut self, n: u64) -> Result<ThermalValue, SolveError> {
         let pile = self.one_pile(n);
         self.thermal_value(&pile)
     }
 
     /// The thermal value of `pos` from a search of the positions it reaches, children first:
     /// each position's walls from its options' walls, no canonical form built.
-    pub fn position_thermal(&mut self, pos: &Position) -> Result<ThermalValue, SolveError> {
+    pub(crate) fn position_thermal(&mut self, pos: &Position) -> Result<ThermalValue, SolveError> {
         let start = self.game.canonical(pos);
         if let Some(t) = self.thermals.get(&start) {
             return Ok(t.clone());
@@ -299,7 +299,7 @@ impl<'g> PartizanSolver<'g> {
 
     /// The atomic weight of the value `v` (a game, written out), when `v` is all-small: every
     /// position in it has moves for both players or for neither.
-    pub fn atomic_weight(&mut self, v: FormId) -> Result<Option<String>, SolveError> {
+    pub(crate) fn atomic_weight(&mut self, v: FormId) -> Result<Option<String>, SolveError> {
         let size = self.forms.birthday(v) as u64;
         match self.atomic.weight(&mut self.forms, v) {
             Ok(w) => Ok(w.map(|w| self.show(w))),
@@ -309,13 +309,13 @@ impl<'g> PartizanSolver<'g> {
 
     /// The reduced canonical form of the value `v` (the simplest game infinitesimally close to
     /// it), written out; `None` when working it out passes the forms' limits.
-    pub fn reduced_form(&mut self, v: FormId) -> Option<String> {
+    pub(crate) fn reduced_form(&mut self, v: FormId) -> Option<String> {
         let r = self.reduced.reduced(&mut self.forms, v).ok()?;
         Some(self.show(r))
     }
 
     /// The value `v` cooled by `t` (t ≥ 0), written out.
-    pub fn cooled(&mut self, v: FormId, t: Dyadic) -> Result<String, SolveError> {
+    pub(crate) fn cooled(&mut self, v: FormId, t: Dyadic) -> Result<String, SolveError> {
         let size = self.forms.birthday(v) as u64;
         match self.thermal.cooled(&mut self.forms, v, t) {
             Ok(c) => Ok(self.show(c)),
@@ -330,13 +330,13 @@ impl<'g> PartizanSolver<'g> {
 
     /// The temperature theory of a position (normal play): stops, mean, temperature,
     /// thermograph and confusion interval.
-    pub fn heat(&mut self, pos: &Position) -> Result<Heat, SolveError> {
+    pub(crate) fn heat(&mut self, pos: &Position) -> Result<Heat, SolveError> {
         Ok(Heat::of(&self.thermal_value(pos)?))
     }
 
     /// What temperature theory proves of a sum of piles from its piles' thermographs alone,
     /// for sums too large to search: the mean exactly, bounds on the stops and temperature.
-    pub fn sum_bounds(&mut self, pos: &Position) -> Result<SumBounds, SolveError> {
+    pub(crate) fn sum_bounds(&mut self, pos: &Position) -> Result<SumBounds, SolveError> {
         let mut sizes: Vec<u64> = pos.piles.iter().copied().filter(|&p| p > 0).collect();
         sizes.sort_unstable();
         // The piles' walls are searched smallest first, so a pile past the limits would be
@@ -392,7 +392,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// Canonical values exist under normal play only, and are used while they fit the limits.
-    pub fn has_values(&self) -> bool {
+    pub(crate) fn has_values(&self) -> bool {
         self.game.convention == Convention::Normal && !self.values_given_up
     }
 
@@ -427,13 +427,13 @@ impl<'g> PartizanSolver<'g> {
 
     /// True when a position is the sum of its piles. Coins are not: two heads on one coin
     /// cancel in an impartial game only.
-    pub fn is_sum_of_piles(&self) -> bool {
+    pub(crate) fn is_sum_of_piles(&self) -> bool {
         self.game.is_heap_sum() && self.game.board != Board::Coins
     }
 
     /// The moves `side` may make from `pos`.
     /// The moves `side` may make from `pos`; a move that two rules allow is listed once.
-    pub fn moves(&self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+    pub(crate) fn moves(&self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
         let mut moves = self.game.moves_of(pos, side, self.limits.max_moves() as usize)?;
         let mut seen = HashSet::new();
         moves.retain(|m| seen.insert((m.kind.clone(), m.to.clone())));
@@ -441,7 +441,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The position of one pile of `n` (on a board of a fixed number of piles, the others empty).
-    pub fn one_pile(&self, n: u64) -> Position {
+    pub(crate) fn one_pile(&self, n: u64) -> Position {
         match self.game.board {
             Board::FixedPiles(k) if k > 1 => {
                 let mut piles = vec![0; k];
@@ -457,7 +457,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The canonical value of `pos` (normal play).
-    pub fn value(&mut self, pos: &Position) -> Result<FormId, SolveError> {
+    pub(crate) fn value(&mut self, pos: &Position) -> Result<FormId, SolveError> {
         if self.is_sum_of_piles() {
             let mut total = FormId::ZERO;
             let budget = self.forms_budget();
@@ -481,7 +481,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The canonical value of one pile of `n`, computing every smaller pile first.
-    pub fn pile_value(&mut self, n: u64) -> Result<FormId, SolveError> {
+    pub(crate) fn pile_value(&mut self, n: u64) -> Result<FormId, SolveError> {
         if n as usize >= self.limits.max_states {
             return Err(self.too_many());
         }
@@ -528,7 +528,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The value of an option, as `explain` lists it.
-    pub fn options_values(&mut self, pos: &Position, side: Side) -> Result<Vec<(Move, FormId)>, SolveError> {
+    pub(crate) fn options_values(&mut self, pos: &Position, side: Side) -> Result<Vec<(Move, FormId)>, SolveError> {
         let moves = self.moves(pos, side)?;
         let mut out = Vec::with_capacity(moves.len());
         for mv in moves {
@@ -641,7 +641,7 @@ impl<'g> PartizanSolver<'g> {
 
     /// Who wins moving first from `pos`, by a search of the game tree under the game's
     /// convention (under misère play a player with no move wins).
-    pub fn searched_wins(&mut self, pos: &Position) -> Result<Wins, SolveError> {
+    pub(crate) fn searched_wins(&mut self, pos: &Position) -> Result<Wins, SolveError> {
         let start = self.game.canonical(pos);
         if let Some(&w) = self.searched.get(&start) {
             return Ok(w);
@@ -659,7 +659,7 @@ impl<'g> PartizanSolver<'g> {
     /// Moves left from `pos` with `side` moving first and best play after (the winner hurrying,
     /// the loser delaying; a side with no move has none left), where a search within a smaller
     /// budget than the values' can count them: none past it.
-    pub fn remoteness(&mut self, pos: &Position, side: Side) -> Result<Option<u64>, SolveError> {
+    pub(crate) fn remoteness(&mut self, pos: &Position, side: Side) -> Result<Option<u64>, SolveError> {
         let start = self.game.canonical(pos);
         if !self.remote.contains_key(&start) {
             let limits = crate::solve::remoteness_limits(&self.limits);
@@ -716,7 +716,7 @@ impl<'g> PartizanSolver<'g> {
     }
 
     /// The outcome class of a value: compared with 0.
-    pub fn outcome_of(&mut self, v: FormId) -> PartizanOutcome {
+    pub(crate) fn outcome_of(&mut self, v: FormId) -> PartizanOutcome {
         let left_first = !self.forms.le(v, FormId::ZERO);
         let right_first = !self.forms.le(FormId::ZERO, v);
         PartizanOutcome::from_wins(left_first, right_first)
@@ -724,7 +724,7 @@ impl<'g> PartizanSolver<'g> {
 
     /// The moves with which `side`, moving first, wins: to a position the opponent, moving
     /// first, loses.
-    pub fn winning_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
+    pub(crate) fn winning_moves(&mut self, pos: &Position, side: Side) -> Result<Vec<Move>, SolveError> {
         let mut out = Vec::new();
         for mv in self.moves(pos, side)? {
             // An option's value may pass the forms' limits where the position's did not (a sum

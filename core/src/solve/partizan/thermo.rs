@@ -44,7 +44,7 @@ impl Wall {
     }
 
     /// The value at `t` (t ≥ −1).
-    pub fn at(&self, t: Dyadic) -> Dyadic {
+    pub(crate) fn at(&self, t: Dyadic) -> Dyadic {
         let piece = self.pieces.iter().rev().find(|p| p.from <= t).unwrap_or(&self.pieces[0]);
         piece.at + (t - piece.from).times(piece.slope)
     }
@@ -69,7 +69,7 @@ impl Wall {
     }
 
     /// The lowest temperature it is drawn from: −1, or 0 where what lies below is not known.
-    pub fn starts_at(&self) -> Dyadic {
+    pub(crate) fn starts_at(&self) -> Dyadic {
         self.pieces[0].from
     }
 
@@ -190,7 +190,7 @@ impl Thermograph {
 
     /// Whether both walls are known from t = −1 down to −∞, as CGSuite draws them; a search of
     /// positions knows a game that is not a number only from t = 0 up (`above_zero`).
-    pub fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         self.left.starts_at() == BOTTOM && self.right.starts_at() == BOTTOM
     }
 }
@@ -250,7 +250,7 @@ pub struct ThermalValue {
 
 impl ThermalValue {
     /// The number `x`.
-    pub fn of_number(x: Dyadic) -> ThermalValue {
+    pub(crate) fn of_number(x: Dyadic) -> ThermalValue {
         ThermalValue {
             thermograph: Thermograph::of_number(x),
             number: Some(x),
@@ -262,7 +262,7 @@ impl ThermalValue {
     /// The same value with its walls kept from t = 0 up only (a game that is not a number).
     /// Below 0 a thermograph depends on the canonical form's options, which a search of raw
     /// positions does not have; from 0 up it depends on the value alone.
-    pub fn above_zero(mut self) -> ThermalValue {
+    pub(crate) fn above_zero(mut self) -> ThermalValue {
         if self.number.is_none() {
             let th = &mut self.thermograph;
             th.left = th.left.from(Dyadic::ZERO);
@@ -272,17 +272,17 @@ impl ThermalValue {
     }
 
     /// Left's stop: where play ends when Left starts and both stop at a number.
-    pub fn left_stop(&self) -> Dyadic {
+    pub(crate) fn left_stop(&self) -> Dyadic {
         self.number.unwrap_or_else(|| self.thermograph.left.at(Dyadic::ZERO))
     }
 
     /// Right's stop.
-    pub fn right_stop(&self) -> Dyadic {
+    pub(crate) fn right_stop(&self) -> Dyadic {
         self.number.unwrap_or_else(|| self.thermograph.right.at(Dyadic::ZERO))
     }
 
     /// The game {`left` | `right`} from its options' values.
-    pub fn from_options(left: &[&ThermalValue], right: &[&ThermalValue]) -> ThermalValue {
+    pub(crate) fn from_options(left: &[&ThermalValue], right: &[&ThermalValue]) -> ThermalValue {
         // The simplicity theorem: G is a number exactly when some number x has every G^L ⧏ x
         // and x ⧏ every G^R, and then it is the simplest such x. G^L ⧏ x holds for x above
         // G^L's Right stop, and at the stop itself when G^L is not at least it.
@@ -333,7 +333,7 @@ impl ThermalValue {
 
     /// The numbers the game is confused with (G − x fuzzy); `None` when there is none (a
     /// number, or a game infinitesimally close to one and on one side of it, such as ↑).
-    pub fn confusion(&self) -> Option<Confusion> {
+    pub(crate) fn confusion(&self) -> Option<Confusion> {
         let (high, low) = (self.left_stop(), self.right_stop());
         // G ≤ R(G) needs L(G) ≤ R(G), so only a game whose stops are equal can be; likewise
         // G ≥ L(G).
@@ -350,7 +350,7 @@ impl ThermalValue {
     /// Whether a move of `left`'s (or Right's) from this game to `option` is orthodox: at
     /// this game's temperature the option's wall, tilted by the temperature, stands at the
     /// mean, so the move keeps the mean. A number has no orthodox move.
-    pub fn is_orthodox(&self, option: &ThermalValue, left: bool) -> bool {
+    pub(crate) fn is_orthodox(&self, option: &ThermalValue, left: bool) -> bool {
         if self.number.is_some() {
             return false;
         }
@@ -367,7 +367,7 @@ impl ThermalValue {
 /// cooling by t is additive and the stops of a sum keep L(G + H) ≤ L(G) + L(H),
 /// L(G + H) ≥ L(G) + R(H) (and the mirror inequalities), while a wall moves by at most t.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SumBounds {
+pub(crate) struct SumBounds {
     /// The mean, exactly.
     pub mean: Dyadic,
     /// The temperature is at most this.
@@ -380,7 +380,7 @@ pub struct SumBounds {
 
 impl SumBounds {
     /// The bounds of the sum of `parts`.
-    pub fn of(parts: &[&ThermalValue]) -> SumBounds {
+    pub(crate) fn of(parts: &[&ThermalValue]) -> SumBounds {
         let mean = parts.iter().fold(Dyadic::ZERO, |s, p| s + p.thermograph.mean);
         let temperature_at_most = parts.iter().map(|p| p.thermograph.temperature).max().unwrap_or(BOTTOM);
         let total = |f: &dyn Fn(&ThermalValue) -> Dyadic| parts.iter().fold(Dyadic::ZERO, |s, p| s + f(p));
@@ -412,7 +412,7 @@ impl SumBounds {
 
     /// Whether Left, moving first, wins, where the bounds decide it: a Left stop above 0
     /// wins, one below 0 loses.
-    pub fn left_first_wins(&self) -> Option<bool> {
+    pub(crate) fn left_first_wins(&self) -> Option<bool> {
         if self.left_stop.0 > Dyadic::ZERO {
             Some(true)
         } else if self.left_stop.1 < Dyadic::ZERO {
@@ -423,7 +423,7 @@ impl SumBounds {
     }
 
     /// Whether Right, moving first, wins, where the bounds decide it.
-    pub fn right_first_wins(&self) -> Option<bool> {
+    pub(crate) fn right_first_wins(&self) -> Option<bool> {
         if self.right_stop.1 < Dyadic::ZERO {
             Some(true)
         } else if self.right_stop.0 > Dyadic::ZERO {
@@ -445,7 +445,7 @@ pub(crate) fn plain(x: Dyadic) -> String {
 /// The numbers x for which G − x is fuzzy: between Right's stop and Left's, each end in when
 /// G is confused with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Confusion {
+pub(crate) struct Confusion {
     /// The lower end.
     pub low: Dyadic,
     /// Whether G is confused with the lower end itself.
