@@ -223,3 +223,21 @@ fn no_string_in_the_core_names_a_command_line_flag() {
     let seen: Vec<bool> = string_literals(sample).iter().map(|l| flag.is_match(l)).collect();
     assert_eq!(seen, [true, true]);
 }
+
+/// Rendering sits above the answers it renders: `analysis` and `api` build answers as data and
+/// never import `render`.
+#[test]
+fn the_engines_answers_never_import_their_rendering() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("core/src");
+    let all = modules(&root);
+    for (module, file) in &all {
+        if matches!(module.first().map(String::as_str), Some("analysis" | "api")) {
+            let imported = imports(module, file, &all);
+            assert!(
+                !imported.iter().any(|m| m.first().map(String::as_str) == Some("render")),
+                "{} imports render",
+                module.join("::")
+            );
+        }
+    }
+}

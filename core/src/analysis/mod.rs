@@ -10,7 +10,7 @@ pub(crate) mod period_search;
 pub(crate) mod periods;
 pub(crate) mod quotient;
 pub(crate) mod sweep;
-mod table;
+pub(crate) mod table;
 
 #[cfg(test)]
 mod misere_tests;

@@ -2,6 +2,8 @@
 //! spreadsheet, SVG for a picture. Every front end renders through here, so the same answer
 //! reads the same in the command line, the REPL, Python and the web page.
 
+mod explain;
+mod table;
 mod table_file;
 
 pub use crate::diagnostics::printable;

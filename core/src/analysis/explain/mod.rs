@@ -18,8 +18,6 @@ use crate::rules::{Game, Move, Position};
 use crate::solve::last_bound::LastBound;
 use crate::solve::{MethodKind, Outcome, SolveError, Solver};
 
-mod text;
-
 /// More moves than this are counted but not listed, so that an explanation stays readable.
 const LISTED: usize = 60;
 
@@ -39,10 +37,6 @@ pub struct Step {
 impl Step {
     fn of(m: &Move) -> Step {
         Step { description: m.kind.describe(), to: m.to.piles.clone(), cells: m.to.cells }
-    }
-
-    fn to_text(&self) -> String {
-        Position::shown(&self.to, self.cells)
     }
 }
 

@@ -4,10 +4,10 @@
 use super::Table;
 
 /// How many bytes of CSV rows are put together before they are written out.
-pub(super) const CSV_BLOCK: usize = 1 << 16;
+pub(crate) const CSV_BLOCK: usize = 1 << 16;
 
 /// The header line of a one-pile table's CSV.
-pub(super) fn csv_header(table: &Table) -> Vec<u8> {
+pub(crate) fn csv_header(table: &Table) -> Vec<u8> {
     let n = if table.coins { "coin" } else { "n" };
     // With --by-last, a column for the previous move: empty on the rows of the game's start,
     // then the grid of (n, last) rows.
@@ -26,7 +26,7 @@ pub(super) fn csv_header(table: &Table) -> Vec<u8> {
 
 /// The decimal text of a row number, counted up in place: the rows of a table come in order,
 /// and adding one to the text costs less than writing each number afresh.
-pub(super) struct RowNumber {
+pub(crate) struct RowNumber {
     digits: [u8; 20],
     start: usize,
 }
@@ -38,11 +38,11 @@ impl Default for RowNumber {
 }
 
 impl RowNumber {
-    pub(super) fn text(&self) -> &[u8] {
+    pub(crate) fn text(&self) -> &[u8] {
         &self.digits[self.start..]
     }
 
-    pub(super) fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         for i in (0..20).rev() {
             if self.digits[i] != b'9' {
                 self.digits[i] += 1;

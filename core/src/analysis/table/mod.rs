@@ -5,11 +5,11 @@ use crate::rules::{Board, Game, Position};
 use crate::solve::{Limits, Outcome, PileColumn, SolveError, Solver, Value, Values};
 use crate::wording::{give, give_value, Argument};
 
-mod csv;
+pub(crate) mod csv;
 mod error;
 mod many;
-mod render;
-mod stream;
+
+pub(crate) mod stream;
 
 pub use error::TableError;
 pub(crate) use stream::{StreamError, StreamedRows};

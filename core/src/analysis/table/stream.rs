@@ -59,7 +59,7 @@ fn checked(limits: &Limits) -> io::Result<()> {
 }
 
 impl<'s> StreamedRows<'s> {
-    pub(super) fn new(table: Table, column: PileColumn<'s>, limits: &'s Limits) -> Self {
+    pub(crate) fn new(table: Table, column: PileColumn<'s>, limits: &'s Limits) -> Self {
         StreamedRows { table, column, limits }
     }
 
@@ -196,7 +196,7 @@ impl<'s> StreamedRows<'s> {
 
 /// Values serde_json prints pretty: the table's other fields.
 mod erased {
-    pub(super) trait Json {
+    pub(crate) trait Json {
         fn pretty(&self) -> String;
     }
 
@@ -219,17 +219,17 @@ fn push_cells(bytes: &mut Vec<u8>, grundy: u64, digits: &mut itoa::Buffer) {
 
 /// A one-pile table's rows, held.
 #[derive(Clone, Copy)]
-pub(super) struct Rows<'a> {
-    pub(super) outcomes: &'a [Outcome],
-    pub(super) grundy: &'a [Option<u64>],
-    pub(super) p_positions: &'a [Vec<u64>],
+pub(crate) struct Rows<'a> {
+    pub(crate) outcomes: &'a [Outcome],
+    pub(crate) grundy: &'a [Option<u64>],
+    pub(crate) p_positions: &'a [Vec<u64>],
 }
 
 /// The JSON of a one-pile table held whole, field by field in the order
 /// `StreamedRows::write_json` writes them.
-pub(super) struct OnePileJson<'a> {
-    pub(super) table: &'a Table,
-    pub(super) rows: Rows<'a>,
+pub(crate) struct OnePileJson<'a> {
+    pub(crate) table: &'a Table,
+    pub(crate) rows: Rows<'a>,
 }
 
 /// One of a one-pile table's three lists.

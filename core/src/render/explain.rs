@@ -1,7 +1,16 @@
-//! How an explanation reads as text: the mex of the options, the nim-sum column by column,
+//! How an explanation reads as text (rendering, fed by the explanation's data): the mex of the options, the nim-sum column by column,
 //! Schwenk's representation, the quotient's words, the winning reply to every move.
 
-use super::*;
+use crate::analysis::explain::*;
+use crate::rules::Position;
+use crate::solve::Outcome;
+
+impl Step {
+    /// The position the move leaves, as text.
+    fn to_text(&self) -> String {
+        Position::shown(&self.to, self.cells)
+    }
+}
 /// The Grundy values of a sum's parts in binary, a row each, with every column's sum and parity.
 fn columns_text(unit: &str, labels: &[String], values: &[u64], columns: &[Column]) -> String {
     columns_counted(unit, "Grundy", labels, values, columns, 2)

@@ -4,10 +4,10 @@ use crate::wording::{give_value, Argument};
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
-use super::csv::{csv_header, RowNumber, CSV_BLOCK};
-use super::stream::{OnePileJson, Rows};
-use super::{LastGrid, Table, TableShape};
 use crate::analysis::periods::Periodicity;
+use crate::analysis::table::csv::{csv_header, RowNumber, CSV_BLOCK};
+use crate::analysis::table::stream::{OnePileJson, Rows};
+use crate::analysis::{LastGrid, Table, TableShape};
 use crate::solve::Outcome;
 
 fn grundy_text(g: Option<u64>) -> String {
