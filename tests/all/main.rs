@@ -4,6 +4,7 @@
 mod common;
 
 mod cli;
+mod cli_answers;
 mod conformance;
 mod defaults;
 mod diagnostics;

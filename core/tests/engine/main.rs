@@ -3,6 +3,7 @@
 mod common;
 
 mod api;
+mod brute_force;
 mod codes;
 mod dense;
 mod files;
