@@ -321,50 +321,9 @@ fn build(solver: &mut Solver, upto: u64, options: TableOptions, stream: bool) ->
     } else {
         None
     };
-    let missing = grundy.iter().flatten().any(|g| g.is_none());
-    let grundy_note = match (missing, misere) {
-        (false, _) => None,
-        (true, false) if loopy => Some(
-            "∞ is Smith's generalised value of a position from which play need not end; ∞(0,2) lists the values of its options that are not ∞",
-        ),
-        (true, true) => Some("Grundy values are not defined under misère play"),
-        (true, false) => Some("Grundy values marked - were not computed: those positions are too large to search"),
-    };
-    let (mut period, mut no_period_to, mut period_not_looked, mut pattern) = (None, None, None, None);
-    match shape {
-        TableShape::OnePile => {
-            pattern = match solver.pile_column(upto).filter(|_| column) {
-                Some(values) => periods::one_pile_pattern_of(upto, |n| values.get(n) == 0),
-                None => periods::one_pile_pattern_of(upto, |n| outcomes[0][n as usize] == Outcome::P),
-            };
-            // Looking past the table for a period is a bonus, bounded by a count of positions
-            // (never by the clock, so that the same command prints the same bytes anywhere).
-            // Asked for with --period-values, it may use the question's own limits.
-            let look = options.period_values.unwrap_or(periods::MIN_EXAMINED).max(1);
-            let given = solver.limits().clone();
-            let bonus = match options.period_values {
-                Some(_) => given.clone(),
-                // A look past the table is a bonus: a small share of a question's work.
-                None => Limits {
-                    max_states: given.max_states.min(PERIOD_SEARCH_STATES),
-                    max_work: given.max_work.min(PERIOD_SEARCH_WORK),
-                    ..given.clone()
-                },
-            };
-            solver.set_limits(bonus);
-            let found = one_pile_period(solver, upto, look);
-            solver.set_limits(given);
-            match found {
-                Ok(Some(found)) => period = Some(found),
-                Ok(None) => no_period_to = Some(upto.max(look - 1)),
-                // Looking further than the table asked for hit a limit: say so, and nothing more.
-                Err(_) => period_not_looked = Some(upto.max(look - 1)),
-            }
-        }
-        TableShape::TwoPiles => pattern = periods::two_pile_pattern(&p_positions, upto),
-        TableShape::ManyPiles { piles } => pattern = many::column_rule(&listed, &outcomes[0], piles),
-        TableShape::Rectangles | TableShape::Cells => {}
-    }
+    let grundy_note = grundy_note(&grundy, misere, loopy);
+    let Patterns { period, no_period_to, period_not_looked, pattern } =
+        patterns(solver, (shape, upto), options.period_values, (&outcomes, &p_positions, &listed), column);
     let cell_rule = if shape == TableShape::Cells { cell_rule(game) } else { None };
     let misere_columns =
         if misere && shape == TableShape::OnePile && solver.method() == crate::solve::MethodKind::MisereQuotient {
@@ -403,6 +362,75 @@ fn build(solver: &mut Solver, upto: u64, options: TableOptions, stream: bool) ->
         positions: listed,
     };
     Ok((table, column))
+}
+
+/// What a table says of its values that are missing: none where every one was computed.
+fn grundy_note(grundy: &[Vec<Option<u64>>], misere: bool, loopy: bool) -> Option<&'static str> {
+    let missing = grundy.iter().flatten().any(|g| g.is_none());
+    match (missing, misere) {
+        (false, _) => None,
+        (true, false) if loopy => Some(
+            "∞ is Smith's generalised value of a position from which play need not end; ∞(0,2) lists the values of its options that are not ∞",
+        ),
+        (true, true) => Some("Grundy values are not defined under misère play"),
+        (true, false) => Some("Grundy values marked - were not computed: those positions are too large to search"),
+    }
+}
+
+/// The patterns a table finds in its rows, and for one pile a period looked for past them.
+struct Patterns {
+    period: Option<periods::Periodicity>,
+    no_period_to: Option<u64>,
+    period_not_looked: Option<u64>,
+    pattern: Option<String>,
+}
+
+/// The patterns of a table of `shape` up to `upto`, from its rows (`outcomes`, `p_positions`
+/// and the positions `listed` of a many-pile table); for one pile, a period looked for past
+/// the rows with `period_values` values (by default a small share of the question's work).
+fn patterns(
+    solver: &mut Solver,
+    (shape, upto): (TableShape, u64),
+    period_values: Option<u64>,
+    (outcomes, p_positions, listed): (&[Vec<Outcome>], &[Vec<u64>], &[Vec<u64>]),
+    column: bool,
+) -> Patterns {
+    let mut found = Patterns { period: None, no_period_to: None, period_not_looked: None, pattern: None };
+    match shape {
+        TableShape::OnePile => {
+            found.pattern = match solver.pile_column(upto).filter(|_| column) {
+                Some(values) => periods::one_pile_pattern_of(upto, |n| values.get(n) == 0),
+                None => periods::one_pile_pattern_of(upto, |n| outcomes[0][n as usize] == Outcome::P),
+            };
+            // Looking past the table for a period is a bonus, bounded by a count of positions
+            // (never by the clock, so that the same command prints the same bytes anywhere).
+            // Asked for with period values, it may use the question's own limits.
+            let look = period_values.unwrap_or(periods::MIN_EXAMINED).max(1);
+            let given = solver.limits().clone();
+            let bonus = match period_values {
+                Some(_) => given.clone(),
+                // A look past the table is a bonus: a small share of a question's work.
+                None => Limits {
+                    max_states: given.max_states.min(PERIOD_SEARCH_STATES),
+                    max_work: given.max_work.min(PERIOD_SEARCH_WORK),
+                    ..given.clone()
+                },
+            };
+            solver.set_limits(bonus);
+            let looked = one_pile_period(solver, upto, look);
+            solver.set_limits(given);
+            match looked {
+                Ok(Some(period)) => found.period = Some(period),
+                Ok(None) => found.no_period_to = Some(upto.max(look - 1)),
+                // Looking further than the table asked for hit a limit: say so, and nothing more.
+                Err(_) => found.period_not_looked = Some(upto.max(look - 1)),
+            }
+        }
+        TableShape::TwoPiles => found.pattern = periods::two_pile_pattern(p_positions, upto),
+        TableShape::ManyPiles { piles } => found.pattern = many::column_rule(listed, &outcomes[0], piles),
+        TableShape::Rectangles | TableShape::Cells => {}
+    }
+    found
 }
 
 /// Which positions a table of this game covers: its board decides, and for games on any

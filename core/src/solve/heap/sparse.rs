@@ -457,21 +457,7 @@ pub(super) fn sparse_value<T: Slot>(
         mark_rare(g, rare, rare_value, jobs, 0..options, seen);
     }
     jobs.clear();
-    // The answer is this common value unless a rare value below it is missing.
-    let domain = 1u8 << (n & 1);
-    let mut candidate = 0;
-    while seen[candidate] != 0 || class[candidate] & domain == 0 {
-        candidate += 1;
-    }
-    need.clear();
-    need.resize(size, 0);
-    let mut missing = 0;
-    for v in 0..candidate {
-        if seen[v] == 0 {
-            need[v] = 1;
-            missing += 1;
-        }
-    }
+    let (candidate, mut missing) = least_common_unseen(seen, class, need, n);
     if missing == 0 {
         return Some(candidate as u32);
     }
@@ -510,10 +496,49 @@ pub(super) fn sparse_value<T: Slot>(
     // instructions from the middle alone, 68 million so), then down from the middle, where
     // both parts are large (0.36 finds most there). In a window, the smaller part is one of
     // the prefix and the larger a recent pile.
+    search_common_pairs(g, n, candidate, missing, (reach, rules), sparse, work)
+}
+
+/// The least value not seen among the options that is a common value of this pile's parity
+/// (`class`), and the values below it not seen, marked in `need`, and their count.
+#[inline]
+fn least_common_unseen(seen: &[u8], class: &[u8], need: &mut Vec<u8>, n: u64) -> (usize, usize) {
+    // The answer is this common value unless a rare value below it is missing.
+    let domain = 1u8 << (n & 1);
+    let mut candidate = 0;
+    while seen[candidate] != 0 || class[candidate] & domain == 0 {
+        candidate += 1;
+    }
+    need.clear();
+    need.resize(class.len(), 0);
+    let mut missing = 0;
+    for v in 0..candidate {
+        if seen[v] == 0 {
+            need[v] = 1;
+            missing += 1;
+        }
+    }
+    (candidate, missing)
+}
+
+/// Looks among options of two common parts for the `missing` values below `candidate` (see
+/// `find_witnesses`), with each way to split pile `n` as a source of pairs.
+#[inline]
+fn search_common_pairs<T: Slot>(
+    g: &[T],
+    n: u64,
+    candidate: usize,
+    missing: usize,
+    (reach, rules): (Reach, &HeapRules),
+    sparse: &mut PileSparse,
+    work: &mut u64,
+) -> Option<u32> {
+    let dropped = reach.dropped();
+    let splits = rules.two.iter().filter(move |(t, f)| t + 2 <= n && f & (TWO_ANY | TWO_UNEQUAL) != 0);
     let mut sources = std::mem::take(&mut sparse.scratch.sources);
     let mut next = std::mem::take(&mut sparse.scratch.next);
     sources.clear();
-    sources.extend(splits().map(|&(t, f)| {
+    sources.extend(splits.map(|&(t, f)| {
         let rest = (n - t) as usize;
         let top = if f & TWO_ANY == 0 { (rest - 1) / 2 } else { rest / 2 };
         let stored = if dropped == 0 { top } else { top.min(reach.prefix - 1).min(rest.saturating_sub(reach.base)) };

@@ -77,6 +77,56 @@ impl Learner<'_> {
         Some(any)
     }
 
+    /// The row of `w` (whether `w` plus each experiment is a P-position), extended to every
+    /// experiment and kept in `rows`.
+    fn row(
+        &self,
+        w: &Word,
+        memo: &mut HashMap<Word, bool>,
+        rows: &mut HashMap<Word, Vec<bool>>,
+        experiments: &[Word],
+    ) -> Option<Vec<bool>> {
+        let r = rows.entry(w.clone()).or_default();
+        while r.len() < experiments.len() {
+            let e = &experiments[r.len()];
+            r.push(self.outcome(&plus(w, e), memo)?);
+        }
+        Some(r.clone())
+    }
+
+    /// An experiment that tells apart two access words of equal rows, found where a generator
+    /// added to both gives different rows; none when the table is consistent (`None` past the
+    /// bounds).
+    fn telling_apart(
+        &self,
+        access: &[Word],
+        gens: &[u64],
+        memo: &mut HashMap<Word, bool>,
+        rows: &mut HashMap<Word, Vec<bool>>,
+        experiments: &[Word],
+    ) -> Option<Option<Word>> {
+        let mut classes: HashMap<Vec<bool>, Vec<usize>> = HashMap::new();
+        for (i, w) in access.iter().enumerate() {
+            classes.entry(self.row(w, memo, rows, experiments)?).or_default().push(i);
+        }
+        for members in classes.values() {
+            for pair in members.windows(2) {
+                let (a, b) = (&access[pair[0]], &access[pair[1]]);
+                for &g in gens {
+                    let ra = self.row(&plus(a, &[g]), memo, rows, experiments)?;
+                    let rb = self.row(&plus(b, &[g]), memo, rows, experiments)?;
+                    if let Some(e) = (0..ra.len()).find(|&e| ra[e] != rb[e]) {
+                        let new = plus(&experiments[e], &[g]);
+                        if !experiments.contains(&new) {
+                            return Some(Some(new));
+                        }
+                    }
+                }
+            }
+        }
+        Some(None)
+    }
+
     /// Learns the quotient of heaps 0..=heap; `None` when it does not succeed within its bounds.
     pub(super) fn learn(&self) -> Option<Learnt> {
         let gens: Vec<u64> = (1..=self.heap).filter(|&h| !self.options[h as usize].is_empty()).collect();
@@ -85,19 +135,10 @@ impl Learner<'_> {
         let mut experiments: Vec<Word> = vec![Vec::new()];
         let mut rows: HashMap<Word, Vec<bool>> = HashMap::new();
         for _ in 0..MOST_ROUNDS {
-            // Rows of every word looked at, against every experiment.
             let row = |w: &Word,
                        memo: &mut HashMap<Word, bool>,
                        rows: &mut HashMap<Word, Vec<bool>>,
-                       experiments: &[Word]|
-             -> Option<Vec<bool>> {
-                let r = rows.entry(w.clone()).or_default();
-                while r.len() < experiments.len() {
-                    let e = &experiments[r.len()];
-                    r.push(self.outcome(&plus(w, e), memo)?);
-                }
-                Some(r.clone())
-            };
+                       experiments: &[Word]| self.row(w, memo, rows, experiments);
             // Close: every access word times every generator has the row of an access word.
             let mut known: HashMap<Vec<bool>, usize> = HashMap::new();
             let mut i = 0;
@@ -123,26 +164,9 @@ impl Learner<'_> {
                 i += 1;
             }
             // Consistent: equal rows stay equal after each generator.
-            let mut classes: HashMap<Vec<bool>, Vec<usize>> = HashMap::new();
-            for (i, w) in access.iter().enumerate() {
-                classes.entry(row(w, &mut memo, &mut rows, &experiments)?).or_default().push(i);
-            }
-            'consistency: for members in classes.values() {
-                for pair in members.windows(2) {
-                    let (a, b) = (access[pair[0]].clone(), access[pair[1]].clone());
-                    for &g in &gens {
-                        let ra = row(&plus(&a, &[g]), &mut memo, &mut rows, &experiments)?;
-                        let rb = row(&plus(&b, &[g]), &mut memo, &mut rows, &experiments)?;
-                        if let Some(e) = (0..ra.len()).find(|&e| ra[e] != rb[e]) {
-                            let new = plus(&experiments[e], &[g]);
-                            if !experiments.contains(&new) {
-                                experiments.push(new);
-                                changed = true;
-                                break 'consistency;
-                            }
-                        }
-                    }
-                }
+            if let Some(new) = self.telling_apart(&access, &gens, &mut memo, &mut rows, &experiments)? {
+                experiments.push(new);
+                changed = true;
             }
             if changed {
                 continue;

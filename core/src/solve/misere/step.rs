@@ -91,53 +91,9 @@ pub(super) fn step(
     drop(ids);
     let n = pairs.len();
     let is_p = |s: usize| pairs[s].2 && pairs[s].1[0] & 1 == 0;
-    // Moore's refinement: P-pairs apart from the rest, then by where each kind leads.
-    let mut class: Vec<u32> = (0..n).map(|s| is_p(s) as u32).collect();
-    let mut count = 0;
-    loop {
-        if !meter.spend((n * (kn + 1)) as u64) {
-            return None;
-        }
-        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut next = vec![0u32; n];
-        for s in 0..n {
-            let mut key = Vec::with_capacity(kn + 1);
-            key.push(class[s]);
-            key.extend(next_of[s * kn..(s + 1) * kn].iter().map(|&t| class[t as usize]));
-            let fresh = keys.len() as u32;
-            next[s] = *keys.entry(key).or_insert(fresh);
-        }
-        let now = keys.len();
-        class = next;
-        if now == count {
-            break;
-        }
-        count = now;
-        if count > most_order {
-            return None;
-        }
-    }
-    // A word of least size for every pair (Dijkstra from the empty sum), then for every class.
-    let mut best: Vec<Option<(u64, Word)>> = vec![None; n];
-    best[0] = Some((0, Vec::new()));
-    let mut queue = std::collections::BinaryHeap::new();
-    queue.push(std::cmp::Reverse((0u64, Vec::<u64>::new(), 0usize)));
-    while let Some(std::cmp::Reverse((size, word, s))) = queue.pop() {
-        if best[s].as_ref().is_some_and(|(_, w)| *w != word) {
-            continue;
-        }
-        for (k, (_, _, h)) in kinds.iter().enumerate() {
-            let t = next_of[s * kn + k] as usize;
-            let mut longer = word.clone();
-            longer.push(*h);
-            longer.sort_unstable();
-            let key = (size + h, longer);
-            if best[t].as_ref().is_none_or(|(bs, bw)| (key.0, key.1.len(), &key.1) < (*bs, bw.len(), bw)) {
-                best[t] = Some(key.clone());
-                queue.push(std::cmp::Reverse((key.0, key.1, t)));
-            }
-        }
-    }
+    let (class, count) = refine(&next_of, kn, (0..n).map(is_p).collect(), meter, most_order)?;
+    let heap_of_kind: Vec<u64> = kinds.iter().map(|(_, _, h)| *h).collect();
+    let best = least_words(&next_of, &heap_of_kind, n);
     let mut member: Vec<Option<usize>> = vec![None; count];
     for s in 0..n {
         let c = class[s] as usize;
@@ -186,4 +142,69 @@ pub(super) fn step(
         })
         .collect();
     Some(Stepped { monoid: Monoid::from_parts(count, mul, p), phi, reps })
+}
+
+/// Moore's refinement of the pairs: P-pairs apart from the rest, then by where each kind of
+/// heap leads (`next_of[s * kinds + k]`), until no class splits. The class of each pair and the
+/// count of classes; `None` past `most_order` classes or when the meter runs out.
+fn refine(
+    next_of: &[u32],
+    kinds: usize,
+    is_p: Vec<bool>,
+    meter: &Meter,
+    most_order: usize,
+) -> Option<(Vec<u32>, usize)> {
+    let n = is_p.len();
+    let mut class: Vec<u32> = is_p.iter().map(|&p| p as u32).collect();
+    let mut count = 0;
+    loop {
+        if !meter.spend((n * (kinds + 1)) as u64) {
+            return None;
+        }
+        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut next = vec![0u32; n];
+        for s in 0..n {
+            let mut key = Vec::with_capacity(kinds + 1);
+            key.push(class[s]);
+            key.extend(next_of[s * kinds..(s + 1) * kinds].iter().map(|&t| class[t as usize]));
+            let fresh = keys.len() as u32;
+            next[s] = *keys.entry(key).or_insert(fresh);
+        }
+        let now = keys.len();
+        class = next;
+        if now == count {
+            return Some((class, count));
+        }
+        count = now;
+        if count > most_order {
+            return None;
+        }
+    }
+}
+
+/// A word of least size for every one of `pairs` pairs (Dijkstra from the empty sum, pair 0):
+/// its size and its heaps, sorted; `heaps[k]` is the heap that stands for kind k.
+fn least_words(next_of: &[u32], heaps: &[u64], pairs: usize) -> Vec<Option<(u64, Word)>> {
+    let kinds = heaps.len();
+    let mut best: Vec<Option<(u64, Word)>> = vec![None; pairs];
+    best[0] = Some((0, Vec::new()));
+    let mut queue = std::collections::BinaryHeap::new();
+    queue.push(std::cmp::Reverse((0u64, Vec::<u64>::new(), 0usize)));
+    while let Some(std::cmp::Reverse((size, word, s))) = queue.pop() {
+        if best[s].as_ref().is_some_and(|(_, w)| *w != word) {
+            continue;
+        }
+        for (k, h) in heaps.iter().enumerate() {
+            let t = next_of[s * kinds + k] as usize;
+            let mut longer = word.clone();
+            longer.push(*h);
+            longer.sort_unstable();
+            let key = (size + h, longer);
+            if best[t].as_ref().is_none_or(|(bs, bw)| (key.0, key.1.len(), &key.1) < (*bs, bw.len(), bw)) {
+                best[t] = Some(key.clone());
+                queue.push(std::cmp::Reverse((key.0, key.1, t)));
+            }
+        }
+    }
+    best
 }
