@@ -377,6 +377,10 @@ fn grundy_note(grundy: &[Vec<Option<u64>>], misere: bool, loopy: bool) -> Option
     }
 }
 
+/// A table's rows as `patterns` reads them: the outcomes, the P-positions and the positions a
+/// many-pile table lists.
+type RowsMade<'a> = (&'a [Vec<Outcome>], &'a [Vec<u64>], &'a [Vec<u64>]);
+
 /// The patterns a table finds in its rows, and for one pile a period looked for past them.
 struct Patterns {
     period: Option<periods::Periodicity>,
@@ -392,7 +396,7 @@ fn patterns(
     solver: &mut Solver,
     (shape, upto): (TableShape, u64),
     period_values: Option<u64>,
-    (outcomes, p_positions, listed): (&[Vec<Outcome>], &[Vec<u64>], &[Vec<u64>]),
+    (outcomes, p_positions, listed): RowsMade,
     column: bool,
 ) -> Patterns {
     let mut found = Patterns { period: None, no_period_to: None, period_not_looked: None, pattern: None };
