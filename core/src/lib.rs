@@ -37,16 +37,15 @@ mod check;
 pub mod defaults;
 mod diagnostics;
 mod files;
+mod load;
 mod play;
+mod progress;
 pub mod render;
 mod rules;
 mod solve;
 mod syntax;
 mod vocab;
 pub mod wording;
-
-use miette::Diagnostic;
-use thiserror::Error;
 
 pub use analysis::sweep::SweepRow;
 pub use api::MOST_GAME_FILE_BYTES;
@@ -63,11 +62,12 @@ pub use api::{
 pub use check::{Library, Lookup, NoLibrary, SettingValue};
 pub use diagnostics::Source;
 pub use files::write_file;
+pub use load::{load, LoadError};
 pub use play::{pick, Advice, ForPlayer, Hint, Hottest, Kept, Play, Player, Slip, Status, Strength};
+pub use progress::{CancelToken, Progress, Reporter, Stage, Stopped};
 pub use render::{write_table, TableFormat};
 pub use rules::{Board, Game, Move, Position};
 pub use solve::partizan::{PartizanOutcome, PartizanSolver};
-pub use solve::progress::{CancelToken, Progress, Reporter, Stage};
 pub use solve::{MethodKind, Outcome, Solver, Value};
 pub use syntax::MAX_TEXT as MOST_GAME_TEXT_BYTES;
 pub use vocab::{Convention, Side};
@@ -105,6 +105,7 @@ pub mod errors {
     pub use crate::analysis::{CompareError, QuotientError, TableError};
     pub use crate::api::{FileError, RequestError};
     pub use crate::check::CheckError;
+    pub use crate::load::LoadError;
     pub use crate::rules::expr::EvalError;
     pub use crate::rules::move_error::{PartError, SourceText};
     pub use crate::rules::{MoveError, PositionError};
@@ -113,7 +114,6 @@ pub mod errors {
     pub use crate::solve::SolveError;
     pub use crate::syntax::ParseError;
     pub use crate::vocab::Span;
-    pub use crate::LoadError;
 }
 
 /// The language's words and the outline of a text, for editors and a REPL: what to complete,
@@ -177,99 +177,4 @@ pub mod internals {
     pub fn piles_allowed(budget: &crate::Budget) -> usize {
         budget.limits().max_piles()
     }
-}
-
-/// Why game text could not be loaded: one parse error, every semantic error found, or the
-/// question's budget stopped the reading.
-#[derive(Debug, Error, Diagnostic, Clone, PartialEq)]
-pub enum LoadError {
-    /// The text does not parse: the first place it goes wrong.
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Parse(#[from] syntax::ParseError),
-    /// The text parses, but these statements make no sense together.
-    #[error("{} errors in the game", .0.len())]
-    Check(Vec<check::CheckError>),
-    /// The question's deadline passed, or it was cancelled, while the game was read.
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Stopped(solve::SolveError),
-}
-
-impl LoadError {
-    /// Each diagnostic on its own, in the order of the text.
-    pub fn diagnostics(&self) -> Vec<&dyn Diagnostic> {
-        match self {
-            LoadError::Parse(e) => vec![e as &dyn Diagnostic],
-            LoadError::Check(errors) => errors.iter().map(|e| e as &dyn Diagnostic).collect(),
-            LoadError::Stopped(e) => vec![e as &dyn Diagnostic],
-        }
-    }
-}
-
-/// Parses and checks game text: the game, or every diagnostic. `default_name` names a game that
-/// has no `game` line; `settings` give its parameters values. (A front end loads with
-/// [`load_game`], which keeps the text for diagnostics and reads a question's budget.)
-pub fn load(
-    text: &str,
-    default_name: &str,
-    settings: &[(String, crate::check::SettingValue)],
-) -> Result<Game, LoadError> {
-    load_with(text, default_name, settings, &check::NoLibrary, &solve::Limits::default())
-}
-
-/// Parses and checks game text whose product statement (if any) names games in `library`,
-/// within `limits` (its deadline and cancel token).
-pub(crate) fn load_with(
-    text: &str,
-    default_name: &str,
-    settings: &[(String, crate::check::SettingValue)],
-    library: &dyn check::Library,
-    limits: &solve::Limits,
-) -> Result<Game, LoadError> {
-    solve::check_cancel(limits).map_err(LoadError::Stopped)?;
-    // A long text is parsed a piece at a time, the deadline read between pieces.
-    let file = syntax::parse_within(text, || solve::check_cancel(limits)).map_err(|e| match e {
-        syntax::Interrupted::Parse(e) => LoadError::from(e),
-        syntax::Interrupted::Stopped(stop) => LoadError::Stopped(stop),
-    })?;
-    solve::check_cancel(limits).map_err(LoadError::Stopped)?;
-    let checked = check::check(&file, default_name, settings, library, limits).map_err(|e| match e {
-        check::CheckFailure::Errors(errors) => LoadError::Check(errors),
-        check::CheckFailure::Stopped(stop) => LoadError::Stopped(stop),
-    });
-    let mut game = checked.map_err(|e| phrased(e, text))?;
-    without_repeated_rules(&mut game.first_moves, text);
-    without_repeated_rules(&mut game.moves, text);
-    Ok(game)
-}
-
-/// An unknown name on a line written in a phrasing the language says another way (`take k
-/// from both piles`, `take squares`): its help shows the language's way.
-fn phrased(error: LoadError, text: &str) -> LoadError {
-    match error {
-        LoadError::Check(mut errors) => {
-            for e in &mut errors {
-                if let check::CheckError::UnknownName { span, help, fix, .. } = e {
-                    if let Some(way) = syntax::phrasing_help(syntax::line_at(text, span.start)) {
-                        *help = way;
-                        *fix = None;
-                    }
-                }
-            }
-            LoadError::Check(errors)
-        }
-        other => other,
-    }
-}
-
-/// A rule written again word for word allows the same moves as the first: it is kept once, so
-/// that a file of thousands of copies of one rule costs what one rule does.
-fn without_repeated_rules(rules: &mut Vec<rules::Rule>, text: &str) {
-    let mut seen = std::collections::HashSet::new();
-    rules.retain(|r| {
-        let words: String =
-            text.get(r.span.start..r.span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
-        seen.insert(words)
-    });
 }

@@ -469,7 +469,7 @@ impl From<crate::LoadError> for Failure {
         let errors = match e {
             crate::LoadError::Parse(p) => vec![Error::Parse(p)],
             crate::LoadError::Check(errors) => errors.into_iter().map(Error::Check).collect(),
-            crate::LoadError::Stopped(e) => vec![Error::Solve(e)],
+            crate::LoadError::Stopped(e) => vec![Error::Solve(e.into())],
         };
         Failure { errors, source: None, partial: None }
     }

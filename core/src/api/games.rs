@@ -18,7 +18,7 @@ pub fn load_game(
     budget: &Budget,
 ) -> Result<Loaded, Failure> {
     let source = Source { text: normalised(source.text), ..source };
-    match crate::load_with(&source.text, default_name, settings, library, budget.limits()) {
+    match crate::load::load_with(&source.text, default_name, settings, library, &budget.limits().watch()) {
         Ok(game) => Ok(Loaded { game, source }),
         Err(e) => Err(Failure { source: Some(source), ..Failure::from(e) }),
     }
@@ -137,7 +137,8 @@ pub fn extend(
     let whole = format!("{}\n{}", loaded.source.text.trim_end(), addition.trim());
     let blank_header = format!("{}\n", header.get(..loaded.source.text.trim_end().len())?);
     let text = format!("{blank_header}{}", addition.trim());
-    let new = crate::load_with(&text, default_name, settings, library, &crate::solve::Limits::default()).ok()?;
+    let new =
+        crate::load::load_with(&text, default_name, settings, library, &crate::progress::Watch::default()).ok()?;
     let mut game = loaded.game.clone();
     game.moves.extend(new.moves);
     game.uses_last |= new.uses_last;

@@ -16,7 +16,7 @@ use super::{load_text, Budget, BudgetArgs, Failure, RequestError};
 use crate::analysis::sweep::{self, SweepRow};
 use crate::check::NoLibrary;
 use crate::defaults;
-use crate::solve::progress::Progress;
+use crate::progress::Progress;
 
 pub use crate::analysis::sweep::rows::{RowsError, RowsFile, RowsFormat};
 pub use crate::analysis::sweep::{checksum_of, mark_same_values, RowStatus};

@@ -66,7 +66,7 @@ pub(crate) enum CheckFailure {
     /// The statements make no sense together: every error found.
     Errors(Vec<CheckError>),
     /// The question's deadline passed, or it was cancelled.
-    Stopped(crate::solve::SolveError),
+    Stopped(crate::progress::Stopped),
 }
 
 /// Checks a parsed game. `default_name` names it when it has no `game` line;
@@ -78,7 +78,7 @@ pub(crate) fn check(
     default_name: &str,
     settings: &[(String, SettingValue)],
     library: &dyn Library,
-    limits: &crate::solve::Limits,
+    watch: &crate::progress::Watch,
 ) -> Result<Game, CheckFailure> {
     if file.statements.is_empty() {
         return Err(CheckFailure::Errors(vec![CheckError::Empty]));
@@ -89,7 +89,7 @@ pub(crate) fn check(
         pair_names: None,
         set_params: Vec::new(),
         sets: Vec::new(),
-        limits,
+        watch,
         stopped: None,
     };
     let mut game = c.game(file, default_name, settings);
@@ -141,9 +141,9 @@ impl Scope {
 struct Checker<'l> {
     errors: Vec<CheckError>,
     /// The question's deadline and cancel token, read between rules.
-    limits: &'l crate::solve::Limits,
+    watch: &'l crate::progress::Watch,
     /// Why the check stopped before the end, when it did.
-    stopped: Option<crate::solve::SolveError>,
+    stopped: Option<crate::progress::Stopped>,
     /// Parameters in order; `None` for one whose value failed (already reported), so that its
     /// uses fail quietly instead of causing more errors.
     params: Vec<(String, Option<i64>)>,
@@ -331,7 +331,7 @@ impl Checker<'_> {
         let mut uses_last = false;
         for (i, st) in file.statements.iter().enumerate() {
             if i % 64 == 63 {
-                if let Err(e) = crate::solve::check_cancel(self.limits) {
+                if let Err(e) = self.watch.check() {
                     self.stopped = Some(e);
                     break;
                 }

@@ -309,6 +309,23 @@ impl SolveError {
     }
 }
 
+impl Limits {
+    /// What stops a question under these limits, for the stages below the engines (reading
+    /// a game): its cancel token, progress sink and deadline.
+    pub(crate) fn watch(&self) -> crate::progress::Watch {
+        crate::progress::Watch { cancel: self.cancel.clone(), progress: self.progress.clone(), deadline: self.deadline }
+    }
+}
+
+impl From<crate::progress::Stopped> for SolveError {
+    fn from(stop: crate::progress::Stopped) -> SolveError {
+        match stop {
+            crate::progress::Stopped::Cancelled => SolveError::Cancelled,
+            crate::progress::Stopped::Timeout { seconds } => SolveError::Timeout { seconds },
+        }
+    }
+}
+
 /// Stops a computation that was cancelled or is past its deadline.
 pub(crate) fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
     limits.progress.poll();

@@ -30,7 +30,7 @@ pub(crate) mod partizan;
 pub(crate) mod period;
 pub(crate) mod period_run;
 mod piles;
-pub(crate) mod progress;
+pub(crate) use crate::progress;
 pub(crate) mod reach;
 mod search;
 #[cfg(test)]

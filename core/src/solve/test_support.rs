@@ -15,12 +15,12 @@ pub(crate) fn games_dir() -> PathBuf {
 pub(crate) fn game(name: &str) -> Game {
     let path = games_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    crate::load(&text, name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
+    crate::load::load(&text, name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e:?}"))
 }
 
 /// Loads game text written in a test.
 pub(crate) fn game_text(text: &str) -> Game {
-    crate::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
+    crate::load::load(text, "test", &[]).unwrap_or_else(|e| panic!("test game does not load: {e:?}\n{text}"))
 }
 
 /// A solver within the default limits.

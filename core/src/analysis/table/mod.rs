@@ -545,7 +545,7 @@ fn one_pile_rows(
                 return Err(TableError::Incomplete { partial: Box::new(partial), reason, cause });
             }
         }
-        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
+        solver.limits().progress.report(crate::progress::Stage::TableRows, n, upto + 1);
         // Rows of known piles cost nothing to solve: look for Ctrl-C between them too.
         let answer = if n % 4096 == 4095 {
             crate::solve::check_cancel(solver.limits()).and_then(|_| solver.pile_value(n))
@@ -593,7 +593,7 @@ fn two_pile_rows(solver: &mut Solver, upto: u64) -> Result<Rows, TableError> {
     // its estimate), and every cell after it is looked up.
     solver.value(&Position::new(vec![upto, upto]))?;
     for a in 0..=upto {
-        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, a, upto + 1);
+        solver.limits().progress.report(crate::progress::Stage::TableRows, a, upto + 1);
         for b in a..=upto {
             let v = solver.value(&Position::new(vec![a, b]))?;
             let (i, j) = (a as usize, b as usize);
@@ -617,7 +617,7 @@ fn grid_rows(solver: &mut Solver, upto: u64, shape: TableShape) -> Result<Rows, 
         _ => Position::new(vec![c; r as usize]),
     };
     for r in 1..=upto {
-        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, r, upto);
+        solver.limits().progress.report(crate::progress::Stage::TableRows, r, upto);
         let (mut o, mut g) = (Vec::new(), Vec::new());
         for c in 1..=upto {
             let v = solver.value(&position(r, c))?;
@@ -651,7 +651,7 @@ fn cell_rule(game: &Game) -> Option<String> {
 fn last_grid(solver: &mut Solver, upto: u64) -> Result<LastGrid, SolveError> {
     let mut grid = LastGrid { outcomes: Vec::new(), grundy: Vec::new() };
     for n in 0..=upto {
-        solver.limits().progress.report(crate::solve::progress::Stage::TableRows, n, upto + 1);
+        solver.limits().progress.report(crate::progress::Stage::TableRows, n, upto + 1);
         let (mut o, mut g) = (Vec::new(), Vec::new());
         for last in 1..=upto {
             let v = solver.value(&Position { piles: vec![n], last: Some(last), cells: false })?;

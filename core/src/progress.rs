@@ -102,3 +102,48 @@ impl CancelToken {
         self.0.store(false, Ordering::Relaxed);
     }
 }
+
+/// Why a question stopped before its answer: cancelled, or past its deadline. Reading a game
+/// stops this way too, below the engines (`solve` words it as its own `SolveError`).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error, miette::Diagnostic)]
+pub enum Stopped {
+    /// The question's cancel token was set.
+    #[error("the computation was cancelled")]
+    #[diagnostic(
+        code(takeaway::solve::cancelled),
+        help("stopped as asked (by Ctrl-C, or by the program that asked): ask again to start over")
+    )]
+    Cancelled,
+    /// The question's deadline passed.
+    #[error("the computation ran out of time after {seconds} s")]
+    #[diagnostic(code(takeaway::solve::timeout), help("give it longer, or ask a smaller question"))]
+    Timeout {
+        /// The time it was given.
+        seconds: f64,
+    },
+}
+
+/// What stops a question, as it travels with it: its cancel token, the progress sink it polls
+/// and its deadline (with the time it was given).
+#[derive(Clone, Default)]
+pub(crate) struct Watch {
+    pub(crate) cancel: CancelToken,
+    pub(crate) progress: Progress,
+    pub(crate) deadline: Option<(std::time::Instant, std::time::Duration)>,
+}
+
+impl Watch {
+    /// Stops a question that was cancelled or is past its deadline.
+    pub(crate) fn check(&self) -> Result<(), Stopped> {
+        self.progress.poll();
+        if self.cancel.is_cancelled() {
+            return Err(Stopped::Cancelled);
+        }
+        if let Some((deadline, given)) = self.deadline {
+            if std::time::Instant::now() >= deadline {
+                return Err(Stopped::Timeout { seconds: given.as_secs_f64() });
+            }
+        }
+        Ok(())
+    }
+}
