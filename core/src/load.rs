@@ -39,7 +39,7 @@ impl LoadError {
 
 /// Parses and checks game text: the game, or every diagnostic. `default_name` names a game that
 /// has no `game` line; `settings` give its parameters values. (A front end loads with
-/// [`load_game`], which keeps the text for diagnostics and reads a question's budget.)
+/// [`load_game`](crate::load_game), which keeps the text for diagnostics and reads a question's budget.)
 pub fn load(
     text: &str,
     default_name: &str,
