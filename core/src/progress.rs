@@ -135,15 +135,26 @@ pub(crate) struct Watch {
 impl Watch {
     /// Stops a question that was cancelled or is past its deadline.
     pub(crate) fn check(&self) -> Result<(), Stopped> {
-        self.progress.poll();
-        if self.cancel.is_cancelled() {
-            return Err(Stopped::Cancelled);
-        }
-        if let Some((deadline, given)) = self.deadline {
-            if std::time::Instant::now() >= deadline {
-                return Err(Stopped::Timeout { seconds: given.as_secs_f64() });
-            }
-        }
-        Ok(())
+        check_stop(&self.cancel, &self.progress, self.deadline)
     }
+}
+
+/// Stops a question that was cancelled or is past its deadline, its progress sink polled first
+/// (the one check behind `Watch::check` and the engines' `check_cancel`, which reads the same
+/// fields of its limits without copying them).
+pub(crate) fn check_stop(
+    cancel: &CancelToken,
+    progress: &Progress,
+    deadline: Option<(std::time::Instant, std::time::Duration)>,
+) -> Result<(), Stopped> {
+    progress.poll();
+    if cancel.is_cancelled() {
+        return Err(Stopped::Cancelled);
+    }
+    if let Some((deadline, given)) = deadline {
+        if std::time::Instant::now() >= deadline {
+            return Err(Stopped::Timeout { seconds: given.as_secs_f64() });
+        }
+    }
+    Ok(())
 }

@@ -88,6 +88,11 @@ fn setting(name: &str, value: &Value) -> String {
 fn neutral(value: &Value) -> Value {
     use regex::Regex;
     static PATTERNS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    static WRAPS: OnceLock<(Regex, Regex)> = OnceLock::new();
+    // A wrapped line's break and margin, and a neutral name's hyphens.
+    let (wrap, named) = WRAPS.get_or_init(|| {
+        (Regex::new(r"\s*\n[\s│]*").expect("a pattern"), Regex::new(r"<([a-z-]+)").expect("a pattern"))
+    });
     let names =
         "max_states|max_moves|timeout|upto|settings|last|format|checkpoint|out|piles|by_last|shift|cool|period_values";
     let flags = "max-states|max-moves|timeout|upto|last|format|checkpoint|out|piles|by-last|shift|cool|period-values";
@@ -110,13 +115,12 @@ fn neutral(value: &Value) -> Value {
     });
     match value {
         Value::String(s) => {
-            let unwrapped = Regex::new(r"\s*\n[\s│]*").expect("a pattern").replace_all(s, " ");
+            let unwrapped = wrap.replace_all(s, " ");
             let mut out = unwrapped.into_owned();
             for (pattern, with) in patterns {
                 out = pattern.replace_all(&out, *with).into_owned();
             }
             // A flag's name as the schema's: `<max-states 389>` is `<max_states 389>`.
-            let named = Regex::new(r"<([a-z-]+)").expect("a pattern");
             Value::String(
                 named.replace_all(&out, |c: &regex::Captures| format!("<{}", c[1].replace('-', "_"))).into_owned(),
             )

@@ -328,16 +328,7 @@ impl From<crate::progress::Stopped> for SolveError {
 
 /// Stops a computation that was cancelled or is past its deadline.
 pub(crate) fn check_cancel(limits: &Limits) -> Result<(), SolveError> {
-    limits.progress.poll();
-    if limits.cancel.is_cancelled() {
-        return Err(SolveError::Cancelled);
-    }
-    if let Some((deadline, given)) = limits.deadline {
-        if Instant::now() >= deadline {
-            return Err(SolveError::Timeout { seconds: given.as_secs_f64() });
-        }
-    }
-    Ok(())
+    crate::progress::check_stop(&limits.cancel, &limits.progress, limits.deadline).map_err(SolveError::from)
 }
 
 /// Counts the moves a computation examines, so that quadratic work on a large position ends
