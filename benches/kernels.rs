@@ -76,7 +76,7 @@ fn ours_piles_with(text: &str, upto: u64, budget: Budget, threads: usize) -> Str
 
 /// A record run: the octal game's values until Guy and Smith's theorem proves their period.
 fn record(code: &str, threads: usize) -> String {
-    let request = Request::Period(PeriodArgs { upto: 1 << 26, checkpoint: None });
+    let request = Request::Period(PeriodArgs { upto: 1 << 26, checkpoint: None, window: None });
     let Ok(Answer::Period(report)) = answer(&octal_text(code), request, &unbounded().threads(threads)) else {
         return "the run failed".into();
     };

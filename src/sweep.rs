@@ -50,6 +50,10 @@ pub struct SweepCli {
     /// games run at once [default: the machine's cores; at most four a core, and no more than the games]
     #[arg(long, value_name = "N", value_parser = count_usize)]
     workers: Option<usize>,
+    /// each row (a .jsonl rows file) carries how often each value occurs among the first 2^k
+    /// values, for every power of two computed
+    #[arg(long)]
+    histograms: bool,
     /// a Dask scheduler's address (tcp://HOST:8786): the games run on its workers, through the
     /// Python package (pip install takeaway[dask])
     #[arg(long, value_name = "ADDRESS")]
@@ -123,6 +127,9 @@ impl SweepCli {
         }
         if let Some(n) = self.workers {
             put("workers", json!(n));
+        }
+        if self.histograms {
+            put("histograms", json!(true));
         }
         Ok(args)
     }

@@ -119,6 +119,10 @@ pub enum Verb<G: Args> {
         /// --timeout); given a FILE that exists, the run goes on from it
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
+        /// keep only the latest W values (and the first ones) and find the period as the
+        /// window's first repeat, for runs past what memory holds; N is then the furthest pile
+        #[arg(long, value_name = "W", value_parser = count)]
+        window: Option<u64>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -401,10 +405,11 @@ impl<G: Args> Verb<G> {
                 let args = given(vec![("upto", upto.given().map(Into::into))]);
                 ("quotient", args, output.limits.budget(), output.format, None, false)
             }
-            Verb::Period { upto, upto_flag, checkpoint, output, .. } => {
+            Verb::Period { upto, upto_flag, checkpoint, window, output, .. } => {
                 let args = given(vec![
                     ("upto", upto_flag.or(*upto).map(Into::into)),
                     ("checkpoint", checkpoint.as_ref().map(|p| json!(p))),
+                    ("window", window.map(Into::into)),
                 ]);
                 ("period", args, output.limits.budget(), output.format, None, false)
             }

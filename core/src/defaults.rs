@@ -16,6 +16,12 @@ pub const COMPARE_UPTO: u64 = 100;
 pub const PERIOD_UPTO: u64 = 100_000_000;
 /// The largest `period --upto`: 2³⁴ values.
 pub const MOST_PERIOD_UPTO: u64 = 1 << 34;
+/// The largest `period --upto` of a run in a window (`--window`), which keeps no values: 2⁶⁰.
+pub const MOST_WINDOW_UPTO: u64 = 1 << 60;
+/// The window of `period --window`: at least this many values…
+pub const LEAST_WINDOW: u64 = 16;
+/// …and at most this many (16 MB a copy of the state).
+pub const MOST_WINDOW: u64 = 1 << 24;
 /// `play`: the percentage of the computer's moves that are perfect.
 pub const STRENGTH: u8 = 100;
 /// `play`: the seed of the computer's random moves below full strength.

@@ -47,7 +47,7 @@ mod syntax;
 mod vocab;
 pub mod wording;
 
-pub use analysis::sweep::SweepRow;
+pub use analysis::sweep::{Histogram, SweepRow};
 pub use api::MOST_GAME_FILE_BYTES;
 pub use api::{
     ask, load_game, load_text, parse_count, parse_setting, position_of, read_game, read_game_text, Answer, Budget,
@@ -83,7 +83,7 @@ pub mod answers {
     pub use crate::analysis::partizan::{
         ExplainedOption, OutcomePeriod, PartizanExplanation, PartizanReport, PartizanRow, PartizanTable,
     };
-    pub use crate::analysis::period_search::PeriodReport;
+    pub use crate::analysis::period_search::{PeriodReport, WindowReport};
     pub use crate::analysis::periods::Periodicity;
     pub use crate::analysis::{
         BigSolveReport, BigWinningMove, Comparison, DrawLineReport, Explanation, LastGrid, MisereColumns,

@@ -43,6 +43,8 @@ pub enum Argument {
     Cool,
     /// How many values a period search reads.
     PeriodValues,
+    /// The window of values a period search keeps, for runs longer than memory holds.
+    Window,
 }
 
 impl Argument {
@@ -64,6 +66,7 @@ impl Argument {
             Argument::Shift => "shift",
             Argument::Cool => "cool",
             Argument::PeriodValues => "period_values",
+            Argument::Window => "window",
         }
     }
 }

@@ -55,7 +55,7 @@ pub fn sweep_family<'py>(py: Python<'py>, args: &Bound<'py, PyDict>) -> PyResult
 
 /// One game's row (a dict), on its own budget: what a Dask worker runs for each game.
 #[pyfunction]
-#[pyo3(signature = (game, upto, checkpoints = None, budget = None, cancel = None))]
+#[pyo3(signature = (game, upto, checkpoints = None, budget = None, cancel = None, histograms = false))]
 pub fn sweep_game<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -63,11 +63,13 @@ pub fn sweep_game<'py>(
     checkpoints: Option<PathBuf>,
     budget: Option<&Bound<'py, PyDict>>,
     cancel: Option<PyRef<'py, CancelToken>>,
+    histograms: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let game: SweepGame = depythonize(game, "the game")?;
     let budget = budget_of(py, budget, cancel)?.threads(1);
-    let row =
-        detached(py, budget, move |budget| takeaway_core::sweep_game(&game, upto, checkpoints.as_deref(), budget))?;
+    let row = detached(py, budget, move |budget| {
+        takeaway_core::sweep_game(&game, upto, histograms, checkpoints.as_deref(), budget)
+    })?;
     to_python(py, &serde_json::to_value(row).unwrap_or_default())
 }
 
@@ -151,9 +153,10 @@ impl SweepRows {
     /// Opens (or starts) the rows file at `path` for the family's `games` (as `sweep_family`
     /// gives them) and `upto`: the rows kept are those that answer what is asked now.
     #[new]
-    fn new(py: Python<'_>, path: PathBuf, games: &Bound<'_, PyAny>, upto: u64) -> PyResult<Self> {
+    #[pyo3(signature = (path, games, upto, histograms = false))]
+    fn new(py: Python<'_>, path: PathBuf, games: &Bound<'_, PyAny>, upto: u64, histograms: bool) -> PyResult<Self> {
         let games: Vec<SweepGame> = depythonize(games, "the games")?;
-        let asked = takeaway_core::asked_of_family(&games, upto);
+        let asked = takeaway_core::asked_of_family(&games, upto, histograms);
         let mut file = RowsFile::open(&path, &|label| asked.get(label).cloned())
             .map_err(|e| exception(py, &Failure::one(e, None)))?;
         let done = std::mem::take(&mut file.done);

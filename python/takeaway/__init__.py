@@ -518,11 +518,21 @@ class Game:
         return Quotient(*self._ask("quotient", {"upto": upto}, budget))
 
     def period(
-        self, upto: Optional[int] = None, *, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, **budget: Any
+        self,
+        upto: Optional[int] = None,
+        *,
+        checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+        window: Optional[int] = None,
+        **budget: Any,
     ) -> PeriodReport:
         """One pile's values until a theorem proves their period (octal and subtraction games);
-        ``checkpoint`` keeps the values in a file, to stop and resume a long run."""
-        args = {"upto": upto, "checkpoint": os.fspath(checkpoint) if checkpoint is not None else None}
+        ``checkpoint`` keeps the values in a file, to stop and resume a long run; ``window`` keeps
+        only the latest values and finds the period as the window's first repeat."""
+        args = {
+            "upto": upto,
+            "checkpoint": os.fspath(checkpoint) if checkpoint is not None else None,
+            "window": window,
+        }
         return PeriodReport(*self._ask("period", args, budget))
 
     def compare(

@@ -52,6 +52,7 @@ def _request(
     out: Optional[Union[str, "os.PathLike[str]"]],
     checkpoints: Optional[Union[str, "os.PathLike[str]"]],
     workers: Optional[int],
+    histograms: bool = False,
 ) -> Dict[str, Any]:
     request: Dict[str, Any] = {
         "codes": list(codes) if codes is not None else None,
@@ -65,14 +66,17 @@ def _request(
         "out": os.fspath(out) if out is not None else None,
         "checkpoints": os.fspath(checkpoints) if checkpoints is not None else None,
         "workers": workers,
+        "histograms": histograms or None,
     }
     return {k: v for k, v in request.items() if v is not None}
 
 
-def _row_on_worker(game: Dict[str, Any], upto: int, checkpoints: Optional[str], budget: Dict[str, Any]) -> Row:
+def _row_on_worker(
+    game: Dict[str, Any], upto: int, checkpoints: Optional[str], budget: Dict[str, Any], histograms: bool = False
+) -> Row:
     # What a Dask worker runs for one game: the engine's own row (a game that fails is a row
     # saying so; only a cancelled budget raises).
-    return _native.sweep_game(game, upto, checkpoints, budget)
+    return _native.sweep_game(game, upto, checkpoints, budget, histograms=histograms)
 
 
 def _lost(label: str, error: BaseException) -> Row:
@@ -88,7 +92,8 @@ def _on_dask(
 
     plan = _native.sweep_family(request)
     args, games = plan["args"], plan["games"]
-    rows_file = _native.SweepRows(args["out"], games, args["upto"]) if args.get("out") else None
+    histograms = bool(args.get("histograms", False))
+    rows_file = _native.SweepRows(args["out"], games, args["upto"], histograms) if args.get("out") else None
     done: List[Row] = list(rows_file.done) if rows_file is not None else []
     finished = {row["game"] for row in done}
     todo = [g for g in games if g["label"] not in finished]
@@ -101,6 +106,7 @@ def _on_dask(
         upto=args["upto"],
         checkpoints=checkpoints,
         budget=budget,
+        histograms=histograms,
         pure=False,
     )
     label_of = {f.key: g["label"] for f, g in zip(futures, todo)}
@@ -142,12 +148,13 @@ def sweep_rows(
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoints: Optional[Union[str, "os.PathLike[str]"]] = None,
     workers: Optional[int] = None,
+    histograms: bool = False,
     client: Any = None,
     on_row: Optional[Callable[[Row], Any]] = None,
     **budget: Any,
 ) -> "tuple[List[Row], int]":
     """As :func:`sweep`, the rows as dicts, with how many were read from ``out``."""
-    request = _request(codes, octal, at_least, leading, games, game, each, upto, out, checkpoints, workers)
+    request = _request(codes, octal, at_least, leading, games, game, each, upto, out, checkpoints, workers, histograms)
     cancel = budget.pop("cancel", None)
     budget = {k: v for k, v in budget.items() if v is not None}
     if client is not None:
@@ -168,6 +175,7 @@ def sweep(
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoints: Optional[Union[str, "os.PathLike[str]"]] = None,
     workers: Optional[int] = None,
+    histograms: bool = False,
     client: Any = None,
     on_row: Optional[Callable[[Row], Any]] = None,
     **budget: Any,
@@ -185,7 +193,8 @@ def sweep(
     skips the games already in it. ``checkpoints`` is a folder where a game stopped by its
     budget keeps its values. ``client`` (a ``dask.distributed.Client``) runs the games on its
     cluster; without it, ``workers`` games run at once on this machine (its cores unless told).
-    ``on_row(row)`` hears each row as it comes. The rest is each game's budget: ``timeout``,
+    ``histograms=True`` gives each row (``out`` a ``.jsonl`` file) how often each value occurs
+    among the first 2^k values, for every power of two computed. ``on_row(row)`` hears each row as it comes. The rest is each game's budget: ``timeout``,
     ``max_states``, and ``cancel`` (a :class:`takeaway.CancelToken`).
     """
     import pandas
@@ -202,6 +211,7 @@ def sweep(
         out=out,
         checkpoints=checkpoints,
         workers=workers,
+        histograms=histograms,
         client=client,
         on_row=on_row,
         **budget,

@@ -96,6 +96,33 @@ def test_published_periods():
     assert list(df.status) == ["proven"] * 3
 
 
+def test_histograms_count_the_values_at_every_power_of_two(cluster, tmp_path):
+    # Each row's histograms, here and on the Dask cluster, against counts of the values computed
+    # here from the octal codes' definition.
+    from distributed import Client
+
+    upto = 1 << 11
+    codes = ["0.6", "0.106", "0.137"]
+    rows, _ = takeaway.sweep_rows(codes, upto=upto, histograms=True, workers=1)
+    with Client(cluster) as client:
+        on_dask, _ = takeaway.sweep_rows(codes, upto=upto, histograms=True, client=client, out=tmp_path / "h.jsonl")
+    assert comparable(on_dask) == comparable(rows)
+    for row, code in zip(rows, codes):
+        values = octal_values(code, row["values_computed"])
+        for histogram in row["histograms"]:
+            n = histogram["values"]
+            counts = [0] * (max(values[:n]) + 1)
+            for v in values[:n]:
+                counts[v] += 1
+            assert histogram["counts"] == counts, (code, n)
+        sizes = [h["values"] for h in row["histograms"]]
+        assert sizes[: len(sizes) - 1] == [1 << k for k in range(len(sizes) - 1)], code
+    assert "histograms" not in takeaway.sweep_rows(["0.6"], upto=64)[0][0]
+    with pytest.raises(takeaway.TakeawayError) as refused:
+        takeaway.sweep_rows(["0.6"], upto=64, histograms=True, out=tmp_path / "rows.csv")
+    assert refused.value.code == "takeaway::query::invalid"
+
+
 def test_same_values_are_marked():
     # 0.5 and 0.7 play as 0.3 (a last take of one counter, or of the whole heap): proven alike.
     df = takeaway.sweep(["0.3", "0.5", "0.7", "0.6"], upto=1024)

@@ -94,8 +94,9 @@ fn neutral(value: &Value) -> Value {
         (Regex::new(r"\s*\n[\s│]*").expect("a pattern"), Regex::new(r"<([a-z-]+)").expect("a pattern"))
     });
     let names =
-        "max_states|max_moves|timeout|upto|settings|last|format|checkpoint|out|piles|by_last|shift|cool|period_values";
-    let flags = "max-states|max-moves|timeout|upto|last|format|checkpoint|out|piles|by-last|shift|cool|period-values";
+        "max_states|max_moves|timeout|upto|settings|last|format|checkpoint|out|piles|by_last|shift|cool|period_values|window";
+    let flags =
+        "max-states|max-moves|timeout|upto|last|format|checkpoint|out|piles|by-last|shift|cool|period-values|window";
     let value_word = r#"(?:\d[\d.,·⁰¹²³⁴⁵⁶⁷⁸⁹]*|[A-Z]+|csv|json|text)"#;
     let patterns = PATTERNS.get_or_init(|| {
         let re = |p: String| Regex::new(&p).expect("a pattern");

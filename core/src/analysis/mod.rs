@@ -11,6 +11,7 @@ pub(crate) mod periods;
 pub(crate) mod quotient;
 pub(crate) mod sweep;
 pub(crate) mod table;
+pub(crate) mod window_search;
 
 #[cfg(test)]
 mod misere_tests;

@@ -60,7 +60,34 @@ pub struct PeriodReport {
     pub peak_bytes: u64,
     /// The checkpoint written, if any.
     pub checkpoint: Option<String>,
+    /// For a run in a window (`window`): how it went.
+    pub window: Option<WindowReport>,
 }
+
+/// How a run in a window went: the machine of the latest values stepped by Brent's cycle
+/// detection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowReport {
+    /// The latest values the machine keeps.
+    pub window: u64,
+    /// The first values it keeps for good, and how many of them are rare.
+    pub prefix: u64,
+    /// How many piles of the prefix have a rare value.
+    pub rare: u64,
+    /// The pile the machine started at: the values below it were computed in full.
+    pub start: u64,
+    /// The machine's steps over every run of the search, and in this one.
+    pub steps: u64,
+    /// The steps of this run.
+    pub steps_now: u64,
+    /// The deepest into the prefix a value's witness was found.
+    pub deepest_witness: u64,
+    /// Where an unfinished search stands, in words.
+    pub phase: String,
+}
+
+/// The name of the proof a window's run gives.
+pub(crate) const WINDOW_THEOREM: &str = "the window's first repeat (Brent's cycle detection)";
 
 /// Why a period could not be searched for.
 #[derive(Debug, Error, Diagnostic)]
@@ -124,6 +151,35 @@ pub enum PeriodError {
         resume: String,
     },
 
+    #[error("a window of {window} values cannot start on {game}: {reason}")]
+    #[diagnostic(code(takeaway::period::window_start), help("{help}"))]
+    /// Reported as “a window of {window} values cannot start on {game}: {reason}”.
+    WindowStart {
+        /// The game's name.
+        game: String,
+        /// The window asked for.
+        window: u64,
+        /// Why not.
+        reason: String,
+        /// What to do.
+        help: String,
+        #[label("these moves")]
+        /// Where in the text the problem is.
+        span: Span,
+    },
+
+    #[error("the window's run stopped at pile {pile}: {reason}")]
+    #[diagnostic(code(takeaway::period::window_stuck), help("{help}"))]
+    /// Reported as “the window's run stopped at pile {pile}: {reason}”.
+    WindowStuck {
+        /// The pile it could not give a value.
+        pile: u64,
+        /// Why.
+        reason: String,
+        /// What to do.
+        help: String,
+    },
+
     #[error(transparent)]
     #[diagnostic(transparent)]
     /// Solving failed; the inner error says why.
@@ -137,9 +193,11 @@ impl PeriodError {
         match self {
             PeriodError::Stopped { cause, .. } | PeriodError::Solve(cause) => cause.kind(),
             PeriodError::Checkpoint(_) => FailureKind::Question,
-            PeriodError::NoTheorem { .. } | PeriodError::Misere { .. } | PeriodError::NotCompiled { .. } => {
-                FailureKind::Question
-            }
+            PeriodError::NoTheorem { .. }
+            | PeriodError::Misere { .. }
+            | PeriodError::NotCompiled { .. }
+            | PeriodError::WindowStart { .. }
+            | PeriodError::WindowStuck { .. } => FailureKind::Question,
         }
     }
 }
@@ -270,6 +328,7 @@ fn report(game: &Game, run: &PeriodRun, upto: u64, checkpoint: Option<String>) -
         largest_value: values.largest_in(0..values.len()).map_or(0, |(v, _)| v),
         peak_bytes: run.peak_bytes(),
         checkpoint,
+        window: None,
     }
 }
 
@@ -280,6 +339,9 @@ fn megabytes(bytes: u64) -> String {
 impl PeriodReport {
     /// The report as a reader sees it.
     pub(crate) fn to_text(&self) -> String {
+        if let Some(w) = &self.window {
+            return self.window_text(w);
+        }
         let mut out = String::new();
         match self.proven {
             Some((pre, p)) => {
@@ -341,6 +403,49 @@ impl PeriodReport {
         out
     }
 
+    /// A run in a window, as a reader sees it.
+    fn window_text(&self, w: &WindowReport) -> String {
+        let mut out = String::new();
+        match self.proven {
+            Some((pre, p)) => {
+                out.push_str(&format!(
+                    "{}: the Grundy values have period {} from n = {} (preperiod {})\n",
+                    self.game,
+                    grouped(p),
+                    grouped(pre),
+                    grouped(pre)
+                ));
+                out.push_str(&format!("proven by {}, stepped to pile {}\n", self.theorem, grouped(self.computed)));
+            }
+            None => out.push_str(&format!(
+                "{}: no period found yet, the values followed to pile {}: {}\n",
+                self.game,
+                grouped(self.computed),
+                w.phase
+            )),
+        }
+        out.push_str(&format!(
+            "window: the latest {} values and the first {} ({} of them rare), from pile {}\n",
+            grouped(w.window),
+            grouped(w.prefix),
+            w.rare,
+            grouped(w.start)
+        ));
+        out.push_str(&format!(
+            "steps: {} in all, {} in this run; witnesses found within the first {} piles\n",
+            grouped(w.steps),
+            grouped(w.steps_now),
+            grouped(w.deepest_witness)
+        ));
+        if let Some(at) = self.resumed_at {
+            out.push_str(&format!("resumed from the checkpoint at pile {}\n", grouped(at)));
+        }
+        if let Some(path) = &self.checkpoint {
+            out.push_str(&format!("checkpoint: {path}\n"));
+        }
+        out
+    }
+
     /// The report as JSON.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         json!({
@@ -359,6 +464,16 @@ impl PeriodReport {
             "largest_value": self.largest_value,
             "peak_memory_bytes": self.peak_bytes,
             "checkpoint": self.checkpoint,
+            "window": self.window.as_ref().map(|w| json!({
+                "window": w.window,
+                "prefix": w.prefix,
+                "rare": w.rare,
+                "start": w.start,
+                "steps": w.steps,
+                "steps_now": w.steps_now,
+                "deepest_witness": w.deepest_witness,
+                "phase": w.phase,
+            })),
         })
     }
 }

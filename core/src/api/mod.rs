@@ -169,9 +169,12 @@ pub fn ask(loaded: &Loaded, request: &Request, library: &dyn Library, budget: &B
                 "`table` gives a partizan game's outcomes and values up to a size, with their period",
             )?;
             let question = PeriodQuestion { upto: a.upto, checkpoint: a.checkpoint.clone(), without_theorem: false };
-            crate::analysis::period_search::period_search(&loaded.game, &question, limits)
-                .map(Answer::Period)
-                .map_err(|e| on_game(e.into()))
+            match a.window {
+                Some(window) => crate::analysis::window_search::window_search(&loaded.game, &question, window, limits),
+                None => crate::analysis::period_search::period_search(&loaded.game, &question, limits),
+            }
+            .map(Answer::Period)
+            .map_err(|e| on_game(e.into()))
         }
         Request::Compare(a) => {
             let other = other_game(&a.other, library, budget)?;

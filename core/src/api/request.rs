@@ -174,11 +174,15 @@ pub struct PeriodArgs {
     pub upto: u64,
     /// A file that keeps the values, to stop and resume a long run.
     pub checkpoint: Option<PathBuf>,
+    /// Keep only a window of this many latest values (and a prefix), and find the period as
+    /// the window's first repeat (Brent's cycle detection): for runs past what memory holds.
+    /// `upto` is then the furthest pile this run goes to.
+    pub window: Option<u64>,
 }
 
 impl Default for PeriodArgs {
     fn default() -> Self {
-        PeriodArgs { upto: defaults::PERIOD_UPTO, checkpoint: None }
+        PeriodArgs { upto: defaults::PERIOD_UPTO, checkpoint: None, window: None }
     }
 }
 
@@ -375,7 +379,22 @@ impl Request {
         let invalid =
             |argument: &'static str, reason: String| RequestError::Invalid { verb: self.verb(), argument, reason };
         match self {
-            Request::Period(PeriodArgs { upto, .. }) if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO => {
+            Request::Period(PeriodArgs { window: Some(w), .. })
+                if !(defaults::LEAST_WINDOW..=defaults::MOST_WINDOW).contains(w) =>
+            {
+                Err(invalid(
+                    "window",
+                    format!("{w} is not between {} and 2^24 = {}", defaults::LEAST_WINDOW, defaults::MOST_WINDOW),
+                ))
+            }
+            Request::Period(PeriodArgs { upto, window: Some(_), .. })
+                if *upto == 0 || *upto > defaults::MOST_WINDOW_UPTO =>
+            {
+                Err(invalid("upto", format!("{upto} is not between 1 and 2^60 = {}", defaults::MOST_WINDOW_UPTO)))
+            }
+            Request::Period(PeriodArgs { upto, window: None, .. })
+                if *upto == 0 || *upto > defaults::MOST_PERIOD_UPTO =>
+            {
                 Err(invalid("upto", format!("{upto} is not between 1 and 2^34 = {}", defaults::MOST_PERIOD_UPTO)))
             }
             Request::Solve(SolveArgs { cool: Some(t), .. })

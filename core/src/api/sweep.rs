@@ -52,6 +52,9 @@ pub struct SweepArgs {
     /// Games run at once on this machine: its cores, when left out (at most four a core, and no
     /// more than the games).
     pub workers: Option<usize>,
+    /// Each row carries how often each value occurs among the first 2^k values, for every
+    /// power of two computed (JSON lines rows only).
+    pub histograms: bool,
 }
 
 impl Default for SweepArgs {
@@ -68,6 +71,7 @@ impl Default for SweepArgs {
             out: None,
             checkpoints: None,
             workers: None,
+            histograms: false,
         }
     }
 }
@@ -132,6 +136,12 @@ impl SweepArgs {
         }
         if self.workers == Some(0) {
             return Err(invalid("workers", "0 workers would run nothing: give at least 1".into()));
+        }
+        if self.histograms && self.out.as_deref().is_some_and(|p| RowsFormat::of(p) == RowsFormat::Csv) {
+            return Err(invalid(
+                "histograms",
+                "a CSV row has no room for histograms: give a rows file ending in .jsonl".into(),
+            ));
         }
         Ok(())
     }
@@ -252,18 +262,26 @@ fn one_setting(text: &str) -> Result<Settings, String> {
 /// One game's row, on its own budget: the question a distributed worker asks. A game text
 /// with an error is its row (refused), never the sweep's end. `Err` only when the budget was
 /// cancelled: the game was in flight, and a rerun computes it again.
+/// With `histograms`, the row carries the value histograms at every power of two.
 pub fn sweep_game(
     game: &SweepGame,
     upto: u64,
+    histograms: bool,
     checkpoints: Option<&Path>,
     budget: &Budget,
 ) -> Result<SweepRow, Failure> {
-    let mut row = row_of_game(game, upto, checkpoints, budget)?;
-    row.asked = Some(asked_of(game, upto));
+    let mut row = row_of_game(game, upto, histograms, checkpoints, budget)?;
+    row.asked = Some(asked_of(game, upto, histograms));
     Ok(row)
 }
 
-fn row_of_game(game: &SweepGame, upto: u64, checkpoints: Option<&Path>, budget: &Budget) -> Result<SweepRow, Failure> {
+fn row_of_game(
+    game: &SweepGame,
+    upto: u64,
+    histograms: bool,
+    checkpoints: Option<&Path>,
+    budget: &Budget,
+) -> Result<SweepRow, Failure> {
     let cancelled = || Failure::one(crate::solve::SolveError::Cancelled, None);
     let loaded = match load_text(&game.text, &NoLibrary, budget) {
         Ok(loaded) => loaded,
@@ -282,20 +300,26 @@ fn row_of_game(game: &SweepGame, upto: u64, checkpoints: Option<&Path>, budget: 
         ));
     }
     let checkpoint = checkpoints.map(|dir| dir.join(format!("{}.ckpt", file_stem(&game.label))));
-    sweep::sweep_row(&game.label, &loaded.game, upto, checkpoint.as_deref(), budget.limits()).map_err(|_| cancelled())
+    sweep::sweep_row(&game.label, &loaded.game, upto, histograms, checkpoint.as_deref(), budget.limits())
+        .map_err(|_| cancelled())
 }
 
 /// What is asked of one game of a sweep, as the rows file keeps it (`SweepRow::asked`):
 /// FNV-1a of its text, name and settings and the values asked for. The budget is left out:
 /// a proven or open row is the same whatever the budget, and a stopped one is always run again.
-pub(super) fn asked_of(game: &SweepGame, upto: u64) -> String {
-    let asked = serde_json::json!({ "text": game.text, "upto": upto });
+pub(super) fn asked_of(game: &SweepGame, upto: u64, histograms: bool) -> String {
+    // Histograms are named only when asked for, so that the rows of every earlier sweep still
+    // answer a sweep without them.
+    let asked = match histograms {
+        true => serde_json::json!({ "text": game.text, "upto": upto, "histograms": true }),
+        false => serde_json::json!({ "text": game.text, "upto": upto }),
+    };
     format!("{:016x}", crate::solve::fnv::fnv1a(crate::solve::fnv::FNV_START, asked.to_string().as_bytes()))
 }
 
 /// What is asked of each game of a family, by label.
-pub fn asked_of_family(games: &[SweepGame], upto: u64) -> HashMap<String, String> {
-    games.iter().map(|g| (g.label.clone(), asked_of(g, upto))).collect()
+pub fn asked_of_family(games: &[SweepGame], upto: u64, histograms: bool) -> HashMap<String, String> {
+    games.iter().map(|g| (g.label.clone(), asked_of(g, upto, histograms))).collect()
 }
 
 /// A label as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
@@ -340,7 +364,7 @@ pub fn sweep(
     let cancel = question.cancel_token();
     // Checked once here; each game's budget is made when the game starts.
     Budget::from_args(budget).map_err(|e| Failure::one(e, None))?;
-    let asked = asked_of_family(&games, args.upto);
+    let asked = asked_of_family(&games, args.upto, args.histograms);
     let mut file = match &args.out {
         Some(path) => {
             Some(RowsFile::open(path, &|label| asked.get(label).cloned()).map_err(|e| Failure::one(e, None))?)
@@ -382,7 +406,9 @@ pub fn sweep(
                 return;
             }
             // Cancelled: the game was in flight, and a rerun computes it again.
-            let Ok(row) = sweep_game(game, args.upto, args.checkpoints.as_deref(), &one_game) else { return };
+            let Ok(row) = sweep_game(game, args.upto, args.histograms, args.checkpoints.as_deref(), &one_game) else {
+                return;
+            };
             let mut guard = finished.lock().unwrap_or_else(|p| p.into_inner());
             let done = &mut *guard;
             if let Some(f) = done.file.as_mut() {

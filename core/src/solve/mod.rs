@@ -17,6 +17,7 @@ mod cells;
 pub(crate) mod checkpoint;
 mod chomp;
 mod column;
+pub(crate) mod cycle;
 mod dense;
 mod error;
 pub(crate) mod fnv;
@@ -35,6 +36,7 @@ pub(crate) mod reach;
 mod search;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub(crate) mod window_run;
 
 use serde::Serialize;
 

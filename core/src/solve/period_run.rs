@@ -225,6 +225,23 @@ impl PeriodRun {
         Some((c.preperiod, c.period, self.theorem.values_needed(c.preperiod, c.period)))
     }
 
+    /// The same run, computing values without looking for a period (a window's search starts
+    /// from them and proves the period its own way).
+    pub(crate) fn without_proof(mut self) -> PeriodRun {
+        self.theorem = Theorem::Unknown;
+        self
+    }
+
+    /// The amounts the game's moves take, when they take at most a fixed amount.
+    pub(crate) fn fixed_takes(&mut self) -> Option<super::heap::FixedTakes> {
+        self.kernel.rules.fixed_takes()
+    }
+
+    /// The sparse-space classes of the values so far, as (mask, parity for even and odd piles).
+    pub(crate) fn classes(&self) -> Option<(u32, [u32; 2])> {
+        self.kernel.rare_classes()
+    }
+
     /// A hash of the game's rules as the kernel reads them (what every amount may leave): a
     /// checkpoint is for the games with the same one, whose values are the same.
     pub(crate) fn fingerprint(&mut self) -> u64 {

@@ -63,9 +63,9 @@ fn each_record_resumes_from_a_short_checkpoint_to_the_published_figures() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let game = record_game(label);
         let budget = Budget::new().timeout(Some(600.0));
-        let short = sweep_game(&game, upto / 8, Some(dir.path()), &budget).expect("the short run");
+        let short = sweep_game(&game, upto / 8, false, Some(dir.path()), &budget).expect("the short run");
         assert_eq!(short.status, RowStatus::Open, "{label}: {short:?}");
-        let row = sweep_game(&game, upto, Some(dir.path()), &budget).expect("the resumed run");
+        let row = sweep_game(&game, upto, false, Some(dir.path()), &budget).expect("the resumed run");
         assert_eq!(row.resumed_at, Some(upto / 8), "{label} went on from its checkpoint");
         assert_eq!(row.values_computed, upto, "{label}");
         assert_eq!(row.largest_value, Some(largest), "{label}");

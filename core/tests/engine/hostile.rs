@@ -43,7 +43,7 @@ fn mutated_game_files_never_crash_any_verb_or_play() {
             Request::Table(TableArgs { upto: [0, 12, 60][rng.below(3)], ..Default::default() }),
             Request::Plot(PlotArgs { upto: [1, 20][rng.below(2)], ..Default::default() }),
             Request::Quotient(QuotientArgs { upto: Some([5, 20][rng.below(2)]) }),
-            Request::Period(PeriodArgs { upto: 1_000, checkpoint: None }),
+            Request::Period(PeriodArgs { upto: 1_000, checkpoint: None, window: None }),
             Request::Compare(CompareArgs { other, upto: 30, shift: [0, 1, u64::MAX][rng.below(3)] }),
             Request::Play(PlayArgs { position: p.into(), hint: rng.below(2) == 0, ..Default::default() }),
             Request::Play(PlayArgs { position: p.into(), computer: true, ..Default::default() }),

@@ -301,7 +301,7 @@ fn a_period_run_stops_where_its_moves_run_out_and_more_moves_take_it_further() {
     use takeaway_core::errors::PeriodError;
     use takeaway_core::{ask, BudgetArgs, Error, NoLibrary, PeriodArgs, Request};
     let game = common::loaded("game \"Officers\"\npiles\nmove: octal 0.6\n");
-    let request = Request::Period(PeriodArgs { upto: 1 << 22, checkpoint: None });
+    let request = Request::Period(PeriodArgs { upto: 1 << 22, checkpoint: None, window: None });
     // Where the run stops, and what it says to go further: it either ran out of moves, or saw
     // from its pace that the values asked for are out of the moves' reach.
     let stopped_at = |moves: u64| -> (u64, String) {

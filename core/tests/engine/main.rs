@@ -23,3 +23,4 @@ mod streamed_tables;
 mod sweep;
 mod theory;
 mod thermography;
+mod windows;

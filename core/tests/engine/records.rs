@@ -11,7 +11,7 @@ use takeaway_core::{Answer, PeriodArgs, Request};
 /// The period run of game text, to at most 2^20 values.
 fn period_run(text: &str) -> PeriodReport {
     let game = common::loaded(text);
-    match common::ask(&game, &Request::Period(PeriodArgs { upto: 1 << 20, checkpoint: None })) {
+    match common::ask(&game, &Request::Period(PeriodArgs { upto: 1 << 20, checkpoint: None, window: None })) {
         Ok(Answer::Period(report)) => report,
         other => panic!("{other:?}"),
     }
@@ -292,10 +292,11 @@ fn a_run_whose_end_is_out_of_reach_is_refused_from_its_pace() {
     assert_eq!(values.iter().position(|&v| v == most), Some(*largest_at as usize));
     // The highs are still rising: the largest is past the first half.
     assert!(*largest_at >= 1 << 16);
-    let report = match common::ask(&game, &Request::Period(PeriodArgs { upto: 150_000, checkpoint: None })) {
-        Ok(Answer::Period(report)) => report,
-        other => panic!("{other:?}"),
-    };
+    let report =
+        match common::ask(&game, &Request::Period(PeriodArgs { upto: 150_000, checkpoint: None, window: None })) {
+            Ok(Answer::Period(report)) => report,
+            other => panic!("{other:?}"),
+        };
     assert_eq!((report.proven, report.computed), (None, 150_000));
 }
 
@@ -333,7 +334,7 @@ proptest! {
         let text = format!("game \"x\"\npiles\nmove: {rule}\n");
         let game = common::loaded(&text);
         // To 2¹⁴ values: a splitting code whose values keep growing costs the square of that.
-        let report = match common::ask(&game, &Request::Period(PeriodArgs { upto: 1 << 14, checkpoint: None })) {
+        let report = match common::ask(&game, &Request::Period(PeriodArgs { upto: 1 << 14, checkpoint: None, window: None })) {
             Ok(Answer::Period(report)) => report,
             Err(f) if f.kind() == takeaway_core::FailureKind::Refused => return Ok(()),
             other => panic!("{rule}: {other:?}"),

@@ -103,7 +103,7 @@ fn wrong_requests_are_refused_with_the_argument_named() {
     let said = SweepArgs::parse(map).expect_err("unknown").data().remove(0).help.unwrap_or_default();
     assert_eq!(
         said,
-        "did you mean `upto`? `sweep` takes octal, at_least, leading, codes, games, game, each, upto, out, checkpoints, workers"
+        "did you mean `upto`? `sweep` takes octal, at_least, leading, codes, games, game, each, upto, out, checkpoints, workers, histograms"
     );
 }
 
@@ -459,7 +459,8 @@ fn a_fifo_a_link_to_one_and_a_rows_file_in_use_are_refused_at_once() {
     }
     // A second sweep on a file another has open: refused, never run beside it.
     let out = dir.path().join("rows.jsonl");
-    let asked = takeaway_core::asked_of_family(&args(json!({ "codes": ["0.77"], "upto": 64 })).family().unwrap(), 64);
+    let asked =
+        takeaway_core::asked_of_family(&args(json!({ "codes": ["0.77"], "upto": 64 })).family().unwrap(), 64, false);
     let held = takeaway_core::RowsFile::open(&out, &|label| asked.get(label).cloned()).expect("opens");
     let failure =
         sweep_to(json!({ "codes": ["0.77"], "upto": 64, "out": out }), &BudgetArgs::default()).expect_err("busy");
@@ -498,4 +499,119 @@ fn a_rerun_redoes_the_rows_whose_question_changed_and_goes_on_from_stopped_ones(
     assert_eq!(again.resumed, 0);
     assert_eq!(again.rows[0].status, RowStatus::Open);
     assert_eq!(again.rows[0].resumed_at, Some(first[0].values_computed));
+}
+
+#[test]
+fn histograms_at_every_power_of_two_agree_with_counts_made_apart() {
+    // Officers (0.6) and 0.106 to 2^20, open and far from periodic there: the row's histograms
+    // at 2^17 and 2^20 against the values of the test's own sparse-space scan, counted here;
+    // the same values' checksum too.
+    let upto = 1usize << 20;
+    for code in ["0.6", "0.106"] {
+        let mut digits = [0u8; 3];
+        for (i, c) in code[2..].bytes().enumerate() {
+            digits[i] = c - b'0';
+        }
+        let values = octal_by_rare_parts(digits, upto);
+        let row = &rows(json!({ "codes": [code], "upto": upto, "histograms": true }))[0];
+        assert_eq!(row.checksum, Some(format!("{:016x}", checksum_of(values.iter().map(|&v| v as u32)))), "{code}");
+        let histograms = row.histograms.as_ref().expect("asked for");
+        let powers: Vec<u64> = histograms.iter().map(|h| h.values).collect();
+        assert_eq!(powers, (0..=20).map(|k| 1u64 << k).collect::<Vec<_>>(), "{code}");
+        for k in [17, 20] {
+            let len = 1usize << k;
+            let mut counts = vec![0u64; *values[..len].iter().max().expect("values") as usize + 1];
+            for &v in &values[..len] {
+                counts[v as usize] += 1;
+            }
+            assert_eq!(histograms[k].counts, counts, "{code} at 2^{k}");
+            assert_eq!(histograms[k].counts.iter().sum::<u64>(), len as u64);
+        }
+    }
+    // Rows without them say nothing of them; a CSV rows file has no room for them.
+    assert!(rows(json!({ "codes": ["0.6"], "upto": 4096 }))[0].histograms.is_none());
+    let serde_json::Value::Object(map) = json!({ "codes": ["0.6"], "histograms": true, "out": "rows.csv" }) else {
+        unreachable!()
+    };
+    assert!(SweepArgs::parse(map).is_err());
+}
+
+/// Values of the octal code 0.d₁d₂d₃ to `upto` (piles 0 up to one less) by the test's own
+/// sparse-space scan, exact whatever the classes: a pile's options with a rare part are all
+/// marked, and the values its common pairs can reach are looked for among every split until
+/// each one below the answer is found (or shown missing). The classes are those leaving the
+/// fewest rare values among the first 2^17 values by the definition: they only make it fast.
+fn octal_by_rare_parts(digits: [u8; 3], upto: usize) -> Vec<u16> {
+    let head = octal_by_definition(digits, (1 << 17).min(upto));
+    let class = |v: u16, mask: u16| (v & mask).count_ones() as usize & 1;
+    // Only classes that make a pile's common values unreachable by splits into two common
+    // piles: a split of n − t XORs to class 0 when n − t is even, parity[0] ^ parity[1] when odd.
+    let splits: Vec<usize> = (0..3).filter(|&i| digits[i] & 4 != 0).map(|i| i + 1).collect();
+    let sparse = |parity: [usize; 2]| {
+        (0..2).all(|p| splits.iter().all(|&t| (if (p + t) % 2 == 0 { 0 } else { parity[0] ^ parity[1] }) != parity[p]))
+    };
+    let mut best = (usize::MAX, 1u16, [0usize, 1]);
+    for mask in 1..512u16 {
+        for parity in [[0, 0], [0, 1], [1, 0], [1, 1]].into_iter().filter(|&p| sparse(p)) {
+            let rare = head.iter().enumerate().filter(|&(n, &v)| class(v, mask) != parity[n & 1]).count();
+            if rare < best.0 {
+                best = (rare, mask, parity);
+            }
+        }
+    }
+    let (_, mask, parity) = best;
+    let mut g = vec![0u16; upto];
+    let mut rare: Vec<usize> = Vec::new();
+    let mut seen = vec![0usize; 1 << 16];
+    for n in 1..upto {
+        let stamp = n;
+        // The classes a split into two common piles reaches, by the parity of what is split.
+        let mut common_pairs = [false; 2];
+        for (i, &d) in digits.iter().enumerate() {
+            let t = i + 1;
+            if t > n {
+                break;
+            }
+            let rest = n - t;
+            if d & 1 != 0 && rest == 0 {
+                seen[0] = stamp;
+            }
+            if d & 2 != 0 && rest > 0 {
+                seen[g[rest] as usize] = stamp;
+            }
+            if d & 4 != 0 && rest >= 2 {
+                common_pairs[if rest % 2 == 0 { 0 } else { parity[0] ^ parity[1] }] = true;
+                for &r in rare.iter().take_while(|&&r| r < rest) {
+                    seen[(g[r] ^ g[rest - r]) as usize] = stamp;
+                }
+            }
+        }
+        // The least value no option with a rare part reaches, in a class no common pair reaches.
+        let answer = (0..).find(|&v: &usize| seen[v] != stamp && !common_pairs[class(v as u16, mask)]).unwrap_or(0);
+        let mut missing: Vec<usize> = (0..answer).filter(|&v| seen[v] != stamp).collect();
+        if !missing.is_empty() {
+            'scan: for (i, &d) in digits.iter().enumerate() {
+                let t = i + 1;
+                if d & 4 == 0 || n < t + 2 {
+                    continue;
+                }
+                let rest = n - t;
+                for a in 1..=rest / 2 {
+                    seen[(g[a] ^ g[rest - a]) as usize] = stamp;
+                    if a % 16 == 0 {
+                        missing.retain(|&v| seen[v] != stamp);
+                        if missing.is_empty() {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+            missing.retain(|&v| seen[v] != stamp);
+        }
+        g[n] = missing.first().copied().unwrap_or(answer) as u16;
+        if class(g[n], mask) != parity[n & 1] {
+            rare.push(n);
+        }
+    }
+    g
 }

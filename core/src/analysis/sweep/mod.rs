@@ -92,6 +92,39 @@ pub struct SweepRow {
     /// this column have none, and are run again.
     #[serde(default)]
     pub asked: Option<String>,
+    /// When asked for: how often each value occurs among the first 2^k values, for every power
+    /// of two up to the values computed (and among all of them, when that is not one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histograms: Option<Vec<Histogram>>,
+}
+
+/// How often each value occurs among the first `values` values (piles 0 up to one less).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram {
+    /// How many values were counted.
+    pub values: u64,
+    /// `counts[v]`: how many of them are v (up to the largest).
+    pub counts: Vec<u64>,
+}
+
+/// The histograms of the first `len` values at every power of two up to `len`, and at `len`
+/// when it is not one: one pass over the values.
+pub(crate) fn histograms(values: &Values, len: usize) -> Vec<Histogram> {
+    let len = len.min(values.len());
+    let mut counts: Vec<u64> = Vec::new();
+    let mut out = Vec::new();
+    for n in 0..len {
+        let v = values.get(n) as usize;
+        if v >= counts.len() {
+            counts.resize(v + 1, 0);
+        }
+        counts[v] += 1;
+        let seen = n + 1;
+        if seen.is_power_of_two() || seen == len {
+            out.push(Histogram { values: seen as u64, counts: counts.clone() });
+        }
+    }
+    out
 }
 
 impl SweepRow {
@@ -122,6 +155,7 @@ impl SweepRow {
             seconds: 0.0,
             resumed_at: None,
             asked: None,
+            histograms: None,
         }
     }
 
@@ -144,13 +178,20 @@ pub(crate) fn sweep_row(
     label: &str,
     game: &Game,
     upto: u64,
+    histograms: bool,
     checkpoint: Option<&Path>,
     limits: &Limits,
 ) -> Result<SweepRow, Cancelled> {
     let started = Instant::now();
     let question = PeriodQuestion { upto, checkpoint: checkpoint.map(Path::to_path_buf), without_theorem: true };
     let mut row = match run_period(game, &question, limits) {
-        Ok(run) => row_of(label, &run),
+        Ok(run) => {
+            let mut row = row_of(label, &run);
+            if histograms {
+                row.histograms = Some(self::histograms(run.values(), run.values().len()));
+            }
+            row
+        }
         Err(PeriodError::Stopped { cause: SolveError::Cancelled, .. } | PeriodError::Solve(SolveError::Cancelled)) => {
             return Err(Cancelled)
         }
@@ -222,6 +263,7 @@ fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
         seconds: 0.0,
         resumed_at: run.resumed_at(),
         asked: None,
+        histograms: None,
     }
 }
 

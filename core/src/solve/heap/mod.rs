@@ -298,6 +298,29 @@ impl HeapRules {
         Some(if most > FINGERPRINT_AMOUNTS { crate::solve::fnv::fnv1a(hash, &most.to_le_bytes()) } else { hash })
     }
 
+    /// For rules whose moves take at most a fixed amount: the amounts that may leave one heap,
+    /// and those after which the rest may split in two, with how (`Some(true)`: any two heaps,
+    /// `Some(false)`: unequal ones, `None`: equal ones). Every amount is evaluated first.
+    pub(crate) fn fixed_takes(&mut self) -> Option<FixedTakes> {
+        let most = self.most_taken?;
+        self.evaluate_to(most).ok()?;
+        let two = self
+            .two
+            .iter()
+            .map(|&(t, f)| {
+                let how = if f & TWO_ANY != 0 || f & (TWO_UNEQUAL | TWO_EQUAL) == TWO_UNEQUAL | TWO_EQUAL {
+                    Some(true)
+                } else if f & TWO_UNEQUAL != 0 {
+                    Some(false)
+                } else {
+                    None
+                };
+                (t as usize, how)
+            })
+            .collect();
+        Some(FixedTakes { one: self.one.iter().map(|&t| t as usize).collect(), two })
+    }
+
     /// True when some amount evaluated so far may leave the rest as one heap.
     pub(super) fn leaves_one_heap(&self) -> bool {
         !self.one.is_empty()
@@ -516,6 +539,14 @@ mod sparse;
 pub(crate) mod values;
 
 pub(crate) use kernel::{HeapKernel, MethodState};
+
+/// The amounts a game's moves take, for rules that take at most a fixed amount
+/// (`HeapRules::fixed_takes`).
+pub(crate) struct FixedTakes {
+    pub one: Vec<usize>,
+    /// with how the rest splits: `Some(true)` any two heaps, `Some(false)` unequal, `None` equal
+    pub two: Vec<(usize, Option<bool>)>,
+}
 pub(crate) use sparse::WitnessChoice;
 pub(crate) use values::Slot;
 pub(crate) use values::Values;

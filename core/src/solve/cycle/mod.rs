@@ -1,0 +1,181 @@
+//! The period of a deterministic machine found in the memory of its state: Brent's cycle
+//! detection, resumable, with the preperiod found exactly afterwards.
+//!
+//! A machine whose next state depends only on its state repeats from the first state it meets
+//! twice, and a repeat proves everything after it (each step replays). Brent's method finds the
+//! period λ keeping one earlier state (the "tortoise", moved to the running one at each power
+//! of two) and comparing the running one (the "hare") with it at every step; states are compared
+//! by fingerprint (a rolling hash the machine keeps) and, when those agree, in full. The
+//! preperiod μ then comes from two copies λ steps apart, stepped together until they agree,
+//! started from the latest tortoise known to lie before μ (one whose checked stretch was at
+//! least λ long and held no repeat) or from the start.
+//!
+//! Memory is a few states, whatever the period: a machine of a window of values finds periods
+//! of 10¹¹ values in tens of kilobytes.
+
+mod octal;
+mod store;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use octal::{NoStart, OctalWindow, SplitKind, Stuck, WindowRules};
+pub(crate) use store::{read_search, write_search, RunKey};
+
+/// A deterministic machine: `step` moves it to its next state, or says why it cannot.
+pub(crate) trait Machine: Clone {
+    /// Why a step could not be taken.
+    type Stuck;
+    fn step(&mut self) -> Result<(), Self::Stuck>;
+    /// A hash of the state, equal for equal states.
+    fn fingerprint(&self) -> u64;
+    /// Whether two states are the same, in full.
+    fn same_state(&self, other: &Self) -> bool;
+    /// A figure of the steps this copy took, kept as the most over every copy (a window's
+    /// deepest witness); 0 unless a machine has one.
+    fn figure(&self) -> u64 {
+        0
+    }
+}
+
+fn same<M: Machine>(a: &M, b: &M) -> bool {
+    a.fingerprint() == b.fingerprint() && a.same_state(b)
+}
+
+/// Where a search stands; every field a checkpoint keeps.
+#[derive(Clone, Debug)]
+pub(crate) enum Phase<M> {
+    /// Looking for the period: `hare` is `lam` steps past `tortoise` (at step `tortoise_at`),
+    /// and no state from `tortoise_at + 1` to there equals the tortoise's.
+    Period {
+        tortoise: M,
+        tortoise_at: u64,
+        hare: M,
+        power: u64,
+        lam: u64,
+        /// The tortoise before, with the length of its stretch (checked without a repeat).
+        previous: Option<(M, u64, u64)>,
+    },
+    /// The period is known: `behind` (at step `behind_at`) and `ahead` (at `ahead_at`, at most
+    /// `period` steps further) are stepped until `ahead` is `period` past `behind` and the two
+    /// agree; the first step where they do is the preperiod.
+    Preperiod { period: u64, behind: M, behind_at: u64, ahead: M, ahead_at: u64 },
+    /// Done: states from step `preperiod` on repeat every `period` steps, and no earlier one does.
+    Found { preperiod: u64, period: u64 },
+}
+
+/// A cycle search over the states of a machine from its start.
+#[derive(Clone, Debug)]
+pub(crate) struct CycleSearch<M> {
+    pub phase: Phase<M>,
+    /// Steps taken by every copy of the machine, over all runs (the work).
+    pub steps: u64,
+    /// The most `Machine::figure` of every copy so far.
+    pub figure: u64,
+}
+
+/// Why a search paused or stopped.
+#[derive(Debug)]
+pub(crate) enum Paused<S, E> {
+    /// The machine could not step (it says why).
+    Stuck(S),
+    /// The caller's `keep_going` said stop (a budget, a deadline, Ctrl-C).
+    Stopped(E),
+}
+
+impl<M: Machine> CycleSearch<M> {
+    /// A search from the machine's start (step 0).
+    pub(crate) fn new(start: M) -> Result<Self, Paused<M::Stuck, std::convert::Infallible>> {
+        let mut hare = start.clone();
+        hare.step().map_err(Paused::Stuck)?;
+        Ok(CycleSearch {
+            figure: hare.figure(),
+            phase: Phase::Period { tortoise: start, tortoise_at: 0, hare, power: 1, lam: 1, previous: None },
+            steps: 1,
+        })
+    }
+
+    /// The furthest step any copy of the machine has reached.
+    pub(crate) fn furthest(&self) -> u64 {
+        match &self.phase {
+            Phase::Period { tortoise_at, lam, .. } => tortoise_at + lam,
+            Phase::Preperiod { ahead_at, .. } => *ahead_at,
+            Phase::Found { preperiod, period } => preperiod + period,
+        }
+    }
+
+    /// Runs until the cycle is found, the machine is stuck, or `keep_going` (asked every
+    /// `every` steps, with the steps so far) says stop; `start` gives the state at step 0 again
+    /// when the preperiod must be looked for from there. A stopped search can go on with
+    /// another call.
+    pub(crate) fn run<E>(
+        &mut self,
+        every: u64,
+        start: impl Fn() -> M,
+        mut keep_going: impl FnMut(&Self) -> Result<(), E>,
+    ) -> Result<(u64, u64), Paused<M::Stuck, E>> {
+        let every = every.max(1);
+        loop {
+            let mut left = every;
+            match &mut self.phase {
+                Phase::Found { preperiod, period } => return Ok((*preperiod, *period)),
+                Phase::Period { tortoise, tortoise_at, hare, power, lam, previous } => {
+                    self.figure = self.figure.max(hare.figure());
+                    let mut found = None;
+                    while left > 0 {
+                        if same(tortoise, hare) {
+                            found = Some(*lam);
+                            break;
+                        }
+                        if lam == power {
+                            *previous = Some((tortoise.clone(), *tortoise_at, *power));
+                            *tortoise = hare.clone();
+                            *tortoise_at += *power;
+                            *power *= 2;
+                            *lam = 0;
+                        }
+                        hare.step().map_err(Paused::Stuck)?;
+                        *lam += 1;
+                        self.steps += 1;
+                        left -= 1;
+                    }
+                    self.figure = self.figure.max(hare.figure());
+                    if let Some(period) = found {
+                        // A tortoise whose stretch covered the period, with no repeat in it, lies
+                        // before the preperiod: its state differs from the one `period` later.
+                        let (behind, behind_at) = match previous.take() {
+                            Some((state, at, stretch)) if stretch >= period => (state, at),
+                            _ => (start(), 0),
+                        };
+                        self.phase =
+                            Phase::Preperiod { period, ahead: behind.clone(), ahead_at: behind_at, behind, behind_at };
+                        continue;
+                    }
+                }
+                Phase::Preperiod { period, behind, behind_at, ahead, ahead_at } => {
+                    while left > 0 && *ahead_at < *behind_at + *period {
+                        ahead.step().map_err(Paused::Stuck)?;
+                        *ahead_at += 1;
+                        self.steps += 1;
+                        left -= 1;
+                    }
+                    while left > 0 && *ahead_at == *behind_at + *period {
+                        if same(behind, ahead) {
+                            self.figure = self.figure.max(ahead.figure()).max(behind.figure());
+                            self.phase = Phase::Found { preperiod: *behind_at, period: *period };
+                            break;
+                        }
+                        behind.step().map_err(Paused::Stuck)?;
+                        ahead.step().map_err(Paused::Stuck)?;
+                        *behind_at += 1;
+                        *ahead_at += 1;
+                        self.steps += 2;
+                        left = left.saturating_sub(2);
+                    }
+                }
+            }
+            if !matches!(self.phase, Phase::Found { .. }) {
+                keep_going(self).map_err(Paused::Stopped)?;
+            }
+        }
+    }
+}
