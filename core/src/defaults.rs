@@ -20,8 +20,8 @@ pub const MOST_PERIOD_UPTO: u64 = 1 << 34;
 pub const MOST_WINDOW_UPTO: u64 = 1 << 60;
 /// The window of `period --window`: at least this many values…
 pub const LEAST_WINDOW: u64 = 16;
-/// …and at most this many (16 MB a copy of the state).
-pub const MOST_WINDOW: u64 = 1 << 24;
+/// …and at most this many (2 MB a copy of the state; 0.106 needs 16,384).
+pub const MOST_WINDOW: u64 = 1 << 20;
 /// `play`: the percentage of the computer's moves that are perfect.
 pub const STRENGTH: u8 = 100;
 /// `play`: the seed of the computer's random moves below full strength.

@@ -12,6 +12,7 @@ status is proven) between `<!-- periods -->` and `<!-- /periods -->`.
 """
 
 import json
+import struct
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -91,6 +92,51 @@ def periods() -> "list[str]":
     return lines
 
 
+# 0.106's search in a window: where its machine starts, and the stretches run so far.
+WINDOW_START = 49_149
+
+
+def window_figures() -> "tuple[int, int, int]":
+    """From octal-0.106.window: the machine's steps so far, the pile its furthest copy reached,
+    and the deepest a witness was looked for in the prefix (the file's layout is
+    core/src/solve/cycle/store.rs's: magic, format, version, game, seven words, the phase)."""
+    data = (HERE / "octal-0.106.window").read_bytes()
+    at = len(b"takeaway window checkpoint\n") + 4
+    for _ in range(2):
+        (length,) = struct.unpack_from("<I", data, at)
+        at += 4 + length
+    words = struct.unpack_from("<7Q", data, at)
+    steps, deepest = words[5], words[6]
+    phase = data[at + 56]
+    tortoise, _power, lam = struct.unpack_from("<3Q", data, at + 57) if phase == 0 else (0, 0, 0)
+    return steps, WINDOW_START + tortoise + lam, deepest
+
+
+def stretches() -> "list[str]":
+    """The table of 0.106's stretches (octal-0.106.stretches: started, seconds, peak KB, the pile
+    reached, a note), with the steps a second each made."""
+    lines = [
+        "| stretch started (UTC) | seconds | pile reached | steps a second | peak memory | how it ran |",
+        "|---|---|---|---|---|---|",
+    ]
+    before = WINDOW_START
+    for line in (HERE / "octal-0.106.stretches").read_text().splitlines():
+        started, seconds, kb, pile, note = line.split("\t", 4)
+        rate = (int(pile) - before) / float(seconds)
+        lines.append(
+            f"| {started} | {float(seconds):,.0f} | {int(pile):,} | {rate:.3g} | {int(kb) / 1024:.1f} MB | {note} |"
+        )
+        before = int(pile)
+    steps, furthest, _ = window_figures()
+    share = furthest / 877_981_954_361
+    lines.append("")
+    lines.append(
+        f"So far {steps:,} steps, the hare at pile {furthest:,}: {share:.1%} of the way to where the period "
+        "would show (below)."
+    )
+    return lines
+
+
 def main() -> None:
     lines = [
         "| game | values | furthest published | largest value (first at) | rare values | last rare | checksum (FNV-1a) | time | peak memory |",
@@ -104,7 +150,12 @@ def main() -> None:
         )
     readme = HERE / "README.md"
     text = replace_between(readme.read_text(), "records", lines)
-    readme.write_text(replace_between(text, "periods", periods()))
+    text = replace_between(text, "periods", periods())
+    text = replace_between(text, "window", stretches())
+    deepest = window_figures()[2]
+    start = text.index("<!-- deepest -->") + len("<!-- deepest -->")
+    text = text[:start] + f"{deepest:,}" + text[text.index("<!-- /deepest -->"):]
+    readme.write_text(text)
 
 
 if __name__ == "__main__":

@@ -384,7 +384,7 @@ impl Request {
             {
                 Err(invalid(
                     "window",
-                    format!("{w} is not between {} and 2^24 = {}", defaults::LEAST_WINDOW, defaults::MOST_WINDOW),
+                    format!("{w} is not between {} and 2^20 = {}", defaults::LEAST_WINDOW, defaults::MOST_WINDOW),
                 ))
             }
             Request::Period(PeriodArgs { upto, window: Some(_), .. })

@@ -89,7 +89,8 @@ struct Start {
 }
 
 fn start_of(game: &Game, window: usize, limits: &Limits) -> Result<Start, WindowError> {
-    let mut run = PeriodRun::new(game).map_err(WindowError::NoRun)?.without_proof();
+    // No theorem is needed (a repeat proves itself): only rules that take at most a fixed amount.
+    let mut run = PeriodRun::values_only(game).map_err(WindowError::NoRun)?.without_proof();
     let fingerprint = run.fingerprint();
     let takes = run.fixed_takes().ok_or(WindowError::NoRun(NoRun::NoTheorem))?;
     let most_taken = takes.one.iter().chain(takes.two.iter().map(|(t, _)| t)).copied().max().unwrap_or(0);
@@ -111,7 +112,9 @@ fn start_of(game: &Game, window: usize, limits: &Limits) -> Result<Start, Window
         })
         .collect();
     run.run(first as u64, limits, 0, |_| {})?;
-    let (mask, parity) = run.classes().ok_or(WindowError::NoStart(NoStart::NotSparse))?;
+    // Without splits every option is a one-heap one, in the window: one class holds every value.
+    let classes = if two.is_empty() { Some((0, [0, 0])) } else { run.classes() };
+    let (mask, parity) = classes.ok_or(WindowError::NoStart(NoStart::NotSparse))?;
     let values = run.values();
     let computed = values.len() as u64;
     let rules = WindowRules::new(window, prefix, one, two, mask, parity, computed, |n| values.get(n as usize))

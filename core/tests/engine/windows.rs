@@ -120,3 +120,14 @@ fn the_committed_search_of_0_106_goes_on_from_its_checkpoint() {
     let window = report.window.expect("a window's report");
     assert_eq!((window.prefix, window.rare, window.start), (16_381, 15, 49_149));
 }
+
+#[test]
+fn a_game_without_splits_needs_no_classes_and_one_without_a_bounded_take_is_refused() {
+    // Take 1, 3 or 4: the values 0 1 0 1 2 3 2 3 … repeat with period 7 from 0, as the
+    // subtraction-game theorem proves; the window's states repeat from the machine's start, and
+    // the preperiod comes from the values before it.
+    let report = window_run("game \"S\"\npiles\nmove: take {1, 3, 4}\n", 1 << 20, 16, None).expect("found");
+    assert_eq!(report.proven, Some((0, 7)));
+    let nim = window_run("game \"Nim\"\npiles\nmove: take 1..n\n", 1 << 20, 64, None).expect_err("refused");
+    assert!(nim.contains("WindowStart") && nim.contains("fixed amount"), "{nim}");
+}

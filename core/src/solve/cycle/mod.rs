@@ -22,9 +22,9 @@ pub(crate) use octal::{NoStart, OctalWindow, SplitKind, Stuck, WindowRules};
 pub(crate) use store::{read_search, write_search, RunKey};
 
 /// A deterministic machine: `step` moves it to its next state, or says why it cannot.
-pub(crate) trait Machine: Clone {
+pub(crate) trait Machine: Clone + Send {
     /// Why a step could not be taken.
-    type Stuck;
+    type Stuck: Send;
     fn step(&mut self) -> Result<(), Self::Stuck>;
     /// A hash of the state, equal for equal states.
     fn fingerprint(&self) -> u64;
@@ -159,17 +159,22 @@ impl<M: Machine> CycleSearch<M> {
                         left -= 1;
                     }
                     while left > 0 && *ahead_at == *behind_at + *period {
-                        if same(behind, ahead) {
-                            self.figure = self.figure.max(ahead.figure()).max(behind.figure());
-                            self.phase = Phase::Found { preperiod: *behind_at, period: *period };
-                            break;
+                        // The two copies step on a thread each, a stretch at a time.
+                        let stretch = (left / 2).clamp(1, MOST_STRETCH);
+                        left = left.saturating_sub(2 * stretch);
+                        let found = lockstep(behind, ahead, stretch).map_err(Paused::Stuck)?;
+                        self.figure = self.figure.max(ahead.figure()).max(behind.figure());
+                        match found {
+                            Some(offset) => {
+                                self.phase = Phase::Found { preperiod: *behind_at + offset, period: *period };
+                                break;
+                            }
+                            None => {
+                                *behind_at += stretch;
+                                *ahead_at += stretch;
+                                self.steps += 2 * stretch;
+                            }
                         }
-                        behind.step().map_err(Paused::Stuck)?;
-                        ahead.step().map_err(Paused::Stuck)?;
-                        *behind_at += 1;
-                        *ahead_at += 1;
-                        self.steps += 2;
-                        left = left.saturating_sub(2);
                     }
                 }
             }
@@ -178,4 +183,49 @@ impl<M: Machine> CycleSearch<M> {
             }
         }
     }
+}
+
+/// The most steps a stretch of `lockstep` takes (its fingerprints are kept: 512 KB a copy).
+const MOST_STRETCH: u64 = 1 << 16;
+
+/// Stretches shorter than this step both copies on this thread: starting a thread costs more
+/// than it spares (a window's search asks for 2^15 steps at a time).
+const PARALLEL_STRETCH: u64 = 1 << 12;
+
+/// Steps two copies `stretch` times each, one on another thread, and gives the first offset
+/// (from where they stood) at which their states are the same, if any: fingerprints are kept
+/// for every offset, and an equal pair is confirmed in full from copies made before the stretch.
+/// With no equal pair both end `stretch` steps further.
+fn lockstep<M: Machine>(behind: &mut M, ahead: &mut M, stretch: u64) -> Result<Option<u64>, M::Stuck> {
+    let (behind_before, ahead_before) = (behind.clone(), ahead.clone());
+    let walk = |machine: &mut M| -> Result<Vec<u64>, M::Stuck> {
+        let mut prints = Vec::with_capacity(stretch as usize);
+        for _ in 0..stretch {
+            prints.push(machine.fingerprint());
+            machine.step()?;
+        }
+        Ok(prints)
+    };
+    let (mine, theirs) = if stretch < PARALLEL_STRETCH {
+        (walk(behind), walk(ahead))
+    } else {
+        std::thread::scope(|scope| {
+            let other = scope.spawn(|| walk(ahead));
+            let mine = walk(behind);
+            // A panic on the other thread is one of this one: the machine's invariants broke.
+            (mine, other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        })
+    };
+    let (mine, theirs) = (mine?, theirs?);
+    for (offset, _) in mine.iter().zip(&theirs).enumerate().filter(|(_, (a, b))| a == b) {
+        let (mut b, mut a) = (behind_before.clone(), ahead_before.clone());
+        for _ in 0..offset {
+            b.step()?;
+            a.step()?;
+        }
+        if b.same_state(&a) {
+            return Ok(Some(offset as u64));
+        }
+    }
+    Ok(None)
 }
