@@ -345,13 +345,7 @@ impl PeriodReport {
         let mut out = String::new();
         match self.proven {
             Some((pre, p)) => {
-                out.push_str(&format!(
-                    "{}: the Grundy values have period {} from n = {} (preperiod {})\n",
-                    self.game,
-                    grouped(p),
-                    grouped(pre),
-                    grouped(pre)
-                ));
+                out.push_str(&self.headline(pre, p));
                 out.push_str(&format!(
                     "proven by {}, from the values of piles 0..{} ({} values were needed)\n",
                     self.theorem,
@@ -403,18 +397,23 @@ impl PeriodReport {
         out
     }
 
+    /// The first line of a proven period.
+    fn headline(&self, preperiod: u64, period: u64) -> String {
+        format!(
+            "{}: the Grundy values have period {} from n = {} (preperiod {})\n",
+            self.game,
+            grouped(period),
+            grouped(preperiod),
+            grouped(preperiod)
+        )
+    }
+
     /// A run in a window, as a reader sees it.
     fn window_text(&self, w: &WindowReport) -> String {
         let mut out = String::new();
         match self.proven {
             Some((pre, p)) => {
-                out.push_str(&format!(
-                    "{}: the Grundy values have period {} from n = {} (preperiod {})\n",
-                    self.game,
-                    grouped(p),
-                    grouped(pre),
-                    grouped(pre)
-                ));
+                out.push_str(&self.headline(pre, p));
                 out.push_str(&format!("proven by {}, stepped to pile {}\n", self.theorem, grouped(self.computed)));
             }
             None => out.push_str(&format!(

@@ -177,12 +177,7 @@ const CHUNK_VALUES: usize = 1 << 16;
 pub(crate) fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoint, CheckpointError> {
     let shown = path.display().to_string();
     let unreadable = |e: std::io::Error| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() };
-    // A device or a pipe named as a checkpoint would be read for ever (/dev/zero) or block.
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if !meta.is_file() {
-        let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
-        return Err(CheckpointError::Unreadable { path: shown, reason });
-    }
+    let meta = regular_file(path)?;
     let file = std::fs::File::open(path).map_err(unreadable)?;
     let corrupt = |what: &str| CheckpointError::Corrupt { path: shown.clone(), what: what.to_string() };
     let short = || corrupt("it ends before its last field");
@@ -238,6 +233,19 @@ pub(crate) fn read(path: &Path, game: &str, fingerprint: u64) -> Result<Checkpoi
         return Err(corrupt("its fields do not fit together"));
     }
     Ok(Checkpoint { values, method })
+}
+
+/// The metadata of a checkpoint to read, refused unless it is a regular file: a device or a
+/// pipe named as a checkpoint would be read for ever (/dev/zero) or block.
+pub(crate) fn regular_file(path: &Path) -> Result<std::fs::Metadata, CheckpointError> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() })?;
+    if !meta.is_file() {
+        let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
+        return Err(CheckpointError::Unreadable { path: shown, reason });
+    }
+    Ok(meta)
 }
 
 fn put_text(out: &mut Vec<u8>, text: &str) {

@@ -135,11 +135,7 @@ pub(crate) fn read_search(
 ) -> Result<CycleSearch<OctalWindow>, CheckpointError> {
     let shown = path.display().to_string();
     let unreadable = |e: std::io::Error| CheckpointError::Unreadable { path: shown.clone(), reason: e.to_string() };
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if !meta.is_file() {
-        let reason = "it is not a regular file (a folder, a device or a pipe); name a file".to_string();
-        return Err(CheckpointError::Unreadable { path: shown, reason });
-    }
+    let meta = crate::solve::checkpoint::regular_file(path)?;
     if meta.len() > MOST_BYTES {
         return Err(CheckpointError::NotACheckpoint { path: shown });
     }
