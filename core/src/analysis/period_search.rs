@@ -54,7 +54,8 @@ pub struct PeriodReport {
     pub sparse_space: bool,
     /// The bytes per stored value.
     pub value_width: u8,
-    /// The largest value met.
+    /// The largest value met (a run in a window: among the values computed in full before its
+    /// machine starts, since the machine keeps none of the others).
     pub largest_value: u32,
     /// The most memory the values took.
     pub peak_bytes: u64,

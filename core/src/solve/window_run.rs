@@ -40,7 +40,7 @@ pub(crate) struct WindowOutcome {
     pub deepest: u64,
     /// the pile the search went on from, when it resumed from a checkpoint
     pub resumed_at: Option<u64>,
-    /// the largest value in the start's values and the window
+    /// the largest value of the piles below the machine's start
     pub largest: u32,
 }
 
