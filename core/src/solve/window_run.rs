@@ -93,9 +93,9 @@ fn start_of(game: &Game, window: usize, limits: &Limits) -> Result<Start, Window
     let mut run = PeriodRun::values_only(game).map_err(WindowError::NoRun)?.without_proof();
     let fingerprint = run.fingerprint();
     let takes = run.fixed_takes().ok_or(WindowError::NoRun(NoRun::NoTheorem))?;
-    let most_taken = takes.one.iter().chain(takes.two.iter().map(|(t, _)| t)).copied().max().unwrap_or(0);
+    let most_taken = takes.most();
     let prefix = window.saturating_sub(most_taken);
-    let first = 2 * prefix + most_taken + window;
+    let first = WindowRules::first_pile(window, prefix, most_taken);
     let one = takes.one;
     let two: Vec<(usize, SplitKind)> = takes
         .two
@@ -111,7 +111,7 @@ fn start_of(game: &Game, window: usize, limits: &Limits) -> Result<Start, Window
             )
         })
         .collect();
-    run.run(first as u64, limits, 0, |_| {})?;
+    run.run(first, limits, 0, |_| {})?;
     // Without splits every option is a one-heap one, in the window: one class holds every value.
     let classes = if two.is_empty() { Some((0, [0, 0])) } else { run.classes() };
     let (mask, parity) = classes.ok_or(WindowError::NoStart(NoStart::NotSparse))?;
@@ -119,11 +119,10 @@ fn start_of(game: &Game, window: usize, limits: &Limits) -> Result<Start, Window
     let computed = values.len() as u64;
     let rules = WindowRules::new(window, prefix, one, two, mask, parity, computed, |n| values.get(n as usize))
         .map_err(WindowError::NoStart)?;
-    let start = rules.first_pile();
-    debug_assert_eq!(start, computed);
-    let all: Vec<u8> = (0..start as usize).map(|n| values.get(n) as u8).collect();
+    // The run computed exactly the values below the machine's first pile.
+    let all: Vec<u8> = (0..computed as usize).map(|n| values.get(n) as u8).collect();
     let rules = Arc::new(rules);
-    let machine = OctalWindow::new(rules.clone(), start, &all[start as usize - window..]);
+    let machine = OctalWindow::new(rules.clone(), computed, &all[computed as usize - window..]);
     Ok(Start { rules, machine, values: all, fingerprint })
 }
 
@@ -223,7 +222,7 @@ pub(crate) fn run_window(
                 // oldest value: the values repeat from that pile's successor.
                 first + mu - window as u64
             } else {
-                preperiod_before(&start, period)?
+                preperiod_before(&start, period, limits)?
             };
             outcome.found = Some((preperiod, period));
             outcome.furthest = outcome.furthest.max(first + mu + period);
@@ -252,7 +251,7 @@ const MOST_BEFORE: u64 = 1 << 30;
 /// The preperiod when the machine's states repeat from its start: the values from the start's
 /// window on repeat, and the preperiod is where the values before it stop doing so, found by
 /// comparing each with the one a period later (the machine gives those past its start).
-fn preperiod_before(start: &Start, period: u64) -> Result<u64, WindowError> {
+fn preperiod_before(start: &Start, period: u64, limits: &Limits) -> Result<u64, WindowError> {
     let begin = start.machine.pile() - start.rules.window() as u64;
     if period > MOST_BEFORE {
         return Err(WindowError::NoStart(NoStart::WindowTooShort(start.rules.window())));
@@ -260,6 +259,10 @@ fn preperiod_before(start: &Start, period: u64) -> Result<u64, WindowError> {
     let mut values = start.values.clone();
     let mut machine = start.machine.clone();
     while (values.len() as u64) < begin + period {
+        // Up to 2^30 steps: the question's deadline and Ctrl-C are read on the way.
+        if values.len().is_multiple_of(STEPS_BETWEEN_LOOKS as usize) {
+            check_cancel(limits)?;
+        }
         machine.step().map_err(WindowError::Stuck)?;
         values.push(machine.newest());
     }

@@ -170,11 +170,11 @@ impl WindowRules {
         })
     }
 
-    /// The values the machine needs before it can start: the window from past twice the
-    /// prefix and the largest take, so that no split has both parts in the prefix.
-    pub(crate) fn first_pile(&self) -> u64 {
-        let most_taken = self.one.iter().chain(self.two.iter().map(|(t, _)| t)).copied().max().unwrap_or(0);
-        (2 * self.prefix.len() + most_taken + self.window) as u64
+    /// The pile a machine of `window` values and a prefix of `prefix` starts at, for moves that
+    /// take at most `most_taken`: its window lies past twice the prefix and the largest take, so
+    /// that no split has both parts in the prefix.
+    pub(crate) fn first_pile(window: usize, prefix: usize, most_taken: usize) -> u64 {
+        (2 * prefix + most_taken + window) as u64
     }
 
     pub(crate) fn window(&self) -> usize {

@@ -547,6 +547,13 @@ pub(crate) struct FixedTakes {
     /// with how the rest splits: `Some(true)` any two heaps, `Some(false)` unequal, `None` equal
     pub two: Vec<(usize, Option<bool>)>,
 }
+
+impl FixedTakes {
+    /// The most any of the moves takes.
+    pub(crate) fn most(&self) -> usize {
+        self.one.iter().chain(self.two.iter().map(|(t, _)| t)).copied().max().unwrap_or(0)
+    }
+}
 pub(crate) use sparse::WitnessChoice;
 pub(crate) use values::Slot;
 pub(crate) use values::Values;
