@@ -146,7 +146,6 @@ pub mod text {
 #[doc(hidden)]
 pub mod internals {
     pub use crate::solve::fnv::{fnv1a, FNV_START};
-    pub use crate::solve::heap::values::Values;
     pub use crate::solve::loopy::{DrawLine, LoopyValue};
     pub use crate::solve::partizan::dyadic::Dyadic;
     pub use crate::solve::partizan::thermo::{ThermalValue, Thermograph, Wall};

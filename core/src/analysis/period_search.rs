@@ -522,7 +522,7 @@ mod tests {
             for pile in [len - 1, len * 2 / 3, len / 2 + 1, len / 4 + 3, 40] {
                 let mut forged = values.clone();
                 forged[pile] ^= 1;
-                let forged = Values::Wide(forged);
+                let forged = Values::Wide(forged.into());
                 checkpoint::write(&path, &game.name, fingerprint, &forged, saved.method).expect("written");
                 let err = run_period(&game, &question(40_000, &path), &Limits::default()).err();
                 let Some(PeriodError::Checkpoint(CheckpointError::Corrupt { what, .. })) = err else {

@@ -314,27 +314,15 @@ impl Reader {
     /// `Some(None)` when the width is not 1, 2 or 4 or the bytes are not whole values (the
     /// bytes are read all the same, for the checksum).
     fn values(&mut self, width: u8, len: u64) -> Option<Option<Values>> {
-        let mut values = match width {
-            1 => Some(Values::Byte(Vec::with_capacity(len as usize))),
-            2 if len.is_multiple_of(2) => Some(Values::Narrow(Vec::with_capacity(len as usize / 2))),
-            4 if len.is_multiple_of(4) => Some(Values::Wide(Vec::with_capacity(len as usize / 4))),
-            _ => None,
-        };
+        let mut values = Values::with_room(width, len).filter(|_| len.is_multiple_of(width as u64));
         let mut chunk = vec![0u8; CHUNK_VALUES * 4];
         let mut left = len;
         while left > 0 {
             let take = left.min(chunk.len() as u64) as usize;
             self.fill(&mut chunk[..take]).ok()?;
             left -= take as u64;
-            match &mut values {
-                Some(Values::Byte(v)) => v.extend_from_slice(&chunk[..take]),
-                Some(Values::Narrow(v)) => {
-                    v.extend(chunk[..take].chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])))
-                }
-                Some(Values::Wide(v)) => {
-                    v.extend(chunk[..take].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                }
-                None => {}
+            if let Some(values) = &mut values {
+                values.push_le_bytes(&chunk[..take]);
             }
         }
         Some(values)

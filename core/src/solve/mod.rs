@@ -440,8 +440,14 @@ impl<'g> Solver<'g> {
         }
     }
 
+    /// Whether the values of piles 0..=last are read without computing any: all computed and
+    /// kept, or past a proven period.
+    pub fn knows_piles(&self, last: u64) -> bool {
+        self.pile_column(last).is_some()
+    }
+
     /// The Grundy values of piles 0..=last when all of them are already computed and kept.
-    pub fn already_known_piles(&self, last: u64) -> Option<Values> {
+    pub(crate) fn already_known_piles(&self, last: u64) -> Option<Values> {
         match &self.method {
             Method::PileSum(values) => values.already_known_upto(last),
             _ => None,

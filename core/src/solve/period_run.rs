@@ -565,7 +565,7 @@ mod tests {
     use super::*;
 
     fn bytes(v: &[u8]) -> Values {
-        Values::Byte(v.to_vec())
+        Values::Byte(v.to_vec().into())
     }
 
     #[test]

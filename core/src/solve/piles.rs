@@ -201,7 +201,7 @@ impl PileValues {
     pub(super) fn already_known_upto(&self, last: u64) -> Option<Values> {
         match &self.engine {
             Engine::Kernel(k) if last < k.computed() as u64 => Some(k.values()?.prefix(last as usize + 1)),
-            Engine::Listing(v) if last < v.len() as u64 => Some(Values::Wide(v[..=last as usize].to_vec())),
+            Engine::Listing(v) if last < v.len() as u64 => Some(Values::Wide(v[..=last as usize].to_vec().into())),
             _ => None,
         }
     }

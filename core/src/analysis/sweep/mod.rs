@@ -214,8 +214,11 @@ fn failed(label: &str, e: &PeriodError) -> SweepRow {
     SweepRow::refused(label, code, e.to_string())
 }
 
-/// The latest values an open row's apparent period is looked for in.
-const APPARENT_WINDOW: usize = 1 << 24;
+/// The latest values an open row's apparent period is looked for in (periods up to a third of
+/// them): the look holds a table of 4 bytes for every 2 of them, which must stay small beside a
+/// record run's values (4 MB here; with 2^24 of them, 32 MB, it was a third of 0.6's peak
+/// memory to 2^24).
+const APPARENT_WINDOW: usize = 1 << 21;
 
 fn row_of(label: &str, run: &PeriodRun) -> SweepRow {
     let values = run.values();

@@ -5,10 +5,11 @@
 //! while this thread computes the block before; without one, this thread makes it as the block
 //! starts.
 //!
-//! The second thread keeps its own copy of the values as this thread stores them (a window's
-//! too) and of the rare piles, sent a block at a time: it never reads what this thread writes.
-//! A block's work ahead depends only on the values below its `known`, so the values and the
-//! work counted never depend on which thread made it, only the time.
+//! The second thread reads a share of this thread's values as they were at the request (see
+//! `Slots`: no copy, and nothing it reads is written after), and keeps its own copy of the rare
+//! piles, sent a block at a time. A block's work ahead depends only on the values below its
+//! `known`, so the values and the work counted never depend on which thread made it, only the
+//! time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -43,10 +44,9 @@ pub(super) fn marked_ahead(rest: usize, known: usize) -> (usize, usize) {
 /// What the second thread is asked to mark, with what it needs since the last request.
 struct Request {
     classes: Classes,
-    /// the values this thread stores since the last request, in order; every one it stores,
-    /// when `fresh` (after a window slid, or at the start)
-    values: Vec<u32>,
-    fresh: bool,
+    /// this thread's values as they are at the request (dropped when the block is marked, so
+    /// that this thread may write them in place again)
+    values: Values,
     reach: Reach,
     /// the rare piles since the last request (every one, when `reset`), with their values
     rare: Vec<(u32, u32)>,
@@ -160,10 +160,7 @@ pub(super) struct Ahead {
     wanted: Arc<AtomicBool>,
     /// this thread's tables for the search ahead of the piles it takes
     tables: AheadTables,
-    /// what the second thread holds: this many values stored under this reach, this many rare
-    /// piles under these classes
-    sent_values: usize,
-    sent_reach: Option<(usize, usize)>,
+    /// what the second thread holds: this many rare piles under these classes
     sent_rare: usize,
     sent_classes: Option<Classes>,
 }
@@ -200,8 +197,6 @@ impl Ahead {
             spare: None,
             wanted: Arc::new(AtomicBool::new(false)),
             tables: AheadTables::default(),
-            sent_values: 0,
-            sent_reach: None,
             sent_rare: 0,
             sent_classes: None,
         }
@@ -246,15 +241,9 @@ impl Ahead {
         if reset {
             self.sent_rare = 0;
         }
-        // A window's slide moves the values stored: all of them again then.
-        let fresh = self.sent_reach != Some((reach.prefix, reach.base));
-        if fresh {
-            self.sent_values = 0;
-        }
         let request = Request {
             classes,
-            values: (self.sent_values..values.len()).map(|i| values.get(i)).collect(),
-            fresh,
+            values: values.share(),
             reach,
             rare: rare[self.sent_rare..].iter().zip(&rare_value[self.sent_rare..]).map(|(&r, &v)| (r, v)).collect(),
             reset,
@@ -269,8 +258,6 @@ impl Ahead {
             return;
         }
         self.in_flight = true;
-        self.sent_values = values.len();
-        self.sent_reach = Some((reach.prefix, reach.base));
         self.sent_rare = rare.len();
         self.sent_classes = Some(classes);
     }
@@ -341,16 +328,10 @@ pub(super) fn receive_after<T>(from: &Receiver<T>, spins: u32) -> Result<T, std:
 /// The second thread: answers each request with its block's marks, and the witnesses of as
 /// many of its piles as it finds before `wanted` is set.
 fn serve(requests: Receiver<Request>, answers: Sender<Marked>, wanted: &AtomicBool) {
-    let mut values = Values::default();
     let (mut rare, mut rare_value): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     let mut search = AheadTables::default();
     while let Ok(request) = receive(&requests) {
-        if request.fresh {
-            values = Values::default();
-        }
-        for &v in &request.values {
-            values.push(v);
-        }
+        let values = request.values;
         if request.reset {
             rare.clear();
             rare_value.clear();
@@ -374,6 +355,9 @@ fn serve(requests: Receiver<Request>, answers: Sender<Marked>, wanted: &AtomicBo
         };
         let (rare, spare) = ((&rare[..], &rare_value[..]), request.spare);
         let marked = with_slots!(&values, g => marking.fill(g, rare, spare, Some((&mut search, wanted))));
+        // Before the answer: once it is received, this thread's share is gone, and a window's
+        // slide moves the values in place rather than into a new buffer.
+        drop(values);
         if answers.send(marked).is_err() {
             return;
         }

@@ -629,12 +629,12 @@ impl HeapKernel {
         let Some(g) = found else {
             return Ok(false);
         };
-        self.store(Computed { n, value: g, work: *work - work_before, searched });
+        self.store(Computed { n, value: g, work: *work - work_before, searched, filled: None });
         Ok(true)
     }
 
     /// Adds a pile's value to the values and the method's tables.
-    fn store(&mut self, Computed { n, value: g, work, searched }: Computed) {
+    fn store(&mut self, Computed { n, value: g, work, searched, filled }: Computed) {
         self.pile_work = (self.pile_work * 7 + work) / 8;
         if let Some(s) = &mut self.sparse {
             if let Some((targeted, cost)) = searched {
@@ -650,7 +650,11 @@ impl HeapKernel {
         if let Some(s) = &mut self.sparse {
             s.add(n as u32, g);
         }
-        self.values.push(g);
+        // The second thread of a pair wrote its pile's value in place already, unless the
+        // values moved since.
+        if !filled.is_some_and(|f| self.values.adopt(&f)) {
+            self.values.push(g);
+        }
         while let Some(wanted) = self.wanted.first().copied().filter(|&w| w <= n) {
             self.wanted.pop_first();
             if wanted == n {

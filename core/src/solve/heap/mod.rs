@@ -535,6 +535,7 @@ mod pair;
 mod pairs;
 mod rare;
 mod search_ahead;
+mod slots;
 mod sparse;
 pub(crate) mod values;
 

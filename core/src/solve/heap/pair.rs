@@ -1,12 +1,13 @@
 //! The second thread of the pairs of piles (see `HeapKernel`): it computes the odd piles
-//! while the kernel's thread computes the even ones, from copies of its own.
+//! while the kernel's thread computes the even ones.
 //!
-//! It keeps its own copy of the values, sent with each pile asked for (and its own last one),
-//! and its own copy of the sparse-space method's tables, made by adding the same values in the
-//! same order (or made again from its values when the kernel made its tables again): the
-//! tables are a function of the classes and the values alone, so the copy is the kernel's own,
-//! and the pile's search runs as it would on the kernel's thread. It never reads what that
-//! thread writes.
+//! It reads the kernel's values through a share (see `Slots`: no copy), and writes each pile's
+//! value in the place the kernel lent it for that pile: the next pile it is asked for needs it
+//! before the kernel has taken it, and the kernel then takes it as stored. It keeps its own copy
+//! of the sparse-space method's tables, made by adding the same values in the same order (or
+//! made again from the values when the kernel made its tables again): the tables are a function
+//! of the classes and the values alone, so the copy is the kernel's own, and the pile's search
+//! runs as it would on the kernel's thread.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
@@ -15,7 +16,7 @@ use super::ahead::{receive_after, PileAhead};
 use super::classes::Classes;
 use super::mex::next_value;
 use super::sparse::{PileSparse, Sparse};
-use super::values::{with_slots, Marks, Parallel, Reach, Values};
+use super::values::{with_slots, FilledValue, Marks, Parallel, Reach, ValueLease, Values};
 use super::HeapRules;
 
 /// Checks this many times for a message before sleeping until it comes: a pile takes from a
@@ -27,9 +28,11 @@ const SPINS_BEFORE_SLEEP: u32 = 1 << 14;
 /// A pile for the second thread to compute.
 struct Job {
     n: u64,
-    /// the values stored since the last job, in order (the first `from` it holds already)
-    values: Vec<u32>,
-    from: usize,
+    /// the kernel's values as they are at the ask: pile n needs every one below n − 1, the last
+    /// of them (when the kernel has not stored it yet) the one this thread wrote
+    values: Values,
+    /// pile n's place in the values, lent for its value (`None`: the kernel stores it)
+    lease: Option<ValueLease>,
     /// the kernel's sparse-space tables, made under these classes, the `generation`-th it made
     /// (`None`: the plain scan)
     tables: Option<(Classes, u64)>,
@@ -40,24 +43,24 @@ struct Job {
 }
 
 /// What the second thread found for a pile: its value, unless it could not compute it, the
-/// work, what its search for witnesses cost, and the job's table and list of values to reuse
-/// (no allocation a pile, nor memory freed by the other thread).
+/// work, what its search for witnesses cost, the pile's place filled with its value (or its
+/// lease back unfilled), and the job's table to reuse (no allocation a pile, nor memory freed
+/// by the other thread).
 pub(super) struct Answer {
     pub(super) found: Option<u32>,
     pub(super) work: u64,
     pub(super) searched: Option<(bool, u64)>,
-    spare: (Vec<u8>, Vec<u32>),
+    pub(super) placed: Option<Result<FilledValue, ValueLease>>,
+    spare: Vec<u8>,
 }
 
-/// The second thread of the pairs, and what it holds.
+/// The second thread of the pairs.
 pub(super) struct PairThread {
     jobs: Option<Sender<Job>>,
     answers: Receiver<Answer>,
     worker: Option<JoinHandle<()>>,
-    /// how many values it holds
-    sent: usize,
-    /// a table of marks ahead and a list of values, sent back with an answer
-    spare: (Vec<u8>, Vec<u32>),
+    /// a table of marks ahead, sent back with an answer
+    spare: Vec<u8>,
 }
 
 impl PairThread {
@@ -68,37 +71,34 @@ impl PairThread {
         let (outbox, answers) = channel::<Answer>();
         let worker =
             std::thread::Builder::new().name("takeaway-pair".into()).spawn(move || serve(rules, inbox, outbox)).ok()?;
-        Some(PairThread { jobs: Some(jobs), answers, worker: Some(worker), sent: 0, spare: Default::default() })
+        Some(PairThread { jobs: Some(jobs), answers, worker: Some(worker), spare: Vec::new() })
     }
 
-    /// Asks for pile n, with the values stored so far (none missing), the kernel's classes and
-    /// the generation of its tables (none under the plain scan), the way its search goes, and
-    /// the marks made ahead for it. False when the thread is gone.
+    /// Asks for pile n, with a share of the values stored so far (none missing but the pile
+    /// before n, which this thread computed), pile n's place lent, the kernel's classes and the
+    /// generation of its tables (none under the plain scan), the way its search goes, and the
+    /// marks made ahead for it. The lease back when the thread is gone.
     pub(super) fn ask(
         &mut self,
         n: u64,
-        values: &Values,
+        (values, lease): (Values, Option<ValueLease>),
         tables: Option<(Classes, u64)>,
         targeted: bool,
         ahead: Option<PileAhead>,
-    ) -> bool {
-        let Some(jobs) = &self.jobs else { return false };
-        let from = self.sent.min(values.len());
-        let (mut table, mut sent) = std::mem::take(&mut self.spare);
+    ) -> Result<(), Option<ValueLease>> {
+        let Some(jobs) = &self.jobs else { return Err(lease) };
+        let mut table = std::mem::take(&mut self.spare);
         let ahead = ahead.map(|a| {
             table.clear();
             table.extend_from_slice(a.table);
             (table, a.known)
         });
-        sent.clear();
-        sent.extend((from..values.len()).map(|i| values.get(i)));
-        let job = Job { n, values: sent, from, tables, targeted, ahead };
-        if jobs.send(job).is_err() {
+        let job = Job { n, values, lease, tables, targeted, ahead };
+        if let Err(std::sync::mpsc::SendError(job)) = jobs.send(job) {
             self.jobs = None;
-            return false;
+            return Err(job.lease);
         }
-        self.sent = values.len();
-        true
+        Ok(())
     }
 
     /// The answer to the last pile asked for; `None` when the thread is gone.
@@ -135,66 +135,92 @@ impl Drop for PairThread {
 
 /// The second thread: answers each job with its pile's value.
 fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
-    let mut values = Values::default();
     let mut largest = 0;
     let mut tables: Option<(u64, Sparse)> = None;
     let mut marks = Marks::default();
-    // The last pile it computed, whose value the kernel has not sent back yet.
+    // How many values it has seen (into `largest`, and its tables when it has them), the pile
+    // it computed last with its value, and the place it filled with it: the next pile needs
+    // that value before the kernel has stored it.
+    let mut seen = 0;
     let mut last: Option<(usize, u32)> = None;
+    let mut filled: Option<FilledValue> = None;
     while let Ok(job) = receive_after(&jobs, SPINS_BEFORE_SLEEP) {
-        let answer = |found, work, searched, spare| Answer { found, work, searched, spare };
-        let mut push = |v: u32, values: &mut Values, tables: &mut Option<(u64, Sparse)>| {
-            if let Some((_, sparse)) = tables {
-                sparse.add(values.len() as u32, v);
+        let Job { n, values, lease, tables: asked_tables, targeted, ahead: held } = job;
+        // Pile n reads the values below n − 1: the kernel's, and this thread's last when the
+        // kernel has not stored it yet, read where this thread wrote it. Where it could not write
+        // it there (too wide for the values' width, or the values moved since), it reads a copy
+        // of the values with it: that happens as often as the values widen or grow, a few times
+        // a run.
+        let values = if values.len() as u64 + 1 == n {
+            Some(values)
+        } else {
+            let longer = match &filled {
+                Some(f) => values.with_filled(f),
+                None => Err(values),
+            };
+            match longer {
+                Ok(longer) => Some(longer),
+                Err(values) => last.filter(|&(at, _)| at == values.len() && at as u64 + 2 == n).map(|(_, v)| {
+                    let mut copy = values.prefix(values.len());
+                    copy.push(v);
+                    copy
+                }),
             }
-            largest = largest.max(v);
-            values.push(v);
         };
-        // The values it lacks, in order: the kernel's since the last job (less those it holds),
-        // then its own last one. Pile job.n needs every value below job.n − 1.
-        let follows = job.from <= values.len();
-        for (at, &v) in (job.from..).zip(&job.values) {
-            if follows && at == values.len() {
-                push(v, &mut values, &mut tables);
-            }
-        }
-        if let Some((at, v)) = last.take() {
-            if follows && at == values.len() {
-                push(v, &mut values, &mut tables);
-            }
-        }
-        // A job that does not follow on is answered with nothing, and the kernel computes its
-        // piles alone.
-        if !follows || values.len() as u64 + 1 != job.n || rules.evaluate_to(job.n).is_err() {
-            let _ = answers.send(answer(None, 0, None, (Vec::new(), job.values)));
+        // A job that does not follow on (a bug) is answered with nothing, and the kernel
+        // computes its piles alone.
+        let Some(values) = values.filter(|v| v.len() as u64 + 1 == n && v.len() >= seen) else {
+            let placed = lease.map(Err);
+            let _ = answers.send(Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() });
+            continue;
+        };
+        if rules.evaluate_to(n).is_err() {
+            let placed = lease.map(Err);
+            let _ = answers.send(Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() });
             continue;
         }
-        let held = job.ahead;
-        let ahead = held.as_ref().map(|(table, known)| PileAhead { table, known: *known, witnessed: None, floor: 0 });
         // Under the plain scan it needs only the values; under the sparse-space method, the
         // kernel's tables as they are for this pile.
-        let mut pile = match job.tables {
+        let fresh = match asked_tables {
             None => {
                 tables = None;
-                None
+                false
             }
-            Some((classes, generation)) => {
-                if tables.as_ref().is_none_or(|(made, _)| *made != generation) {
-                    tables = Some((generation, classes.sparse(&values)));
-                }
-                tables.as_mut().map(|(_, sparse)| {
-                    let Sparse { shared, beside, .. } = sparse;
-                    PileSparse { shared, scratch: beside, targeted: job.targeted, searched: None }
-                })
-            }
+            Some((_, generation)) => tables.as_ref().is_none_or(|(made, _)| *made != generation),
         };
-        let (one, mut work, n) = (Parallel { threads: 1, from: usize::MAX }, 0, job.n);
+        for at in seen..values.len() {
+            let v = values.get(at);
+            largest = largest.max(v);
+            if let (false, Some((_, sparse))) = (fresh, &mut tables) {
+                sparse.add(at as u32, v);
+            }
+        }
+        seen = values.len();
+        if let (true, Some((classes, generation))) = (fresh, asked_tables) {
+            tables = Some((generation, classes.sparse(&values)));
+        }
+        let ahead = held.as_ref().map(|(table, known)| PileAhead { table, known: *known, witnessed: None, floor: 0 });
+        let mut pile = tables.as_mut().filter(|_| asked_tables.is_some()).map(|(_, sparse)| {
+            let Sparse { shared, beside, .. } = sparse;
+            PileSparse { shared, scratch: beside, targeted, searched: None }
+        });
+        let (one, mut work) = (Parallel { threads: 1, from: usize::MAX }, 0);
         let p = pile.as_mut();
         let found = with_slots!(&values, g => next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, None, &mut work));
         let searched = pile.and_then(|p| p.searched);
-        last = found.map(|v| (job.n as usize, v));
-        let spare = (held.map(|(table, _)| table).unwrap_or_default(), job.values);
-        if answers.send(answer(found, work, searched, spare)).is_err() {
+        // The value in its place; the lease back when there is none or it is too wide.
+        let placed = lease.map(|lease| match found {
+            Some(v) => lease.fill(v),
+            None => Err(lease),
+        });
+        last = found.map(|v| (n as usize, v));
+        filled = match &placed {
+            Some(Ok(f)) => Some(f.clone()),
+            _ => None,
+        };
+        drop(values);
+        let spare = held.map(|(table, _)| table).unwrap_or_default();
+        if answers.send(Answer { found, work, searched, placed, spare }).is_err() {
             return;
         }
     }

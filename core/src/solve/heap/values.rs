@@ -1,16 +1,19 @@
 //! What the kernel's two methods share: the values so far (a byte each while they fit), the
 //! marks of one mex, the tables of a block scanned in parallel, and the reach of a window.
 
+use super::slots::{Filled, Lease, Slots};
+
 /// Grundy values of piles 0, 1, 2, …, a byte each while they fit, then two, then four: most
 /// take-and-break games keep their values small, and the table is the memory a long run needs.
+/// The kernel's second thread reads a `share` of its values rather than a copy.
 #[derive(Debug)]
-pub enum Values {
+pub(crate) enum Values {
     /// Values below 256.
-    Byte(Vec<u8>),
+    Byte(Slots<u8>),
     /// Values below 65,536.
-    Narrow(Vec<u16>),
+    Narrow(Slots<u16>),
     /// Larger values.
-    Wide(Vec<u32>),
+    Wide(Slots<u32>),
 }
 
 /// Runs `$body` with `$g` bound to the stored values, whatever their width: the scans are
@@ -28,7 +31,7 @@ pub(super) use with_slots;
 
 impl Default for Values {
     fn default() -> Self {
-        Values::Byte(Vec::new())
+        Values::Byte(Slots::default())
     }
 }
 
@@ -66,18 +69,82 @@ impl Values {
         match self {
             Values::Byte(v) if g <= u8::MAX as u32 => v.push(g as u8),
             Values::Byte(v) => {
-                let mut wider: Vec<u16> = v.iter().map(|&x| x as u16).collect();
-                wider.reserve(wider.len() / 2);
-                *self = Values::Narrow(wider);
+                // As much room as the narrow values had (a run's reserved total), at twice the
+                // width.
+                let mut wider: Vec<u16> = Vec::with_capacity(v.capacity().max(v.len() + v.len() / 2 + 1));
+                wider.extend(v.iter().map(|&x| x as u16));
+                *self = Values::Narrow(wider.into());
                 self.push(g);
             }
             Values::Narrow(v) if g <= u16::MAX as u32 => v.push(g as u16),
             Values::Narrow(v) => {
-                let mut wider: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                let mut wider: Vec<u32> = Vec::with_capacity(v.capacity().max(v.len() + v.len() / 2 + 1));
+                wider.extend(v.iter().map(|&x| x as u32));
                 wider.push(g);
-                *self = Values::Wide(wider);
+                *self = Values::Wide(wider.into());
             }
             Values::Wide(v) => v.push(g),
+        }
+    }
+
+    /// The values as they are now, for another thread to read without a copy (see `Slots`).
+    pub(super) fn share(&self) -> Values {
+        match self {
+            Values::Byte(v) => Values::Byte(v.share()),
+            Values::Narrow(v) => Values::Narrow(v.share()),
+            Values::Wide(v) => Values::Wide(v.share()),
+        }
+    }
+
+    /// Room for `more` values past the last, at least doubling the room when it grows.
+    pub(super) fn reserve_more(&mut self, more: usize) {
+        let grown = more.max(self.len());
+        match self {
+            Values::Byte(v) if v.len() + more > v.capacity() => v.reserve(grown),
+            Values::Narrow(v) if v.len() + more > v.capacity() => v.reserve(grown),
+            Values::Wide(v) if v.len() + more > v.capacity() => v.reserve(grown),
+            _ => {}
+        }
+    }
+
+    /// Lends pile `at`'s place to another thread, which computes its value (see `Slots::lease`).
+    pub(super) fn lease(&mut self, at: usize) -> Option<ValueLease> {
+        match self {
+            Values::Byte(v) => v.lease(at).map(ValueLease::Byte),
+            Values::Narrow(v) => v.lease(at).map(ValueLease::Narrow),
+            Values::Wide(v) => v.lease(at).map(ValueLease::Wide),
+        }
+    }
+
+    /// Takes back a lease never filled.
+    pub(super) fn give_back(&mut self, lease: ValueLease) {
+        match (self, lease) {
+            (Values::Byte(v), ValueLease::Byte(l)) => v.give_back(l),
+            (Values::Narrow(v), ValueLease::Narrow(l)) => v.give_back(l),
+            (Values::Wide(v), ValueLease::Wide(l)) => v.give_back(l),
+            // Made before the values widened: its place is in a buffer no longer written.
+            _ => {}
+        }
+    }
+
+    /// Takes the value a lease filled as the next one, when it is (see `Slots::adopt`).
+    pub(super) fn adopt(&mut self, filled: &FilledValue) -> bool {
+        match (self, filled) {
+            (Values::Byte(v), FilledValue::Byte(f)) => v.adopt(f),
+            (Values::Narrow(v), FilledValue::Narrow(f)) => v.adopt(f),
+            (Values::Wide(v), FilledValue::Wide(f)) => v.adopt(f),
+            _ => false,
+        }
+    }
+
+    /// A share of these values with the one `filled` wrote just past them, when it did so in
+    /// their buffer (else the share as it was).
+    pub(super) fn with_filled(self, filled: &FilledValue) -> Result<Values, Values> {
+        match (self, filled) {
+            (Values::Byte(v), FilledValue::Byte(f)) => v.with_filled(f).map(Values::Byte).map_err(Values::Byte),
+            (Values::Narrow(v), FilledValue::Narrow(f)) => v.with_filled(f).map(Values::Narrow).map_err(Values::Narrow),
+            (Values::Wide(v), FilledValue::Wide(f)) => v.with_filled(f).map(Values::Wide).map_err(Values::Wide),
+            (values, _) => Err(values),
         }
     }
 
@@ -85,9 +152,9 @@ impl Values {
     /// rows copies a megabyte, where eight would be fresh pages to fault in.
     pub(crate) fn prefix(&self, len: usize) -> Values {
         match self {
-            Values::Byte(v) => Values::Byte(v[..len.min(v.len())].to_vec()),
-            Values::Narrow(v) => Values::Narrow(v[..len.min(v.len())].to_vec()),
-            Values::Wide(v) => Values::Wide(v[..len.min(v.len())].to_vec()),
+            Values::Byte(v) => Values::Byte(v[..len.min(v.len())].to_vec().into()),
+            Values::Narrow(v) => Values::Narrow(v[..len.min(v.len())].to_vec().into()),
+            Values::Wide(v) => Values::Wide(v[..len.min(v.len())].to_vec().into()),
         }
     }
 
@@ -111,9 +178,9 @@ impl Values {
     /// Forgets the values stored at `range` (moving the later ones down): a window's slide.
     pub(super) fn forget(&mut self, range: std::ops::Range<usize>) {
         match self {
-            Values::Byte(v) => drop(v.drain(range)),
-            Values::Narrow(v) => drop(v.drain(range)),
-            Values::Wide(v) => drop(v.drain(range)),
+            Values::Byte(v) => v.forget(range),
+            Values::Narrow(v) => v.forget(range),
+            Values::Wide(v) => v.forget(range),
         }
     }
 
@@ -140,13 +207,67 @@ impl Values {
         }
     }
 
+    /// An empty table of values `width` bytes each (1, 2 or 4) with room for `bytes` of them.
+    pub(crate) fn with_room(width: u8, bytes: u64) -> Option<Values> {
+        let room = bytes as usize / width.max(1) as usize;
+        match width {
+            1 => Some(Values::Byte(Slots::with_capacity(room))),
+            2 => Some(Values::Narrow(Slots::with_capacity(room))),
+            4 => Some(Values::Wide(Slots::with_capacity(room))),
+            _ => None,
+        }
+    }
+
+    /// Appends the values of little-endian `bytes`, `width()` bytes each (`write_range`'s
+    /// inverse; a partial value at the end is left out).
+    pub(crate) fn push_le_bytes(&mut self, bytes: &[u8]) {
+        match self {
+            Values::Byte(v) => v.extend(bytes),
+            Values::Narrow(v) => v.extend(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]))),
+            Values::Wide(v) => v.extend(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        }
+    }
+
     /// Room for `total` values in all, so that a long run's table is not doubled past its end.
     pub(crate) fn reserve_total(&mut self, total: usize) {
         let more = total.saturating_sub(self.len());
         match self {
-            Values::Byte(v) => v.reserve_exact(more),
-            Values::Narrow(v) => v.reserve_exact(more),
-            Values::Wide(v) => v.reserve_exact(more),
+            Values::Byte(v) => v.reserve(more),
+            Values::Narrow(v) => v.reserve(more),
+            Values::Wide(v) => v.reserve(more),
+        }
+    }
+}
+
+/// A pile's place in the values lent to another thread (see `Values::lease`).
+pub(super) enum ValueLease {
+    Byte(Lease<u8>),
+    Narrow(Lease<u16>),
+    Wide(Lease<u32>),
+}
+
+/// A pile's place a lease filled.
+#[derive(Clone)]
+pub(super) enum FilledValue {
+    Byte(Filled<u8>),
+    Narrow(Filled<u16>),
+    Wide(Filled<u32>),
+}
+
+impl ValueLease {
+    /// Writes `value` in its place; the lease back unfilled when the value is wider than the
+    /// table's.
+    pub(super) fn fill(self, value: u32) -> Result<FilledValue, ValueLease> {
+        match self {
+            ValueLease::Byte(l) => match u8::try_from(value) {
+                Ok(v) => Ok(FilledValue::Byte(l.fill(v))),
+                Err(_) => Err(ValueLease::Byte(l)),
+            },
+            ValueLease::Narrow(l) => match u16::try_from(value) {
+                Ok(v) => Ok(FilledValue::Narrow(l.fill(v))),
+                Err(_) => Err(ValueLease::Narrow(l)),
+            },
+            ValueLease::Wide(l) => Ok(FilledValue::Wide(l.fill(value))),
         }
     }
 }

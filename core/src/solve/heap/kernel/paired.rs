@@ -5,7 +5,7 @@ use super::super::ahead::AHEAD_PILES;
 use super::super::mex::{next_value, plain_splits};
 use super::super::pair::PairThread;
 use super::super::sparse::{PileSparse, Sparse, RECOUNT_EVERY};
-use super::super::values::{with_slots, Parallel};
+use super::super::values::{with_slots, FilledValue, Parallel};
 use super::{HeapKernel, BLOCK_FROM_PAIRS};
 use crate::solve::SolveError;
 
@@ -101,7 +101,24 @@ impl HeapKernel {
         }
         let tables = self.sparse.as_ref().map(|s| (s.classes(), self.sparse_generation));
         let ahead = tables.and_then(|(c, _)| self.ahead.as_ref()?.ready.as_ref()?.pile(m, c));
-        let asked = self.pair_thread.as_mut().is_some_and(|t| t.ask(m, &self.values, tables, targeted, ahead));
+        // Pile m's place, lent for its value: room for it first (room grows by doubling).
+        let at = m as usize;
+        self.values.reserve_more((at + 1).saturating_sub(self.values.len()));
+        let lease = self.values.lease(at);
+        let share = self.values.share();
+        let asked = match self.pair_thread.as_mut() {
+            Some(thread) => match thread.ask(m, (share, lease), tables, targeted, ahead) {
+                Ok(()) => true,
+                Err(lease) => {
+                    lease.into_iter().for_each(|l| self.values.give_back(l));
+                    false
+                }
+            },
+            None => {
+                lease.into_iter().for_each(|l| self.values.give_back(l));
+                false
+            }
+        };
         if asked {
             self.asked = Some(Asked::Thread { pile: m, targeted });
         } else {
@@ -117,9 +134,18 @@ impl HeapKernel {
         match asked {
             Asked::Here(computed) if computed.n == q => computed,
             Asked::Thread { pile, targeted } if pile == q => {
-                let answer = self.pair_thread.as_mut().and_then(PairThread::answer);
+                let mut answer = self.pair_thread.as_mut().and_then(PairThread::answer);
+                // The place lent for the pile: filled with its value, or back unfilled.
+                let filled = match answer.as_mut().and_then(|a| a.placed.take()) {
+                    Some(Ok(filled)) => Some(filled),
+                    Some(Err(lease)) => {
+                        self.values.give_back(lease);
+                        None
+                    }
+                    None => None,
+                };
                 match answer.and_then(|a| Some((a.found?, a))) {
-                    Some((value, a)) => Computed { n: q, value, work: a.work, searched: a.searched },
+                    Some((value, a)) => Computed { n: q, value, work: a.work, searched: a.searched, filled },
                     None => {
                         // Only a bug stops the thread: go on without it, from the values below q,
                         // its search going the way it was asked to.
@@ -154,7 +180,7 @@ impl HeapKernel {
         let Some(value) = found else {
             unreachable!("a pair of piles is computed only where every value is stored");
         };
-        Computed { n: m, value, work, searched: pile.and_then(|p| p.searched) }
+        Computed { n: m, value, work, searched: pile.and_then(|p| p.searched), filled: None }
     }
 }
 
@@ -165,6 +191,8 @@ pub(super) struct Computed {
     pub(super) value: u32,
     pub(super) work: u64,
     pub(super) searched: Option<(bool, u64)>,
+    /// the place the second thread wrote the value to, lent for it (see `Values::lease`)
+    pub(super) filled: Option<FilledValue>,
 }
 
 /// The pile of a pair's second part: asked of the second thread (with the way its search for
