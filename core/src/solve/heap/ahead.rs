@@ -182,6 +182,12 @@ impl Ahead {
         Some(ahead)
     }
 
+    /// Whether a second thread makes the work ahead.
+    #[cfg(test)]
+    pub(super) fn has_thread(&self) -> bool {
+        self.requests.is_some()
+    }
+
     /// The work ahead with no second thread: each block's is made by this thread as it starts.
     pub(super) fn alone() -> Ahead {
         Ahead::alone_with(channel::<Marked>().1)

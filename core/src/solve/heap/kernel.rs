@@ -11,6 +11,8 @@ use super::*;
 
 mod paired;
 use paired::{Asked, Computed};
+#[cfg(test)]
+mod shared_tests;
 
 /// Computes single-pile values with the compiled rules.
 ///
@@ -225,11 +227,11 @@ impl HeapKernel {
 
     /// The bytes the kernel holds: its values and the sparse-space method's tables, counted
     /// from what is allocated (the same on every machine for the same run). Not what exists
-    /// only for a second thread (the copy of the values `ahead` keeps, the plain scan's block
-    /// of tables scanned ahead, the sparse-space method's second table of marks, the pairs'
-    /// second thread and its copies, or the scratch of a pair's second pile that it holds
-    /// when it runs): the threads default to the machine's cores, and a report must not
-    /// depend on the machine.
+    /// only for a second thread (the plain scan's block of tables scanned ahead, the
+    /// sparse-space method's second table of marks, the pairs' second thread and its copy of
+    /// the tables, or the scratch of a pair's second pile that it holds when it runs): the
+    /// threads default to the machine's cores, and a report must not depend on the machine.
+    /// (The values are one copy, which the second thread reads: see `Slots`.)
     pub(crate) fn memory_bytes(&self) -> u64 {
         let sparse = self.sparse.as_ref().map_or(0, |s| s.memory_bytes());
         let marks = self.marks.words.capacity() * 8 + self.marks.bytes.capacity();
