@@ -123,9 +123,11 @@ def stretches() -> "list[str]":
     for line in (HERE / "octal-0.106.stretches").read_text().splitlines():
         started, seconds, kb, pile, note = line.split("\t", 4)
         rate = (int(pile) - before) / float(seconds)
+        # "?" where the stretch's peak was not kept.
+        memory = f"{int(kb) / 1024:.1f} MB" if kb.isdigit() else "not kept"
         mantissa, exponent = f"{rate:.2e}".split("e")
         lines.append(
-            f"| {started} | {float(seconds):,.0f} | {int(pile):,} | {mantissa}·10^{int(exponent)} | {int(kb) / 1024:.1f} MB | {note} |"
+            f"| {started} | {float(seconds):,.0f} | {int(pile):,} | {mantissa}·10^{int(exponent)} | {memory} | {note} |"
         )
         before = int(pile)
     steps, furthest, _ = window_figures()
