@@ -29,7 +29,9 @@ started="$(date -u +%Y-%m-%dT%H:%M)"
 python3 -I - "$clock" "$report" "$started" >> octal-0.106.stretches <<'PY'
 import json, re, sys
 seconds, kb = open(sys.argv[1]).read().split()[-2:]
-report = json.loads(open(sys.argv[2]).read())
+# The report's JSON, then the same diagnostic rendered for a terminal (stderr goes to the same
+# file): the first JSON value is the report.
+report, _ = json.JSONDecoder().raw_decode(open(sys.argv[2]).read())
 text = report["diagnostics"][0]["message"] + " " + (report["diagnostics"][0].get("help") or "") if "diagnostics" in report else json.dumps(report)
 pile = re.search(r"stopped at pile (\d+)", text)
 print(f"{sys.argv[3]}\t{float(seconds):.0f}\t{int(kb)}\t{pile.group(1) if pile else '?'}\t{text}")
