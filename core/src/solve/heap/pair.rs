@@ -167,18 +167,14 @@ fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
                 }),
             }
         };
-        // A job that does not follow on (a bug) is answered with nothing, and the kernel
-        // computes its piles alone.
-        let Some(values) = values.filter(|v| v.len() as u64 + 1 == n && v.len() >= seen) else {
+        // A job that does not follow on (a bug), or whose rules do not reach pile n, is
+        // answered with nothing, and the kernel computes its piles alone.
+        let follows = |v: &Values| v.len() as u64 + 1 == n && v.len() >= seen;
+        let Some(values) = values.filter(follows).filter(|_| rules.evaluate_to(n).is_ok()) else {
             let placed = lease.map(Err);
             let _ = answers.send(Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() });
             continue;
         };
-        if rules.evaluate_to(n).is_err() {
-            let placed = lease.map(Err);
-            let _ = answers.send(Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() });
-            continue;
-        }
         // Under the plain scan it needs only the values; under the sparse-space method, the
         // kernel's tables as they are for this pile.
         let fresh = match asked_tables {

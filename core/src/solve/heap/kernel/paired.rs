@@ -106,19 +106,12 @@ impl HeapKernel {
         self.values.reserve_more((at + 1).saturating_sub(self.values.len()));
         let lease = self.values.lease(at);
         let share = self.values.share();
-        let asked = match self.pair_thread.as_mut() {
-            Some(thread) => match thread.ask(m, (share, lease), tables, targeted, ahead) {
-                Ok(()) => true,
-                Err(lease) => {
-                    lease.into_iter().for_each(|l| self.values.give_back(l));
-                    false
-                }
-            },
-            None => {
-                lease.into_iter().for_each(|l| self.values.give_back(l));
-                false
-            }
+        let sent = match self.pair_thread.as_mut() {
+            Some(thread) => thread.ask(m, (share, lease), tables, targeted, ahead),
+            None => Err(lease),
         };
+        // A lease that never reached the thread comes back.
+        let asked = sent.map_err(|lease| lease.into_iter().for_each(|l| self.values.give_back(l))).is_ok();
         if asked {
             self.asked = Some(Asked::Thread { pile: m, targeted });
         } else {
