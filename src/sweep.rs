@@ -29,7 +29,7 @@ pub struct SweepCli {
         takeaway_core::defaults::SWEEP_LEADING.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
     ))]
     leading: Vec<u8>,
-    /// octal codes named one by one: 0.16,0.354,4.337
+    /// octal codes named one by one: 0.16,0.354,4.337 (.161 is 0.161)
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     codes: Vec<String>,
     /// the game file's parameter, one game for each: k=1..20, or "S={1,2,5}" (repeatable)

@@ -33,7 +33,7 @@ pub struct SweepArgs {
     /// The digits before the point of the octal family: 0 and 4 (1–3 give the same games as
     /// 0, and 5–7 as 4: a move that takes nothing may only split).
     pub leading: Vec<u8>,
-    /// Octal codes named one by one (`0.16`, `4.337`).
+    /// Octal codes named one by one (`0.16`, `4.337`; `.161` is 0.161).
     pub codes: Vec<String>,
     /// Games given as text, each with its settings.
     pub games: Vec<GameText>,
@@ -166,11 +166,13 @@ impl SweepArgs {
             }
         }
         for code in &self.codes {
-            let code = code.trim();
-            if !is_octal_code(code) {
-                return Err(invalid("codes", format!("`{code}` is not an octal code such as 0.16 or 4.337")));
+            let given = code.trim();
+            // `.161` is how the field's tables often write 0.161.
+            let code = if given.starts_with('.') { format!("0{given}") } else { given.to_string() };
+            if !is_octal_code(&code) {
+                return Err(invalid("codes", format!("`{given}` is not an octal code such as 0.16 or 4.337")));
             }
-            games.push(octal_game(code));
+            games.push(octal_game(&code));
             from.push("codes");
         }
         // A game text is labelled by its own `game "NAME"` line, else the name it was given (a

@@ -95,6 +95,13 @@ fn wrong_requests_are_refused_with_the_argument_named() {
     let serde_json::Value::Object(map) = json!({ "codes": ["0.9"] }) else { unreachable!() };
     let failure = SweepArgs::parse(map).and_then(|a| a.family()).expect_err("not a code");
     assert!(failure.render(false).contains("is not an octal code"));
+    // `.161` is 0.161, as the field's tables write it.
+    let serde_json::Value::Object(map) = json!({ "codes": [".161", "4.3"] }) else { unreachable!() };
+    let family = SweepArgs::parse(map).and_then(|a| a.family()).expect("codes");
+    assert_eq!(family.iter().map(|g| g.label.as_str()).collect::<Vec<_>>(), ["0.161", "4.3"]);
+    let serde_json::Value::Object(map) = json!({ "codes": [".9"] }) else { unreachable!() };
+    let failure = SweepArgs::parse(map).and_then(|a| a.family()).expect_err("not a code");
+    assert!(failure.render(false).contains("`.9` is not an octal code"));
     let serde_json::Value::Object(map) = json!({ "octal": 2, "colour": 1 }) else { unreachable!() };
     assert_eq!(SweepArgs::parse(map).expect_err("unknown").code().as_deref(), Some("takeaway::query::arguments"));
     // A slip is answered with the argument meant and every argument a sweep takes (it was once
