@@ -29,6 +29,9 @@
 // diagnostic's text; it is built once per question, never on a hot path, so its size costs
 // nothing worth a box at every site that builds or matches it.
 #![allow(clippy::result_large_err)]
+// Outside tests, a bare `unwrap` hides which invariant it relies on: every place that cannot fail
+// says why in an `expect` (or handles the failure), and clippy keeps it so.
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod analysis;
 mod api;

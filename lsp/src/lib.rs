@@ -8,6 +8,9 @@
 //! changes: a text's check (a megabyte of rules takes half a second) and a hover that solves
 //! (the game's first values), which the editor may also cancel.
 #![warn(missing_docs)]
+// Outside tests, a bare `unwrap` hides which invariant it relies on: every place that cannot fail
+// says why in an `expect` (or handles the failure), and clippy keeps it so.
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod document;
 mod features;

@@ -4,6 +4,9 @@
 //! raised as exceptions that carry the diagnostic's code, place and help. The Python half
 //! (`takeaway/__init__.py`) wraps these in classes; nothing here renders but through
 //! `takeaway_core::render`, so an answer reads the same in a notebook and in a terminal.
+// Outside tests, a bare `unwrap` hides which invariant it relies on: every place that cannot fail
+// says why in an `expect` (or handles the failure), and clippy keeps it so.
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod sweep;
 

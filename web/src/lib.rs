@@ -4,6 +4,9 @@
 //! default limits and a timeout, from the moment it arrives), in one of two lanes of workers
 //! (`lanes`), cancelled when its client goes away; connections are capped and timed out
 //! (`connections`), and other sites are kept out (`guard`).
+// Outside tests, a bare `unwrap` hides which invariant it relies on: every place that cannot fail
+// says why in an `expect` (or handles the failure), and clippy keeps it so.
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod atlas;
 mod connections;
