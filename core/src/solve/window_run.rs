@@ -301,6 +301,55 @@ mod tests {
     }
 
     #[test]
+    fn snapshots_written_and_read_back_find_0_16s_period_in_fewer_steps() {
+        // 0.16's window of 32,768 (period 149,459 from a preperiod of 105,351): the search keeping
+        // a snapshot every 2^13 steps, written to a checkpoint and read back at every pause,
+        // finds what the search without them finds, in fewer steps (the tortoise before the
+        // period's is too short a stretch, so that one starts again from the machine's start).
+        let game = game_text("game \"0.16\"\npiles\nmove: octal 0.16\n");
+        let start = start_of(&game, 32_768, &Limits::default()).expect("the machine starts");
+        let key = RunKey {
+            rules: start.fingerprint,
+            window: 32_768,
+            prefix: start.rules.prefix_len() as u64,
+            start: start.machine.pile(),
+            start_hash: start.machine.fingerprint(),
+        };
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("0.16.window");
+        let search = |snapshot_every: u64, kept: bool| -> (u64, u64, u64, usize) {
+            let mut search = CycleSearch::new(start.machine.clone()).expect("the machine steps");
+            search.snapshot_every = snapshot_every;
+            let mut most_kept = 0;
+            loop {
+                let mut first = true;
+                let paused = |_: &CycleSearch<OctalWindow>| if std::mem::take(&mut first) { Ok(()) } else { Err(()) };
+                match search.run(1 << 15, || start.machine.clone(), paused) {
+                    Ok((mu, lam)) => return (mu, lam, search.steps, most_kept),
+                    Err(Paused::Stopped(())) if kept => {
+                        cycle::write_search(&path, "0.16", key, &search).expect("written");
+                        let mut back = cycle::read_search(&path, "0.16", key, &start.rules).expect("read");
+                        assert_eq!(back.snapshots.len(), search.snapshots.len());
+                        assert_eq!(back.furthest(), search.furthest());
+                        most_kept = most_kept.max(back.snapshots.len());
+                        back.snapshot_every = snapshot_every;
+                        search = back;
+                    }
+                    Err(Paused::Stopped(())) => {}
+                    Err(Paused::Stuck(stuck)) => panic!("{stuck:?}"),
+                }
+            }
+        };
+        let (mu, lam, plain_steps, _) = search(0, false);
+        assert_eq!(lam, 149_459);
+        assert_eq!(start.machine.pile() + mu - 32_768, 105_351);
+        let (kept_mu, kept_lam, kept_steps, most_kept) = search(1 << 13, true);
+        assert_eq!((kept_mu, kept_lam), (mu, lam));
+        assert!(most_kept >= 40, "{most_kept}");
+        assert!(kept_steps < plain_steps, "{kept_steps} against {plain_steps}");
+    }
+
+    #[test]
     fn a_rare_value_past_the_prefix_is_refused() {
         // 0.16's last rare value is at 13,935: a window of 8,192 leaves no room for it.
         let game = game_text("game \"0.16\"\npiles\nmove: octal 0.16\n");

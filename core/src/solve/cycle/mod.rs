@@ -10,6 +10,13 @@
 //! started from the latest tortoise known to lie before μ (one whose checked stretch was at
 //! least λ long and held no repeat) or from the start.
 //!
+//! A long search also keeps the hare's state every `snapshot_every` steps. Once λ is known the
+//! preperiod is looked for from the latest of these below the last tortoise, with the other
+//! copy started from the latest one at most λ further: the two agree at once when the snapshot
+//! lies past μ, and the one below is tried. 0.106 (μ ≈ 4.65·10¹¹, λ ≈ 3.28·10¹¹) then needs a
+//! few times `snapshot_every` steps for its preperiod where the tortoise before would need
+//! about 7.9·10¹¹.
+//!
 //! Memory is a few states, whatever the period: a machine of a window of values finds periods
 //! of 10¹¹ values in tens of kilobytes.
 
@@ -57,8 +64,10 @@ pub(crate) enum Phase<M> {
     },
     /// The period is known: `behind` (at step `behind_at`) and `ahead` (at `ahead_at`, at most
     /// `period` steps further) are stepped until `ahead` is `period` past `behind` and the two
-    /// agree; the first step where they do is the preperiod.
-    Preperiod { period: u64, behind: M, behind_at: u64, ahead: M, ahead_at: u64 },
+    /// agree; the first step where they do is the preperiod. No step up to `sure_until` lies
+    /// past the preperiod; a `behind` past it (a snapshot) is compared first, and agreeing there
+    /// says only that it lies at or past the preperiod: the snapshot below is tried.
+    Preperiod { period: u64, behind: M, behind_at: u64, ahead: M, ahead_at: u64, sure_until: u64 },
     /// Done: states from step `preperiod` on repeat every `period` steps, and no earlier one does.
     Found { preperiod: u64, period: u64 },
 }
@@ -71,7 +80,17 @@ pub(crate) struct CycleSearch<M> {
     pub steps: u64,
     /// The most `Machine::figure` of every copy so far.
     pub figure: u64,
+    /// The hare's state at every multiple of `snapshot_every` steps it passed (step, state),
+    /// in order; emptied once the search is done.
+    pub snapshots: Vec<(u64, M)>,
+    /// How many steps apart the snapshots are (a power of two; 0: none are kept). It changes
+    /// only how many steps the preperiod takes, never what is found.
+    pub snapshot_every: u64,
 }
+
+/// The hare's state is kept every this many steps: 2^34 steps of 0.106's window take about
+/// ten minutes of a core, and each state kept is its window (16 KB).
+pub(crate) const SNAPSHOT_EVERY: u64 = 1 << 34;
 
 /// Why a search paused or stopped.
 #[derive(Debug)]
@@ -91,6 +110,8 @@ impl<M: Machine> CycleSearch<M> {
             figure: hare.figure(),
             phase: Phase::Period { tortoise: start, tortoise_at: 0, hare, power: 1, lam: 1, previous: None },
             steps: 1,
+            snapshots: Vec::new(),
+            snapshot_every: SNAPSHOT_EVERY,
         })
     }
 
@@ -114,10 +135,15 @@ impl<M: Machine> CycleSearch<M> {
         mut keep_going: impl FnMut(&Self) -> Result<(), E>,
     ) -> Result<(u64, u64), Paused<M::Stuck, E>> {
         let every = every.max(1);
+        // A power of two, so that the hot loop tests a mask (0: never).
+        let snapshot_mask = self.snapshot_every.checked_next_power_of_two().map_or(u64::MAX, |p| p.wrapping_sub(1));
         loop {
             let mut left = every;
             match &mut self.phase {
-                Phase::Found { preperiod, period } => return Ok((*preperiod, *period)),
+                Phase::Found { preperiod, period } => {
+                    self.snapshots = Vec::new();
+                    return Ok((*preperiod, *period));
+                }
                 Phase::Period { tortoise, tortoise_at, hare, power, lam, previous } => {
                     self.figure = self.figure.max(hare.figure());
                     let mut found = None;
@@ -137,21 +163,34 @@ impl<M: Machine> CycleSearch<M> {
                         *lam += 1;
                         self.steps += 1;
                         left -= 1;
+                        let at = *tortoise_at + *lam;
+                        if at & snapshot_mask == 0 && self.snapshot_every != 0 {
+                            self.snapshots.push((at, hare.clone()));
+                        }
                     }
                     self.figure = self.figure.max(hare.figure());
                     if let Some(period) = found {
                         // A tortoise whose stretch covered the period, with no repeat in it, lies
-                        // before the preperiod: its state differs from the one `period` later.
-                        let (behind, behind_at) = match previous.take() {
-                            Some((state, at, stretch)) if stretch >= period => (state, at),
-                            _ => (start(), 0),
+                        // before the preperiod: its state differs from the one `period` later. So
+                        // does every state before it, and the start's (μ = 0 if it agrees).
+                        let sure_until = match previous.take() {
+                            Some((state, at, stretch)) if stretch >= period => {
+                                let place = self.snapshots.partition_point(|(s, _)| *s < at);
+                                if self.snapshots.get(place).is_none_or(|(s, _)| *s != at) {
+                                    self.snapshots.insert(place, (at, state));
+                                }
+                                at
+                            }
+                            _ => 0,
                         };
-                        self.phase =
-                            Phase::Preperiod { period, ahead: behind.clone(), ahead_at: behind_at, behind, behind_at };
+                        // The preperiod is at most the tortoise's step: its state repeats.
+                        let below = *tortoise_at + 1;
+                        let (behind, behind_at, ahead, ahead_at) = pair_from(&self.snapshots, below, period, &start);
+                        self.phase = Phase::Preperiod { period, behind, behind_at, ahead, ahead_at, sure_until };
                         continue;
                     }
                 }
-                Phase::Preperiod { period, behind, behind_at, ahead, ahead_at } => {
+                Phase::Preperiod { period, behind, behind_at, ahead, ahead_at, sure_until } => {
                     while left > 0 && *ahead_at < *behind_at + *period {
                         ahead.step().map_err(Paused::Stuck)?;
                         *ahead_at += 1;
@@ -159,6 +198,16 @@ impl<M: Machine> CycleSearch<M> {
                         left -= 1;
                     }
                     while left > 0 && *ahead_at == *behind_at + *period {
+                        if *behind_at > *sure_until {
+                            if same(behind, ahead) {
+                                // A snapshot at or past the preperiod: try the one below.
+                                let (b, b_at, a, a_at) = pair_from(&self.snapshots, *behind_at, *period, &start);
+                                (*behind, *behind_at, *ahead, *ahead_at) = (b, b_at, a, a_at);
+                                continue;
+                            }
+                            // Its state differs from the one a period later: it lies before.
+                            *sure_until = *behind_at;
+                        }
                         // The two copies step on a thread each, a stretch at a time.
                         let stretch = (left / 2).clamp(1, MOST_STRETCH);
                         left = left.saturating_sub(2 * stretch);
@@ -173,6 +222,9 @@ impl<M: Machine> CycleSearch<M> {
                                 *behind_at += stretch;
                                 *ahead_at += stretch;
                                 self.steps += 2 * stretch;
+                                // The state before it lay before the preperiod: this one is at
+                                // most the preperiod, and agreeing finds it.
+                                *sure_until = *behind_at;
                             }
                         }
                     }
@@ -183,6 +235,23 @@ impl<M: Machine> CycleSearch<M> {
             }
         }
     }
+}
+
+/// Where to look for the preperiod below step `below`: the latest snapshot under it (or the
+/// start), and the copy to step a period ahead of it, started from the latest snapshot at most
+/// a period further (or from that state itself).
+fn pair_from<M: Clone>(snapshots: &[(u64, M)], below: u64, period: u64, start: &impl Fn() -> M) -> (M, u64, M, u64) {
+    let under = snapshots.partition_point(|(s, _)| *s < below);
+    let (behind, behind_at) = match under.checked_sub(1).map(|i| &snapshots[i]) {
+        Some((at, state)) => (state.clone(), *at),
+        None => (start(), 0),
+    };
+    let reach = behind_at.saturating_add(period);
+    let (ahead, ahead_at) = match snapshots[..snapshots.partition_point(|(s, _)| *s <= reach)].last() {
+        Some((at, state)) if *at > behind_at => (state.clone(), *at),
+        _ => (behind.clone(), behind_at),
+    };
+    (behind, behind_at, ahead, ahead_at)
 }
 
 /// The most steps a stretch of `lockstep` takes (its fingerprints are kept: 512 KB a copy).

@@ -6,12 +6,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{CycleSearch, OctalWindow, Phase, WindowRules};
+use super::{CycleSearch, OctalWindow, Phase, WindowRules, SNAPSHOT_EVERY};
 use crate::solve::checkpoint::CheckpointError;
 use crate::solve::fnv::{fnv1a, FNV_START};
 
 const MAGIC: &[u8] = b"takeaway window checkpoint\n";
-const FORMAT: u32 = 1;
+/// 2 added the snapshots and where the preperiod's search is sure of its start; a file of
+/// format 1 (none kept, the start sure) is still read.
+const FORMAT: u32 = 2;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// A window checkpoint is a few windows: a larger file is not one.
 const MOST_BYTES: u64 = 1 << 28;
@@ -72,9 +74,9 @@ pub(crate) fn write_search(
                 None => out.push(0),
             }
         }
-        Phase::Preperiod { period, behind, behind_at, ahead, ahead_at } => {
+        Phase::Preperiod { period, behind, behind_at, ahead, ahead_at, sure_until } => {
             out.push(1);
-            for x in [*period, *behind_at, *ahead_at] {
+            for x in [*period, *behind_at, *ahead_at, *sure_until] {
                 put_u64(&mut out, x);
             }
             put_machine(&mut out, behind);
@@ -85,6 +87,11 @@ pub(crate) fn write_search(
             put_u64(&mut out, *preperiod);
             put_u64(&mut out, *period);
         }
+    }
+    put_u64(&mut out, search.snapshots.len() as u64);
+    for (at, m) in &search.snapshots {
+        put_u64(&mut out, *at);
+        put_machine(&mut out, m);
     }
     let sum = fnv1a(FNV_START, &out);
     put_u64(&mut out, sum);
@@ -153,7 +160,7 @@ pub(crate) fn read_search(
     let short = || corrupt("it ends before its last field");
     let format = f.u32().ok_or_else(short)?;
     let version = f.text().ok_or_else(short)?;
-    if format != FORMAT || version != VERSION {
+    if !(1..=FORMAT).contains(&format) || version != VERSION {
         return Err(CheckpointError::Version { path: shown, found: version, format });
     }
     let found_game = f.text().ok_or_else(short)?;
@@ -189,13 +196,27 @@ pub(crate) fn read_search(
         1 => {
             let (period, behind_at, ahead_at) =
                 (f.u64().ok_or_else(short)?, f.u64().ok_or_else(short)?, f.u64().ok_or_else(short)?);
+            // Format 1 started only from a state sure to lie before the preperiod.
+            let sure_until = if format >= 2 { f.u64().ok_or_else(short)? } else { behind_at };
             let behind = f.machine(rules).ok_or_else(short)?;
             let ahead = f.machine(rules).ok_or_else(short)?;
-            Phase::Preperiod { period, behind, behind_at, ahead, ahead_at }
+            Phase::Preperiod { period, behind, behind_at, ahead, ahead_at, sure_until }
         }
         2 => Phase::Found { preperiod: f.u64().ok_or_else(short)?, period: f.u64().ok_or_else(short)? },
         _ => return Err(corrupt("its phase is none a search has")),
     };
+    let mut snapshots = Vec::new();
+    if format >= 2 {
+        let count = f.u64().ok_or_else(short)?;
+        // Each takes a window's bytes: a count the file cannot hold is not read.
+        if count > f.bytes.len() as u64 / rules.window().max(1) as u64 {
+            return Err(short());
+        }
+        for _ in 0..count {
+            let at = f.u64().ok_or_else(short)?;
+            snapshots.push((at, f.machine(rules).ok_or_else(short)?));
+        }
+    }
     if !f.bytes.is_empty() {
         return Err(corrupt("it has bytes after its last field"));
     }
@@ -207,13 +228,14 @@ pub(crate) fn read_search(
                 && lam <= power
                 && previous.as_ref().is_none_or(|(m, at, _)| m.pile() == start + at)
         }
-        Phase::Preperiod { period, behind, behind_at, ahead, ahead_at } => {
+        Phase::Preperiod { period, behind, behind_at, ahead, ahead_at, .. } => {
             behind.pile() == start + behind_at && ahead.pile() == start + ahead_at && *ahead_at <= behind_at + period
         }
         Phase::Found { .. } => true,
-    };
+    } && snapshots.iter().all(|(at, m)| start.checked_add(*at) == Some(m.pile()))
+        && snapshots.windows(2).all(|w| w[0].0 < w[1].0);
     if !consistent {
         return Err(corrupt("its fields do not fit together"));
     }
-    Ok(CycleSearch { phase, steps, figure: deepest })
+    Ok(CycleSearch { phase, steps, figure: deepest, snapshots, snapshot_every: SNAPSHOT_EVERY })
 }

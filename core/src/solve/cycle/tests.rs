@@ -38,7 +38,14 @@ impl Machine for Synthetic {
 }
 
 fn find(start: Synthetic, every: u64, stop_each_time: bool) -> (u64, u64) {
+    let (mu, lam, _) = find_keeping(start, every, stop_each_time, 0);
+    (mu, lam)
+}
+
+/// `find` keeping the hare's state every `snapshot_every` steps (0: never), with the steps taken.
+fn find_keeping(start: Synthetic, every: u64, stop_each_time: bool, snapshot_every: u64) -> (u64, u64, u64) {
     let mut search = CycleSearch::new(start.clone()).expect("the synthetic machine always steps");
+    search.snapshot_every = snapshot_every;
     loop {
         let mut first = true;
         let result = search.run(
@@ -53,7 +60,10 @@ fn find(start: Synthetic, every: u64, stop_each_time: bool) -> (u64, u64) {
             },
         );
         match result {
-            Ok(found) => return found,
+            Ok((mu, lam)) => {
+                assert!(search.snapshots.is_empty(), "a search done keeps no snapshot");
+                return (mu, lam, search.steps);
+            }
             Err(Paused::Stopped(_)) => continue,
             Err(Paused::Stuck(_)) => unreachable!("the synthetic machine never sticks"),
         }
@@ -91,4 +101,51 @@ fn a_search_paused_at_every_chance_finds_the_same() {
         assert_eq!(find(start.clone(), every, true), (tail, 1 << bits));
         assert_eq!(find(start, every, true), find(Synthetic { tail, x: 1, bits, collide: false }, 1 << 30, false));
     }
+}
+
+#[test]
+fn snapshots_find_the_same_preperiod_from_nearer() {
+    // Preperiods below, at, just past and far past a snapshot, and 0; periods shorter and longer
+    // than the snapshots' spacing; stopped at every chance too.
+    for (tail, bits, snapshot_every) in [
+        (3_000_000, 20, 1 << 16),
+        (3_000_000, 12, 1 << 16),
+        (65_536, 10, 1 << 16),
+        (65_537, 10, 1 << 16),
+        (65_535, 18, 1 << 16),
+        (0, 14, 1 << 8),
+        (1, 14, 1 << 8),
+        (256, 3, 1 << 8),
+        (12_345, 15, 1 << 10),
+        (5, 0, 1 << 2),
+    ] {
+        let start = Synthetic { tail, x: 9 & ((1 << bits) - 1), bits, collide: false };
+        let plain = find_keeping(start.clone(), 1 << 20, false, 0);
+        assert_eq!((plain.0, plain.1), (tail, 1 << bits));
+        // Paused at every step too (where the search is short): the copies then reach the
+        // preperiod one step at a time, and find it there rather than take it for a snapshot.
+        let paused = if tail < 100_000 {
+            [(1 << 20, false), (4097, true), (1, true)]
+        } else {
+            [(1 << 20, false), (4097, true), (4097, true)]
+        };
+        for (every, stop_each_time) in paused {
+            let kept = find_keeping(start.clone(), every, stop_each_time, snapshot_every);
+            assert_eq!((kept.0, kept.1), (tail, 1 << bits), "tail {tail}, period 2^{bits}, snapshots {snapshot_every}");
+        }
+    }
+    // Where the tortoise before is far below: the period 2^20 is found at step 2^22 − 1 + 2^20,
+    // and from the tortoise at 2^21 − 1 (its stretch long enough) the preperiod 3,000,000 takes
+    // 2^20 steps of one copy and 902,849 of both (the last stretch found is not counted: 2^15
+    // of each). The snapshots every 2^16 at or past it are each compared with the one a period
+    // on, with no step, and from the one at 2,949,120 the copies take 50,880 steps each.
+    let start = Synthetic { tail: 3_000_000, x: 12345, bits: 20, collide: false };
+    let (_, _, plain) = find_keeping(start.clone(), 1 << 16, false, 0);
+    let (_, _, kept) = find_keeping(start, 1 << 16, false, 1 << 16);
+    let period_found = (1u64 << 22) - 1 + (1 << 20);
+    assert!(plain >= period_found + (1 << 20) + 2 * (902_849 - (1 << 15)), "{plain}");
+    assert!(kept <= period_found + 2 * 50_880, "{kept}");
+    // Fingerprints that always collide: every comparison in full, the same answers.
+    let start = Synthetic { tail: 700, x: 3, bits: 7, collide: true };
+    assert_eq!(find_keeping(start, 1 << 20, false, 1 << 6).0, 700);
 }
