@@ -159,6 +159,8 @@ pub(crate) fn run_window(
             (search, None)
         }
     };
+    // The snapshots take a window each: at most 64 MB of them (0.106's 16 KB windows: 64).
+    search.most_snapshots = (SNAPSHOT_BYTES / window.max(1)).clamp(4, cycle::MOST_SNAPSHOTS);
     let steps_before = search.steps;
     let cost = (start.rules.rare_count() + 16) as u64;
     let mut work = Work::default();
@@ -244,6 +246,9 @@ fn phase_of(search: &CycleSearch<OctalWindow>, first: u64) -> WindowPhase {
         Phase::Found { .. } => WindowPhase::Done,
     }
 }
+
+/// The most bytes of snapshots a window's search keeps (see `CycleSearch::most_snapshots`).
+const SNAPSHOT_BYTES: usize = 64 << 20;
 
 /// The most values kept to find a preperiod that lies before the machine's start.
 const MOST_BEFORE: u64 = 1 << 30;

@@ -86,11 +86,17 @@ pub(crate) struct CycleSearch<M> {
     /// How many steps apart the snapshots are (a power of two; 0: none are kept). It changes
     /// only how many steps the preperiod takes, never what is found.
     pub snapshot_every: u64,
+    /// The most snapshots kept: past it every other one goes and the spacing doubles, so that
+    /// a search of any length with a window of any size keeps a bounded memory.
+    pub most_snapshots: usize,
 }
 
 /// The hare's state is kept every this many steps: 2^34 steps of 0.106's window take about
 /// ten minutes of a core, and each state kept is its window (16 KB).
 pub(crate) const SNAPSHOT_EVERY: u64 = 1 << 34;
+
+/// The most snapshots kept unless the caller says fewer: 0.106's search needs about 50.
+pub(crate) const MOST_SNAPSHOTS: usize = 64;
 
 /// Why a search paused or stopped.
 #[derive(Debug)]
@@ -112,6 +118,7 @@ impl<M: Machine> CycleSearch<M> {
             steps: 1,
             snapshots: Vec::new(),
             snapshot_every: SNAPSHOT_EVERY,
+            most_snapshots: MOST_SNAPSHOTS,
         })
     }
 
@@ -136,7 +143,7 @@ impl<M: Machine> CycleSearch<M> {
     ) -> Result<(u64, u64), Paused<M::Stuck, E>> {
         let every = every.max(1);
         // A power of two, so that the hot loop tests a mask (0: never).
-        let snapshot_mask = self.snapshot_every.checked_next_power_of_two().map_or(u64::MAX, |p| p.wrapping_sub(1));
+        let mut snapshot_mask = self.snapshot_every.checked_next_power_of_two().map_or(u64::MAX, |p| p.wrapping_sub(1));
         loop {
             let mut left = every;
             match &mut self.phase {
@@ -166,6 +173,17 @@ impl<M: Machine> CycleSearch<M> {
                         let at = *tortoise_at + *lam;
                         if at & snapshot_mask == 0 && self.snapshot_every != 0 {
                             self.snapshots.push((at, hare.clone()));
+                            if self.snapshots.len() > self.most_snapshots.max(2) {
+                                // Twice as far apart: every other one goes, the latest stays.
+                                let last = self.snapshots.len() - 1;
+                                let mut index = 0;
+                                self.snapshots.retain(|_| {
+                                    index += 1;
+                                    (last + 1 - index).is_multiple_of(2)
+                                });
+                                self.snapshot_every = self.snapshot_every.saturating_mul(2);
+                                snapshot_mask = snapshot_mask.saturating_mul(2) | 1;
+                            }
                         }
                     }
                     self.figure = self.figure.max(hare.figure());

@@ -1,12 +1,12 @@
-//! Checkpoints of a window's cycle search: where the search stands (its phase and the windows
-//! of the copies it steps), in a small file that names the format, the version, the game's rules
-//! and the window, and ends with a checksum of everything before it. A file that does not match
-//! is refused, never used.
+//! Checkpoints of a window's cycle search: where the search stands (its phase, the windows of
+//! the copies it steps and the snapshots it keeps), in a small file that names the format, the
+//! version, the game's rules and the window, and ends with a checksum of everything before it. A
+//! file that does not match is refused, never used.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{CycleSearch, OctalWindow, Phase, WindowRules, SNAPSHOT_EVERY};
+use super::{CycleSearch, OctalWindow, Phase, WindowRules, MOST_SNAPSHOTS, SNAPSHOT_EVERY};
 use crate::solve::checkpoint::CheckpointError;
 use crate::solve::fnv::{fnv1a, FNV_START};
 
@@ -237,5 +237,12 @@ pub(crate) fn read_search(
     if !consistent {
         return Err(corrupt("its fields do not fit together"));
     }
-    Ok(CycleSearch { phase, steps, figure: deepest, snapshots, snapshot_every: SNAPSHOT_EVERY })
+    Ok(CycleSearch {
+        phase,
+        steps,
+        figure: deepest,
+        snapshots,
+        snapshot_every: SNAPSHOT_EVERY,
+        most_snapshots: MOST_SNAPSHOTS,
+    })
 }

@@ -46,6 +46,8 @@ fn find(start: Synthetic, every: u64, stop_each_time: bool) -> (u64, u64) {
 fn find_keeping(start: Synthetic, every: u64, stop_each_time: bool, snapshot_every: u64) -> (u64, u64, u64) {
     let mut search = CycleSearch::new(start.clone()).expect("the synthetic machine always steps");
     search.snapshot_every = snapshot_every;
+    // Every snapshot kept (thinning has a test of its own).
+    search.most_snapshots = usize::MAX;
     loop {
         let mut first = true;
         let result = search.run(
@@ -148,4 +150,30 @@ fn snapshots_find_the_same_preperiod_from_nearer() {
     // Fingerprints that always collide: every comparison in full, the same answers.
     let start = Synthetic { tail: 700, x: 3, bits: 7, collide: true };
     assert_eq!(find_keeping(start, 1 << 20, false, 1 << 6).0, 700);
+}
+
+#[test]
+fn snapshots_past_their_most_are_thinned_and_find_the_same() {
+    // At most four kept, from every 2^6 steps: every other one goes and the spacing doubles,
+    // as often as it takes; the answers stay the definition's.
+    for (tail, bits) in [(100_000, 12), (3_000, 14), (0, 9), (65_536, 3)] {
+        let start = Synthetic { tail, x: 5 & ((1 << bits) - 1), bits, collide: false };
+        let mut search = CycleSearch::new(start.clone()).expect("the synthetic machine always steps");
+        search.snapshot_every = 1 << 6;
+        search.most_snapshots = 4;
+        let mut most_kept = 0;
+        let found = search.run(
+            1000,
+            || start.clone(),
+            |s| {
+                most_kept = most_kept.max(s.snapshots.len());
+                assert!(s.snapshots.windows(2).all(|w| w[0].0 < w[1].0), "in order");
+                Ok::<(), ()>(())
+            },
+        );
+        assert!(matches!(found, Ok(f) if f == (tail, 1 << bits)), "tail {tail}, period 2^{bits}: {found:?}");
+        // Four, and the previous tortoise put among them when the period is found.
+        assert!(most_kept <= 5, "{most_kept}");
+        assert!(search.snapshot_every > 1 << 6 || tail + (2 << bits) < 1 << 8);
+    }
 }
