@@ -33,6 +33,7 @@ pub(crate) mod period_run;
 mod piles;
 pub(crate) use crate::progress;
 pub(crate) mod reach;
+mod rolling;
 mod search;
 #[cfg(test)]
 pub(crate) mod test_support;

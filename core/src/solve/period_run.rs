@@ -11,6 +11,7 @@
 //! since the last look.
 
 use super::heap::{HeapKernel, HeapRules, MethodState, Values};
+use super::rolling::RollingHash;
 use super::{check_cancel, period, Limits, SolveError, Work};
 use crate::rules::Game;
 use crate::wording::{give_value, Argument};
@@ -531,30 +532,6 @@ fn extend_back<T: super::heap::Slot>(g: &[T], target_start: usize, period: usize
     Candidate { period: period as u64, preperiod: (from - period) as u64 }
 }
 
-/// A polynomial hash modulo the Mersenne prime 2⁶¹ − 1: equal stretches hash alike, and a
-/// match of hashes is then checked value by value, so a collision costs time, never truth.
-const MODULUS: u64 = (1 << 61) - 1;
-const BASE: u64 = 1_000_003;
-
-fn mul_mod(a: u64, b: u64) -> u64 {
-    let product = a as u128 * b as u128;
-    let folded = (product & MODULUS as u128) as u64 + (product >> 61) as u64;
-    if folded >= MODULUS {
-        folded - MODULUS
-    } else {
-        folded
-    }
-}
-
-fn add_mod(a: u64, b: u64) -> u64 {
-    let s = a + b;
-    if s >= MODULUS {
-        s - MODULUS
-    } else {
-        s
-    }
-}
-
 fn candidate_in<T: super::heap::Slot>(g: &[T]) -> Option<Candidate> {
     let len = g.len();
     let window = len / 4;
@@ -565,17 +542,16 @@ fn candidate_in<T: super::heap::Slot>(g: &[T]) -> Option<Candidate> {
         let v: u32 = g[i].into();
         v as u64 + 1
     };
-    // hash(i) = Σ_{k < window} value(i + k)·BASE^k: a step back is one multiply.
-    let top_power = (1..window).fold(1, |p, _| mul_mod(p, BASE));
-    let hash_at = |start: usize| (0..window).rev().fold(0, |h, k| add_mod(mul_mod(h, BASE), value(start + k)));
+    // The window starting at i, oldest first from its far end: a step back drops its last value
+    // and puts value(i − 1) in front as the newest.
+    let rolling = RollingHash::new(window);
+    let hash_at = |start: usize| rolling.of((0..window).rev().map(|k| value(start + k)));
     let target_start = len - window;
     let target = hash_at(target_start);
     let mut h = target;
     // Windows starting at target_start − p for p = 1, 2, …
     for start in (0..target_start).rev() {
-        // Drop value(start + window), add value(start) in front.
-        let dropped = mul_mod(value(start + window), top_power);
-        h = add_mod(mul_mod(add_mod(h, MODULUS - dropped), BASE), value(start));
+        h = rolling.moved(h, value(start + window), value(start));
         if h == target && g[start..start + window] == g[target_start..] {
             // g(n) = g(n − p) for the n of the last quarter; the match runs back from there.
             return Some(extend_back(g, target_start, target_start - start));

@@ -14,6 +14,7 @@
 
 use std::sync::Arc;
 
+use super::super::rolling::RollingHash;
 use super::Machine;
 
 /// A value the machine handles: values and their XORs below 128 fit a 128-bit mask.
@@ -53,35 +54,14 @@ pub(crate) struct WindowRules {
     one: Vec<usize>,
     /// amounts after which the rest may split in two, and how
     two: Vec<(usize, SplitKind)>,
+    /// the options with a rare part: for each take after which the rest may split unequally and
+    /// each rare pile r, where the partner's value lies among the latest values (t + r − 1, the
+    /// newest at 0), and r's value
+    rare_options: Vec<(usize, u8)>,
     /// for a pile of each parity, the values common for it, as a mask
     common: [u128; 2],
-    /// BASE^(window − 1) modulo the hash's prime: the weight of the value leaving the window
-    top_power: u64,
-}
-
-/// The modulus of the rolling hash, 2^61 − 1, and its base.
-const PRIME: u64 = (1 << 61) - 1;
-const BASE: u64 = 0x05bd_1e99_5123_4567;
-
-/// x modulo 2^61 − 1, for x below twice that.
-fn reduce(x: u64) -> u64 {
-    if x >= PRIME {
-        x - PRIME
-    } else {
-        x
-    }
-}
-
-/// a·b modulo 2^61 − 1, for a, b below it: the product's high bits fold onto its low ones
-/// (2^61 ≡ 1), with no division.
-fn mul_mod(a: u64, b: u64) -> u64 {
-    let product = a as u128 * b as u128;
-    let folded = (product as u64 & PRIME) + (product >> 61) as u64;
-    if folded >= PRIME {
-        folded - PRIME
-    } else {
-        folded
-    }
+    /// the fingerprint of windows of this length
+    hash: RollingHash,
 }
 
 /// Why a machine cannot start from the values given.
@@ -158,15 +138,20 @@ impl WindowRules {
         if let Some(last) = last_rare.filter(|&l| l as usize >= prefix) {
             return Err(NoStart::RareAfterPrefix(last));
         }
-        let top_power = (1..window).fold(1, |p, _| mul_mod(p, BASE));
+        let rare_options = two
+            .iter()
+            .filter(|(_, kind)| *kind != SplitKind::Equal)
+            .flat_map(|&(t, _)| rare.iter().map(move |&(r, v)| (t + r - 1, v)))
+            .collect();
         Ok(WindowRules {
             window,
+            rare_options,
             prefix: (0..prefix as u64).map(|n| value(n) as u8).collect(),
             rare,
             one,
             two,
             common,
-            top_power,
+            hash: RollingHash::new(window),
         })
     }
 
@@ -207,6 +192,32 @@ pub(crate) struct OctalWindow {
     wide: bool,
 }
 
+/// Splits a search for witnesses compares at a time.
+const WITNESS_CHUNK: usize = 64;
+
+/// The XORs of a chunk of splits' two values, past its end a byte no value equals (every value
+/// is at most `MOST_VALUE`).
+fn chunk_xors(small: &[u8], large: &[u8]) -> [u8; WITNESS_CHUNK] {
+    let mut xors = [u8::MAX; WITNESS_CHUNK];
+    if let (Ok(small), Ok(large)) = (<&[u8; WITNESS_CHUNK]>::try_from(small), <&[u8; WITNESS_CHUNK]>::try_from(large)) {
+        // a whole chunk, of a length the compiler knows
+        for ((xor, &s), &l) in xors.iter_mut().zip(small).zip(large) {
+            *xor = s ^ l;
+        }
+    } else {
+        for ((xor, &s), &l) in xors.iter_mut().zip(small).zip(large) {
+            *xor = s ^ l;
+        }
+    }
+    xors
+}
+
+/// Whether some byte of `bytes` equals `value` (a comparison of whole vectors where the target
+/// has them).
+fn any_equal(bytes: &[u8; WITNESS_CHUNK], value: u8) -> bool {
+    bytes.iter().fold(false, |any, &b| any | (b == value))
+}
+
 /// Values below this keep the sets of values in 64 bits.
 const NARROW_LIMIT: u8 = 32;
 
@@ -229,11 +240,9 @@ macro_rules! next_value_in {
                 if kind != SplitKind::Unequal && (n - t as u64).is_multiple_of(2) {
                     reached |= 1;
                 }
-                if kind != SplitKind::Equal {
-                    for &(r, v) in &rules.rare {
-                        reached |= 1 << (v ^ recent[t + r - 1]);
-                    }
-                }
+            }
+            for &(at, v) in &rules.rare_options {
+                reached |= 1 << (v ^ recent[at]);
             }
             let free = !reached & rules.common[(n & 1) as usize] as $mask;
             if free == 0 {
@@ -241,31 +250,56 @@ macro_rules! next_value_in {
             }
             let answer = free.trailing_zeros();
             let below = ((1 as $mask) << answer) - 1;
-            if reached & below != below {
+            let mut missing = !reached & below;
+            if missing != 0 {
                 // Witnesses for the values below the answer that are still missing: splits whose
-                // smaller part lies in the prefix, eight at a time.
+                // smaller part a lies in the prefix, a chunk of them at a time, each chunk's XORs
+                // compared with each value missing (a few, and their witnesses are mostly among
+                // the first few dozen splits).
                 let prefix = &rules.prefix;
                 'takes: for &(t, kind) in &rules.two {
                     if kind == SplitKind::Equal {
                         continue;
                     }
-                    let larger = &recent[t..t + prefix.len() - 1];
-                    let mut a = 1;
-                    while a < prefix.len() {
-                        let end = (a + 8).min(prefix.len());
-                        for (&small, &large) in prefix[a..end].iter().zip(&larger[a - 1..end - 1]) {
-                            reached |= 1 << (small ^ large);
+                    // smaller[i] is pile a = i + 1, larger[i] its partner's value
+                    let smaller = &prefix[1..];
+                    let larger = &recent[t..t + smaller.len()];
+                    for (chunk, (small, large)) in
+                        smaller.chunks(WITNESS_CHUNK).zip(larger.chunks(WITNESS_CHUNK)).enumerate()
+                    {
+                        let xors = chunk_xors(small, large);
+                        let looked_for = missing;
+                        let mut left = missing;
+                        while left != 0 {
+                            let value = left.trailing_zeros();
+                            left &= left - 1;
+                            if any_equal(&xors, value as u8) {
+                                missing &= !((1 as $mask) << value);
+                            }
                         }
-                        a = end;
-                        if reached & below == below {
-                            self.deepest = self.deepest.max(a);
+                        if missing == 0 {
+                            // How deep the witnesses lay is counted as when the splits were
+                            // looked at eight at a time from a = 1: the end of the eight that
+                            // holds the last value's first witness. Only a new deepest needs it.
+                            let first = chunk * WITNESS_CHUNK;
+                            if (1 + first + WITNESS_CHUNK).min(prefix.len()) > self.deepest {
+                                let mut furthest = 0;
+                                let mut left = looked_for;
+                                while left != 0 {
+                                    let value = left.trailing_zeros() as u8;
+                                    left &= left - 1;
+                                    let at = xors.iter().position(|&x| x == value).unwrap_or(0);
+                                    furthest = furthest.max(first + at);
+                                }
+                                let end = (1 + 8 * (furthest / 8 + 1)).min(prefix.len());
+                                self.deepest = self.deepest.max(end);
+                            }
                             break 'takes;
                         }
                     }
                 }
-                if reached & below != below {
-                    let value = (!reached & below).trailing_zeros();
-                    return Err(Stuck::NoWitness { pile: n, value });
+                if missing != 0 {
+                    return Err(Stuck::NoWitness { pile: n, value: missing.trailing_zeros() });
                 }
             }
             Ok(Some(answer as u8))
@@ -284,7 +318,7 @@ impl OctalWindow {
             ring[j] = v;
             ring[j + window] = v;
         }
-        let hash = latest.iter().fold(0u64, |h, &v| (mul_mod(h, BASE) + v as u64) % PRIME);
+        let hash = rules.hash.of(latest.iter().map(|&v| u64::from(v)));
         let wide = latest.iter().chain(&rules.prefix).any(|&v| v >= NARROW_LIMIT);
         OctalWindow { rules, ring, head: 0, pile, hash, deepest: 0, wide }
     }
@@ -335,8 +369,7 @@ impl Machine for OctalWindow {
         self.head = if self.head == 0 { window - 1 } else { self.head - 1 };
         self.ring[self.head] = value;
         self.ring[self.head + window] = value;
-        let kept = reduce(self.hash + PRIME - mul_mod(leaving as u64, self.rules.top_power));
-        self.hash = reduce(mul_mod(kept, BASE) + value as u64);
+        self.hash = self.rules.hash.moved(self.hash, u64::from(leaving), u64::from(value));
         self.pile += 1;
         Ok(())
     }

@@ -1,0 +1,80 @@
+//! A rolling hash of a window of values: a polynomial modulo the Mersenne prime 2⁶¹ − 1, moved
+//! one value along in two multiplies. Equal windows hash alike, and a match of hashes is then
+//! checked value by value, so a collision costs time, never truth.
+
+/// The modulus, 2⁶¹ − 1.
+const PRIME: u64 = (1 << 61) - 1;
+/// The polynomial's variable.
+const BASE: u64 = 0x05bd_1e99_5123_4567;
+
+/// x modulo 2⁶¹ − 1, for x below twice that.
+fn reduce(x: u64) -> u64 {
+    if x >= PRIME {
+        x - PRIME
+    } else {
+        x
+    }
+}
+
+/// a·b modulo 2⁶¹ − 1, for a, b below it: the product's high bits fold onto its low ones
+/// (2⁶¹ ≡ 1), with no division.
+fn mul_mod(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    reduce((product as u64 & PRIME) + (product >> 61) as u64)
+}
+
+/// The hash of windows of one length: Σ value(k)·BASE^(window − 1 − k) over the window's values
+/// oldest first, each value below 2⁶¹ − 1.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RollingHash {
+    /// BASE^window: the weight the value leaving the window would have had after a move
+    leaving_weight: u64,
+}
+
+impl RollingHash {
+    /// The hash of windows of `window` values.
+    pub(crate) fn new(window: usize) -> RollingHash {
+        RollingHash { leaving_weight: (0..window).fold(1, |p, _| mul_mod(p, BASE)) }
+    }
+
+    /// The hash of a window's values, oldest first.
+    pub(crate) fn of(&self, oldest_first: impl IntoIterator<Item = u64>) -> u64 {
+        oldest_first.into_iter().fold(0, |h, v| reduce(mul_mod(h, BASE) + v))
+    }
+
+    /// The hash once `leaving` (the oldest value) has left the window of hash `hash` and
+    /// `entering` has come in as the newest. The two products are independent, so that a run of
+    /// moves waits on one multiply each, not two.
+    pub(crate) fn moved(&self, hash: u64, leaving: u64, entering: u64) -> u64 {
+        let shifted = mul_mod(hash, BASE);
+        let dropped = mul_mod(leaving, self.leaving_weight);
+        reduce(reduce(shifted + PRIME - dropped) + entering)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RollingHash;
+
+    #[test]
+    fn a_moved_hash_is_the_hash_of_the_moved_window() {
+        let values: Vec<u64> = (0..300u64).map(|i| (i * i * 7 + 3 * i) % 131).collect();
+        for window in [1, 2, 5, 64] {
+            let hash = RollingHash::new(window);
+            let mut rolled = hash.of(values[..window].iter().copied());
+            for start in 1..values.len() - window {
+                rolled = hash.moved(rolled, values[start - 1], values[start + window - 1]);
+                assert_eq!(rolled, hash.of(values[start..start + window].iter().copied()));
+            }
+        }
+    }
+
+    #[test]
+    fn windows_that_differ_in_one_value_hash_apart() {
+        let hash = RollingHash::new(8);
+        let a = hash.of([1, 2, 3, 4, 5, 6, 7, 8]);
+        let b = hash.of([1, 2, 3, 4, 5, 6, 7, 9]);
+        let c = hash.of([0, 2, 3, 4, 5, 6, 7, 8]);
+        assert!(a != b && a != c && b != c);
+    }
+}
