@@ -98,6 +98,17 @@ pub(crate) const SNAPSHOT_EVERY: u64 = 1 << 34;
 /// The most snapshots kept unless the caller says fewer: 0.106's search needs about 50.
 pub(crate) const MOST_SNAPSHOTS: usize = 64;
 
+/// How far apart snapshots read back were kept: thinning doubles the spacing, and no two
+/// snapshots lie further apart than it (two kept from three were at most two spacings apart,
+/// and later ones are pushed a spacing apart). The widest gap, as a power of two, at least
+/// `first`: never sparser than the search that wrote them, so that a spacing reset on reading
+/// does not fill the snapshots anew at the first spacing.
+pub(crate) fn spacing_of<M>(snapshots: &[(u64, M)], first: u64) -> u64 {
+    let widest = snapshots.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap_or(0);
+    let power = if widest == 0 { 0 } else { 1 << (63 - widest.leading_zeros()) };
+    power.max(first)
+}
+
 /// Why a search paused or stopped.
 #[derive(Debug)]
 pub(crate) enum Paused<S, E> {
@@ -188,9 +199,10 @@ impl<M: Machine> CycleSearch<M> {
                     }
                     self.figure = self.figure.max(hare.figure());
                     if let Some(period) = found {
-                        // A tortoise whose stretch covered the period, with no repeat in it, lies
-                        // before the preperiod: its state differs from the one `period` later. So
-                        // does every state before it, and the start's (μ = 0 if it agrees).
+                        // The previous tortoise, if its stretch was at least the period, saw no
+                        // repeat: its state differs from the state a period later, so it and every
+                        // step before it lie before the preperiod, and the search is sure up to
+                        // it. Without one it is sure of nothing (the start may agree: μ = 0).
                         let sure_until = match previous.take() {
                             Some((state, at, stretch)) if stretch >= period => {
                                 let place = self.snapshots.partition_point(|(s, _)| *s < at);

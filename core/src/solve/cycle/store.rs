@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{CycleSearch, OctalWindow, Phase, WindowRules, MOST_SNAPSHOTS, SNAPSHOT_EVERY};
+use super::{spacing_of, CycleSearch, OctalWindow, Phase, WindowRules, MOST_SNAPSHOTS, SNAPSHOT_EVERY};
 use crate::solve::checkpoint::CheckpointError;
 use crate::solve::fnv::{fnv1a, FNV_START};
 
@@ -241,8 +241,8 @@ pub(crate) fn read_search(
         phase,
         steps,
         figure: deepest,
+        snapshot_every: spacing_of(&snapshots, SNAPSHOT_EVERY),
         snapshots,
-        snapshot_every: SNAPSHOT_EVERY,
         most_snapshots: MOST_SNAPSHOTS,
     })
 }

@@ -1,6 +1,6 @@
 //! Brent's search on synthetic machines whose preperiod and period are known by construction.
 
-use super::{CycleSearch, Machine, Paused};
+use super::{spacing_of, CycleSearch, Machine, Paused, Phase};
 
 /// A tail of `tail` states, then a linear congruential generator modulo 2^bits with the full
 /// period 2^bits (Hull and Dobell: the increment odd, the multiplier 1 modulo 4): preperiod
@@ -168,6 +168,15 @@ fn snapshots_past_their_most_are_thinned_and_find_the_same() {
             |s| {
                 most_kept = most_kept.max(s.snapshots.len());
                 assert!(s.snapshots.windows(2).all(|w| w[0].0 < w[1].0), "in order");
+                // What a checkpoint read back would take the spacing to be.
+                if matches!(s.phase, Phase::Period { .. }) {
+                    assert_eq!(
+                        spacing_of(&s.snapshots, 1 << 6),
+                        s.snapshot_every,
+                        "{:?}",
+                        s.snapshots.iter().map(|x| x.0).collect::<Vec<_>>()
+                    );
+                }
                 Ok::<(), ()>(())
             },
         );
