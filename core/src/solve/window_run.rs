@@ -142,7 +142,7 @@ pub(crate) fn run_window(
         window: window as u64,
         prefix: start.rules.prefix_len() as u64,
         start: start.machine.pile(),
-        start_hash: start.machine.fingerprint(),
+        start_hash: start.machine.key_hash(),
     };
     let first = start.machine.pile();
     let (mut search, resumed_at) = match checkpoint.filter(|p| p.exists()) {
@@ -318,7 +318,7 @@ mod tests {
             window: 32_768,
             prefix: start.rules.prefix_len() as u64,
             start: start.machine.pile(),
-            start_hash: start.machine.fingerprint(),
+            start_hash: start.machine.key_hash(),
         };
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("0.16.window");

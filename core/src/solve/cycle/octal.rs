@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::super::rolling::RollingHash;
+use super::super::rolling::{QuickRollingHash, RollingHash};
 use super::Machine;
 
 /// A value the machine handles: values and their XORs below 128 fit a 128-bit mask.
@@ -60,8 +60,10 @@ pub(crate) struct WindowRules {
     rare_options: Vec<(usize, u8)>,
     /// for a pile of each parity, the values common for it, as a mask
     common: [u128; 2],
-    /// the fingerprint of windows of this length
-    hash: RollingHash,
+    /// the hash of windows of this length that names a run's start in its checkpoint
+    key_hash: RollingHash,
+    /// the fingerprint a state moves along with it at every step
+    hash: QuickRollingHash,
 }
 
 /// Why a machine cannot start from the values given.
@@ -151,7 +153,8 @@ impl WindowRules {
             one,
             two,
             common,
-            hash: RollingHash::new(window),
+            key_hash: RollingHash::new(window),
+            hash: QuickRollingHash::new(window),
         })
     }
 
@@ -241,9 +244,17 @@ macro_rules! next_value_in {
                     reached |= 1;
                 }
             }
-            for &(at, v) in &rules.rare_options {
+            // Two sets, so that the marks wait on two chains of one instruction each, not one.
+            let mut also: $mask = 0;
+            let mut pairs = rules.rare_options.chunks_exact(2);
+            for pair in &mut pairs {
+                reached |= 1 << (pair[0].1 ^ recent[pair[0].0]);
+                also |= 1 << (pair[1].1 ^ recent[pair[1].0]);
+            }
+            for &(at, v) in pairs.remainder() {
                 reached |= 1 << (v ^ recent[at]);
             }
+            reached |= also;
             let free = !reached & rules.common[(n & 1) as usize] as $mask;
             if free == 0 {
                 return Ok(None);
@@ -331,6 +342,12 @@ impl OctalWindow {
     /// The window's values, oldest first (for a checkpoint).
     pub(crate) fn latest(&self) -> Vec<u8> {
         self.newest_first().iter().rev().copied().collect()
+    }
+
+    /// The hash that names this state in a checkpoint's key (the start's): the prime
+    /// modulus's, computed from the window, so that it stays what the files hold.
+    pub(crate) fn key_hash(&self) -> u64 {
+        self.rules.key_hash.of(self.newest_first().iter().rev().map(|&v| u64::from(v)))
     }
 
     /// The value of the latest pile.
