@@ -188,6 +188,7 @@ pub(crate) struct OctalWindow {
     head: usize,
     /// the next pile
     pile: u64,
+    /// the window's quick fingerprint (see `WindowRules::hash`)
     hash: u64,
     /// the furthest into the prefix a witness was looked for, over this copy's steps
     pub(crate) deepest: usize,
