@@ -11,9 +11,10 @@ use crate::solve::checkpoint::CheckpointError;
 use crate::solve::fnv::{fnv1a, FNV_START};
 
 const MAGIC: &[u8] = b"takeaway window checkpoint\n";
-/// 2 added the snapshots and where the preperiod's search is sure of its start; a file of
-/// format 1 (none kept, the start sure) is still read.
-const FORMAT: u32 = 2;
+/// 2 added the snapshots and where the preperiod's search is sure of its start; 3 the step from
+/// which the snapshots are compared with the hare. Files of formats 1 (no snapshots, the start
+/// sure) and 2 (none compared) are still read.
+const FORMAT: u32 = 3;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// A window checkpoint is a few windows: a larger file is not one.
 const MOST_BYTES: u64 = 1 << 28;
@@ -93,6 +94,7 @@ pub(crate) fn write_search(
         put_u64(&mut out, *at);
         put_machine(&mut out, m);
     }
+    put_u64(&mut out, search.watched_from);
     let sum = fnv1a(FNV_START, &out);
     put_u64(&mut out, sum);
     crate::files::write_file_with(path, |w| w.write_all(&out))
@@ -217,6 +219,15 @@ pub(crate) fn read_search(
             snapshots.push((at, f.machine(rules).ok_or_else(short)?));
         }
     }
+    let watched_from = if format >= 3 {
+        f.u64().ok_or_else(short)?
+    } else {
+        // The snapshots so far were not compared with the hare: only those after its step are.
+        match &phase {
+            Phase::Period { tortoise_at, lam, .. } => tortoise_at.saturating_add(*lam).saturating_add(1),
+            _ => u64::MAX,
+        }
+    };
     if !f.bytes.is_empty() {
         return Err(corrupt("it has bytes after its last field"));
     }
@@ -243,6 +254,7 @@ pub(crate) fn read_search(
         figure: deepest,
         snapshot_every: spacing_of(&snapshots, SNAPSHOT_EVERY),
         snapshots,
+        watched_from,
         most_snapshots: MOST_SNAPSHOTS,
     })
 }

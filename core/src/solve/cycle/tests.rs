@@ -136,17 +136,18 @@ fn snapshots_find_the_same_preperiod_from_nearer() {
             assert_eq!((kept.0, kept.1), (tail, 1 << bits), "tail {tail}, period 2^{bits}, snapshots {snapshot_every}");
         }
     }
-    // Where the tortoise before is far below: the period 2^20 is found at step 2^22 − 1 + 2^20,
-    // and from the tortoise at 2^21 − 1 (its stretch long enough) the preperiod 3,000,000 takes
-    // 2^20 steps of one copy and 902,849 of both (the last stretch found is not counted: 2^15
-    // of each). The snapshots every 2^16 at or past it are each compared with the one a period
-    // on, with no step, and from the one at 2,949,120 the copies take 50,880 steps each.
+    // Where the tortoise before is far below: Brent's tortoise finds the period 2^20 at step
+    // 2^22 − 1 + 2^20, and from the tortoise at 2^21 − 1 (its stretch long enough) the
+    // preperiod 3,000,000 takes 2^20 steps of one copy and 902,849 of both. With snapshots every
+    // 2^16 the hare comes back to the first past the preperiod (46 · 2^16 = 3,014,656) 2^20
+    // steps later; the copy a period ahead of the one below (at 2,949,120) starts from the
+    // snapshot at 2,949,120 + 2^20 with no step, and the copies take 50,880 steps each.
     let start = Synthetic { tail: 3_000_000, x: 12345, bits: 20, collide: false };
     let (_, _, plain) = find_keeping(start.clone(), 1 << 16, false, 0);
     let (_, _, kept) = find_keeping(start, 1 << 16, false, 1 << 16);
-    let period_found = (1u64 << 22) - 1 + (1 << 20);
-    assert!(plain >= period_found + (1 << 20) + 2 * (902_849 - (1 << 15)), "{plain}");
-    assert!(kept <= period_found + 2 * 50_880, "{kept}");
+    assert!(plain >= (1 << 22) - 1 + 2 * (1 << 20) + 2 * 902_849, "{plain}");
+    // The last stretch of the copies stepping together is at most 2^15 each.
+    assert!(kept <= 3_014_656 + (1 << 20) + 2 * 50_880 + 2 * (1 << 15), "{kept}");
     // Fingerprints that always collide: every comparison in full, the same answers.
     let start = Synthetic { tail: 700, x: 3, bits: 7, collide: true };
     assert_eq!(find_keeping(start, 1 << 20, false, 1 << 6).0, 700);
@@ -184,5 +185,48 @@ fn snapshots_past_their_most_are_thinned_and_find_the_same() {
         // Four, and the previous tortoise put among them when the period is found.
         assert!(most_kept <= 5, "{most_kept}");
         assert!(search.snapshot_every > 1 << 6 || tail + (2 << bits) < 1 << 8);
+    }
+}
+
+/// The steps the search takes until it knows the period (the hare's), to within `every`.
+fn steps_to_the_period(start: Synthetic, snapshot_every: u64, every: u64) -> u64 {
+    let mut search = CycleSearch::new(start.clone()).expect("the synthetic machine always steps");
+    search.snapshot_every = snapshot_every;
+    search.most_snapshots = usize::MAX;
+    // The search pauses as soon as it knows the period (or ends, when the preperiod needs no step).
+    let result =
+        search.run(every, || start.clone(), |s| if matches!(s.phase, Phase::Period { .. }) { Ok(()) } else { Err(()) });
+    match result {
+        Err(Paused::Stopped(())) | Ok(_) => search.steps,
+        Err(Paused::Stuck(())) => unreachable!("the synthetic machine never sticks"),
+    }
+}
+
+#[test]
+fn the_first_snapshot_past_the_preperiod_gives_the_period_when_it_comes_back() {
+    // The hare comes back to the first snapshot at or past the preperiod a period after it,
+    // before Brent's tortoise (at the first 2^k − 1 past the preperiod and the period) would
+    // see it: the same answers, the period known sooner; paused at every chance, and with
+    // every fingerprint alike.
+    for (tail, bits, snapshot_every, collide) in [
+        (100_000, 12, 1 << 6, false),
+        (3_000, 14, 1 << 6, false),
+        (0, 9, 1 << 6, false),
+        (64, 5, 1 << 6, false),
+        (65_536, 3, 1 << 6, false),
+        (5_000, 10, 1 << 12, true),
+    ] {
+        let start = Synthetic { tail, x: 77 & ((1 << bits) - 1), bits, collide };
+        let period = 1u64 << bits;
+        for (every, stop_each_time) in [(1 << 20, false), (997, true)] {
+            let (mu, lam, _) = find_keeping(start.clone(), every, stop_each_time, snapshot_every);
+            assert_eq!((mu, lam), (tail, period), "tail {tail}, period 2^{bits}");
+        }
+        let first_past = tail.div_ceil(snapshot_every).max(1) * snapshot_every;
+        let watched = steps_to_the_period(start.clone(), snapshot_every, 64);
+        assert!(watched <= first_past + period + 64 + 1, "tail {tail}, period 2^{bits}: {watched}");
+        let brent = steps_to_the_period(start, 0, 64);
+        let tortoise = (1..64).map(|k| (1u64 << k) - 1).find(|&t| t >= tail && t + 1 >= period).unwrap_or(0);
+        assert!(brent >= tortoise + period, "tail {tail}, period 2^{bits}: {brent}");
     }
 }
