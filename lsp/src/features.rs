@@ -9,9 +9,7 @@ use takeaway_core::text::{self, CompletionKind, SymbolKind, Token, TokenKind};
 use takeaway_core::{ask, render, Budget, Failure, Request, TableArgs};
 
 use crate::document::Document;
-
-/// Seconds a text's check may take before its diagnostics are given up.
-pub(crate) const CHECK_SECONDS: f64 = 2.0;
+use crate::CHECK_SECONDS;
 
 /// Piles a hover's table shows.
 const HOVER_TABLE_UPTO: u64 = 12;

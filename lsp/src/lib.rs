@@ -29,12 +29,18 @@ use features::Hover;
 /// Seconds a hover's values may take on defaults (the editor waits for them).
 pub const HOVER_SECONDS: f64 = 2.0;
 
+/// Seconds a text's check for diagnostics may take on defaults (a megabyte of rules takes about
+/// half a second).
+pub const CHECK_SECONDS: f64 = 2.0;
+
 /// What the editor may set when it starts the server (`initializationOptions`).
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct Options {
     /// Seconds a hover's values may take (`HOVER_SECONDS` when not given).
     hover_seconds: Option<f64>,
+    /// Seconds a text's check for diagnostics may take (`CHECK_SECONDS` when not given).
+    check_seconds: Option<f64>,
 }
 
 /// Serves one editor over standard input and output until it asks the server to exit.
@@ -61,6 +67,7 @@ pub fn serve(connection: Connection) -> Result<(), String> {
         running: Arc::new(Mutex::new(HashMap::new())),
         checking: HashMap::new(),
         hover_seconds: options.hover_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(HOVER_SECONDS),
+        check_seconds: options.check_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(CHECK_SECONDS),
     };
     for message in &connection.receiver {
         match message {
@@ -115,6 +122,7 @@ struct Server<'c> {
     /// The check of each document's latest text, running or done.
     checking: HashMap<lsp::Url, CancelToken>,
     hover_seconds: f64,
+    check_seconds: f64,
 }
 
 impl Server<'_> {
@@ -168,7 +176,7 @@ impl Server<'_> {
         self.documents.insert(uri.clone(), doc);
         let token = CancelToken::new();
         self.checking.insert(uri.clone(), token.clone());
-        let budget = Budget::new().timeout(Some(features::CHECK_SECONDS)).cancel(token.clone());
+        let budget = Budget::new().timeout(Some(self.check_seconds)).cancel(token.clone());
         let sender = self.connection.sender.clone();
         std::thread::spawn(move || {
             let doc = Document::new(uri.clone(), text);

@@ -464,6 +464,24 @@ fn a_wrong_request_gets_an_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_check_past_its_budget_says_so() {
+    // A megabyte of rules cannot be checked in a microsecond: one diagnostic says the check ran
+    // out of the seconds the editor gave it.
+    let mut text = String::from("game \"Long\"\npiles\n");
+    while text.len() < 990_000 {
+        text.push_str("move: take 1..3\n");
+    }
+    let (_, uri) = file("budget", "pile\nmove: take 1\n");
+    let mut client = Client::start(json!({"check_seconds": 0.000001}));
+    client.open(&uri, &text);
+    let found = client.diagnostics(&uri, 1);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("the computation ran out of time after 0.000001 s\n"), "{message}");
+    client.stop();
+}
+
+#[test]
 fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
     // A megabyte of rules: its check takes a good part of a second.
     let mut text = String::from("game \"Long\"\npiles\n");
@@ -475,7 +493,9 @@ fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
     let lines = text.lines().count() as u64;
     text.push_str("move: take 1..kk\n");
     let (_, uri) = file("long", "pile\nmove: take 1\n");
-    let mut client = Client::start(Value::Null);
+    // Budget enough for the check on a loaded machine (two test threads and builds on two
+    // cores took it past the 2 s of the defaults): what is tested is the order, not the time.
+    let mut client = Client::start(json!({"check_seconds": 60}));
     client.open(&uri, "pile\nmove: take 1\n");
     assert!(client.diagnostics(&uri, 1).is_empty());
     client.change(&uri, 2, &text);
