@@ -94,6 +94,9 @@ def periods() -> "list[str]":
 
 # 0.106's search in a window: where its machine starts, and the stretches run so far.
 WINDOW_START = 49_149
+# The pile the hare reaches when the period shows, if Flammenkamp's figures are right: the hare
+# comes back to the first snapshot past the machine's preperiod (28 · 2^34 steps) a period later.
+PERIOD_SHOWS = WINDOW_START + 28 * 2**34 + 328_226_140_474
 
 
 def window_figures() -> "tuple[int, int, int]":
@@ -131,7 +134,7 @@ def stretches() -> "list[str]":
         )
         before = int(pile)
     steps, furthest, _ = window_figures()
-    share = furthest / 877_981_954_361
+    share = (furthest - WINDOW_START) / (PERIOD_SHOWS - WINDOW_START)
     lines.append("")
     lines.append(
         f"So far {steps:,} steps, the hare at pile {furthest:,}: {share:.1%} of the way to where the period "
