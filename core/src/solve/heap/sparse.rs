@@ -505,21 +505,33 @@ pub(super) fn sparse_value<T: Slot>(
 fn least_common_unseen(seen: &[u8], class: &[u8], need: &mut Vec<u8>, n: u64) -> (usize, usize) {
     // The answer is this common value unless a rare value below it is missing.
     let domain = 1u8 << (n & 1);
+    let open = |s: u8, c: u8| s == 0 && c & domain != 0;
+    // Whole runs of values first, with no branch a value (the answer is some hundreds on).
     let mut candidate = 0;
-    while seen[candidate] != 0 || class[candidate] & domain == 0 {
+    while let (Some(s), Some(c)) = (
+        seen.get(candidate..).and_then(|s| s.first_chunk::<RUN>()),
+        class.get(candidate..).and_then(|c| c.first_chunk::<RUN>()),
+    ) {
+        if s.iter().zip(c).fold(false, |any, (&s, &c)| any | open(s, c)) {
+            break;
+        }
+        candidate += RUN;
+    }
+    while !open(seen[candidate], class[candidate]) {
         candidate += 1;
     }
     need.clear();
     need.resize(class.len(), 0);
     let mut missing = 0;
-    for v in 0..candidate {
-        if seen[v] == 0 {
-            need[v] = 1;
-            missing += 1;
-        }
+    for (needed, &s) in need[..candidate].iter_mut().zip(&seen[..candidate]) {
+        *needed = u8::from(s == 0);
+        missing += usize::from(*needed);
     }
     (candidate, missing)
 }
+
+/// Values `least_common_unseen` looks at together.
+const RUN: usize = 32;
 
 /// Looks among options of two common parts for the `missing` values below `candidate` (see
 /// `find_witnesses`), with each way to split pile `n` as a source of pairs.

@@ -392,10 +392,20 @@ where
     }
 }
 
+/// Values as slots of their own width (for code written for one width: the scans' vector
+/// path, which has none for the widest).
+pub(crate) enum SlotsOf<'a> {
+    Byte(&'a [u8]),
+    Narrow(&'a [u16]),
+    Wide,
+}
+
 pub(crate) trait Slot: Copy + Send + Sync + Into<u32> + Eq {
     /// Bytes of the scan's table that every XOR of two slots indexes (0: none worth keeping).
     const TABLE: usize;
     fn value(self) -> u32;
+    /// These slots as the slice of their width.
+    fn slots_of(g: &[Self]) -> SlotsOf<'_>;
     /// Marks x ^ y in `reached` for each x of `low` and the y of `high` at the mirror place
     /// (the parts of one pile's splits), `reached` holding at least `TABLE` bytes.
     fn mark_xors(low: &[Self], high: &[Self], reached: &mut [u8]);
@@ -405,6 +415,10 @@ impl Slot for u8 {
     #[inline]
     fn value(self) -> u32 {
         self as u32
+    }
+    #[inline]
+    fn slots_of(g: &[u8]) -> SlotsOf<'_> {
+        SlotsOf::Byte(g)
     }
     #[inline]
     fn mark_xors(low: &[u8], high: &[u8], reached: &mut [u8]) {
@@ -421,6 +435,10 @@ impl Slot for u16 {
         self as u32
     }
     #[inline]
+    fn slots_of(g: &[u16]) -> SlotsOf<'_> {
+        SlotsOf::Narrow(g)
+    }
+    #[inline]
     fn mark_xors(low: &[u16], high: &[u16], reached: &mut [u8]) {
         let Some(table) = reached.first_chunk_mut::<65536>() else {
             unreachable!("the scan's table holds at least 65536 bytes");
@@ -433,6 +451,10 @@ impl Slot for u32 {
     #[inline]
     fn value(self) -> u32 {
         self
+    }
+    #[inline]
+    fn slots_of(_: &[u32]) -> SlotsOf<'_> {
+        SlotsOf::Wide
     }
     #[inline]
     fn mark_xors(low: &[u32], high: &[u32], reached: &mut [u8]) {

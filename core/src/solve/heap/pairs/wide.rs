@@ -1,0 +1,218 @@
+//! The scans over pairs of parts 32 pairs at a time with AVX-512, where the machine has it: the
+//! 32 XORs in one register, and whether each is needed looked up in the table of values needed
+//! held as 1,024 bits in two others. A chunk no pair of which reaches a needed value (most of them,
+//! once the common values are crossed off) costs a few instructions; one that does is crossed
+//! off pair by pair in the scalar scan's order, so that where the scan stops, what it crosses off
+//! and the work it counts are the scalar scan's own.
+
+use std::arch::x86_64::{
+    __m512i, _mm256_loadu_si256, _mm512_and_si512, _mm512_andnot_si512, _mm512_cvtepu8_epi16, _mm512_loadu_si512,
+    _mm512_maskz_set1_epi16, _mm512_permutex2var_epi16, _mm512_permutexvar_epi16, _mm512_set1_epi16, _mm512_set_epi16,
+    _mm512_srli_epi16, _mm512_srlv_epi16, _mm512_storeu_si512, _mm512_test_epi16_mask, _mm512_test_epi8_mask,
+    _mm512_xor_si512,
+};
+
+/// Pairs a chunk holds: 32 values of 16 bits fill a 512-bit register.
+const CHUNK: usize = 32;
+/// The most bytes the table of values needed may have: every XOR the scan indexes it with is
+/// then below 1,024, which indexes the bits directly.
+const TABLE_BITS: usize = 1024;
+/// The table's bits in words of 16.
+const WORDS: usize = TABLE_BITS / 16;
+
+/// Whether the scans may go 32 pairs at a time here: the machine has AVX-512 (its byte and word
+/// instructions) and the table of values needed has at most 1,024 bytes.
+pub(super) fn usable(need: &[u8]) -> bool {
+    need.len() <= TABLE_BITS && std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+}
+
+/// Slots loaded 32 at a time as 16-bit lanes.
+pub(super) trait Lanes: Copy + Into<u32> {
+    /// # Safety
+    /// The machine has AVX-512F and AVX-512BW.
+    unsafe fn lanes(chunk: &[Self; CHUNK]) -> __m512i;
+}
+
+impl Lanes for u8 {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn lanes(chunk: &[u8; CHUNK]) -> __m512i {
+        // SAFETY: the array holds the 32 bytes read.
+        _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
+    }
+}
+
+impl Lanes for u16 {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn lanes(chunk: &[u16; CHUNK]) -> __m512i {
+        // SAFETY: the array holds the 64 bytes read.
+        unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+    }
+}
+
+/// The table of values needed as 1,024 bits, in two registers of 32 words of 16 (values 0 to
+/// 511, and 512 to 1,023), kept in step as values are crossed off without a round trip through
+/// memory.
+struct NeedBits {
+    low: __m512i,
+    high: __m512i,
+}
+
+impl NeedBits {
+    /// The bits of `need` (at most 1,024 bytes), 64 bytes to a vector test where they fill one.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn of(need: &[u8]) -> NeedBits {
+        let mut words = [0u16; WORDS];
+        let (sixty_fours, rest) = need.as_chunks::<64>();
+        for (four, bytes) in words.chunks_exact_mut(4).zip(sixty_fours) {
+            // SAFETY: the array holds the 64 bytes read.
+            let bytes = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+            let set = _mm512_test_epi8_mask(bytes, bytes);
+            for (i, word) in four.iter_mut().enumerate() {
+                *word = (set >> (16 * i)) as u16;
+            }
+        }
+        let done = 4 * sixty_fours.len();
+        for (word, bytes) in words[done..].iter_mut().zip(rest.chunks(16)) {
+            *word = bytes.iter().enumerate().fold(0, |w, (i, &b)| w | (u16::from(b != 0) << i));
+        }
+        let (low, high) = words.split_at(CHUNK);
+        // SAFETY: each half holds the 64 bytes read.
+        unsafe {
+            NeedBits { low: _mm512_loadu_si512(low.as_ptr().cast()), high: _mm512_loadu_si512(high.as_ptr().cast()) }
+        }
+    }
+
+    /// Clears value v's bit (v below 1,024).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn clear(&mut self, v: usize) {
+        let (word, bit) = (v / 16, v % 16);
+        let one = _mm512_maskz_set1_epi16(1 << (word % CHUNK), (1u16 << bit) as i16);
+        if word < CHUNK {
+            self.low = _mm512_andnot_si512(one, self.low);
+        } else {
+            self.high = _mm512_andnot_si512(one, self.high);
+        }
+    }
+}
+
+/// The XORs of `low` with `high` reversed (lane k: low[k] ^ high[31 − k]), and a mask of those
+/// whose bit in `need` is set.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn needed(low: __m512i, high: __m512i, need: &NeedBits) -> (__m512i, u32) {
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+        30, 31,
+    );
+    let xors = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
+    // The word holding each XOR's bit (its top six bits of ten pick one of 64), then the bit.
+    let words = _mm512_permutex2var_epi16(need.low, _mm512_srli_epi16::<4>(xors), need.high);
+    let bits = _mm512_srlv_epi16(words, _mm512_and_si512(xors, _mm512_set1_epi16(15)));
+    (xors, _mm512_test_epi16_mask(bits, _mm512_set1_epi16(1)))
+}
+
+/// The lanes of a register as 32 words.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn words(v: __m512i) -> [u16; CHUNK] {
+    let mut out = [0u16; CHUNK];
+    // SAFETY: the array holds the 64 bytes written.
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+    out
+}
+
+/// As `scan_pairs_up` (pairs (a + k, right − a − k)) over whole chunks while `*a + 32 ≤ stop`:
+/// true once none is missing, with `*a` past the block of eight pairs that found the last (as
+/// the scalar scan leaves it); false with `*a` where the scalar scan goes on.
+///
+/// # Safety
+/// `usable(need)`.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn scan_up<T: Lanes>(
+    g: &[T],
+    right: usize,
+    a: &mut usize,
+    stop: usize,
+    need: &mut [u8],
+    missing: &mut usize,
+) -> bool {
+    let mut bits = NeedBits::of(need);
+    while *a + CHUNK <= stop {
+        let low = g.get(*a..).and_then(|s| s.first_chunk::<CHUNK>());
+        let high = (right + 1).checked_sub(*a + CHUNK).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
+        let (Some(low), Some(high)) = (low, high) else { return false };
+        // SAFETY: the caller checked the machine.
+        let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
+        if hits != 0 {
+            let xors = words(xors);
+            // The pairs that hit, in the scalar scan's order: lowest lane first.
+            let mut left = hits;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let v = usize::from(xors[k]);
+                if need[v] != 0 {
+                    need[v] = 0;
+                    bits.clear(v);
+                    *missing -= 1;
+                    if *missing == 0 {
+                        *a += (k / 8 + 1) * 8;
+                        return true;
+                    }
+                }
+            }
+        }
+        *a += CHUNK;
+    }
+    false
+}
+
+/// As `scan_pairs` (pairs (a − k, right − a + k), down) over whole chunks while
+/// `*a ≥ stop + 32`, leaving `*a` as `scan_up` does.
+///
+/// # Safety
+/// `usable(need)`.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn scan_down<T: Lanes>(
+    g: &[T],
+    right: usize,
+    a: &mut usize,
+    stop: usize,
+    need: &mut [u8],
+    missing: &mut usize,
+) -> bool {
+    let mut bits = NeedBits::of(need);
+    while *a >= stop + CHUNK {
+        // Lane i: pile a − 31 + i, and its partner right − a + 31 − i: pair k = 31 − i.
+        let low = g.get(*a + 1 - CHUNK..).and_then(|s| s.first_chunk::<CHUNK>());
+        let high = right.checked_sub(*a).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
+        let (Some(low), Some(high)) = (low, high) else { return false };
+        // SAFETY: the caller checked the machine.
+        let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
+        if hits != 0 {
+            let xors = words(xors);
+            // The pairs that hit, in the scalar scan's order: highest lane first.
+            let mut left = hits;
+            while left != 0 {
+                let lane = 31 - left.leading_zeros() as usize;
+                left &= !(1 << lane);
+                let (k, v) = (CHUNK - 1 - lane, usize::from(xors[lane]));
+                if need[v] != 0 {
+                    need[v] = 0;
+                    bits.clear(v);
+                    *missing -= 1;
+                    if *missing == 0 {
+                        *a -= (k / 8 + 1) * 8;
+                        return true;
+                    }
+                }
+            }
+        }
+        *a -= CHUNK;
+    }
+    false
+}
