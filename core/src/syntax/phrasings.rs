@@ -124,7 +124,9 @@ fn implicit_product(rule: &str) -> Option<(&str, &str)> {
     for i in 1..bytes.len() {
         let starts_number = i == 1 || !(bytes[i - 2].is_ascii_alphanumeric() || bytes[i - 2] == b'_');
         if bytes[i - 1].is_ascii_digit() && bytes[i].is_ascii_alphabetic() {
-            let start = rule[..i].rfind(|c: char| !c.is_ascii_digit()).map_or(0, |s| s + 1);
+            // Past the last character that is not a digit, however many bytes it takes.
+            let start =
+                rule[..i].char_indices().rev().find(|(_, c)| !c.is_ascii_digit()).map_or(0, |(s, c)| s + c.len_utf8());
             let end = rule[i..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(rule.len(), |e| i + e);
             let before_start = rule[..start].chars().next_back();
             if starts_number || before_start.is_none_or(|c| !c.is_alphanumeric()) {
@@ -145,7 +147,17 @@ fn list_or(listed: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::phrasing_help;
+    use super::{implicit_product, phrasing_help};
+
+    /// A number written against a name after a character of more than one byte (found by the
+    /// mutated game files' property test, which it crashed).
+    #[test]
+    fn a_number_against_a_name_after_a_wide_character_is_read_whole() {
+        assert_eq!(implicit_product("take a·9move"), Some(("9", "move")));
+        assert_eq!(implicit_product("take ≤ 2last"), Some(("2", "last")));
+        assert_eq!(implicit_product("take é12last"), None);
+        assert!(phrasing_help("take a·9move: split").is_none_or(|help| !help.is_empty()));
+    }
 
     /// Each phrasing of the teacher's trial, and the language's way its help shows.
     #[test]
