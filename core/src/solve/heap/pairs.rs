@@ -119,7 +119,7 @@ pub(super) fn scan_pairs_up<T: Slot>(
 
 /// Which way a scan goes.
 #[derive(Clone, Copy)]
-enum Direction {
+pub(super) enum Direction {
     Up,
     Down,
 }

@@ -5,6 +5,7 @@
 //! off pair by pair in the scalar scan's order, so that where the scan stops, what it crosses off
 //! and the work it counts are the scalar scan's own.
 
+use super::Direction;
 use std::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_and_si512, _mm512_andnot_si512, _mm512_cvtepu8_epi16, _mm512_loadu_si512,
     _mm512_maskz_set1_epi16, _mm512_permutex2var_epi16, _mm512_permutexvar_epi16, _mm512_set1_epi16, _mm512_set_epi16,
@@ -125,6 +126,40 @@ fn words(v: __m512i) -> [u16; CHUNK] {
     out
 }
 
+/// Crosses off the values of the pairs in `hits` still needed, in the scalar scan's order (pair
+/// k is lane k going up, lane 31 − k going down): the pair that crossed off the last value
+/// missing, if one did.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn cross_off_hits(
+    xors: __m512i,
+    hits: u32,
+    direction: Direction,
+    need: &mut [u8],
+    bits: &mut NeedBits,
+    missing: &mut usize,
+) -> Option<usize> {
+    let xors = words(xors);
+    let (mut left, lane): (u32, fn(usize) -> usize) = match direction {
+        Direction::Up => (hits, |k| k),
+        Direction::Down => (hits.reverse_bits(), |k| CHUNK - 1 - k),
+    };
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let v = usize::from(xors[lane(k)]);
+        if need[v] != 0 {
+            need[v] = 0;
+            bits.clear(v);
+            *missing -= 1;
+            if *missing == 0 {
+                return Some(k);
+            }
+        }
+    }
+    None
+}
+
 /// As `scan_pairs_up` (pairs (a + k, right − a − k)) over whole chunks while `*a + 32 ≤ stop`:
 /// true once none is missing, with `*a` past the block of eight pairs that found the last (as
 /// the scalar scan leaves it); false with `*a` where the scalar scan goes on.
@@ -147,24 +182,9 @@ pub(super) unsafe fn scan_up<T: Lanes>(
         let (Some(low), Some(high)) = (low, high) else { return false };
         // SAFETY: the caller checked the machine.
         let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
-        if hits != 0 {
-            let xors = words(xors);
-            // The pairs that hit, in the scalar scan's order: lowest lane first.
-            let mut left = hits;
-            while left != 0 {
-                let k = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let v = usize::from(xors[k]);
-                if need[v] != 0 {
-                    need[v] = 0;
-                    bits.clear(v);
-                    *missing -= 1;
-                    if *missing == 0 {
-                        *a += (k / 8 + 1) * 8;
-                        return true;
-                    }
-                }
-            }
+        if let Some(k) = cross_off_hits(xors, hits, Direction::Up, need, &mut bits, missing) {
+            *a += (k / 8 + 1) * 8;
+            return true;
         }
         *a += CHUNK;
     }
@@ -193,24 +213,9 @@ pub(super) unsafe fn scan_down<T: Lanes>(
         let (Some(low), Some(high)) = (low, high) else { return false };
         // SAFETY: the caller checked the machine.
         let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
-        if hits != 0 {
-            let xors = words(xors);
-            // The pairs that hit, in the scalar scan's order: highest lane first.
-            let mut left = hits;
-            while left != 0 {
-                let lane = 31 - left.leading_zeros() as usize;
-                left &= !(1 << lane);
-                let (k, v) = (CHUNK - 1 - lane, usize::from(xors[lane]));
-                if need[v] != 0 {
-                    need[v] = 0;
-                    bits.clear(v);
-                    *missing -= 1;
-                    if *missing == 0 {
-                        *a -= (k / 8 + 1) * 8;
-                        return true;
-                    }
-                }
-            }
+        if let Some(k) = cross_off_hits(xors, hits, Direction::Down, need, &mut bits, missing) {
+            *a -= (k / 8 + 1) * 8;
+            return true;
         }
         *a -= CHUNK;
     }
