@@ -149,7 +149,7 @@ fn wide_scan<T: Slot>(
             Direction::Up => stop.saturating_sub(*a),
             Direction::Down => a.saturating_sub(stop),
         };
-        if WIDE_SCANS.get() && left >= WIDE_FROM && wide::usable(need) {
+        if wide_allowed() && left >= WIDE_FROM && wide::usable(need) {
             // SAFETY: `usable` found the instructions on this machine.
             return unsafe {
                 match (T::slots_of(g), direction) {
@@ -165,10 +165,19 @@ fn wide_scan<T: Slot>(
     false
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", test))]
 thread_local! {
     /// Whether this thread's scans may use `wide` (the tests compare them with the scalar scans).
     static WIDE_SCANS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether this thread's scans may use `wide`: always, but in the tests that compare the two.
+#[cfg(target_arch = "x86_64")]
+fn wide_allowed() -> bool {
+    #[cfg(test)]
+    return WIDE_SCANS.get();
+    #[cfg(not(test))]
+    true
 }
 
 #[cfg(test)]
