@@ -47,5 +47,10 @@ pub const SHIFT: u64 = 0;
 pub const SECONDS: f64 = 30.0;
 /// Every search: the positions it may keep (about 670 MB).
 pub const MAX_STATES: usize = 5_000_000;
+/// The language server: the seconds a hover that solves may take (the editor waits for it).
+pub const EDITOR_HOVER_SECONDS: f64 = 2.0;
+/// The language server: the seconds a text's check for its diagnostics may take (a megabyte of
+/// rules takes about half a second).
+pub const EDITOR_CHECK_SECONDS: f64 = 2.0;
 /// The threads the take-and-break kernel shares a pile with: the machine's cores, at most this.
 pub const MOST_THREADS: usize = 2;

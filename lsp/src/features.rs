@@ -6,10 +6,9 @@ use std::collections::HashMap;
 
 use lsp_types as lsp;
 use takeaway_core::text::{self, CompletionKind, SymbolKind, Token, TokenKind};
-use takeaway_core::{ask, render, Budget, Failure, Request, TableArgs};
+use takeaway_core::{ask, render, Budget, Failure, FailureKind, Request, TableArgs};
 
 use crate::document::Document;
-use crate::CHECK_SECONDS;
 
 /// Piles a hover's table shows.
 const HOVER_TABLE_UPTO: u64 = 12;
@@ -46,7 +45,11 @@ fn diagnostics_of(doc: &Document, failure: &Failure) -> Vec<lsp::Diagnostic> {
             if let Some(label) = label {
                 message.push_str(&format!(" ({label})"));
             }
-            if let Some(help) = d.help() {
+            // The engine's help for a timeout or a refusal names the command line's --timeout;
+            // here the budget is the editor's to set.
+            if matches!(failure.kind(), FailureKind::Timeout | FailureKind::Refused) {
+                message.push_str(&format!("\nhelp: {}", more_time("check_seconds")));
+            } else if let Some(help) = d.help() {
                 message.push_str(&format!("\nhelp: {help}"));
             }
             let related = places
@@ -78,7 +81,8 @@ pub(crate) enum Hover {
 
 /// The hover at `offset`: a keyword's manual line, a parameter's value and where it is set, a
 /// rule's moves; on the game's first statement or its name, the values (`Hover::Values`).
-pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
+/// Reading the rule's game takes at most `check_seconds`, as a check does.
+pub(crate) fn hover(doc: &Document, offset: usize, check_seconds: f64) -> Hover {
     let symbols = text::symbols(&doc.text);
     let token = token_at(&doc.text, offset);
     let word = token.map(|t| &doc.text[t.start..t.end]);
@@ -107,7 +111,7 @@ pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
         _ => {}
     }
     if let Some(rule) = statement.filter(|s| s.kind == SymbolKind::Rule) {
-        if let Some(moves) = rule_moves(doc, &symbols, rule, offset) {
+        if let Some(moves) = rule_moves(doc, &symbols, rule, offset, check_seconds) {
             said.push(rule_words(&moves));
         }
     }
@@ -120,8 +124,14 @@ pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
 /// The moves of the rule at `offset`. When another line of the text has a mistake, the rule is
 /// read with the game's statements that are not rules, so that a rule that is right still
 /// shows its moves while another is being mended.
-fn rule_moves(doc: &Document, symbols: &[text::Symbol], rule: &text::Symbol, offset: usize) -> Option<text::RuleMoves> {
-    let budget = Budget::new().timeout(Some(CHECK_SECONDS));
+fn rule_moves(
+    doc: &Document,
+    symbols: &[text::Symbol],
+    rule: &text::Symbol,
+    offset: usize,
+    check_seconds: f64,
+) -> Option<text::RuleMoves> {
+    let budget = Budget::new().timeout(Some(check_seconds));
     if let Ok(loaded) = doc.load(&budget) {
         return text::rule_moves(&loaded, offset.saturating_sub(doc.engine_shift()));
     }
@@ -177,7 +187,15 @@ pub(crate) fn values_hover(doc: &Document, budget: &Budget) -> Result<lsp::Hover
 /// A failure in a hover's words: what stopped it, not a diagnostic (those are published).
 pub(crate) fn failure_hover(failure: &Failure) -> lsp::Hover {
     let first = failure.diagnostics().next().map(|d| d.to_string()).unwrap_or_default();
+    if matches!(failure.kind(), FailureKind::Timeout | FailureKind::Refused) {
+        return markdown(format!("no values: {first}; {}", more_time("hover_seconds")));
+    }
     markdown(format!("no values: {first}"))
+}
+
+/// How an editor gives the server's `option` (one of its `initializationOptions`) longer.
+fn more_time(option: &str) -> String {
+    format!("give it longer: set `{option}` (seconds) in the server's `initializationOptions`")
 }
 
 fn markdown(value: String) -> lsp::Hover {
@@ -300,8 +318,8 @@ pub(crate) fn formatting(doc: &Document) -> Option<Vec<lsp::TextEdit>> {
 }
 
 /// The sure fixes of the diagnostics in `range`: a misspelt word replaced by the close one.
-pub(crate) fn code_actions(doc: &Document, range: lsp::Range) -> Vec<lsp::CodeActionOrCommand> {
-    let Err(failure) = doc.load(&Budget::new().timeout(Some(CHECK_SECONDS))) else {
+pub(crate) fn code_actions(doc: &Document, range: lsp::Range, check_seconds: f64) -> Vec<lsp::CodeActionOrCommand> {
+    let Err(failure) = doc.load(&Budget::new().timeout(Some(check_seconds))) else {
         return Vec::new();
     };
     let shift = doc.engine_shift();

@@ -21,25 +21,19 @@ use std::sync::{Arc, Mutex};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
-use takeaway_core::{Budget, CancelToken};
+use takeaway_core::{defaults, Budget, CancelToken};
 
 use document::Document;
 use features::Hover;
-
-/// Seconds a hover's values may take on defaults (the editor waits for them).
-pub const HOVER_SECONDS: f64 = 2.0;
-
-/// Seconds a text's check for diagnostics may take on defaults (a megabyte of rules takes about
-/// half a second).
-pub const CHECK_SECONDS: f64 = 2.0;
 
 /// What the editor may set when it starts the server (`initializationOptions`).
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct Options {
-    /// Seconds a hover's values may take (`HOVER_SECONDS` when not given).
+    /// Seconds a hover's values may take (`defaults::EDITOR_HOVER_SECONDS` when not given).
     hover_seconds: Option<f64>,
-    /// Seconds a text's check for diagnostics may take (`CHECK_SECONDS` when not given).
+    /// Seconds a text's check for diagnostics may take (`defaults::EDITOR_CHECK_SECONDS` when
+    /// not given).
     check_seconds: Option<f64>,
 }
 
@@ -66,8 +60,14 @@ pub fn serve(connection: Connection) -> Result<(), String> {
         documents: HashMap::new(),
         running: Arc::new(Mutex::new(HashMap::new())),
         checking: HashMap::new(),
-        hover_seconds: options.hover_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(HOVER_SECONDS),
-        check_seconds: options.check_seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(CHECK_SECONDS),
+        hover_seconds: options
+            .hover_seconds
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(defaults::EDITOR_HOVER_SECONDS),
+        check_seconds: options
+            .check_seconds
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(defaults::EDITOR_CHECK_SECONDS),
     };
     for message in &connection.receiver {
         match message {
@@ -224,7 +224,7 @@ impl Server<'_> {
                 let p: lsp::HoverParams = params(request.params)?;
                 let doc = self.document(&p.text_document_position_params.text_document.uri)?;
                 let offset = doc.offset(p.text_document_position_params.position);
-                match features::hover(doc, offset) {
+                match features::hover(doc, offset, self.check_seconds) {
                     Hover::Ready(hover) => json(serde_json::to_value(hover).unwrap_or_default()),
                     Hover::Values => {
                         self.values_hover(request.id, p.text_document_position_params.text_document.uri);
@@ -265,7 +265,7 @@ impl Server<'_> {
             CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = params(request.params)?;
                 let doc = self.document(&p.text_document.uri)?;
-                json(serde_json::to_value(features::code_actions(doc, p.range)).unwrap_or_default())
+                json(serde_json::to_value(features::code_actions(doc, p.range, self.check_seconds)).unwrap_or_default())
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp::SemanticTokensParams = params(request.params)?;

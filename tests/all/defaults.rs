@@ -97,6 +97,17 @@ fn every_default_a_help_text_gives_is_the_engines() {
     }
 }
 
+/// The manual's chapter on editors gives the language server's budgets as the engine has them.
+#[test]
+fn the_editors_chapter_gives_the_engines_budgets() {
+    let chapter = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/editors.md"))
+        .expect("the chapter");
+    assert_eq!(numbers_after(&chapter, "`hover_seconds` (default "), vec![defaults::EDITOR_HOVER_SECONDS as u64]);
+    assert_eq!(numbers_after(&chapter, "`check_seconds` (default "), vec![defaults::EDITOR_CHECK_SECONDS as u64]);
+    assert_eq!(defaults::EDITOR_HOVER_SECONDS.fract(), 0.0, "the chapter gives whole seconds");
+    assert_eq!(defaults::EDITOR_CHECK_SECONDS.fract(), 0.0, "the chapter gives whole seconds");
+}
+
 /// The classroom page's fields, as the page is served before it asks the server (offline):
 /// the same numbers as the engine's defaults.
 #[test]

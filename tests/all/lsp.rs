@@ -478,6 +478,31 @@ fn a_check_past_its_budget_says_so() {
     assert_eq!(found.len(), 1, "{found:?}");
     let message = found[0]["message"].as_str().unwrap_or_default();
     assert!(message.starts_with("the computation ran out of time after 0.000001 s\n"), "{message}");
+    // The help names the editor's setting, not the command line's --timeout.
+    assert!(
+        message
+            .ends_with("help: give it longer: set `check_seconds` (seconds) in the server's `initializationOptions`"),
+        "{message}"
+    );
+    client.stop();
+}
+
+#[test]
+fn a_hover_past_its_budget_says_which_setting_gives_it_longer() {
+    // The values of five piles up to 12 take some fifteen seconds: far past half a second,
+    // whether the estimate refuses them or the deadline stops them.
+    let slow = "game \"Slow\"\npiles 5\nmove: take any from each of up to 5 piles where t != 2\n";
+    let (_, uri) = file("slow-budget", slow);
+    let mut client = Client::start(json!({"hover_seconds": 0.5}));
+    client.open(&uri, slow);
+    assert!(client.diagnostics(&uri, 1).is_empty());
+    let said = hover_text(&client.ask("textDocument/hover", Client::at(&uri, 0, 2)));
+    assert!(said.starts_with("no values: "), "{said}");
+    assert!(
+        said.ends_with("give it longer: set `hover_seconds` (seconds) in the server's `initializationOptions`"),
+        "{said}"
+    );
+    assert!(!said.contains("--timeout"), "{said}");
     client.stop();
 }
 
