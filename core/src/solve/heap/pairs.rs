@@ -152,12 +152,10 @@ fn wide_scan<T: Slot>(
         if wide_allowed() && left >= WIDE_FROM && wide::usable(need) {
             // SAFETY: `usable` found the instructions on this machine.
             return unsafe {
-                match (T::slots_of(g), direction) {
-                    (SlotsOf::Byte(g), Direction::Up) => wide::scan_up(g, right, a, stop, need, missing),
-                    (SlotsOf::Byte(g), Direction::Down) => wide::scan_down(g, right, a, stop, need, missing),
-                    (SlotsOf::Narrow(g), Direction::Up) => wide::scan_up(g, right, a, stop, need, missing),
-                    (SlotsOf::Narrow(g), Direction::Down) => wide::scan_down(g, right, a, stop, need, missing),
-                    (SlotsOf::Wide, _) => false,
+                match T::slots_of(g) {
+                    SlotsOf::Byte(g) => wide::scan(g, right, a, stop, need, missing, direction),
+                    SlotsOf::Narrow(g) => wide::scan(g, right, a, stop, need, missing, direction),
+                    SlotsOf::Wide => false,
                 }
             };
         }

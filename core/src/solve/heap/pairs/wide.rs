@@ -160,64 +160,45 @@ fn cross_off_hits(
     None
 }
 
-/// As `scan_pairs_up` (pairs (a + k, right − a − k)) over whole chunks while `*a + 32 ≤ stop`:
-/// true once none is missing, with `*a` past the block of eight pairs that found the last (as
-/// the scalar scan leaves it); false with `*a` where the scalar scan goes on.
+/// As `scan_pairs_up` (pairs (a + k, right − a − k), up, over whole chunks while
+/// `*a + 32 ≤ stop`) or `scan_pairs` (pairs (a − k, right − a + k), down, while
+/// `*a ≥ stop + 32`): true once none is missing, with `*a` past the block of eight pairs that
+/// found the last (as the scalar scan leaves it); false with `*a` where the scalar scan goes on.
 ///
 /// # Safety
 /// `usable(need)`.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn scan_up<T: Lanes>(
+pub(super) unsafe fn scan<T: Lanes>(
     g: &[T],
     right: usize,
     a: &mut usize,
     stop: usize,
     need: &mut [u8],
     missing: &mut usize,
+    direction: Direction,
 ) -> bool {
     let mut bits = NeedBits::of(need);
-    while *a + CHUNK <= stop {
-        let low = g.get(*a..).and_then(|s| s.first_chunk::<CHUNK>());
-        let high = (right + 1).checked_sub(*a + CHUNK).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
+    loop {
+        // The chunk's piles from `first` (lane i: pile first + i), and their partners, reversed:
+        // going up pair k is lane k, going down lane 31 − k.
+        let first = match direction {
+            Direction::Up if *a + CHUNK <= stop => *a,
+            Direction::Down if *a >= stop + CHUNK => *a + 1 - CHUNK,
+            _ => return false,
+        };
+        let low = g.get(first..).and_then(|s| s.first_chunk::<CHUNK>());
+        let high = (right + 1).checked_sub(first + CHUNK).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
         let (Some(low), Some(high)) = (low, high) else { return false };
         // SAFETY: the caller checked the machine.
         let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
-        if let Some(k) = cross_off_hits(xors, hits, Direction::Up, need, &mut bits, missing) {
-            *a += (k / 8 + 1) * 8;
+        let found = cross_off_hits(xors, hits, direction, need, &mut bits, missing);
+        let step = found.map_or(CHUNK, |k| (k / 8 + 1) * 8);
+        match direction {
+            Direction::Up => *a += step,
+            Direction::Down => *a -= step,
+        }
+        if found.is_some() {
             return true;
         }
-        *a += CHUNK;
     }
-    false
-}
-
-/// As `scan_pairs` (pairs (a − k, right − a + k), down) over whole chunks while
-/// `*a ≥ stop + 32`, leaving `*a` as `scan_up` does.
-///
-/// # Safety
-/// `usable(need)`.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn scan_down<T: Lanes>(
-    g: &[T],
-    right: usize,
-    a: &mut usize,
-    stop: usize,
-    need: &mut [u8],
-    missing: &mut usize,
-) -> bool {
-    let mut bits = NeedBits::of(need);
-    while *a >= stop + CHUNK {
-        // Lane i: pile a − 31 + i, and its partner right − a + 31 − i: pair k = 31 − i.
-        let low = g.get(*a + 1 - CHUNK..).and_then(|s| s.first_chunk::<CHUNK>());
-        let high = right.checked_sub(*a).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
-        let (Some(low), Some(high)) = (low, high) else { return false };
-        // SAFETY: the caller checked the machine.
-        let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
-        if let Some(k) = cross_off_hits(xors, hits, Direction::Down, need, &mut bits, missing) {
-            *a -= (k / 8 + 1) * 8;
-            return true;
-        }
-        *a -= CHUNK;
-    }
-    false
 }
