@@ -18,7 +18,7 @@ mod features;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
 use takeaway_core::{defaults, Budget, CancelToken};
@@ -37,6 +37,24 @@ struct Options {
     check_seconds: Option<f64>,
 }
 
+impl Options {
+    /// The options of an initialize request's parameters (none given: every default), or what
+    /// is wrong with them.
+    fn of(init: &serde_json::Value) -> Result<Options, String> {
+        let Some(given) = init.get("initializationOptions").filter(|o| !o.is_null()) else {
+            return Ok(Options::default());
+        };
+        let options: Options =
+            serde_json::from_value(given.clone()).map_err(|e| format!("initializationOptions: {e}"))?;
+        for (name, seconds) in [("hover_seconds", options.hover_seconds), ("check_seconds", options.check_seconds)] {
+            if let Some(s) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+                return Err(format!("initializationOptions: `{name}` is a number of seconds above 0, not {s}"));
+            }
+        }
+        Ok(options)
+    }
+}
+
 /// Serves one editor over standard input and output until it asks the server to exit.
 pub fn serve_stdio() -> Result<(), String> {
     let (connection, threads) = Connection::stdio();
@@ -47,27 +65,31 @@ pub fn serve_stdio() -> Result<(), String> {
 /// Serves one editor over `connection` until it asks the server to exit.
 pub fn serve(connection: Connection) -> Result<(), String> {
     let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    let init = connection.initialize(capabilities).map_err(|e| e.to_string())?;
-    let options = init
-        .get("initializationOptions")
-        .filter(|o| !o.is_null())
-        .map(|o| serde_json::from_value::<Options>(o.clone()))
-        .transpose()
-        .map_err(|e| format!("initializationOptions: {e}"))?
-        .unwrap_or_default();
+    // Options the server cannot use fail the initialize request with a message the editor
+    // shows; the editor may then send another (the protocol's retry), and the server waits for it.
+    let options = loop {
+        let (id, init) = connection.initialize_start().map_err(|e| e.to_string())?;
+        match Options::of(&init) {
+            Ok(options) => {
+                let result = serde_json::json!({ "capabilities": capabilities });
+                connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+                break options;
+            }
+            Err(message) => {
+                let code = ErrorCode::InvalidParams as i32;
+                let error = ResponseError { code, message, data: Some(serde_json::json!({ "retry": false })) };
+                let failed = Response { id, response_result: Err(error) };
+                connection.sender.send(failed.into()).map_err(|e| e.to_string())?;
+            }
+        }
+    };
     let mut server = Server {
         connection: &connection,
         documents: HashMap::new(),
         running: Arc::new(Mutex::new(HashMap::new())),
         checking: HashMap::new(),
-        hover_seconds: options
-            .hover_seconds
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .unwrap_or(defaults::EDITOR_HOVER_SECONDS),
-        check_seconds: options
-            .check_seconds
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .unwrap_or(defaults::EDITOR_CHECK_SECONDS),
+        hover_seconds: options.hover_seconds.unwrap_or(defaults::EDITOR_HOVER_SECONDS),
+        check_seconds: options.check_seconds.unwrap_or(defaults::EDITOR_CHECK_SECONDS),
     };
     for message in &connection.receiver {
         match message {

@@ -19,7 +19,23 @@ struct Client {
 }
 
 impl Client {
+    /// The server, initialized with `options` (its `initializationOptions`).
     fn start(options: Value) -> Client {
+        let mut client = Client::spawn();
+        let init = client.initialize(options);
+        assert!(init["result"]["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    /// The answer to an initialize request with `options`.
+    fn initialize(&mut self, options: Value) -> Value {
+        let id = self.request("initialize", json!({"capabilities": {}, "initializationOptions": options}));
+        self.response(id)
+    }
+
+    /// The server, not yet initialized.
+    fn spawn() -> Client {
         let mut child = crate::common::spawn(&["lsp"], Stdio::piped());
         let input = child.stdin.take().expect("stdin is piped");
         let output = child.stdout.take().expect("stdout is piped");
@@ -51,12 +67,7 @@ impl Client {
                 }
             }
         });
-        let mut client = Client { child, input, messages, held: Vec::new(), next_id: 0 };
-        let id = client.request("initialize", json!({"capabilities": {}, "initializationOptions": options}));
-        let init = client.response(id);
-        assert!(init["result"]["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
-        client.notify("initialized", json!({}));
-        client
+        Client { child, input, messages, held: Vec::new(), next_id: 0 }
     }
 
     fn send(&mut self, message: Value) {
@@ -484,6 +495,31 @@ fn a_check_past_its_budget_says_so() {
             .ends_with("help: give it longer: set `check_seconds` (seconds) in the server's `initializationOptions`"),
         "{message}"
     );
+    client.stop();
+}
+
+#[test]
+fn options_the_server_cannot_use_fail_the_initialize_request_and_another_may_follow() {
+    // A budget of no time, a negative one and a misspelt option: each initialize request
+    // fails with what is wrong, and the server waits for another, which succeeds.
+    let mut client = Client::spawn();
+    for (options, said) in [
+        (json!({"hover_seconds": 0}), "`hover_seconds` is a number of seconds above 0, not 0"),
+        (json!({"check_seconds": -1}), "`check_seconds` is a number of seconds above 0, not -1"),
+        (json!({"hover_second": 5}), "unknown field `hover_second`"),
+    ] {
+        let failed = client.initialize(options);
+        assert_eq!(failed["error"]["code"], -32602, "{failed}");
+        let message = failed["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("initializationOptions: ") && message.contains(said), "{message}");
+        assert_eq!(failed["error"]["data"], json!({"retry": false}), "{failed}");
+    }
+    let init = client.initialize(json!({"hover_seconds": 5}));
+    assert!(init["result"]["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
+    client.notify("initialized", json!({}));
+    let (_, uri) = file("retried", "pile\nmove: take 1..3\n");
+    client.open(&uri, "pile\nmove: take 1..3\n");
+    assert!(client.diagnostics(&uri, 1).is_empty());
     client.stop();
 }
 
