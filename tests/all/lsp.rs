@@ -370,10 +370,12 @@ fn formatting_gives_the_text_takeaway_fmt_writes() {
     client.stop();
 }
 
+/// A game whose values of five piles up to 12 take some fifteen seconds.
+const SLOW: &str = "game \"Slow\"\npiles 5\nmove: take any from each of up to 5 piles where t != 2\n";
+
 #[test]
 fn a_slow_hover_is_cancelled_by_the_editor_and_by_a_change_and_typing_goes_on() {
-    // The values of five piles up to 12 take some fifteen seconds.
-    let slow = "game \"Slow\"\npiles 5\nmove: take any from each of up to 5 piles where t != 2\n";
+    let slow = SLOW;
     let (_, uri) = file("slow", slow);
     let mut client = Client::start(json!({"hover_seconds": 600}));
     client.open(&uri, slow);
@@ -525,9 +527,8 @@ fn options_the_server_cannot_use_fail_the_initialize_request_and_another_may_fol
 
 #[test]
 fn a_hover_past_its_budget_says_which_setting_gives_it_longer() {
-    // The values of five piles up to 12 take some fifteen seconds: far past half a second,
-    // whether the estimate refuses them or the deadline stops them.
-    let slow = "game \"Slow\"\npiles 5\nmove: take any from each of up to 5 piles where t != 2\n";
+    // Far past half a second, whether the estimate refuses the values or the deadline stops them.
+    let slow = SLOW;
     let (_, uri) = file("slow-budget", slow);
     let mut client = Client::start(json!({"hover_seconds": 0.5}));
     client.open(&uri, slow);
