@@ -99,9 +99,14 @@ WINDOW_START = 49_149
 PERIOD_SHOWS = WINDOW_START + 28 * 2**34 + 328_226_140_474
 
 
-def window_figures() -> "tuple[int, int, int]":
-    """From octal-0.106.window: the machine's steps so far, the pile its furthest copy reached,
-    and the deepest a witness was looked for in the prefix (the file's layout is
+# The window's length, whose values the machine's first state holds.
+WINDOW = 16_384
+
+
+def window_figures() -> "tuple[int, int, int, tuple[int, int] | None]":
+    """From octal-0.106.window: the machine's steps so far, the pile its furthest copy reached
+    (while it looks for the period), the deepest a witness was looked for in the prefix, and once
+    the search is done the values' preperiod and period (the file's layout is
     core/src/solve/cycle/store.rs's: magic, format, version, game, seven words, the phase)."""
     data = (HERE / "octal-0.106.window").read_bytes()
     at = len(b"takeaway window checkpoint\n") + 4
@@ -112,7 +117,13 @@ def window_figures() -> "tuple[int, int, int]":
     steps, deepest = words[5], words[6]
     phase = data[at + 56]
     tortoise, _power, lam = struct.unpack_from("<3Q", data, at + 57) if phase == 0 else (0, 0, 0)
-    return steps, WINDOW_START + tortoise + lam, deepest
+    found = None
+    if phase == 2:
+        # The machine's states repeat from step mu: its window then lies past the values'
+        # preperiod, which is where the window at step mu − 1 starts plus one (window_run.rs).
+        mu, period = struct.unpack_from("<2Q", data, at + 57)
+        found = (WINDOW_START + mu - WINDOW, period)
+    return steps, WINDOW_START + tortoise + lam, deepest, found
 
 
 def stretches() -> "list[str]":
@@ -123,8 +134,11 @@ def stretches() -> "list[str]":
         "|---|---|---|---|---|---|",
     ]
     before = WINDOW_START
-    for line in (HERE / "octal-0.106.stretches").read_text().splitlines():
+    total = 0.0
+    rows = (HERE / "octal-0.106.stretches").read_text().splitlines()
+    for line in rows:
         started, seconds, kb, pile, note = line.split("\t", 4)
+        total += float(seconds)
         rate = (int(pile) - before) / float(seconds)
         # "?" where the stretch's peak was not kept.
         memory = f"{int(kb) / 1024:.1f} MB" if kb.isdigit() else "not kept"
@@ -133,9 +147,16 @@ def stretches() -> "list[str]":
             f"| {started} | {float(seconds):,.0f} | {int(pile):,} | {mantissa}·10^{int(exponent)} | {memory} | {note} |"
         )
         before = int(pile)
-    steps, furthest, _ = window_figures()
-    share = (furthest - WINDOW_START) / (PERIOD_SHOWS - WINDOW_START)
+    steps, furthest, _, found = window_figures()
     lines.append("")
+    if found:
+        preperiod, period = found
+        lines.append(
+            f"Done: {steps:,} steps in {len(rows)} stretches, {total:,.0f} s in all ({total / 3600:.1f} hours): "
+            f"the values' preperiod is {preperiod:,} and their period {period:,}."
+        )
+        return lines
+    share = (furthest - WINDOW_START) / (PERIOD_SHOWS - WINDOW_START)
     lines.append(
         f"So far {steps:,} steps, the hare at pile {furthest:,}: {share:.1%} of the way to where the period "
         "would show (below)."
