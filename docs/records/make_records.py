@@ -118,6 +118,11 @@ def window_figures() -> "tuple[int, int, int, tuple[int, int] | None]":
     phase = data[at + 56]
     tortoise, _power, lam = struct.unpack_from("<3Q", data, at + 57) if phase == 0 else (0, 0, 0)
     found = None
+    if phase == 1:
+        # The period is known (the hare came back to a snapshot); the preperiod is being looked
+        # for from the snapshot below it: (period, where the copy behind stands, as a pile).
+        period, behind_at = struct.unpack_from("<2Q", data, at + 57)
+        return steps, WINDOW_START + behind_at, deepest, ("period", period)
     if phase == 2:
         # The machine's states repeat from step mu: its window then lies past the values'
         # preperiod, which is where the window at step mu − 1 starts plus one (window_run.rs).
@@ -149,6 +154,13 @@ def stretches() -> "list[str]":
         before = int(pile)
     steps, furthest, _, found = window_figures()
     lines.append("")
+    if found and found[0] == "period":
+        lines.append(
+            f"So far {steps:,} steps in {len(rows)} stretches, {total:,.0f} s in all: the period is found, "
+            f"{found[1]:,} (the hare came back to a snapshot a period after it), and the preperiod is looked "
+            f"for from pile {furthest:,} on."
+        )
+        return lines
     if found:
         preperiod, period = found
         lines.append(
