@@ -72,26 +72,43 @@ fn diagnostics_of(doc: &Document, failure: &Failure) -> Vec<lsp::Diagnostic> {
         .collect()
 }
 
-/// What the pointer rests on, when the answer needs no solving; `None` for the game's line,
-/// whose hover is its first values (`values_hover`, run apart so that it never blocks typing).
+/// What the pointer rests on, when the answer needs no reading of the game; otherwise which
+/// answer to run apart, so that it never blocks typing: the game's line gives its first values
+/// (`values_hover`), a rule its moves (`rule_hover`).
 pub(crate) enum Hover {
     Ready(Option<lsp::Hover>),
     Values,
+    Rule,
 }
 
-/// The hover at `offset`: a keyword's manual line, a parameter's value and where it is set, a
-/// rule's moves; on the game's first statement or its name, the values (`Hover::Values`).
-/// Reading the rule's game takes at most `check_seconds`, as a check does.
-pub(crate) fn hover(doc: &Document, offset: usize, check_seconds: f64) -> Hover {
+/// The hover at `offset`: a keyword's manual line, a parameter's value and where it is set; on
+/// a rule, `Hover::Rule` (its moves need the game read: `rule_hover`); on the game's first
+/// statement or its name, the values (`Hover::Values`).
+pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
     let symbols = text::symbols(&doc.text);
-    let token = token_at(&doc.text, offset);
-    let word = token.map(|t| &doc.text[t.start..t.end]);
     let statement = symbols.iter().find(|s| s.start <= offset && offset <= s.end);
     if statement.is_some_and(|s| s.kind == SymbolKind::Game)
         || symbols.first().is_some_and(|s| same_line(doc, s, offset))
     {
         return Hover::Values;
     }
+    if statement.is_some_and(|s| s.kind == SymbolKind::Rule) {
+        return Hover::Rule;
+    }
+    Hover::Ready(hover_words(doc, &symbols, offset, None))
+}
+
+/// The hover on a rule: the word's own line, then the rule's moves, reading the game under
+/// `budget` (the editor's `check_seconds`, as a check).
+pub(crate) fn rule_hover(doc: &Document, offset: usize, budget: &Budget) -> Option<lsp::Hover> {
+    hover_words(doc, &text::symbols(&doc.text), offset, Some(budget))
+}
+
+/// What a hover says at `offset`, with the moves of the rule there when given a budget to read
+/// the game in.
+fn hover_words(doc: &Document, symbols: &[text::Symbol], offset: usize, budget: Option<&Budget>) -> Option<lsp::Hover> {
+    let token = token_at(&doc.text, offset);
+    let word = token.map(|t| &doc.text[t.start..t.end]);
     let mut said = Vec::new();
     match (token.map(|t| t.kind), word) {
         (Some(TokenKind::Name), Some(word)) => {
@@ -110,15 +127,13 @@ pub(crate) fn hover(doc: &Document, offset: usize, check_seconds: f64) -> Hover 
         }
         _ => {}
     }
-    if let Some(rule) = statement.filter(|s| s.kind == SymbolKind::Rule) {
-        if let Some(moves) = rule_moves(doc, &symbols, rule, offset, check_seconds) {
+    let rule = symbols.iter().find(|s| s.start <= offset && offset <= s.end && s.kind == SymbolKind::Rule);
+    if let (Some(rule), Some(budget)) = (rule, budget) {
+        if let Some(moves) = rule_moves(doc, symbols, rule, offset, budget) {
             said.push(rule_words(&moves));
         }
     }
-    if said.is_empty() {
-        return Hover::Ready(None);
-    }
-    Hover::Ready(Some(markdown(said.join("\n\n"))))
+    (!said.is_empty()).then(|| markdown(said.join("\n\n")))
 }
 
 /// The moves of the rule at `offset`. When another line of the text has a mistake, the rule is
@@ -129,10 +144,9 @@ fn rule_moves(
     symbols: &[text::Symbol],
     rule: &text::Symbol,
     offset: usize,
-    check_seconds: f64,
+    budget: &Budget,
 ) -> Option<text::RuleMoves> {
-    let budget = Budget::new().timeout(Some(check_seconds));
-    if let Ok(loaded) = doc.load(&budget) {
+    if let Ok(loaded) = doc.load(budget) {
         return text::rule_moves(&loaded, offset.saturating_sub(doc.engine_shift()));
     }
     let mut alone = String::new();
@@ -143,7 +157,7 @@ fn rule_moves(
     let at = alone.len();
     alone.push_str(&doc.text[rule.start..rule.end]);
     alone.push('\n');
-    let loaded = Document::new(doc.uri.clone(), alone).load(&budget).ok()?;
+    let loaded = Document::new(doc.uri.clone(), alone).load(budget).ok()?;
     text::rule_moves(&loaded, at)
 }
 
@@ -318,8 +332,9 @@ pub(crate) fn formatting(doc: &Document) -> Option<Vec<lsp::TextEdit>> {
 }
 
 /// The sure fixes of the diagnostics in `range`: a misspelt word replaced by the close one.
-pub(crate) fn code_actions(doc: &Document, range: lsp::Range, check_seconds: f64) -> Vec<lsp::CodeActionOrCommand> {
-    let Err(failure) = doc.load(&Budget::new().timeout(Some(check_seconds))) else {
+/// The game is read under `budget` (the editor's `check_seconds`, as a check).
+pub(crate) fn code_actions(doc: &Document, range: lsp::Range, budget: &Budget) -> Vec<lsp::CodeActionOrCommand> {
+    let Err(failure) = doc.load(budget) else {
         return Vec::new();
     };
     let shift = doc.engine_shift();

@@ -5,8 +5,9 @@
 //!
 //! The message loop is synchronous and answers from the text alone at once. What may take
 //! longer runs on a thread of its own under a small budget, cancelled when its document
-//! changes: a text's check (a megabyte of rules takes half a second) and a hover that solves
-//! (the game's first values), which the editor may also cancel.
+//! changes: a text's check (a megabyte of rules takes half a second), and the answers that
+//! read the game too (a rule's moves, the quick fixes) or solve it (the game's first values),
+//! which the editor may also cancel.
 #![warn(missing_docs)]
 // Outside tests, a bare `unwrap` hides which invariant it relies on: every place that cannot fail
 // says why in an `expect` (or handles the failure), and clippy keeps it so.
@@ -246,10 +247,21 @@ impl Server<'_> {
                 let p: lsp::HoverParams = params(request.params)?;
                 let doc = self.document(&p.text_document_position_params.text_document.uri)?;
                 let offset = doc.offset(p.text_document_position_params.position);
-                match features::hover(doc, offset, self.check_seconds) {
+                let uri = p.text_document_position_params.text_document.uri;
+                match features::hover(doc, offset) {
                     Hover::Ready(hover) => json(serde_json::to_value(hover).unwrap_or_default()),
                     Hover::Values => {
-                        self.values_hover(request.id, p.text_document_position_params.text_document.uri);
+                        self.on_thread(request.id, uri, self.hover_seconds, |doc, budget| {
+                            let hover = features::values_hover(doc, budget);
+                            let hover = hover.unwrap_or_else(|failure| features::failure_hover(&failure));
+                            serde_json::to_value(hover).unwrap_or_default()
+                        });
+                        Ok(None)
+                    }
+                    Hover::Rule => {
+                        self.on_thread(request.id, uri, self.check_seconds, move |doc, budget| {
+                            serde_json::to_value(features::rule_hover(doc, offset, budget)).unwrap_or_default()
+                        });
                         Ok(None)
                     }
                 }
@@ -286,8 +298,11 @@ impl Server<'_> {
             }
             CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = params(request.params)?;
-                let doc = self.document(&p.text_document.uri)?;
-                json(serde_json::to_value(features::code_actions(doc, p.range, self.check_seconds)).unwrap_or_default())
+                self.document(&p.text_document.uri)?;
+                self.on_thread(request.id, p.text_document.uri, self.check_seconds, move |doc, budget| {
+                    serde_json::to_value(features::code_actions(doc, p.range, budget)).unwrap_or_default()
+                });
+                Ok(None)
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp::SemanticTokensParams = params(request.params)?;
@@ -303,27 +318,35 @@ impl Server<'_> {
         self.documents.get(uri).ok_or_else(|| (ErrorCode::InvalidParams, format!("{uri} is not open")))
     }
 
-    /// The game's first values, solved on a thread under the hover's budget; cancelled when
-    /// the text changes or the editor cancels the request.
-    fn values_hover(&self, id: RequestId, uri: lsp::Url) {
+    /// An answer that reads or solves the game, made on a thread under a budget of `seconds`
+    /// (the values under `hover_seconds`; a rule's moves and the quick fixes, which read the
+    /// game as a check does, under `check_seconds`), so that the loop goes on answering;
+    /// cancelled when the text changes or the editor cancels the request.
+    fn on_thread(
+        &self,
+        id: RequestId,
+        uri: lsp::Url,
+        seconds: f64,
+        answer: impl FnOnce(&Document, &Budget) -> serde_json::Value + Send + 'static,
+    ) {
         let Some(doc) = self.documents.get(&uri) else { return };
         let doc = Document::new(uri.clone(), doc.text.clone());
         let token = CancelToken::new();
         self.running.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), (uri, token.clone()));
-        let budget = Budget::new().timeout(Some(self.hover_seconds)).cancel(token.clone());
+        let budget = Budget::new().timeout(Some(seconds)).cancel(token.clone());
         let sender = self.connection.sender.clone();
         let running = Arc::clone(&self.running);
         std::thread::spawn(move || {
-            let answer = features::values_hover(&doc, &budget);
+            let answer = answer(&doc, &budget);
             running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
-            let response = match answer {
-                _ if token.is_cancelled() => Response::new_err(
+            let response = if token.is_cancelled() {
+                Response::new_err(
                     id,
                     ErrorCode::RequestCanceled as i32,
                     "cancelled: the text changed, or the editor cancelled it".into(),
-                ),
-                Ok(hover) => Response::new_ok(id, hover),
-                Err(failure) => Response::new_ok(id, features::failure_hover(&failure)),
+                )
+            } else {
+                Response::new_ok(id, answer)
             };
             let _ = sender.send(response.into());
         });

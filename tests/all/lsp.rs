@@ -583,3 +583,46 @@ fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
     }
     client.stop();
 }
+
+#[test]
+fn a_rules_hover_and_the_quick_fixes_read_the_game_beside_typing() {
+    // A megabyte of rules: reading the game takes a good part of a second.
+    let mut text = String::from("game \"Long\"\npiles\n");
+    let mut i = 0;
+    while text.len() < 990_000 {
+        i += 1;
+        text.push_str(&format!("move: take {}..{}  # rule {i}\n", 1 + i % 50, 2 + i % 50 + i % 7));
+    }
+    let (_, uri) = file("long-hover", &text);
+    // Budget enough on a loaded machine: what is tested is the order, not the time.
+    let mut client = Client::start(json!({"check_seconds": 60}));
+    client.open(&uri, &text);
+    assert!(client.diagnostics(&uri, 1).is_empty());
+    // A rule's moves need the game read: a keyword's hover asked after it is answered first.
+    let rule = client.request("textDocument/hover", Client::at(&uri, 2, 2));
+    let keyword = client.request("textDocument/hover", Client::at(&uri, 1, 1));
+    let first = client.wait("an answer", |m| m["id"] == json!(rule) || m["id"] == json!(keyword));
+    assert_eq!(first["id"], json!(keyword), "the rule's hover held the loop: {first}");
+    let said = hover_text(&client.response(rule)["result"]);
+    assert!(said.contains("take 2..4") && said.contains("allows"), "{said}");
+    // So do the quick fixes of a misspelt word at the end.
+    let lines = text.lines().count() as u32;
+    let misspelt = format!("{text}move: tkae 1\n");
+    client.change(&uri, 2, &misspelt);
+    let range = json!({"start": {"line": lines, "character": 6}, "end": {"line": lines, "character": 10}});
+    let fixes = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": []}}),
+    );
+    let completion = client.request("textDocument/completion", Client::at(&uri, lines, 6));
+    let first = client.wait("an answer", |m| m["id"] == json!(fixes) || m["id"] == json!(completion));
+    assert_eq!(first["id"], json!(completion), "the quick fixes held the loop: {first}");
+    let fixes = client.response(fixes)["result"].clone();
+    assert!(fixes.to_string().contains("Replace `tkae` with `take`"), "{fixes}");
+    // A change cancels a rule's hover on the old text.
+    let rule = client.request("textDocument/hover", Client::at(&uri, 2, 2));
+    client.change(&uri, 3, &text);
+    let cancelled = client.response(rule);
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
+    client.stop();
+}
