@@ -135,8 +135,15 @@ fn capabilities() -> lsp::ServerCapabilities {
     }
 }
 
-/// A question running on a thread: its document and the token that cancels it.
-type Running = Arc<Mutex<HashMap<RequestId, (lsp::Url, CancelToken)>>>;
+/// A question running on a thread: its document, its method and the token that cancels it.
+type Running = Arc<Mutex<HashMap<RequestId, Question>>>;
+
+/// What a question running on a thread is about.
+struct Question {
+    uri: lsp::Url,
+    method: &'static str,
+    token: CancelToken,
+}
 
 struct Server<'c> {
     connection: &'c Connection,
@@ -182,8 +189,8 @@ impl Server<'_> {
                         lsp::NumberOrString::Number(n) => n.into(),
                         lsp::NumberOrString::String(s) => s.into(),
                     };
-                    if let Some((_, token)) = self.running.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
-                        token.cancel();
+                    if let Some(question) = self.running.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+                        question.token.cancel();
                     }
                 }
             }
@@ -216,9 +223,9 @@ impl Server<'_> {
         if let Some(check) = self.checking.remove(uri) {
             check.cancel();
         }
-        for (doc, token) in self.running.lock().unwrap_or_else(|e| e.into_inner()).values() {
-            if doc == uri {
-                token.cancel();
+        for question in self.running.lock().unwrap_or_else(|e| e.into_inner()).values() {
+            if &question.uri == uri {
+                question.token.cancel();
             }
         }
     }
@@ -251,7 +258,7 @@ impl Server<'_> {
                 match features::hover(doc, offset) {
                     Hover::Ready(hover) => json(serde_json::to_value(hover).unwrap_or_default()),
                     Hover::Values => {
-                        self.on_thread(request.id, uri, self.hover_seconds, |doc, budget| {
+                        self.on_thread((request.id, HoverRequest::METHOD), uri, self.hover_seconds, |doc, budget| {
                             let hover = features::values_hover(doc, budget);
                             let hover = hover.unwrap_or_else(|failure| features::failure_hover(&failure));
                             serde_json::to_value(hover).unwrap_or_default()
@@ -259,9 +266,14 @@ impl Server<'_> {
                         Ok(None)
                     }
                     Hover::Rule => {
-                        self.on_thread(request.id, uri, self.check_seconds, move |doc, budget| {
-                            serde_json::to_value(features::rule_hover(doc, offset, budget)).unwrap_or_default()
-                        });
+                        self.on_thread(
+                            (request.id, HoverRequest::METHOD),
+                            uri,
+                            self.check_seconds,
+                            move |doc, budget| {
+                                serde_json::to_value(features::rule_hover(doc, offset, budget)).unwrap_or_default()
+                            },
+                        );
                         Ok(None)
                     }
                 }
@@ -299,7 +311,8 @@ impl Server<'_> {
             CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = params(request.params)?;
                 self.document(&p.text_document.uri)?;
-                self.on_thread(request.id, p.text_document.uri, self.check_seconds, move |doc, budget| {
+                let id = (request.id, CodeActionRequest::METHOD);
+                self.on_thread(id, p.text_document.uri, self.check_seconds, move |doc, budget| {
                     serde_json::to_value(features::code_actions(doc, p.range, budget)).unwrap_or_default()
                 });
                 Ok(None)
@@ -321,10 +334,12 @@ impl Server<'_> {
     /// An answer that reads or solves the game, made on a thread under a budget of `seconds`
     /// (the values under `hover_seconds`; a rule's moves and the quick fixes, which read the
     /// game as a check does, under `check_seconds`), so that the loop goes on answering;
-    /// cancelled when the text changes or the editor cancels the request.
+    /// cancelled when the text changes, when the editor cancels the request, or when another
+    /// request of the same method comes (an editor shows one hover and one list of fixes at a
+    /// time, so at most one of each runs however fast they come).
     fn on_thread(
         &self,
-        id: RequestId,
+        (id, method): (RequestId, &'static str),
         uri: lsp::Url,
         seconds: f64,
         answer: impl FnOnce(&Document, &Budget) -> serde_json::Value + Send + 'static,
@@ -332,7 +347,12 @@ impl Server<'_> {
         let Some(doc) = self.documents.get(&uri) else { return };
         let doc = Document::new(uri.clone(), doc.text.clone());
         let token = CancelToken::new();
-        self.running.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), (uri, token.clone()));
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        for earlier in running.values().filter(|q| q.method == method) {
+            earlier.token.cancel();
+        }
+        running.insert(id.clone(), Question { uri, method, token: token.clone() });
+        drop(running);
         let budget = Budget::new().timeout(Some(seconds)).cancel(token.clone());
         let sender = self.connection.sender.clone();
         let running = Arc::clone(&self.running);

@@ -543,15 +543,22 @@ fn a_hover_past_its_budget_says_which_setting_gives_it_longer() {
     client.stop();
 }
 
-#[test]
-fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
-    // A megabyte of rules: its check takes a good part of a second.
+/// A game of a megabyte of rules, which takes a good part of a second to read; its first rule,
+/// on line 2, is `move: take 2..4`.
+fn megabyte_of_rules() -> String {
     let mut text = String::from("game \"Long\"\npiles\n");
     let mut i = 0;
     while text.len() < 990_000 {
         i += 1;
         text.push_str(&format!("move: take {}..{}  # rule {i}\n", 1 + i % 50, 2 + i % 50 + i % 7));
     }
+    text
+}
+
+#[test]
+fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
+    // A megabyte of rules: its check takes a good part of a second.
+    let mut text = megabyte_of_rules();
     let lines = text.lines().count() as u64;
     text.push_str("move: take 1..kk\n");
     let (_, uri) = file("long", "pile\nmove: take 1\n");
@@ -587,12 +594,7 @@ fn a_long_texts_check_runs_beside_typing_and_a_change_cancels_it() {
 #[test]
 fn a_rules_hover_and_the_quick_fixes_read_the_game_beside_typing() {
     // A megabyte of rules: reading the game takes a good part of a second.
-    let mut text = String::from("game \"Long\"\npiles\n");
-    let mut i = 0;
-    while text.len() < 990_000 {
-        i += 1;
-        text.push_str(&format!("move: take {}..{}  # rule {i}\n", 1 + i % 50, 2 + i % 50 + i % 7));
-    }
+    let text = megabyte_of_rules();
     let (_, uri) = file("long-hover", &text);
     // Budget enough on a loaded machine: what is tested is the order, not the time.
     let mut client = Client::start(json!({"check_seconds": 60}));
@@ -624,5 +626,13 @@ fn a_rules_hover_and_the_quick_fixes_read_the_game_beside_typing() {
     client.change(&uri, 3, &text);
     let cancelled = client.response(rule);
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
+    // So does the next hover: however fast they come, one runs at a time.
+    let hovers: Vec<i64> = (0..20).map(|_| client.request("textDocument/hover", Client::at(&uri, 2, 2))).collect();
+    for &earlier in &hovers[..19] {
+        let cancelled = client.response(earlier);
+        assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
+    }
+    let said = hover_text(&client.response(hovers[19])["result"]);
+    assert!(said.contains("take 2..4") && said.contains("allows"), "{said}");
     client.stop();
 }
