@@ -86,7 +86,7 @@ pub(crate) enum Hover {
 /// statement or its name, the values (`Hover::Values`).
 pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
     let symbols = text::symbols(&doc.text);
-    let statement = symbols.iter().find(|s| s.start <= offset && offset <= s.end);
+    let statement = statement_at(&symbols, offset);
     if statement.is_some_and(|s| s.kind == SymbolKind::Game)
         || symbols.first().is_some_and(|s| same_line(doc, s, offset))
     {
@@ -127,13 +127,18 @@ fn hover_words(doc: &Document, symbols: &[text::Symbol], offset: usize, budget: 
         }
         _ => {}
     }
-    let rule = symbols.iter().find(|s| s.start <= offset && offset <= s.end && s.kind == SymbolKind::Rule);
+    let rule = statement_at(symbols, offset).filter(|s| s.kind == SymbolKind::Rule);
     if let (Some(rule), Some(budget)) = (rule, budget) {
         if let Some(moves) = rule_moves(doc, symbols, rule, offset, budget) {
             said.push(rule_words(&moves));
         }
     }
     (!said.is_empty()).then(|| markdown(said.join("\n\n")))
+}
+
+/// The statement the offset lies in, if any.
+fn statement_at(symbols: &[text::Symbol], offset: usize) -> Option<&text::Symbol> {
+    symbols.iter().find(|s| s.start <= offset && offset <= s.end)
 }
 
 /// The moves of the rule at `offset`. When another line of the text has a mistake, the rule is

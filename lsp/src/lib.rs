@@ -254,11 +254,10 @@ impl Server<'_> {
                 let p: lsp::HoverParams = params(request.params)?;
                 let doc = self.document(&p.text_document_position_params.text_document.uri)?;
                 let offset = doc.offset(p.text_document_position_params.position);
-                let uri = p.text_document_position_params.text_document.uri;
                 match features::hover(doc, offset) {
                     Hover::Ready(hover) => json(serde_json::to_value(hover).unwrap_or_default()),
                     Hover::Values => {
-                        self.on_thread((request.id, HoverRequest::METHOD), uri, self.hover_seconds, |doc, budget| {
+                        self.on_thread((request.id, HoverRequest::METHOD), doc, self.hover_seconds, |doc, budget| {
                             let hover = features::values_hover(doc, budget);
                             let hover = hover.unwrap_or_else(|failure| features::failure_hover(&failure));
                             serde_json::to_value(hover).unwrap_or_default()
@@ -268,7 +267,7 @@ impl Server<'_> {
                     Hover::Rule => {
                         self.on_thread(
                             (request.id, HoverRequest::METHOD),
-                            uri,
+                            doc,
                             self.check_seconds,
                             move |doc, budget| {
                                 serde_json::to_value(features::rule_hover(doc, offset, budget)).unwrap_or_default()
@@ -310,9 +309,9 @@ impl Server<'_> {
             }
             CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = params(request.params)?;
-                self.document(&p.text_document.uri)?;
+                let doc = self.document(&p.text_document.uri)?;
                 let id = (request.id, CodeActionRequest::METHOD);
-                self.on_thread(id, p.text_document.uri, self.check_seconds, move |doc, budget| {
+                self.on_thread(id, doc, self.check_seconds, move |doc, budget| {
                     serde_json::to_value(features::code_actions(doc, p.range, budget)).unwrap_or_default()
                 });
                 Ok(None)
@@ -340,12 +339,12 @@ impl Server<'_> {
     fn on_thread(
         &self,
         (id, method): (RequestId, &'static str),
-        uri: lsp::Url,
+        doc: &Document,
         seconds: f64,
         answer: impl FnOnce(&Document, &Budget) -> serde_json::Value + Send + 'static,
     ) {
-        let Some(doc) = self.documents.get(&uri) else { return };
-        let doc = Document::new(uri.clone(), doc.text.clone());
+        // The text as it is now: a change while the answer is made cancels it.
+        let (uri, doc) = (doc.uri.clone(), Document::new(doc.uri.clone(), doc.text.clone()));
         let token = CancelToken::new();
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         for earlier in running.values().filter(|q| q.method == method) {
