@@ -46,6 +46,22 @@ impl Document {
         Position::new(line as u32, character as u32)
     }
 
+    /// The lines of the text, each with the byte it starts at and its `\n`.
+    pub(crate) fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.line_starts.iter().map(|&start| (start, self.line(start)))
+    }
+
+    /// The line holding byte `offset`, with the byte it starts at (and its `\n`).
+    pub(crate) fn line_at(&self, offset: usize) -> (usize, &str) {
+        let start = self.line_starts[self.line_starts.partition_point(|&s| s <= offset) - 1];
+        (start, self.line(start))
+    }
+
+    fn line(&self, start: usize) -> &str {
+        let end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i + 1);
+        &self.text[start..end]
+    }
+
     pub(crate) fn range(&self, start: usize, end: usize) -> Range {
         Range::new(self.position(start), self.position(end.max(start)))
     }

@@ -83,19 +83,45 @@ pub(crate) enum Hover {
 
 /// The hover at `offset`: a keyword's manual line, a parameter's value and where it is set; on
 /// a rule, `Hover::Rule` (its moves need the game read: `rule_hover`); on the game's first
-/// statement or its name, the values (`Hover::Values`).
+/// statement or its name, the values (`Hover::Values`). Read from the lines it needs only (the
+/// pointer's, the first statement's, the `param` lines'), since it runs on the loop that answers
+/// typing and a text may be a megabyte.
 pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
-    let symbols = text::symbols(&doc.text);
-    let statement = statement_at(&symbols, offset);
+    let (line_start, line) = doc.line_at(offset);
+    let here = line_symbols(line_start, line);
+    let statement = statement_at(&here, offset);
+    let first = doc.lines().map(|(start, line)| line_symbols(start, line)).find(|s| !s.is_empty());
     if statement.is_some_and(|s| s.kind == SymbolKind::Game)
-        || symbols.first().is_some_and(|s| same_line(doc, s, offset))
+        || first.and_then(|s| s.into_iter().next()).is_some_and(|s| same_line(doc, &s, offset))
     {
         return Hover::Values;
     }
     if statement.is_some_and(|s| s.kind == SymbolKind::Rule) {
         return Hover::Rule;
     }
+    let mut symbols: Vec<text::Symbol> = doc
+        .lines()
+        .filter(|(start, line)| *start != line_start && line.contains("param"))
+        .flat_map(|(start, line)| line_symbols(start, line))
+        .collect();
+    symbols.extend(here);
     Hover::Ready(hover_words(doc, &symbols, offset, None))
+}
+
+/// The symbols of one line, placed in the whole text: a statement never spans lines, so a line
+/// read alone gives the symbols the whole text gives there.
+fn line_symbols(start: usize, line: &str) -> Vec<text::Symbol> {
+    text::symbols(line)
+        .into_iter()
+        .map(|s| text::Symbol {
+            start: s.start + start,
+            end: s.end + start,
+            name_start: s.name_start + start,
+            name_end: s.name_end + start,
+            names_games: s.names_games.into_iter().map(|(n, a, b)| (n, a + start, b + start)).collect(),
+            ..s
+        })
+        .collect()
 }
 
 /// The hover on a rule: the word's own line, then the rule's moves, reading the game under
@@ -107,7 +133,7 @@ pub(crate) fn rule_hover(doc: &Document, offset: usize, budget: &Budget) -> Opti
 /// What a hover says at `offset`, with the moves of the rule there when given a budget to read
 /// the game in.
 fn hover_words(doc: &Document, symbols: &[text::Symbol], offset: usize, budget: Option<&Budget>) -> Option<lsp::Hover> {
-    let token = token_at(&doc.text, offset);
+    let token = token_at(doc, offset);
     let word = token.map(|t| &doc.text[t.start..t.end]);
     let mut said = Vec::new();
     match (token.map(|t| t.kind), word) {
@@ -224,14 +250,17 @@ fn markdown(value: String) -> lsp::Hover {
     }
 }
 
-/// The token that holds byte `offset` (or ends at it).
-fn token_at(text: &str, offset: usize) -> Option<Token> {
-    let tokens = text::tokens(text);
+/// The token that holds byte `offset` (or ends at it), read from its line alone (a statement
+/// never spans lines).
+fn token_at(doc: &Document, offset: usize) -> Option<Token> {
+    let (start, line) = doc.line_at(offset);
+    let tokens = text::tokens(line);
+    let offset = offset - start;
     tokens
         .iter()
         .find(|t| t.start <= offset && offset < t.end)
         .or_else(|| tokens.iter().find(|t| t.end == offset && t.kind != TokenKind::End))
-        .copied()
+        .map(|t| Token { start: t.start + start, end: t.end + start, ..*t })
 }
 
 /// What may be typed at `offset`.
@@ -268,7 +297,7 @@ pub(crate) fn definition(doc: &Document, offset: usize) -> Option<lsp::Location>
             }
         }
     }
-    let token = token_at(&doc.text, offset).filter(|t| t.kind == TokenKind::Name)?;
+    let token = token_at(doc, offset).filter(|t| t.kind == TokenKind::Name)?;
     let word = &doc.text[token.start..token.end];
     let param = symbols.iter().find(|s| s.kind == SymbolKind::Parameter && s.name == word)?;
     Some(lsp::Location::new(doc.uri.clone(), doc.range(param.name_start, param.name_end)))
@@ -286,7 +315,7 @@ pub(crate) fn references(doc: &Document, offset: usize, with_definition: bool) -
             .map(|(_, start, end)| lsp::Location::new(doc.uri.clone(), doc.range(*start, *end)))
             .collect();
     }
-    let Some(token) = token_at(&doc.text, offset).filter(|t| t.kind == TokenKind::Name) else {
+    let Some(token) = token_at(doc, offset).filter(|t| t.kind == TokenKind::Name) else {
         return Vec::new();
     };
     let word = &doc.text[token.start..token.end];
