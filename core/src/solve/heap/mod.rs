@@ -537,6 +537,7 @@ mod rare;
 mod search_ahead;
 mod slots;
 mod sparse;
+mod stretch;
 pub(crate) mod values;
 
 pub(crate) use kernel::{HeapKernel, MethodState};

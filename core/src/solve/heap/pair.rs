@@ -1,5 +1,6 @@
 //! The second thread of the pairs of piles (see `HeapKernel`): it computes the odd piles
-//! while the kernel's thread computes the even ones.
+//! while the kernel's thread computes the even ones, one job at a time, or a stretch of them by
+//! itself (see `stretch`).
 //!
 //! It reads the kernel's values through a share (see `Slots`: no copy), and writes each pile's
 //! value in the place the kernel lent it for that pile: the next pile it is asked for needs it
@@ -10,12 +11,14 @@
 //! runs as it would on the kernel's thread.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::ahead::{receive_after, PileAhead};
 use super::classes::Classes;
 use super::mex::next_value;
 use super::sparse::{PileSparse, Sparse};
+use super::stretch::{StretchAnswer, StretchJob, StretchLink};
 use super::values::{with_slots, FilledValue, Marks, Parallel, Reach, ValueLease, Values};
 use super::HeapRules;
 
@@ -24,6 +27,12 @@ use super::HeapRules;
 /// to run again (0.564 to 2^17: with 2^10 checks a thread slept 210 to 338 times, with 2^14
 /// 10 to 76).
 const SPINS_BEFORE_SLEEP: u32 = 1 << 14;
+
+/// What the second thread is asked: one pile, or a stretch of them.
+enum Message {
+    Pile(Job),
+    Stretch(StretchJob),
+}
 
 /// A pile for the second thread to compute.
 struct Job {
@@ -56,22 +65,69 @@ pub(super) struct Answer {
 
 /// The second thread of the pairs.
 pub(super) struct PairThread {
-    jobs: Option<Sender<Job>>,
+    jobs: Option<Sender<Message>>,
     answers: Receiver<Answer>,
     worker: Option<JoinHandle<()>>,
     /// a table of marks ahead, sent back with an answer
     spare: Vec<u8>,
+    /// what a stretch shares (see `stretch`)
+    link: Arc<StretchLink>,
+    /// the last stretch asked for
+    stretches: u64,
 }
 
 impl PairThread {
     /// Starts the thread, which computes piles under `rules`; `None` when the system gives no
     /// thread (the kernel computes both piles itself).
     pub(super) fn start(rules: HeapRules) -> Option<PairThread> {
-        let (jobs, inbox) = channel::<Job>();
+        let (jobs, inbox) = channel::<Message>();
         let (outbox, answers) = channel::<Answer>();
-        let worker =
-            std::thread::Builder::new().name("takeaway-pair".into()).spawn(move || serve(rules, inbox, outbox)).ok()?;
-        Some(PairThread { jobs: Some(jobs), answers, worker: Some(worker), spare: Vec::new() })
+        let link = StretchLink::new();
+        let theirs = Arc::clone(&link);
+        let worker = std::thread::Builder::new()
+            .name("takeaway-pair".into())
+            .spawn(move || serve(rules, inbox, outbox, theirs))
+            .ok()?;
+        Some(PairThread { jobs: Some(jobs), answers, worker: Some(worker), spare: Vec::new(), link, stretches: 0 })
+    }
+
+    /// Asks for the odd piles from `first` below `end` as a stretch (see `stretch`): `values`
+    /// is a share of the kernel's, every value below `first` − 1 stored, in the buffer the
+    /// kernel numbers `epoch`, with the kernel's tables. The stretch's number; `None` when the
+    /// thread is gone.
+    pub(super) fn ask_stretch(
+        &mut self,
+        (first, end): (u64, u64),
+        (values, epoch): (Values, u64),
+        tables: Option<(Classes, u64)>,
+        targeted: Vec<bool>,
+    ) -> Option<u64> {
+        let jobs = self.jobs.as_ref()?;
+        self.stretches += 1;
+        let id = self.stretches;
+        self.link.open(epoch, values.len());
+        let job = StretchJob { id, first, end, values, epoch, tables, targeted };
+        if jobs.send(Message::Stretch(job)).is_err() {
+            self.jobs = None;
+            return None;
+        }
+        Some(id)
+    }
+
+    /// What the kernel and the thread share in a stretch.
+    pub(super) fn link(&self) -> &StretchLink {
+        &self.link
+    }
+
+    /// The answer to an odd pile of stretch `id`; `None` when the thread is gone or left the
+    /// stretch without it.
+    pub(super) fn stretch_answer(&mut self, id: u64, pile: u64) -> Option<StretchAnswer> {
+        let answer = self.link.answer(id, pile);
+        if answer.is_none() {
+            debug_assert!(false, "the pair's second thread stopped");
+            self.jobs = None;
+        }
+        answer
     }
 
     /// Asks for pile n, with a share of the values stored so far (none missing but the pile
@@ -94,9 +150,12 @@ impl PairThread {
             (table, a.known)
         });
         let job = Job { n, values, lease, tables, targeted, ahead };
-        if let Err(std::sync::mpsc::SendError(job)) = jobs.send(job) {
+        if let Err(std::sync::mpsc::SendError(message)) = jobs.send(Message::Pile(job)) {
             self.jobs = None;
-            return Err(job.lease);
+            return Err(match message {
+                Message::Pile(job) => job.lease,
+                Message::Stretch(_) => None,
+            });
         }
         Ok(())
     }
@@ -125,7 +184,8 @@ impl PairThread {
 
 impl Drop for PairThread {
     fn drop(&mut self) {
-        // Without jobs the thread's loop ends.
+        // Without jobs the thread's loop ends, once it leaves the stretch it may be in.
+        self.link.stop();
         self.jobs = None;
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
@@ -133,18 +193,97 @@ impl Drop for PairThread {
     }
 }
 
-/// The second thread: answers each job with its pile's value.
-fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
-    let mut largest = 0;
-    let mut tables: Option<(u64, Sparse)> = None;
-    let mut marks = Marks::default();
-    // How many values it has seen (into `largest`, and its tables when it has them), the pile
-    // it computed last with its value, and the place it filled with it: the next pile needs
-    // that value before the kernel has stored it.
-    let mut seen = 0;
-    let mut last: Option<(usize, u32)> = None;
-    let mut filled: Option<FilledValue> = None;
-    while let Ok(job) = receive_after(&jobs, SPINS_BEFORE_SLEEP) {
+/// The second thread: answers each job with its pile's value, and computes each stretch's odd
+/// piles.
+fn serve(rules: HeapRules, jobs: Receiver<Message>, answers: Sender<Answer>, link: Arc<StretchLink>) {
+    let _gone = link.alive_while();
+    let mut worker =
+        Worker { rules, largest: 0, tables: None, marks: Marks::default(), seen: 0, last: None, filled: None };
+    while let Ok(message) = receive_after(&jobs, SPINS_BEFORE_SLEEP) {
+        match message {
+            Message::Pile(job) => {
+                if answers.send(worker.pile(job)).is_err() {
+                    return;
+                }
+            }
+            Message::Stretch(job) => worker.stretch(job, &link),
+        }
+    }
+}
+
+/// What the second thread keeps from pile to pile.
+struct Worker {
+    rules: HeapRules,
+    /// the largest value it has seen
+    largest: u32,
+    /// its copy of the kernel's sparse-space tables, with the generation they copy
+    tables: Option<(u64, Sparse)>,
+    marks: Marks,
+    /// How many values it has seen (into `largest`, and its tables when it has them), the pile
+    /// it computed last with its value, and the place it filled with it: the next pile needs
+    /// that value before the kernel has stored it.
+    seen: usize,
+    last: Option<(usize, u32)>,
+    filled: Option<FilledValue>,
+}
+
+impl Worker {
+    /// Pile n's value, from `values` (every value below n − 1), its search going as `targeted`
+    /// says, with the options marked ahead for it if any.
+    fn compute(
+        &mut self,
+        values: &Values,
+        n: u64,
+        targeted: bool,
+        held: Option<(&[u8], usize)>,
+        asked_tables: Option<(Classes, u64)>,
+    ) -> (Option<u32>, u64, Option<(bool, u64)>) {
+        // Under the plain scan it needs only the values; under the sparse-space method, the
+        // kernel's tables as they are for this pile.
+        let fresh = match asked_tables {
+            None => {
+                self.tables = None;
+                false
+            }
+            Some((_, generation)) => self.tables.as_ref().is_none_or(|(made, _)| *made != generation),
+        };
+        for at in self.seen..values.len() {
+            let v = values.get(at);
+            self.largest = self.largest.max(v);
+            if let (false, Some((_, sparse))) = (fresh, &mut self.tables) {
+                sparse.add(at as u32, v);
+            }
+        }
+        self.seen = values.len();
+        if let (true, Some((classes, generation))) = (fresh, asked_tables) {
+            self.tables = Some((generation, classes.sparse(values)));
+        }
+        let ahead = held.map(|(table, known)| PileAhead { table, known, witnessed: None, floor: 0 });
+        let mut pile = self.tables.as_mut().filter(|_| asked_tables.is_some()).map(|(_, sparse)| {
+            let Sparse { shared, beside, .. } = sparse;
+            PileSparse { shared, scratch: beside, targeted, searched: None }
+        });
+        let (one, mut work) = (Parallel { threads: 1, from: usize::MAX }, 0);
+        let (rules, marks, largest) = (&self.rules, &mut self.marks, self.largest);
+        let p = pile.as_mut();
+        let found = with_slots!(values, g => next_value(g, n, Reach::WHOLE, rules, marks, largest, p, one, None, ahead, None, &mut work));
+        (found, work, pile.and_then(|p| p.searched))
+    }
+
+    /// Forgets what it saw past `values`: in a stretch the kernel gave up (its method changed
+    /// at the stretch's first pile), this thread may have gone on past the piles the kernel
+    /// took. Its largest value is that of `values` again, and its tables are made anew (the
+    /// kernel's are new too, or gone).
+    fn catch_up(&mut self, values: &Values) {
+        if values.len() < self.seen {
+            self.largest = (0..values.len()).map(|n| values.get(n)).max().unwrap_or(0);
+            self.seen = values.len();
+            self.tables = None;
+        }
+    }
+
+    /// The answer to one pile's job.
+    fn pile(&mut self, job: Job) -> Answer {
         let Job { n, values, lease, tables: asked_tables, targeted, ahead: held } = job;
         // Pile n reads the values below n − 1: the kernel's, and this thread's last when the
         // kernel has not stored it yet, read where this thread wrote it. Where it could not write
@@ -154,70 +293,81 @@ fn serve(mut rules: HeapRules, jobs: Receiver<Job>, answers: Sender<Answer>) {
         let values = if values.len() as u64 + 1 == n {
             Some(values)
         } else {
-            let longer = match &filled {
+            let longer = match &self.filled {
                 Some(f) => values.with_filled(f),
                 None => Err(values),
             };
             match longer {
                 Ok(longer) => Some(longer),
-                Err(values) => last.filter(|&(at, _)| at == values.len() && at as u64 + 2 == n).map(|(_, v)| {
+                Err(values) => self.last.filter(|&(at, _)| at == values.len() && at as u64 + 2 == n).map(|(_, v)| {
                     let mut copy = values.prefix(values.len());
                     copy.push(v);
                     copy
                 }),
             }
         };
+        if let Some(values) = &values {
+            self.catch_up(values);
+        }
         // A job that does not follow on (a bug), or whose rules do not reach pile n, is
         // answered with nothing, and the kernel computes its piles alone.
+        let seen = self.seen;
         let follows = |v: &Values| v.len() as u64 + 1 == n && v.len() >= seen;
-        let Some(values) = values.filter(follows).filter(|_| rules.evaluate_to(n).is_ok()) else {
+        let Some(values) = values.filter(follows).filter(|_| self.rules.evaluate_to(n).is_ok()) else {
             let placed = lease.map(Err);
-            let _ = answers.send(Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() });
-            continue;
+            return Answer { found: None, work: 0, searched: None, placed, spare: Vec::new() };
         };
-        // Under the plain scan it needs only the values; under the sparse-space method, the
-        // kernel's tables as they are for this pile.
-        let fresh = match asked_tables {
-            None => {
-                tables = None;
-                false
-            }
-            Some((_, generation)) => tables.as_ref().is_none_or(|(made, _)| *made != generation),
-        };
-        for at in seen..values.len() {
-            let v = values.get(at);
-            largest = largest.max(v);
-            if let (false, Some((_, sparse))) = (fresh, &mut tables) {
-                sparse.add(at as u32, v);
-            }
-        }
-        seen = values.len();
-        if let (true, Some((classes, generation))) = (fresh, asked_tables) {
-            tables = Some((generation, classes.sparse(&values)));
-        }
-        let ahead = held.as_ref().map(|(table, known)| PileAhead { table, known: *known, witnessed: None, floor: 0 });
-        let mut pile = tables.as_mut().filter(|_| asked_tables.is_some()).map(|(_, sparse)| {
-            let Sparse { shared, beside, .. } = sparse;
-            PileSparse { shared, scratch: beside, targeted, searched: None }
-        });
-        let (one, mut work) = (Parallel { threads: 1, from: usize::MAX }, 0);
-        let p = pile.as_mut();
-        let found = with_slots!(&values, g => next_value(g, n, Reach::WHOLE, &rules, &mut marks, largest, p, one, None, ahead, None, &mut work));
-        let searched = pile.and_then(|p| p.searched);
+        let marks = held.as_ref().map(|(table, known)| (&table[..], *known));
+        let (found, work, searched) = self.compute(&values, n, targeted, marks, asked_tables);
         // The value in its place; the lease back when there is none or it is too wide.
         let placed = lease.map(|lease| match found {
             Some(v) => lease.fill(v),
             None => Err(lease),
         });
-        last = found.map(|v| (n as usize, v));
-        filled = match &placed {
+        self.last = found.map(|v| (n as usize, v));
+        self.filled = match &placed {
             Some(Ok(f)) => Some(f.clone()),
             _ => None,
         };
         drop(values);
         let spare = held.map(|(table, _)| table).unwrap_or_default();
-        if answers.send(Answer { found, work, searched, placed, spare }).is_err() {
-            return;
+        Answer { found, work, searched, placed, spare }
+    }
+
+    /// Computes a stretch's odd piles, each once the kernel has stored the values below it less
+    /// one (see `stretch`), and leaves each one's answer.
+    fn stretch(&mut self, job: StretchJob, link: &StretchLink) {
+        let StretchJob { id, first, end, mut values, mut epoch, tables, targeted } = job;
+        self.catch_up(&values);
+        // The last pile this thread wrote is in the buffer it reads (at the start, pile
+        // first − 2 is among the values stored).
+        let mut own = true;
+        let mut pile = first;
+        // The kernel checked that the rules reach the stretch's last pile.
+        let follows = values.len() as u64 + 1 == first && values.len() >= self.seen;
+        while follows && pile < end {
+            if !link.wait_stored(id, pile, &mut values, &mut epoch, &mut own) {
+                break;
+            }
+            // Safety: the kernel has stored every value below pile − 2 (or below pile − 1) in
+            // this buffer and published that after the writes, which `wait_stored` acquired;
+            // pile − 2, when not among them, this thread wrote here itself. The kernel writes
+            // only at its own length, at least pile − 2, and never pile − 2 while this thread's
+            // value is there (it takes it as stored).
+            unsafe { values.read_up_to(pile as usize - 1) };
+            let i = ((pile - first) / 2) as usize;
+            let flag = targeted.get(i).copied().unwrap_or(false);
+            let (found, work, searched) = self.compute(&values, pile, flag, None, tables);
+            let Some(value) = found else { break };
+            // Safety: the kernel's length is at most this pile until it takes this answer, and
+            // it neither reads nor writes the place before then; no other handle writes it.
+            own = unsafe { values.write_past(pile as usize, value) };
+            self.last = Some((pile as usize, value));
+            self.filled = None;
+            link.answer_with(pile, value, work, searched, own.then_some(epoch));
+            pile += 2;
         }
+        drop(values);
+        link.leave(id);
     }
 }

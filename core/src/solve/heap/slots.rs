@@ -171,6 +171,58 @@ impl<T: Copy> Slots<T> {
         }
     }
 
+    /// The buffer's first slot: two handles with the same one read and write one buffer while
+    /// both live (a handle keeps its buffer alive, so no other buffer takes its place).
+    pub(crate) fn buffer_start(&self) -> *const T {
+        self.start
+    }
+
+    /// Makes this share read the first `len` values of its buffer (fewer than it read, or more).
+    ///
+    /// # Safety
+    /// Every place below `len` has been written in this buffer (by its writer, or by
+    /// `write_past` through this share), and those writes happen before this call (a release
+    /// by the writing thread that this one acquired); no one writes them again while the share
+    /// reads them (the writer writes only at its own length and past it).
+    pub(crate) unsafe fn read_up_to(&mut self, len: usize) {
+        debug_assert!(!self.writer && len <= self.capacity);
+        if !self.writer {
+            self.len = len.min(self.capacity);
+        }
+    }
+
+    /// Writes `value` at place `at` of the buffer, through a share that does not read it; false
+    /// (nothing written) when the place is outside the buffer's room or below this share's
+    /// length.
+    ///
+    /// # Safety
+    /// No other handle reads or writes place `at` until its writer takes it (`adopt_written`)
+    /// after an acquire that this write happens before; the writer neither writes it nor reads
+    /// it before then (its length is at most `at`).
+    pub(crate) unsafe fn write_past(&self, at: usize, value: T) -> bool {
+        if self.writer || at < self.len || at >= self.capacity {
+            return false;
+        }
+        // Safety: within the allocation (below its capacity), and no handle reads or writes the
+        // place meanwhile (the caller's promise).
+        unsafe { self.start.add(at).write(value) };
+        true
+    }
+
+    /// Takes the place at its length, which a share wrote (`write_past`), as its next value;
+    /// false (nothing done) unless this handle writes its buffer and the place is within it.
+    ///
+    /// # Safety
+    /// A share of this very buffer wrote the place with `write_past`, and that write happens
+    /// before this call.
+    pub(crate) unsafe fn adopt_written(&mut self) -> bool {
+        let next = self.writer && self.len < self.capacity && !self.lent.contains(&self.len);
+        if next {
+            self.len += 1;
+        }
+        next
+    }
+
     /// How many values the buffer holds room for.
     pub(crate) fn capacity(&self) -> usize {
         self.capacity

@@ -148,6 +148,63 @@ impl Values {
         }
     }
 
+    /// Which buffer the values are in, and how wide: equal for two handles exactly when they
+    /// read and write one buffer (see `Slots::buffer_start`).
+    pub(super) fn buffer(&self) -> (usize, u8) {
+        let start = match self {
+            Values::Byte(v) => v.buffer_start() as usize,
+            Values::Narrow(v) => v.buffer_start() as usize,
+            Values::Wide(v) => v.buffer_start() as usize,
+        };
+        (start, self.width())
+    }
+
+    /// Makes this share read the first `len` values (see `Slots::read_up_to`).
+    ///
+    /// # Safety
+    /// As `Slots::read_up_to`.
+    pub(super) unsafe fn read_up_to(&mut self, len: usize) {
+        // Safety: the caller's promise.
+        unsafe {
+            match self {
+                Values::Byte(v) => v.read_up_to(len),
+                Values::Narrow(v) => v.read_up_to(len),
+                Values::Wide(v) => v.read_up_to(len),
+            }
+        }
+    }
+
+    /// Writes pile `at`'s value through this share (see `Slots::write_past`); false when it is
+    /// too wide for the values or out of their room.
+    ///
+    /// # Safety
+    /// As `Slots::write_past`.
+    pub(super) unsafe fn write_past(&self, at: usize, value: u32) -> bool {
+        // Safety: the caller's promise.
+        unsafe {
+            match self {
+                Values::Byte(v) => u8::try_from(value).is_ok_and(|x| v.write_past(at, x)),
+                Values::Narrow(v) => u16::try_from(value).is_ok_and(|x| v.write_past(at, x)),
+                Values::Wide(v) => v.write_past(at, value),
+            }
+        }
+    }
+
+    /// Takes the next pile's value, which a share wrote, as stored (see `Slots::adopt_written`).
+    ///
+    /// # Safety
+    /// As `Slots::adopt_written`.
+    pub(super) unsafe fn adopt_written(&mut self) -> bool {
+        // Safety: the caller's promise.
+        unsafe {
+            match self {
+                Values::Byte(v) => v.adopt_written(),
+                Values::Narrow(v) => v.adopt_written(),
+                Values::Wide(v) => v.adopt_written(),
+            }
+        }
+    }
+
     /// A copy of the first `len` values, stored as narrowly as these: a table of a million
     /// rows copies a megabyte, where eight would be fresh pages to fault in.
     pub(crate) fn prefix(&self, len: usize) -> Values {

@@ -1,8 +1,8 @@
 //! Both threads read one copy of the values: once its room is reserved, the kernel's buffer
 //! never moves on two threads, whether the second thread works ahead (0.6) or computes every
 //! other pile and writes its value in place (0.161, and .172, whose values widen on the way:
-//! `Slots::lease`). A place lent and not taken back, or a value the kernel could not take as
-//! written, would move it.
+//! `Slots::lease`, `Slots::write_past`). A place lent and not taken back, or a value the kernel
+//! could not take as written, would move it.
 
 use super::super::values::with_slots;
 use super::HeapKernel;
@@ -12,24 +12,36 @@ use crate::solve::heap::HeapRules;
 /// it was but where they widened (from one byte to two: a new buffer), and whether a second
 /// thread took part.
 fn run(code: &str, upto: usize, threads: usize) -> (Vec<u32>, bool, bool) {
+    let (values, stayed, second_thread, _, _) = run_with_room(code, upto, threads, true);
+    (values, stayed, second_thread)
+}
+
+/// `run`, with the room for the values reserved first or grown as they come, and the work
+/// counted too, and how many stretches of piles and moves of the values' buffer under them there
+/// were (see `stretch`).
+fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Vec<u32>, bool, bool, u64, u64) {
     let game = crate::solve::test_support::game_text(&format!("game \"g\"\npiles\nmove: octal {code}\n"));
     let rules = HeapRules::compile(&game).expect("an octal code compiles");
     let mut kernel = HeapKernel::new(rules);
     kernel.set_threads(threads);
-    kernel.reserve_total(upto);
+    if reserved {
+        kernel.reserve_total(upto);
+    }
     let mut work = 0;
     let buffer = |k: &HeapKernel| (k.values.width(), with_slots!(&k.values, g => g.as_ptr() as usize));
     let mut last = None;
-    let (mut stayed, mut second_thread) = (true, false);
+    let (mut stayed, mut second_thread, mut stretches_and_moves) = (true, false, 0);
     while kernel.computed() < upto {
         assert!(kernel.push_next(&mut work).expect("no limit is near"), "{code}: a pile was not computed");
         let now = buffer(&kernel);
         stayed &= last.is_none_or(|(width, at)| width != now.0 || at == now.1);
         last = Some(now);
         second_thread |= kernel.pair_thread.is_some() || kernel.ahead.as_ref().is_some_and(|a| a.has_thread());
+        // In a stretch, the epoch counts the stretches and the buffers the values moved to.
+        stretches_and_moves = kernel.stretch_epoch;
     }
     let values = (0..upto as u64).map(|n| kernel.value(n).expect("every value is kept")).collect();
-    (values, stayed, second_thread)
+    (values, stayed, second_thread, work, stretches_and_moves)
 }
 
 #[test]
@@ -40,5 +52,22 @@ fn two_threads_read_the_values_where_the_kernel_wrote_them() {
         assert!(second_thread, "{code}: no second thread took part");
         assert_eq!(values, alone, "{code}: the values differ on two threads");
         assert!(stayed, "{code}: the values' buffer moved");
+    }
+}
+
+#[test]
+fn a_stretch_of_piles_goes_on_when_the_values_move_and_counts_the_same_work() {
+    // No room reserved: the values move to a buffer twice as large again and again, and
+    // 0.172's widen, while the second thread computes a stretch's odd piles by itself; each
+    // time it takes a share of the new buffer. The values and the work counted are those of
+    // one thread.
+    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 16)] {
+        let (alone, _, _, work_alone, _) = run_with_room(code, upto, 1, false);
+        let (values, stayed, second_thread, work, stretched) = run_with_room(code, upto, 2, false);
+        assert!(second_thread, "{code}: no second thread took part");
+        assert!(stretched > 16, "{code}: {stretched} stretches and moves");
+        assert!(!stayed, "{code}: the values never moved");
+        assert_eq!(values, alone, "{code}: the values differ on two threads");
+        assert_eq!(work, work_alone, "{code}: the work differs on two threads");
     }
 }
