@@ -111,17 +111,7 @@ pub(crate) fn hover(doc: &Document, offset: usize) -> Hover {
 /// The symbols of one line, placed in the whole text: a statement never spans lines, so a line
 /// read alone gives the symbols the whole text gives there.
 fn line_symbols(start: usize, line: &str) -> Vec<text::Symbol> {
-    text::symbols(line)
-        .into_iter()
-        .map(|s| text::Symbol {
-            start: s.start + start,
-            end: s.end + start,
-            name_start: s.name_start + start,
-            name_end: s.name_end + start,
-            names_games: s.names_games.into_iter().map(|(n, a, b)| (n, a + start, b + start)).collect(),
-            ..s
-        })
-        .collect()
+    text::symbols(line).into_iter().map(|s| s.shifted(start)).collect()
 }
 
 /// The hover on a rule: the word's own line, then the rule's moves, reading the game under

@@ -41,22 +41,27 @@ pub struct Symbol {
     pub names_games: Vec<(String, usize, usize)>,
 }
 
+impl Symbol {
+    /// The same symbol `by` bytes further on: one read from a line alone, placed in its text.
+    pub fn shifted(self, by: usize) -> Symbol {
+        Symbol {
+            start: self.start + by,
+            end: self.end + by,
+            name_start: self.name_start + by,
+            name_end: self.name_end + by,
+            names_games: self.names_games.into_iter().map(|(n, a, b)| (n, a + by, b + by)).collect(),
+            ..self
+        }
+    }
+}
+
 /// The symbols of a text, in the order of the text. A text being typed often does not parse:
 /// then each line is read on its own, and the lines that do not parse give no symbol.
 pub fn symbols(text: &str) -> Vec<Symbol> {
     match symbols_of_whole(text) {
         Some(symbols) => symbols,
         None => super::by_line(text, symbols_of_whole)
-            .flat_map(|(at, symbols)| {
-                symbols.into_iter().map(move |s| Symbol {
-                    start: s.start + at,
-                    end: s.end + at,
-                    name_start: s.name_start + at,
-                    name_end: s.name_end + at,
-                    names_games: s.names_games.into_iter().map(|(n, a, b)| (n, a + at, b + at)).collect(),
-                    ..s
-                })
-            })
+            .flat_map(|(at, symbols)| symbols.into_iter().map(move |s| s.shifted(at)))
             .collect(),
     }
 }
