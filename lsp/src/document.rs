@@ -26,9 +26,11 @@ impl Document {
         let Some(&start) = self.line_starts.get(position.line as usize) else {
             return self.text.len();
         };
-        let line_end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
+        let line = self.line(start);
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line_end = start + line.len();
         let mut units = 0u32;
-        for (i, c) in self.text[start..line_end].char_indices() {
+        for (i, c) in line.char_indices() {
             if units >= position.character {
                 return start + i;
             }

@@ -29,9 +29,9 @@ mod shared_tests;
 /// behind. The pairs start again from every value at each multiple of `PAIRS_MEET`, where the
 /// tables and the choices may change. (0.564 to 2^17: 1.7 times as fast on two threads.) Up to
 /// that multiple the second thread computes its piles as a stretch (`stretch`), with nothing
-/// handed over a pile but the values and each pile's answer; piles whose marks were made ahead
-/// go over one at a time with them (`pair`). (0.161 to 2^22: 1.26 times as fast on two threads
-/// one at a time, 1.5 times as a stretch.)
+/// handed over a pile but the values and each pile's answer; in a run that asks for a window
+/// they go over one at a time (`pair`). (0.161 to 2^22: 1.26 times as fast on two threads one
+/// at a time, 1.5 times as a stretch.)
 pub(crate) struct HeapKernel {
     pub rules: HeapRules,
     values: Values,

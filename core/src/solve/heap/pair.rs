@@ -343,8 +343,9 @@ impl Worker {
         // first − 2 is among the values stored).
         let mut own = true;
         let mut pile = first;
-        // The kernel checked that the rules reach the stretch's last pile.
-        let follows = values.len() as u64 + 1 == first && values.len() >= self.seen;
+        // The kernel checked that the rules reach the stretch's last pile (and `catch_up` that
+        // this thread has seen no value past the share).
+        let follows = values.len() as u64 + 1 == first;
         while follows && pile < end {
             if !link.wait_stored(id, pile, &mut values, &mut epoch, &mut own) {
                 break;

@@ -25,7 +25,7 @@ use super::classes::Classes;
 use super::values::Values;
 
 /// Odd piles a stretch holds at most (it ends at the next multiple of `PAIRS_MEET`, 256).
-pub(super) const STRETCH_ODD: usize = 128;
+const STRETCH_ODD: usize = 128;
 
 /// Looks this many times before sleeping between looks: within a stretch the other thread is
 /// at work on a pile of a few microseconds, and only a run stopped from outside waits longer.
@@ -182,11 +182,11 @@ impl StretchLink {
         Gone(Arc::clone(self))
     }
 
-    /// Waits until the kernel has stored every value below `need`, in the buffer `values`
-    /// reads (epoch `epoch`), taking a share of a new buffer when the kernel moved its values;
-    /// false when the stretch is given up. `own` is the pile just below `need`'s range this
-    /// thread wrote in the buffer (if it is in it): after a move it is not, and the kernel's
-    /// own store of it is waited for.
+    /// Waits until every value below pile − 1 can be read in the buffer `values` reads (epoch
+    /// `epoch`), taking a share of a new buffer when the kernel moved its values; false when the
+    /// stretch is given up. `own` says whether this thread's last value (pile − 2) is in that
+    /// buffer: then the kernel's values below pile − 2 are waited for, else (after a move) those
+    /// below pile − 1, the kernel's store of pile − 2 among them.
     pub(super) fn wait_stored(&self, id: u64, pile: u64, values: &mut Values, epoch: &mut u64, own: &mut bool) -> bool {
         wait_for(
             || {
@@ -241,9 +241,9 @@ fn decode_searched(word: u64) -> Option<(bool, u64)> {
     word.checked_sub(1).map(|w| (w & 1 == 1, w >> 1))
 }
 
-/// Looks until `ready` (true) or `stop` (then whether `ready`, once more): spinning, yielding the processor every 64th
-/// look (two threads sharing one core would otherwise spin away each other's turns), then
-/// sleeping a little between looks.
+/// Looks until `ready` (true) or `stop` (then whether `ready`, once more): spinning, yielding
+/// the processor every 64th look (two threads sharing one core would otherwise spin away each
+/// other's turns), then sleeping a little between looks.
 fn wait_for(mut ready: impl FnMut() -> bool, mut stop: impl FnMut() -> bool) -> bool {
     let mut looks = 0u32;
     loop {
