@@ -18,6 +18,13 @@ histogram, which his program prints at the end, and takeaway's at n) and the num
 values. The table goes to --out and to stdout, each time as a ratio to Rogalski's (below 1:
 takeaway took less). The seconds depend on the machine and its load; the ratios are of runs
 made side by side, seconds apart.
+
+Two threads hand each other a pile's value every microsecond or so, so their gain depends on
+how long a cache line takes to go from one core to the other: on a virtual machine the host may
+move the two cores apart and back within minutes (this one's round trip went between 75 and
+385 ns in one evening). Before each two-thread run the script measures that round trip (a
+small program compiled with rustc: two threads passing a counter back and forth), and the table
+gives the range.
 """
 
 from __future__ import annotations
@@ -56,6 +63,48 @@ def build_takeaway() -> Path:
     binary = ROOT / "target" / "release" / "takeaway"
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "takeaway"], cwd=ROOT, check=True)
     return binary
+
+
+PROBE = r"""
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+#[repr(align(128))]
+struct Line(AtomicU64);
+fn main() {
+    const TRIPS: u64 = 200_000;
+    let line = Arc::new(Line(AtomicU64::new(0)));
+    let other = Arc::clone(&line);
+    let echo = std::thread::spawn(move || {
+        for i in 0..TRIPS {
+            while other.0.load(Ordering::Acquire) != 2 * i + 1 { std::hint::spin_loop(); }
+            other.0.store(2 * i + 2, Ordering::Release);
+        }
+    });
+    let start = std::time::Instant::now();
+    for i in 0..TRIPS {
+        line.0.store(2 * i + 1, Ordering::Release);
+        while line.0.load(Ordering::Acquire) != 2 * i + 2 { std::hint::spin_loop(); }
+    }
+    let nanos = start.elapsed().as_nanos() as f64 / TRIPS as f64;
+    echo.join().unwrap();
+    println!("{nanos:.0}");
+}
+"""
+
+
+def build_probe(directory: Path) -> Path:
+    """The round-trip probe, compiled into `directory`."""
+    source = directory / "round_trip.rs"
+    source.write_text(PROBE)
+    binary = directory / "round_trip"
+    subprocess.run(["rustc", "-O", "--edition", "2021", "-o", str(binary), str(source)], check=True)
+    return binary
+
+
+def round_trip_ns(probe: Path) -> float:
+    """A cache line's round trip between two threads, in nanoseconds (the least of three)."""
+    return min(float(subprocess.run([str(probe)], check=True, stdout=subprocess.PIPE, text=True).stdout)
+               for _ in range(3))
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, float, str]:
@@ -110,12 +159,16 @@ def main() -> None:
         raise SystemExit("/usr/bin/time is needed (Debian: apt-get install time)")
     rogalski = build_rogalski(checkout(args.octal))
     takeaway = build_takeaway()
+    probe_dir = tempfile.TemporaryDirectory()
+    probe = build_probe(Path(probe_dir.name))
     lines = [
         f"Values of heaps 0..{args.n - 1}: wall-clock seconds and peak memory (MB), the least of {args.runs} run(s); "
-        "ratios to Rogalski's octal (one thread).",
+        "ratios to Rogalski's octal (one thread); the second thread's gain (1 thread's seconds over 2 threads'), "
+        "and the cores' round trip measured before each two-thread run.",
         "",
-        "| code | octal s | octal MB | takeaway 1 thread s | MB | × octal | takeaway 2 threads s | MB | × octal | values |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| code | octal s | octal MB | takeaway 1 thread s | MB | × octal | takeaway 2 threads s | MB | × octal "
+        "| 2nd thread | round trip ns | values |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     print("\n".join(lines), flush=True)
     differ = False
@@ -125,6 +178,7 @@ def main() -> None:
             r_s, r_mb, r_out = least(args.runs, [str(rogalski), code, str(args.n), "0"], cwd)
             r_counts, r_rare = rogalski_figures(r_out, args.n)
             ours = []
+            trips: list[float] = []
             for workers in (1, 2):
                 rows = cwd / f"rows-{workers}.jsonl"
                 command = [str(takeaway), "sweep", "--codes", code, "--upto", str(args.n), "--histograms",
@@ -132,6 +186,8 @@ def main() -> None:
                 best = None
                 for _ in range(args.runs):
                     rows.unlink(missing_ok=True)
+                    if workers == 2:
+                        trips.append(round_trip_ns(probe))
                     result = timed(command, cwd)
                     if best is None or result[0] < best[0]:
                         best = result
@@ -142,7 +198,8 @@ def main() -> None:
             note = "equal histograms" if agree else "HISTOGRAMS DIFFER"
             rare_note = f", rare {ours[0][3]} (octal {r_rare})"
             row = (f"| {code} | {r_s:.2f} | {r_mb:.0f} | {ours[0][0]:.2f} | {ours[0][1]:.0f} | {ours[0][0] / r_s:.2f} "
-                   f"| {ours[1][0]:.2f} | {ours[1][1]:.0f} | {ours[1][0] / r_s:.2f} | {note}{rare_note} |")
+                   f"| {ours[1][0]:.2f} | {ours[1][1]:.0f} | {ours[1][0] / r_s:.2f} | {ours[0][0] / ours[1][0]:.2f}× "
+                   f"| {min(trips):.0f}–{max(trips):.0f} | {note}{rare_note} |")
             lines.append(row)
             print(row, flush=True)
             differ = differ or not agree

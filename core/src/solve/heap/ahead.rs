@@ -183,7 +183,6 @@ impl Ahead {
     }
 
     /// Whether a second thread makes the work ahead.
-    #[cfg(test)]
     pub(super) fn has_thread(&self) -> bool {
         self.requests.is_some()
     }

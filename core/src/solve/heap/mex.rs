@@ -48,7 +48,13 @@ pub(super) fn next_value<T: Slot>(
                 if t >= n {
                     break;
                 }
-                marks.mark(g[reach.index(n_us - t as usize)?].value());
+                let at = reach.index(n_us - t as usize)?;
+                // Pile n − 1 not stored yet: its option is settled once it is (see
+                // `HeapRules::defers_last`).
+                if t == 1 && at == g.len() && rules.defers_last() {
+                    continue;
+                }
+                marks.mark(g[at].value());
             }
         }
     }

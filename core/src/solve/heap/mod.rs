@@ -331,8 +331,20 @@ impl HeapRules {
     /// none from pile n + 1 leaves a heap of n, among the amounts evaluated so far (those to
     /// come take more), so that piles n and n + 1 need only the values below n.
     pub(super) fn pairs_piles(&self) -> bool {
-        self.one.first().is_some_and(|&t| t >= 2)
-            && self.two.iter().all(|&(t, f)| t >= 1 || f & (TWO_ANY | TWO_UNEQUAL) == 0)
+        self.one.first().is_some_and(|&t| t >= 2) && self.splits_take()
+    }
+
+    /// True when pile n + 1 needs pile n only as the one heap that taking 1 leaves (0.6, 0.7):
+    /// the sparse-space method may then compute it from the values below n without that
+    /// option, and settle it once pile n is known (see `HeapKernel::settled`).
+    pub(super) fn defers_last(&self) -> bool {
+        self.one.first() == Some(&1) && self.splits_take()
+    }
+
+    /// True when every split takes at least one first, among the amounts evaluated so far:
+    /// the parts of pile n + 1 are then below n.
+    fn splits_take(&self) -> bool {
+        self.two.iter().all(|&(t, f)| t >= 1 || f & (TWO_ANY | TWO_UNEQUAL) == 0)
     }
 
     /// True when the rules can split a heap in two, so that a pile's options grow with it.

@@ -347,7 +347,7 @@ impl Worker {
         // this thread has seen no value past the share).
         let follows = values.len() as u64 + 1 == first;
         while follows && pile < end {
-            if !link.wait_stored(id, pile, &mut values, &mut epoch, &mut own) {
+            if !link.wait_stored((id, pile, false), &mut values, &mut epoch, &mut own) {
                 break;
             }
             // Safety: the kernel has stored every value below pile − 2 (or below pile − 1) in
@@ -358,7 +358,21 @@ impl Worker {
             unsafe { values.read_up_to(pile as usize - 1) };
             let i = ((pile - first) / 2) as usize;
             let flag = targeted.get(i).copied().unwrap_or(false);
-            let (found, work, searched) = self.compute(&values, pile, flag, None, tables);
+            let (mut found, mut work, mut searched) = self.compute(&values, pile, flag, None, tables);
+            // Where the rules defer pile − 1's option (the kernel's), the pile is settled here
+            // once the kernel has stored it, as the kernel settles the piles it computes.
+            if found.is_some() && self.rules.defers_last() {
+                if !link.wait_stored((id, pile, true), &mut values, &mut epoch, &mut own) {
+                    break;
+                }
+                // Safety: as above, with every value below the pile stored by the kernel.
+                unsafe { values.read_up_to(pile as usize) };
+                if found == Some(values.get(pile as usize - 1)) {
+                    let again = self.compute(&values, pile, flag, None, tables);
+                    (found, searched) = (again.0, again.2);
+                    work += again.1;
+                }
+            }
             let Some(value) = found else { break };
             // Safety: the kernel's length is at most this pile until it takes this answer, and
             // it neither reads nor writes the place before then; no other handle writes it.

@@ -186,8 +186,16 @@ impl StretchLink {
     /// `epoch`), taking a share of a new buffer when the kernel moved its values; false when the
     /// stretch is given up. `own` says whether this thread's last value (pile − 2) is in that
     /// buffer: then the kernel's values below pile − 2 are waited for, else (after a move) those
-    /// below pile − 1, the kernel's store of pile − 2 among them.
-    pub(super) fn wait_stored(&self, id: u64, pile: u64, values: &mut Values, epoch: &mut u64, own: &mut bool) -> bool {
+    /// below pile − 1, the kernel's store of pile − 2 among them. With `settle`, every value
+    /// below the pile is waited for, the kernel's pile − 1 among them (see
+    /// `HeapRules::defers_last`).
+    pub(super) fn wait_stored(
+        &self,
+        (id, pile, settle): (u64, u64, bool),
+        values: &mut Values,
+        epoch: &mut u64,
+        own: &mut bool,
+    ) -> bool {
         wait_for(
             || {
                 let stored = self.stored.0.load(Ordering::Acquire);
@@ -201,7 +209,13 @@ impl StretchLink {
                     }
                     return false;
                 }
-                let need = if *own { pile - 2 } else { pile - 1 };
+                let need = if settle {
+                    pile
+                } else if *own {
+                    pile - 2
+                } else {
+                    pile - 1
+                };
                 stored >= need
             },
             || self.given_up.load(Ordering::Acquire) >= id,

@@ -12,14 +12,15 @@ use crate::solve::heap::HeapRules;
 /// it was but where they widened (from one byte to two: a new buffer), and whether a second
 /// thread took part.
 fn run(code: &str, upto: usize, threads: usize) -> (Vec<u32>, bool, bool) {
-    let (values, stayed, second_thread, _, _) = run_with_room(code, upto, threads, true);
+    let (values, stayed, second_thread, _, _, _) = run_with_room(code, upto, threads, true);
     (values, stayed, second_thread)
 }
 
 /// `run`, with the room for the values reserved first or grown as they come, and the work
-/// counted too, and how many stretches of piles and moves of the values' buffer under them there
-/// were (see `stretch`).
-fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Vec<u32>, bool, bool, u64, u64) {
+/// counted too, how many stretches of piles and moves of the values' buffer under them there
+/// were (see `stretch`), and how many piles the kernel's thread settled by computing them again.
+#[allow(clippy::type_complexity)] // a test's findings, named where they are read
+fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Vec<u32>, bool, bool, u64, u64, u64) {
     let game = crate::solve::test_support::game_text(&format!("game \"g\"\npiles\nmove: octal {code}\n"));
     let rules = HeapRules::compile(&game).expect("an octal code compiles");
     let mut kernel = HeapKernel::new(rules);
@@ -41,7 +42,7 @@ fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Ve
         stretches_and_moves = kernel.stretch_epoch;
     }
     let values = (0..upto as u64).map(|n| kernel.value(n).expect("every value is kept")).collect();
-    (values, stayed, second_thread, work, stretches_and_moves)
+    (values, stayed, second_thread, work, stretches_and_moves, kernel.settled_again)
 }
 
 #[test]
@@ -61,13 +62,55 @@ fn a_stretch_of_piles_goes_on_when_the_values_move_and_counts_the_same_work() {
     // 0.172's widen, while the second thread computes a stretch's odd piles by itself; each
     // time it takes a share of the new buffer. The values and the work counted are those of
     // one thread.
-    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 16)] {
-        let (alone, _, _, work_alone, _) = run_with_room(code, upto, 1, false);
-        let (values, stayed, second_thread, work, stretched) = run_with_room(code, upto, 2, false);
+    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 16), ("0.6", 1 << 16)] {
+        let (alone, _, _, work_alone, _, _) = run_with_room(code, upto, 1, false);
+        let (values, stayed, second_thread, work, stretched, _) = run_with_room(code, upto, 2, false);
         assert!(second_thread, "{code}: no second thread took part");
         assert!(stretched > 16, "{code}: {stretched} stretches and moves");
         assert!(!stayed, "{code}: the values never moved");
         assert_eq!(values, alone, "{code}: the values differ on two threads");
         assert_eq!(work, work_alone, "{code}: the work differs on two threads");
     }
+}
+
+/// 0.6's values by their definition: taking one token leaves one heap or two, never none.
+fn officers(upto: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(upto);
+    let mut seen = Vec::new();
+    for n in 0..upto {
+        seen.clear();
+        seen.resize(2 * n + 2, false);
+        if n >= 2 {
+            seen[g[n - 1] as usize] = true;
+        }
+        for a in 1..n.saturating_sub(1) {
+            seen[(g[a] ^ g[n - 1 - a]) as usize] = true;
+        }
+        g.push(seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32);
+    }
+    g
+}
+
+#[test]
+fn a_pile_computed_without_the_heap_before_it_is_settled_by_its_value() {
+    // 0.6: pile n + 1 is computed beside pile n, without the option of the one heap n that
+    // taking a token leaves, and settled once pile n is known; where that option is the value
+    // it left out, the pile is computed again. Both happen before 8,192, on one thread and on
+    // two, and the values are those of the definition.
+    let upto = 1 << 13;
+    let game = crate::solve::test_support::game_text("game \"g\"\npiles\nmove: octal 0.6\n");
+    let rules = HeapRules::compile(&game).expect("an octal code compiles");
+    let mut kernel = HeapKernel::new(rules);
+    let mut work = 0;
+    while kernel.computed() < upto {
+        assert!(kernel.push_next(&mut work).expect("no limit is near"));
+    }
+    assert!(kernel.settled_again >= 2, "{} piles computed again", kernel.settled_again);
+    let values: Vec<u32> = (0..upto as u64).map(|n| kernel.value(n).expect("every value is kept")).collect();
+    assert_eq!(values, officers(upto));
+    let (two, _, second_thread, work_two, stretched, here) = run_with_room("0.6", upto, 2, false);
+    assert!(second_thread && stretched > 4, "{stretched} stretches on two threads");
+    // Some of them on the second thread, which settles the odd piles of its stretches.
+    assert!(here < kernel.settled_again, "{here} of {} piles computed again here", kernel.settled_again);
+    assert_eq!((two, work_two), (values, work));
 }
