@@ -22,7 +22,7 @@ made side by side, seconds apart.
 Two threads hand each other a pile's value every microsecond or so, so their gain depends on
 how long a cache line takes to go from one core to the other: on a virtual machine the host may
 move the two cores apart and back within minutes (this one's round trip went between 75 and
-385 ns in one evening). Before each two-thread run the script measures that round trip (a
+414 ns in one evening). Before each two-thread run the script measures that round trip (a
 small program compiled with rustc: two threads passing a counter back and forth), and the table
 gives the range.
 """

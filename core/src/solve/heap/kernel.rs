@@ -42,9 +42,6 @@ pub(crate) struct HeapKernel {
     pub rules: HeapRules,
     values: Values,
     largest: u32,
-    /// the last pile stored and its value, which settling the next reads (see `settled`)
-    /// rather than the values, where the second thread may have written it a moment before
-    last_stored: (u64, u32),
     marks: Marks,
     sparse: Option<Sparse>,
     /// whether the sparse-space method was considered already
@@ -150,7 +147,6 @@ impl HeapKernel {
             rules,
             values: Values::default(),
             largest: 0,
-            last_stored: (u64::MAX, 0),
             marks: Marks::default(),
             sparse: None,
             sparse_tried: false,
@@ -682,7 +678,6 @@ impl HeapKernel {
             self.weigh_sparse(n, work);
         }
         self.largest = self.largest.max(g);
-        self.last_stored = (n, g);
         if n >= 1 {
             set_bit(&mut self.taken_any, g);
         }

@@ -12,11 +12,11 @@ use crate::solve::SolveError;
 impl HeapKernel {
     /// Whether piles n and n + 1 are computed as a pair: from an even n, where the whole table
     /// is kept and the rules pair piles (`HeapRules::pairs_piles`) or let pile n + 1's option
-    /// from pile n wait (`defers_at`). Under the sparse-space
-    /// method always, each pile from the values below it less one, on one thread as on two
-    /// (see `HeapKernel`); under the plain scan, which reads nothing but the values, only on
-    /// two threads, once a pile's scan is long enough to share, and not from a power of two
-    /// (the method may be tried again at the pile after it).
+    /// from pile n wait (`defers_at`). Under the sparse-space method always, each pile from the
+    /// values below it less one, on one thread as on two (see `HeapKernel`); under the plain
+    /// scan, which reads nothing but the values, only on two threads, once a pile's scan is long
+    /// enough to share, and not from a power of two (the method may be tried again at the pile
+    /// after it).
     pub(super) fn pairs_at(&mut self, n: u64) -> bool {
         let paired = n.is_multiple_of(2)
             && self.reach.dropped() == 0
@@ -51,11 +51,7 @@ impl HeapKernel {
     pub(super) fn settled(&mut self, computed: Computed) -> Computed {
         let Some((beside, targeted)) = computed.deferred else { return computed };
         let m = computed.n;
-        let previous = match self.last_stored {
-            (pile, value) if pile + 1 == m => value,
-            _ => self.values.get(m as usize - 1),
-        };
-        if previous != computed.value {
+        if self.values.get(m as usize - 1) != computed.value {
             return Computed { deferred: None, ..computed };
         }
         #[cfg(test)]
