@@ -62,6 +62,10 @@ pub(super) struct Shared {
     /// how often each value occurred since the last recount, and in the stretch before it
     counting: Vec<u32>,
     counted: Vec<u32>,
+    /// the values counted in the stretch before the last recount, the most frequent first (ties
+    /// in no particular order): the partners of a missing value are the first of these that
+    /// pair with it, so that making them reads a few entries instead of every value's count
+    by_count: Vec<u32>,
     since_recount: u32,
 }
 
@@ -96,22 +100,27 @@ impl Scratch {
     }
 
     /// Finds the common values whose holders are likeliest to pair with a pile of value c XOR
-    /// `v`, unless known since the last recount.
+    /// `v`, unless known since the last recount: the `PARTNERS_TRIED` common values c with a
+    /// holder whose c XOR v was counted most often, the larger c first among equal counts.
     fn make_partners(&mut self, shared: &Shared, v: usize) {
         if self.partners[v].is_none() {
-            let mut list: Vec<(u32, u32)> = (0..shared.class.len())
-                .filter(|&c| shared.class[c] != 0 && !shared.holders[c].is_empty() && (c ^ v) < shared.counted.len())
-                .map(|c| (shared.counted[c ^ v], c as u32))
-                .filter(|&(count, _)| count > 0)
-                .collect();
-            // The most frequent first (no two alike: the values differ): only the first few
-            // are kept, so only they are sorted.
-            if list.len() > PARTNERS_TRIED {
-                list.select_nth_unstable_by(PARTNERS_TRIED - 1, |a, b| b.cmp(a));
-                list.truncate(PARTNERS_TRIED);
+            // The values counted, the most frequent first, a run of equal counts at a time:
+            // each run's partners in decreasing order, until enough are found. (Every value
+            // counted and v are below the tables' size, a power of two: so is their XOR.)
+            let usable = |c: usize| shared.class[c] != 0 && !shared.holders[c].is_empty();
+            let mut chosen = Vec::with_capacity(PARTNERS_TRIED);
+            let mut run = Vec::new();
+            let mut rest = &shared.by_count[..];
+            while let (Some(&first), true) = (rest.first(), chosen.len() < PARTNERS_TRIED) {
+                let count = shared.counted[first as usize];
+                let length = rest.iter().position(|&x| shared.counted[x as usize] != count).unwrap_or(rest.len());
+                run.clear();
+                run.extend(rest[..length].iter().map(|&x| x ^ v as u32).filter(|&c| usable(c as usize)));
+                run.sort_unstable_by(|a, b| b.cmp(a));
+                chosen.extend(run.iter().take(PARTNERS_TRIED - chosen.len()));
+                rest = &rest[length..];
             }
-            list.sort_unstable_by(|a, b| b.cmp(a));
-            self.partners[v] = Some(list.into_iter().map(|(_, c)| c).collect());
+            self.partners[v] = Some(chosen);
         }
     }
 
@@ -129,7 +138,12 @@ impl Sparse {
     pub(super) fn memory_bytes(&self) -> u64 {
         let s = &self.shared;
         let holders: usize = s.holders.iter().map(|h| h.capacity() * 4 + 24).sum();
-        let lists = (s.rare.capacity() + s.rare_value.capacity() + s.counting.capacity() + s.counted.capacity()) * 4;
+        let lists = (s.rare.capacity()
+            + s.rare_value.capacity()
+            + s.counting.capacity()
+            + s.counted.capacity()
+            + s.by_count.capacity())
+            * 4;
         (holders + lists + s.class.capacity() + self.scratch.memory_bytes()) as u64
     }
 
@@ -144,6 +158,7 @@ impl Sparse {
                 holders: Vec::new(),
                 counting: Vec::new(),
                 counted: Vec::new(),
+                by_count: Vec::new(),
                 since_recount: 0,
             },
             choice: WitnessChoice::default(),
@@ -221,6 +236,10 @@ impl Sparse {
         if s.since_recount == RECOUNT_EVERY {
             s.since_recount = 0;
             std::mem::swap(&mut s.counting, &mut s.counted);
+            let counted = &s.counted;
+            s.by_count.clear();
+            s.by_count.extend((0..counted.len() as u32).filter(|&x| counted[x as usize] > 0));
+            s.by_count.sort_unstable_by(|&a, &b| counted[b as usize].cmp(&counted[a as usize]));
             s.counting.iter_mut().for_each(|c| *c = 0);
             let size = s.class.len();
             self.scratch.forget_partners(size);
@@ -825,6 +844,41 @@ fn try_holders<T: Slot>(
 #[cfg(test)]
 mod tests {
     use super::{fewest_rare_classes, walsh_hadamard, Values, WitnessChoice, CHOICE_EVERY, CHOICE_SAMPLE};
+    use super::{Classes, PARTNERS_TRIED, RECOUNT_EVERY};
+
+    /// The partners made from the values in order of their counts are those of the definition:
+    /// of the common values c with a holder, the `PARTNERS_TRIED` whose c XOR v was counted
+    /// most often, the larger c first among equal counts (values with many equal counts, a
+    /// few more frequent, after one recount and after two).
+    #[test]
+    fn the_partners_of_a_missing_value_are_the_most_frequent_pairings() {
+        let value = |n: u32| if n.is_multiple_of(5) { (n / 5) % 16 } else { (n * n * 31 + n * 7) % 251 };
+        for recounts in [1, 2] {
+            let mut values = Values::default();
+            for n in 0..recounts * RECOUNT_EVERY + 100 {
+                values.push(value(n));
+            }
+            let mut sparse = Classes { mask: 0x5, parity: [1, 1] }.sparse(&values);
+            let shared = &sparse.shared;
+            let size = shared.class.len();
+            let mut ties = 0;
+            for v in 0..size {
+                let mut by_definition: Vec<(u32, u32)> = (0..size)
+                    .filter(|&c| shared.class[c] != 0 && !shared.holders[c].is_empty())
+                    .map(|c| (shared.counted[c ^ v], c as u32))
+                    .filter(|&(count, _)| count > 0)
+                    .collect();
+                by_definition.sort_unstable_by(|a, b| b.cmp(a));
+                by_definition.truncate(PARTNERS_TRIED);
+                ties += by_definition.windows(2).filter(|w| w[0].0 == w[1].0).count();
+                sparse.scratch.make_partners(shared, v);
+                let made = sparse.scratch.partners[v].clone().expect("partners made");
+                let expected: Vec<u32> = by_definition.iter().map(|&(_, c)| c).collect();
+                assert_eq!(made, expected, "value {v} after {recounts} recounts");
+            }
+            assert!(ties > 1000, "equal counts are broken by the value: {ties}");
+        }
+    }
 
     /// The figures count rare values past 4,095 too: odd values common, every 97th pile's
     /// value even, values up to 16,382 (above the method's own limit of 2^12).
