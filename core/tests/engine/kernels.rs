@@ -463,3 +463,22 @@ fn one_pass_outcomes_of_schwenk_games_are_those_of_one_question_a_pile() {
     }
     assert_eq!(p, fib);
 }
+
+#[test]
+fn a_deferring_code_on_two_threads_gives_the_definitions_values_again_and_again() {
+    // 0.662 defers pile n's option from pile n + 1 (as 0.6 does). With the second thread
+    // settling its own piles, its values on two threads went wrong under load (the engine's
+    // tests beside two busy loops: 39 for 4 at 5,995), once in three CI runs: asked pile by
+    // pile as a user's questions come, each method, a few times over.
+    let game = common::game_text("game \"0.662\"\npiles\nmove: octal 0.662\n");
+    let expected = common::octal::octal_by_definition([6, 6, 2], 6_000);
+    for _ in 0..20 {
+        for sparse in [SparseMode::Auto, SparseMode::OneDomain, SparseMode::Never] {
+            let mut solver = Solver::new(&game, &with_sparse_mode(Budget::new(), sparse));
+            for n in (0..=6_000u64).step_by(11) {
+                let value = solver.value(&Position::new(vec![n])).unwrap().grundy;
+                assert_eq!(value, Some(expected[n as usize] as u64), "0.662 with {sparse:?}, n = {n}");
+            }
+        }
+    }
+}

@@ -47,7 +47,7 @@ fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Ve
 
 #[test]
 fn two_threads_read_the_values_where_the_kernel_wrote_them() {
-    for (code, upto) in [("0.6", 1 << 17), ("0.161", 1 << 17), ("0.172", 1 << 17)] {
+    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 17)] {
         let (alone, _, _) = run(code, upto, 1);
         let (values, stayed, second_thread) = run(code, upto, 2);
         assert!(second_thread, "{code}: no second thread took part");
@@ -62,7 +62,7 @@ fn a_stretch_of_piles_goes_on_when_the_values_move_and_counts_the_same_work() {
     // 0.172's widen, while the second thread computes a stretch's odd piles by itself; each
     // time it takes a share of the new buffer. The values and the work counted are those of
     // one thread.
-    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 16), ("0.6", 1 << 16)] {
+    for (code, upto) in [("0.161", 1 << 17), ("0.172", 1 << 16)] {
         let (alone, _, _, work_alone, _, _) = run_with_room(code, upto, 1, false);
         let (values, stayed, second_thread, work, stretched, _) = run_with_room(code, upto, 2, false);
         assert!(second_thread, "{code}: no second thread took part");
@@ -108,9 +108,10 @@ fn a_pile_computed_without_the_heap_before_it_is_settled_by_its_value() {
     assert!(kernel.settled_again >= 2, "{} piles computed again", kernel.settled_again);
     let values: Vec<u32> = (0..upto as u64).map(|n| kernel.value(n).expect("every value is kept")).collect();
     assert_eq!(values, officers(upto));
+    // On two threads both piles of each pair stay on the kernel's thread (see `start_stretch`):
+    // every pile is settled here, as on one.
     let (two, _, second_thread, work_two, stretched, here) = run_with_room("0.6", upto, 2, false);
-    assert!(second_thread && stretched > 4, "{stretched} stretches on two threads");
-    // Some of them on the second thread, which settles the odd piles of its stretches.
-    assert!(here < kernel.settled_again, "{here} of {} piles computed again here", kernel.settled_again);
+    assert!(!second_thread && stretched == 0, "{stretched} stretches on two threads");
+    assert_eq!(here, kernel.settled_again, "{here} of {} piles computed again here", kernel.settled_again);
     assert_eq!((two, work_two), (values, work));
 }
