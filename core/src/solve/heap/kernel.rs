@@ -288,7 +288,11 @@ impl HeapKernel {
 
     /// Room for the values of piles below `total` (a window's are stored closer together).
     pub(crate) fn reserve_total(&mut self, total: usize) {
-        self.values.reserve_total(total.saturating_sub(self.reach.dropped()))
+        self.values.reserve_total(total.saturating_sub(self.reach.dropped()));
+        // Each question reserves room for its piles, often between two piles of a stretch: where
+        // that moved the values, the second thread must learn it before its next answer is taken
+        // as written (it may have written that pile in the buffer the values left).
+        self.publish_stored();
     }
 
     /// From here on keeps only the piles below `prefix` and at least the latest `recent`, when

@@ -159,10 +159,7 @@ impl HeapKernel {
     /// window) or keep them on this thread (no second thread, or piles too cheap for it).
     fn start_stretch(&mut self, n: u64, targeted: bool) -> bool {
         let alone = self.sparse.is_some() && !self.pair_thread_on;
-        // Rules that defer pile n's option (0.6) keep both piles of each pair here: with the
-        // second thread settling its own piles, 0.662 on two threads under load gave wrong
-        // values (the race is not found yet; see `a_deferring_code_on_two_threads_...`).
-        if self.threads < 2 || self.pair_thread_failed || alone || self.window_asked || self.rules.defers_last() {
+        if self.threads < 2 || self.pair_thread_failed || alone || self.window_asked {
             return false;
         }
         let end = (n / PAIRS_MEET + 1) * PAIRS_MEET;
@@ -308,7 +305,12 @@ impl HeapKernel {
                 let id = self.stretch.as_ref().map_or(0, |s| s.id);
                 match self.pair_thread.as_mut().and_then(|t| t.stretch_answer(id, q)) {
                     Some(a) => {
-                        let written = a.written == Some(self.stretch_epoch);
+                        // Taken as written only in the buffer the values are in: every move
+                        // of the values is published with a new epoch (`publish_stored`), so
+                        // the second check holds whenever the first does.
+                        let here = self.stretch.as_ref().is_some_and(|s| s.buffer == self.values.buffer());
+                        debug_assert!(here, "pile {q}: the values moved and the second thread was not told");
+                        let written = a.written == Some(self.stretch_epoch) && here;
                         // The second thread settled the pile itself.
                         let (value, work, searched) = (a.value, a.work, a.searched);
                         Computed { n: q, value, work, searched, filled: None, written, deferred: None }
