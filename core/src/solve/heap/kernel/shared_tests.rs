@@ -8,6 +8,14 @@ use super::super::values::with_slots;
 use super::HeapKernel;
 use crate::solve::heap::HeapRules;
 
+/// A kernel for the octal game `code`, on `threads` threads.
+fn kernel_of(code: &str, threads: usize) -> HeapKernel {
+    let game = crate::solve::test_support::game_text(&format!("game \"g\"\npiles\nmove: octal {code}\n"));
+    let mut kernel = HeapKernel::new(HeapRules::compile(&game).expect("an octal code compiles"));
+    kernel.set_threads(threads);
+    kernel
+}
+
 /// The values of `code` to `upto` on `threads` threads, whether the values' buffer stayed where
 /// it was but where they widened (from one byte to two: a new buffer), and whether a second
 /// thread took part.
@@ -21,10 +29,7 @@ fn run(code: &str, upto: usize, threads: usize) -> (Vec<u32>, bool, bool) {
 /// were (see `stretch`), and how many piles the kernel's thread settled by computing them again.
 #[allow(clippy::type_complexity)] // a test's findings, named where they are read
 fn run_with_room(code: &str, upto: usize, threads: usize, reserved: bool) -> (Vec<u32>, bool, bool, u64, u64, u64) {
-    let game = crate::solve::test_support::game_text(&format!("game \"g\"\npiles\nmove: octal {code}\n"));
-    let rules = HeapRules::compile(&game).expect("an octal code compiles");
-    let mut kernel = HeapKernel::new(rules);
-    kernel.set_threads(threads);
+    let mut kernel = kernel_of(code, threads);
     if reserved {
         kernel.reserve_total(upto);
     }
@@ -98,9 +103,7 @@ fn a_pile_computed_without_the_heap_before_it_is_settled_by_its_value() {
     // it left out, the pile is computed again. Both happen before 8,192, on one thread and on
     // two, and the values are those of the definition.
     let upto = 1 << 13;
-    let game = crate::solve::test_support::game_text("game \"g\"\npiles\nmove: octal 0.6\n");
-    let rules = HeapRules::compile(&game).expect("an octal code compiles");
-    let mut kernel = HeapKernel::new(rules);
+    let mut kernel = kernel_of("0.6", 1);
     let mut work = 0;
     while kernel.computed() < upto {
         assert!(kernel.push_next(&mut work).expect("no limit is near"));
@@ -125,11 +128,9 @@ fn a_stretch_goes_on_when_a_question_moves_the_values_between_two_of_its_piles()
     // The answer must not be taken as written in the new buffer (0.662 gave 39 for 4 at 5,995
     // when it was): the values and the work are those of one thread.
     for (code, upto) in [("0.172", 1 << 14), ("0.662", 1 << 14)] {
-        let game = crate::solve::test_support::game_text(&format!("game \"g\"\npiles\nmove: octal {code}\n"));
         let mut results = Vec::new();
         for threads in [1, 2] {
-            let mut kernel = HeapKernel::new(HeapRules::compile(&game).expect("an octal code compiles"));
-            kernel.set_threads(threads);
+            let mut kernel = kernel_of(code, threads);
             let (mut work, mut stretched, mut moved) = (0, 0, 0);
             let mut buffer = kernel.values.buffer();
             while kernel.computed() < upto {
