@@ -469,8 +469,8 @@ fn a_deferring_code_on_two_threads_gives_the_definitions_values_again_and_again(
     // 0.662 defers pile n's option from pile n + 1 (as 0.6 does), and its values widen to two
     // bytes at 3,833. Asked pile by pile on two threads, a question's reserve once moved the
     // values in the middle of the second thread's stretch without telling it, and a place never
-    // written was taken as a value (39 for 4 at 5,995, in one CI run of three): asked pile by
-    // pile as a user's questions come, each method, a few times over.
+    // written was taken as a value (39 for 4 at 5,995, in one CI run of three). So the values
+    // are asked pile by pile as a user's questions come, with each method, a few times over.
     let game = common::game_text("game \"0.662\"\npiles\nmove: octal 0.662\n");
     let expected = common::octal::octal_by_definition([6, 6, 2], 6_000);
     for _ in 0..20 {

@@ -12,10 +12,11 @@
 //! for the kernel's pile n − 3, and the kernel's for the second thread's.
 //!
 //! The kernel's values may move to another buffer while a stretch runs (they grow past their
-//! room, widen for a larger value, or a question reserves more room for them). It then raises the buffer's `epoch` and leaves a share of
-//! the new buffer in `rebased` before it publishes the length that first needs it; the second
-//! thread takes it there, and tells with each answer which buffer its value went to, so that the
-//! kernel writes the value itself when it went to an old one.
+//! room, widen for a larger value, or a question reserves more room for them). It then raises
+//! the buffer's `epoch` and leaves a share of the new buffer in `rebased` before it publishes the
+//! length that first needs it; the second thread takes it there, and tells with each answer
+//! which buffer its value went to, so that the kernel writes the value itself when it went to an
+//! old one.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
