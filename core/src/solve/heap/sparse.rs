@@ -525,13 +525,12 @@ fn least_common_unseen(seen: &[u8], class: &[u8], need: &mut Vec<u8>, n: u64) ->
     // The answer is this common value unless a rare value below it is missing.
     let domain = 1u8 << (n & 1);
     let open = |s: u8, c: u8| s == 0 && c & domain != 0;
-    // Whole runs of values first, with no branch a value (the answer is some hundreds on).
+    // Whole runs of values first, with no branch a value (the answer is some hundreds on): the
+    // classes of the values not seen, OR-ed together in bytes (which vectorizes), hold the
+    // pile's domain when one of them is open.
     let mut candidate = 0;
-    while let (Some(s), Some(c)) = (
-        seen.get(candidate..).and_then(|s| s.first_chunk::<RUN>()),
-        class.get(candidate..).and_then(|c| c.first_chunk::<RUN>()),
-    ) {
-        if s.iter().zip(c).fold(false, |any, (&s, &c)| any | open(s, c)) {
+    for (s, c) in seen.chunks_exact(RUN).zip(class.chunks_exact(RUN)) {
+        if s.iter().zip(c).fold(0u8, |any, (&s, &c)| any | (c & 0u8.wrapping_sub(u8::from(s == 0)))) & domain != 0 {
             break;
         }
         candidate += RUN;

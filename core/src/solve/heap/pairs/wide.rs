@@ -177,28 +177,72 @@ pub(super) unsafe fn scan<T: Lanes>(
     missing: &mut usize,
     direction: Direction,
 ) -> bool {
+    // The whole chunks within reach, found before the loop so that a chunk costs no bounds
+    // check: the parts of chunk i from `first` (lane k: pile first + k), their partners
+    // reversed, going up pair k is lane k and going down lane 31 − k. Each bound falls as i
+    // grows or holds for every chunk, so the chunks are the scalar loop's until its first
+    // failed test.
+    let (len, start) = (g.len(), *a);
+    let found = match direction {
+        Direction::Up => {
+            // Chunk i: parts from a + 32i, partners from right + 1 − a − 32(i + 1).
+            let chunks = if right + 1 >= start && right + 1 - start <= len {
+                [stop.saturating_sub(start), len.saturating_sub(start), right + 1 - start]
+                    .into_iter()
+                    .min()
+                    .unwrap_or(0)
+                    / CHUNK
+            } else {
+                0
+            };
+            let (lows, _) = g[start..start + chunks * CHUNK].as_chunks::<CHUNK>();
+            let (highs, _) = g[right + 1 - start - chunks * CHUNK..right + 1 - start].as_chunks::<CHUNK>();
+            // SAFETY: the caller checked the machine.
+            let found = unsafe { scan_chunks(lows.iter().zip(highs.iter().rev()), direction, need, missing) };
+            *a = start + found.map_or(chunks * CHUNK, |(i, step)| i * CHUNK + step);
+            found
+        }
+        Direction::Down => {
+            // Chunk i: parts from a + 1 − 32(i + 1), partners from right − a + 32i.
+            let chunks = if start < len && right >= start && right - start <= len {
+                start.saturating_sub(stop).min(len - (right - start)) / CHUNK
+            } else {
+                0
+            };
+            let (lows, _) = g[start + 1 - chunks * CHUNK..start + 1].as_chunks::<CHUNK>();
+            let (highs, _) = g[right - start..right - start + chunks * CHUNK].as_chunks::<CHUNK>();
+            // SAFETY: the caller checked the machine.
+            let found = unsafe { scan_chunks(lows.iter().rev().zip(highs), direction, need, missing) };
+            *a = start - found.map_or(chunks * CHUNK, |(i, step)| i * CHUNK + step);
+            found
+        }
+    };
+    found.is_some()
+}
+
+/// The chunks' pairs crossed off in order, until none is missing: then the chunk's number and
+/// how far into it the scan goes (past the block of eight pairs that found the last).
+///
+/// # Safety
+/// `usable(need)`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn scan_chunks<'g, T: Lanes + 'g>(
+    chunks: impl Iterator<Item = (&'g [T; CHUNK], &'g [T; CHUNK])>,
+    direction: Direction,
+    need: &mut [u8],
+    missing: &mut usize,
+) -> Option<(usize, usize)> {
     let mut bits = NeedBits::of(need);
-    loop {
-        // The chunk's piles from `first` (lane i: pile first + i), and their partners, reversed:
-        // going up pair k is lane k, going down lane 31 − k.
-        let first = match direction {
-            Direction::Up if *a + CHUNK <= stop => *a,
-            Direction::Down if *a >= stop + CHUNK => *a + 1 - CHUNK,
-            _ => return false,
-        };
-        let low = g.get(first..).and_then(|s| s.first_chunk::<CHUNK>());
-        let high = (right + 1).checked_sub(first + CHUNK).and_then(|from| g.get(from..)?.first_chunk::<CHUNK>());
-        let (Some(low), Some(high)) = (low, high) else { return false };
+    for (i, (low, high)) in chunks.enumerate() {
         // SAFETY: the caller checked the machine.
         let (xors, hits) = unsafe { needed(T::lanes(low), T::lanes(high), &bits) };
-        let found = cross_off_hits(xors, hits, direction, need, &mut bits, missing);
-        let step = found.map_or(CHUNK, |k| (k / 8 + 1) * 8);
-        match direction {
-            Direction::Up => *a += step,
-            Direction::Down => *a -= step,
-        }
-        if found.is_some() {
-            return true;
+        // Most chunks reach no value needed: they cost no more than this test.
+        if hits != 0 {
+            if let Some(k) = cross_off_hits(xors, hits, direction, need, &mut bits, missing) {
+                return Some((i, (k / 8 + 1) * 8));
+            }
         }
     }
+    None
 }
