@@ -86,17 +86,16 @@ impl NeedBits {
         }
     }
 
-    /// Clears value v's bit (v below 1,024).
+    /// Clears value v's bit (v below 1,024), with no branch: the lane of its word is picked in
+    /// both registers, in one of them none.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     fn clear(&mut self, v: usize) {
         let (word, bit) = (v / 16, v % 16);
-        let one = _mm512_maskz_set1_epi16(1 << (word % CHUNK), (1u16 << bit) as i16);
-        if word < CHUNK {
-            self.low = _mm512_andnot_si512(one, self.low);
-        } else {
-            self.high = _mm512_andnot_si512(one, self.high);
-        }
+        let lanes = 1u64 << (word % (2 * CHUNK));
+        let one = (1u16 << bit) as i16;
+        self.low = _mm512_andnot_si512(_mm512_maskz_set1_epi16(lanes as u32, one), self.low);
+        self.high = _mm512_andnot_si512(_mm512_maskz_set1_epi16((lanes >> CHUNK) as u32, one), self.high);
     }
 }
 
@@ -140,21 +139,23 @@ fn cross_off_hits(
     missing: &mut usize,
 ) -> Option<usize> {
     let xors = words(xors);
-    let (mut left, lane): (u32, fn(usize) -> usize) = match direction {
-        Direction::Up => (hits, |k| k),
-        Direction::Down => (hits.reverse_bits(), |k| CHUNK - 1 - k),
+    // Pair k is lane k going up, lane 31 − k (k XOR 31) going down.
+    let (mut left, flip) = match direction {
+        Direction::Up => (hits, 0),
+        Direction::Down => (hits.reverse_bits(), CHUNK - 1),
     };
     while left != 0 {
         let k = left.trailing_zeros() as usize;
         left &= left - 1;
-        let v = usize::from(xors[lane(k)]);
-        if need[v] != 0 {
-            need[v] = 0;
-            bits.clear(v);
-            *missing -= 1;
-            if *missing == 0 {
-                return Some(k);
-            }
+        // With no branch on whether the value is still needed: a lane hits only a needed value,
+        // unless an earlier lane of the chunk crossed the same value off, and then its bit and
+        // its byte are clear already.
+        let v = usize::from(xors[(k ^ flip) % CHUNK]);
+        *missing -= usize::from(need[v] != 0);
+        need[v] = 0;
+        bits.clear(v);
+        if *missing == 0 {
+            return Some(k);
         }
     }
     None
