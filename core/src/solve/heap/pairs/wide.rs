@@ -179,10 +179,10 @@ pub(super) unsafe fn scan<T: Lanes>(
     direction: Direction,
 ) -> bool {
     // The whole chunks within reach, found before the loop so that a chunk costs no bounds
-    // check: the parts of chunk i from `first` (lane k: pile first + k), their partners
-    // reversed, going up pair k is lane k and going down lane 31 − k. Each bound falls as i
-    // grows or holds for every chunk, so the chunks are the scalar loop's until its first
-    // failed test.
+    // check. Lane k of a chunk holds its k-th part in the order they are stored and their
+    // partners reversed: going up pair k is lane k, going down lane 31 − k. Each bound falls as
+    // the chunks go on or holds for every one of them, so the count is where the scalar loop's
+    // first failed test would be.
     let (len, start) = (g.len(), *a);
     let found = match direction {
         Direction::Up => {
