@@ -524,13 +524,15 @@ pub(super) fn sparse_value<T: Slot>(
 fn least_common_unseen(seen: &[u8], class: &[u8], need: &mut Vec<u8>, n: u64) -> (usize, usize) {
     // The answer is this common value unless a rare value below it is missing.
     let domain = 1u8 << (n & 1);
-    let open = |s: u8, c: u8| s == 0 && c & domain != 0;
-    // Whole runs of values first, with no branch a value (the answer is some hundreds on): the
-    // classes of the values not seen, OR-ed together in bytes (which vectorizes), hold the
-    // pile's domain when one of them is open.
+    // A value's classes if it was not seen, none if it was: it is open when they hold the
+    // pile's domain.
+    let unseen_classes = |s: u8, c: u8| c & 0u8.wrapping_sub(u8::from(s == 0));
+    let open = |s: u8, c: u8| unseen_classes(s, c) & domain != 0;
+    // Whole runs of values first, with no branch a value (the answer is some hundreds on): their
+    // unseen classes OR-ed together in bytes (which vectorizes) hold the domain when one is open.
     let mut candidate = 0;
     for (s, c) in seen.chunks_exact(RUN).zip(class.chunks_exact(RUN)) {
-        if s.iter().zip(c).fold(0u8, |any, (&s, &c)| any | (c & 0u8.wrapping_sub(u8::from(s == 0)))) & domain != 0 {
+        if s.iter().zip(c).fold(0u8, |any, (&s, &c)| any | unseen_classes(s, c)) & domain != 0 {
             break;
         }
         candidate += RUN;

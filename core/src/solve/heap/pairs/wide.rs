@@ -188,11 +188,7 @@ pub(super) unsafe fn scan<T: Lanes>(
         Direction::Up => {
             // Chunk i: parts from a + 32i, partners from right + 1 − a − 32(i + 1).
             let chunks = if right + 1 >= start && right + 1 - start <= len {
-                [stop.saturating_sub(start), len.saturating_sub(start), right + 1 - start]
-                    .into_iter()
-                    .min()
-                    .unwrap_or(0)
-                    / CHUNK
+                stop.saturating_sub(start).min(len.saturating_sub(start)).min(right + 1 - start) / CHUNK
             } else {
                 0
             };
