@@ -159,6 +159,16 @@ impl Values {
         (start, self.width())
     }
 
+    /// Asks for pile `at`'s cache line, to be written (see `Slots::prefetch_for_write`).
+    #[inline]
+    pub(super) fn prefetch_for_write(&self, at: usize) {
+        match self {
+            Values::Byte(v) => v.prefetch_for_write(at),
+            Values::Narrow(v) => v.prefetch_for_write(at),
+            Values::Wide(v) => v.prefetch_for_write(at),
+        }
+    }
+
     /// Makes this share read the first `len` values (see `Slots::read_up_to`).
     ///
     /// # Safety

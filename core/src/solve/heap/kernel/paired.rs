@@ -305,6 +305,12 @@ impl HeapKernel {
                 let id = self.stretch.as_ref().map_or(0, |s| s.id);
                 match self.pair_thread.as_mut().and_then(|t| t.stretch_answer(id, q)) {
                     Some(a) => {
+                        // The line of the values the second thread just wrote this pile's value
+                        // to, where this thread stores its next one: asked for now, so that its
+                        // transfer overlaps the storing of this pile instead of stalling the
+                        // next one's first reads (0.6 to 2^23 with the cores far apart: 8.3–8.8 s
+                        // against 8.9–9.3 s; no change with them close).
+                        self.values.prefetch_for_write(q as usize + 1);
                         // Taken as written only in the buffer the values are in: every move
                         // of the values is published with a new epoch (`publish_stored`), so
                         // the second check holds whenever the first does.
