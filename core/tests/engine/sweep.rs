@@ -65,6 +65,33 @@ fn every_three_digit_code_of_a_sample_agrees_with_the_definition() {
 }
 
 #[test]
+fn the_checksum_is_fnv_1a_over_each_values_four_bytes() {
+    // FNV-1a as its definition gives it, a byte at a time, over the values as 32-bit
+    // little-endian words: values of one, two, three and four bytes, and none.
+    let by_definition = |values: &[u32]| {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in values.iter().flat_map(|v| v.to_le_bytes()) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash
+    };
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut values: Vec<u32> = vec![0, 1, 255, 256, 65_535, 65_536, 1 << 24, u32::MAX];
+    values.extend((0..4_000).map(|i| (next() as u32) >> (8 * (i % 4))));
+    for len in [0, 1, 2, 7, 100, values.len()] {
+        assert_eq!(checksum_of(values[..len].iter().copied()), by_definition(&values[..len]), "{len} values");
+    }
+    assert_eq!(checksum_of([]), 0xcbf2_9ce4_8422_2325);
+}
+
+#[test]
 fn the_octal_family_is_every_code_once() {
     let codes = takeaway_core::octal_codes(4, 3);
     assert_eq!(codes.len(), 7 + 56 + 448);
