@@ -177,11 +177,20 @@ impl<T: Copy> Slots<T> {
         self.start
     }
 
-    /// Asks the processor for slot `at`'s cache line, to be written: a hint, which reads and
-    /// writes nothing and never faults, wherever `at` lies.
+    /// Asks the processor for slot `at`'s cache line, to be written: where another core wrote
+    /// it last, its transfer then overlaps the work before the write instead of stalling it. A
+    /// hint, which reads and writes nothing and never faults, wherever `at` lies.
     #[inline]
     pub(crate) fn prefetch_for_write(&self, at: usize) {
-        prefetch_for_write(self.start.wrapping_add(at));
+        let place = self.start.wrapping_add(at);
+        #[cfg(target_arch = "x86_64")]
+        // Safety: PREFETCHW neither reads nor writes memory the program sees, and does not fault
+        // on any address (processors without it run it as a no-op).
+        unsafe {
+            std::arch::asm!("prefetchw [{0}]", in(reg) place, options(nostack, preserves_flags, readonly));
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = place;
     }
 
     /// Makes this share read the first `len` values of its buffer (fewer than it read, or more).
@@ -336,21 +345,6 @@ impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Slots<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
-}
-
-/// Asks the processor for the cache line at `place`, to be written: where another core wrote
-/// it last, its transfer then overlaps the work before the write instead of stalling it. A
-/// hint, which reads and writes nothing and never faults, wherever `place` points.
-#[inline]
-pub(crate) fn prefetch_for_write<T>(place: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // Safety: PREFETCHW neither reads nor writes memory the program sees, and does not fault on
-    // any address (processors without it run it as a no-op).
-    unsafe {
-        std::arch::asm!("prefetchw [{0}]", in(reg) place, options(nostack, preserves_flags, readonly));
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = place;
 }
 
 #[cfg(test)]
